@@ -1,0 +1,49 @@
+//! The CI context, read once from the environment: which CI, tag, branch, build number and
+//! pull request. Stages never read CI variables themselves; they get this struct.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct CiContext {
+    /// `travis`, `github-actions`, or none when run by hand.
+    pub provider: Option<String>,
+    pub tag: Option<String>,
+    pub branch: Option<String>,
+    pub build_number: Option<String>,
+    pub pull_request: Option<String>,
+    pub commit: Option<String>,
+}
+
+impl CiContext {
+    /// Reads Travis's or GitHub Actions' variables from `env`.
+    pub fn from_env(env: &BTreeMap<String, String>) -> Self {
+        let get = |k: &str| env.get(k).filter(|v| !v.is_empty() && v.as_str() != "false").cloned();
+        if env.get("TRAVIS").map(String::as_str) == Some("true") {
+            return CiContext {
+                provider: Some("travis".into()),
+                tag: get("TRAVIS_TAG"),
+                branch: get("TRAVIS_BRANCH"),
+                build_number: get("TRAVIS_BUILD_NUMBER"),
+                pull_request: get("TRAVIS_PULL_REQUEST"),
+                commit: get("TRAVIS_COMMIT"),
+            };
+        }
+        if env.get("GITHUB_ACTIONS").map(String::as_str) == Some("true") {
+            let git_ref = get("GITHUB_REF").unwrap_or_default();
+            return CiContext {
+                provider: Some("github-actions".into()),
+                tag: git_ref.strip_prefix("refs/tags/").map(str::to_string),
+                branch: git_ref.strip_prefix("refs/heads/").map(str::to_string),
+                build_number: get("GITHUB_RUN_NUMBER"),
+                pull_request: git_ref
+                    .strip_prefix("refs/pull/")
+                    .and_then(|r| r.split('/').next())
+                    .map(str::to_string),
+                commit: get("GITHUB_SHA"),
+            };
+        }
+        CiContext::default()
+    }
+}

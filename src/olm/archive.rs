@@ -1,0 +1,342 @@
+//! The bundle tarball: writing it reproducibly and reading it defensively.
+//!
+//! Writing follows what the app registry's consumers read (fact sheet §3): by default one
+//! flattened `bundle.yaml` whose `data.customResourceDefinitions`, `data.clusterServiceVersions`
+//! and `data.packages` are YAML strings holding lists; optionally the nested tree (the package
+//! file plus one folder per CSV version). The tar is reproducible: entries sorted, modes fixed,
+//! owner 0, mtime from `SOURCE_DATE_EPOCH` (or 0), and the gzip header carries no name or time.
+//! The registry's digest is the sha256 of the *uncompressed* tar.
+//!
+//! Reading treats the blob as untrusted: non-gzip or truncated data, entries with `..` or an
+//! absolute path, links, devices, too many entries, too many bytes or too high a compression
+//! ratio are refused with an error naming the entry. Nothing is written to disk while reading.
+
+use std::collections::BTreeMap;
+use std::io::{Read, Write};
+
+use flate2::Compression;
+use flate2::read::GzDecoder;
+use flate2::write::GzEncoder;
+use serde_yaml_ng::{Mapping, Value};
+use sha2::{Digest, Sha256};
+
+use super::{Bundle, Manifest, PackageManifest, crd_file_name, csv_file_name};
+
+/// How the bundle is laid out inside the tarball.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Layout {
+    /// One `bundle.yaml` with string-valued `data.*` (what courier pushes for a flat folder).
+    #[default]
+    Flat,
+    /// `<package>.package.yaml` plus one folder per CSV version.
+    Nested,
+}
+
+/// A packed bundle: the `.tar.gz` bytes and both digests.
+#[derive(Debug, Clone)]
+pub struct Packed {
+    pub gz: Vec<u8>,
+    /// sha256 (hex) of the uncompressed tar: what the app registry calls the digest.
+    pub digest: String,
+    /// sha256 (hex) of the `.tar.gz` file.
+    pub gz_digest: String,
+    /// Size of the uncompressed tar in bytes.
+    pub tar_size: u64,
+}
+
+/// Limits applied when reading an untrusted blob.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    pub max_entries: usize,
+    pub max_bytes: u64,
+    /// Uncompressed bytes per compressed byte, above which the blob is refused.
+    pub max_ratio: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits { max_entries: 10_000, max_bytes: 512 * 1024 * 1024, max_ratio: 1_000 }
+    }
+}
+
+/// Hex sha256 of some bytes.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    hex::encode(Sha256::digest(bytes))
+}
+
+/// The files of a bundle in `layout`, as (path inside the tar, content), sorted by path.
+pub fn bundle_files(bundle: &Bundle, layout: Layout) -> Result<Vec<(String, Vec<u8>)>, String> {
+    let root = &bundle.package.package_name;
+    let mut files = BTreeMap::new();
+    match layout {
+        Layout::Flat => {
+            files.insert(format!("{root}/bundle.yaml"), flatten(bundle)?.into_bytes());
+        }
+        Layout::Nested => {
+            files.insert(format!("{root}/{}", bundle.package.file_name()), to_yaml(&bundle.package)?.into_bytes());
+            for csv in &bundle.csvs {
+                let version = csv.spec_version().ok_or_else(|| format!("{}: CSV has no spec.version", csv.file))?;
+                let name = csv.name().ok_or_else(|| format!("{}: CSV has no metadata.name", csv.file))?;
+                files.insert(format!("{root}/{version}/{}", csv_file_name(name)), to_yaml(&csv.doc)?.into_bytes());
+                for crd in owned_crds(bundle, csv) {
+                    files.insert(format!("{root}/{version}/{}", crd_file_name(crd)), to_yaml(&crd.doc)?.into_bytes());
+                }
+            }
+        }
+    }
+    Ok(files.into_iter().collect())
+}
+
+/// The CRDs of `bundle` that `csv` lists as owned.
+fn owned_crds<'a>(bundle: &'a Bundle, csv: &Manifest) -> Vec<&'a Manifest> {
+    let owned: Vec<&str> = super::value_at(&csv.doc, "spec.customresourcedefinitions.owned")
+        .and_then(Value::as_sequence)
+        .map(|s| s.iter().filter_map(|o| o.get("name").and_then(Value::as_str)).collect())
+        .unwrap_or_default();
+    bundle.crds.iter().filter(|c| c.name().is_some_and(|n| owned.contains(&n))).collect()
+}
+
+fn to_yaml<T: serde::Serialize>(v: &T) -> Result<String, String> {
+    serde_yaml_ng::to_string(v).map_err(|e| e.to_string())
+}
+
+/// The flattened `bundle.yaml` text.
+pub fn flatten(bundle: &Bundle) -> Result<String, String> {
+    let docs = |ms: &[Manifest]| to_yaml(&ms.iter().map(|m| &m.doc).collect::<Vec<_>>());
+    let mut data = Mapping::new();
+    data.insert("customResourceDefinitions".into(), Value::String(docs(&bundle.crds)?));
+    data.insert("clusterServiceVersions".into(), Value::String(docs(&bundle.csvs)?));
+    data.insert("packages".into(), Value::String(to_yaml(&[&bundle.package])?));
+    let mut top = Mapping::new();
+    top.insert("data".into(), Value::Mapping(data));
+    to_yaml(&top)
+}
+
+/// Packs files into a reproducible `.tar.gz`.
+pub fn pack(files: &[(String, Vec<u8>)], mtime: u64) -> Result<Packed, String> {
+    let mut tar = tar::Builder::new(Vec::new());
+    let mut dirs: Vec<String> = Vec::new();
+    let mut sorted: Vec<&(String, Vec<u8>)> = files.iter().collect();
+    sorted.sort_by(|a, b| a.0.cmp(&b.0));
+    for (path, content) in sorted {
+        // Parent folders first, each once, so extractors recreate them with fixed modes.
+        let mut prefix = String::new();
+        for part in path.split('/').collect::<Vec<_>>().split_last().map(|(_, d)| d).unwrap_or(&[]) {
+            prefix.push_str(part);
+            prefix.push('/');
+            if !dirs.contains(&prefix) {
+                dirs.push(prefix.clone());
+                append(&mut tar, &prefix, &[], tar::EntryType::Directory, 0o755, mtime)?;
+            }
+        }
+        append(&mut tar, path, content, tar::EntryType::Regular, 0o644, mtime)?;
+    }
+    let tar_bytes = tar.into_inner().map_err(|e| e.to_string())?;
+    let mut gz = GzEncoder::new(Vec::new(), Compression::default());
+    gz.write_all(&tar_bytes).map_err(|e| e.to_string())?;
+    let gz = gz.finish().map_err(|e| e.to_string())?;
+    Ok(Packed { digest: sha256_hex(&tar_bytes), gz_digest: sha256_hex(&gz), tar_size: tar_bytes.len() as u64, gz })
+}
+
+fn append(
+    tar: &mut tar::Builder<Vec<u8>>,
+    path: &str,
+    content: &[u8],
+    kind: tar::EntryType,
+    mode: u32,
+    mtime: u64,
+) -> Result<(), String> {
+    let mut header = tar::Header::new_ustar();
+    header.set_entry_type(kind);
+    header.set_mode(mode);
+    header.set_uid(0);
+    header.set_gid(0);
+    header.set_mtime(mtime);
+    header.set_size(content.len() as u64);
+    tar.append_data(&mut header, path, content).map_err(|e| format!("{path}: {e}"))
+}
+
+/// Gunzips and reads an untrusted blob into its regular files, enforcing `limits`.
+/// Returns (path, content) pairs, and the sha256 of the uncompressed tar.
+pub fn unpack(gz: &[u8], limits: Limits) -> Result<(Vec<(String, Vec<u8>)>, String), String> {
+    if gz.len() < 2 || gz[0] != 0x1f || gz[1] != 0x8b {
+        return Err("the blob is not gzip data (no gzip magic bytes)".into());
+    }
+    let cap = limits.max_bytes.min((gz.len() as u64).saturating_mul(limits.max_ratio)).saturating_add(1);
+    let mut tar_bytes = Vec::new();
+    GzDecoder::new(gz)
+        .take(cap)
+        .read_to_end(&mut tar_bytes)
+        .map_err(|e| format!("the blob is not valid gzip data (truncated or corrupt): {e}"))?;
+    if tar_bytes.len() as u64 >= cap {
+        return Err(format!(
+            "the blob expands past the limit ({} bytes, ratio {}:1); refusing a possible gzip bomb",
+            limits.max_bytes, limits.max_ratio
+        ));
+    }
+    let digest = sha256_hex(&tar_bytes);
+    let mut archive = tar::Archive::new(tar_bytes.as_slice());
+    let mut files = Vec::new();
+    let entries = archive.entries().map_err(|e| format!("the blob is not a tar archive: {e}"))?;
+    for (count, entry) in entries.enumerate() {
+        let mut entry = entry.map_err(|e| format!("the tar archive is truncated or corrupt: {e}"))?;
+        if count >= limits.max_entries {
+            return Err(format!("the archive has more than {} entries", limits.max_entries));
+        }
+        let path = String::from_utf8_lossy(&entry.path_bytes()).into_owned();
+        check_entry_path(&path)?;
+        match entry.header().entry_type() {
+            tar::EntryType::Regular | tar::EntryType::Continuous => {
+                let mut content = Vec::new();
+                entry.read_to_end(&mut content).map_err(|e| format!("entry {path}: {e}"))?;
+                files.push((path, content));
+            }
+            tar::EntryType::Directory => {}
+            // pax/GNU metadata records that the tar crate folds into the next entry.
+            tar::EntryType::XHeader | tar::EntryType::XGlobalHeader | tar::EntryType::GNULongName => {}
+            other => return Err(format!("entry {path}: refusing a {other:?} entry (only files and folders are allowed)")),
+        }
+    }
+    Ok((files, digest))
+}
+
+/// Refuses absolute paths and `..` components.
+fn check_entry_path(path: &str) -> Result<(), String> {
+    if path.starts_with('/') || path.starts_with('\\') || path.contains(':') && path.chars().nth(1) == Some(':') {
+        return Err(format!("entry {path}: absolute paths are not allowed"));
+    }
+    if path.split(['/', '\\']).any(|c| c == "..") {
+        return Err(format!("entry {path}: '..' is not allowed in an entry path"));
+    }
+    Ok(())
+}
+
+/// Reads a bundle from the files of an unpacked blob: one file = flattened `bundle.yaml`,
+/// several = a nested or flat manifest tree.
+pub fn read_bundle(files: &[(String, Vec<u8>)]) -> Result<Bundle, String> {
+    match files {
+        [] => Err("the archive holds no files".into()),
+        [(path, content)] => read_flattened(path, content),
+        _ => read_tree(files),
+    }
+}
+
+fn utf8<'a>(path: &str, content: &'a [u8]) -> Result<&'a str, String> {
+    std::str::from_utf8(content).map_err(|_| format!("{path}: not UTF-8 text"))
+}
+
+/// Parses a flattened `bundle.yaml` (`data.*` are YAML strings holding lists).
+pub fn read_flattened(path: &str, content: &[u8]) -> Result<Bundle, String> {
+    let top: Value = parse_single(path, utf8(path, content)?)?;
+    let data = top.get("data").ok_or_else(|| format!("{path}: no top-level 'data' key"))?;
+    let list = |key: &str, required: bool| -> Result<Vec<Value>, String> {
+        match data.get(key) {
+            None | Some(Value::Null) if !required => Ok(Vec::new()),
+            None | Some(Value::Null) => Err(format!("{path}: data.{key} is missing")),
+            Some(Value::String(s)) => match parse_single::<Value>(&format!("{path}: data.{key}"), s)? {
+                Value::Sequence(items) => Ok(items),
+                Value::Null => Ok(Vec::new()),
+                _ => Err(format!("{path}: data.{key} must hold a YAML list")),
+            },
+            Some(_) => Err(format!("{path}: data.{key} must be a YAML string holding a list")),
+        }
+    };
+    let crds = list("customResourceDefinitions", false)?;
+    let csvs = list("clusterServiceVersions", true)?;
+    let mut packages = list("packages", true)?;
+    if packages.len() != 1 {
+        return Err(format!("{path}: data.packages must hold exactly one package, found {}", packages.len()));
+    }
+    let package: PackageManifest = serde_yaml_ng::from_value(packages.remove(0))
+        .map_err(|e| format!("{path}: data.packages: {e}"))?;
+    let named = |v: Value, kind: &str| {
+        let m = Manifest::new("", v);
+        let file = match kind {
+            "csv" => csv_file_name(m.name().unwrap_or("unnamed")),
+            _ => crd_file_name(&m),
+        };
+        Manifest { file, ..m }
+    };
+    Ok(Bundle {
+        package,
+        csvs: csvs.into_iter().map(|v| named(v, "csv")).collect(),
+        crds: crds.into_iter().map(|v| named(v, "crd")).collect(),
+    })
+}
+
+/// Parses a folder tree of manifests (flat or nested), classifying each YAML file by content.
+fn read_tree(files: &[(String, Vec<u8>)]) -> Result<Bundle, String> {
+    let mut package = None;
+    let (mut csvs, mut crds) = (Vec::new(), Vec::new());
+    for (path, content) in files {
+        if !(path.ends_with(".yaml") || path.ends_with(".yml")) {
+            continue;
+        }
+        let doc: Value = parse_single(path, utf8(path, content)?)?;
+        let file = path.rsplit('/').next().unwrap_or(path).to_string();
+        if doc.get("packageName").is_some() {
+            if package.is_some() {
+                return Err(format!("{path}: a second package file"));
+            }
+            package = Some(serde_yaml_ng::from_value::<PackageManifest>(doc).map_err(|e| format!("{path}: {e}"))?);
+            continue;
+        }
+        match doc.get("kind").and_then(Value::as_str) {
+            Some("ClusterServiceVersion") => csvs.push(Manifest::new(file, doc)),
+            Some("CustomResourceDefinition") => {
+                let m = Manifest::new(file, doc);
+                if !crds.iter().any(|c: &Manifest| c.doc == m.doc) {
+                    crds.push(m);
+                }
+            }
+            _ => {}
+        }
+    }
+    let package = package.ok_or("the archive holds no package file (a YAML file with packageName)")?;
+    Ok(Bundle { package, csvs, crds })
+}
+
+/// Parses exactly one YAML document; several documents are refused.
+pub fn parse_single<T: serde::de::DeserializeOwned>(what: &str, text: &str) -> Result<T, String> {
+    let mut docs = serde_yaml_ng::Deserializer::from_str(text);
+    let first = docs.next().ok_or_else(|| format!("{what}: empty document"))?;
+    let value = T::deserialize(first).map_err(|e| format!("{what}: {e}"))?;
+    if docs.next().is_some() {
+        return Err(format!("{what}: holds more than one YAML document"));
+    }
+    Ok(value)
+}
+
+/// Reads a bundle from a path: a folder (flat or nested tree), a flattened `bundle.yaml`, or a
+/// `.tar.gz`.
+pub fn read_path(path: &std::path::Path) -> Result<Bundle, String> {
+    let shown = path.display().to_string();
+    if path.is_dir() {
+        let mut files = Vec::new();
+        collect_dir(path, path, &mut files).map_err(|e| format!("{shown}: {e}"))?;
+        files.sort();
+        return read_tree(&files).map_err(|e| format!("{shown}: {e}"));
+    }
+    let bytes = std::fs::read(path).map_err(|e| format!("{shown}: {e}"))?;
+    if bytes.starts_with(&[0x1f, 0x8b]) {
+        let (files, _) = unpack(&bytes, Limits::default()).map_err(|e| format!("{shown}: {e}"))?;
+        return read_bundle(&files).map_err(|e| format!("{shown}: {e}"));
+    }
+    read_flattened(&shown, &bytes)
+}
+
+fn collect_dir(root: &std::path::Path, dir: &std::path::Path, out: &mut Vec<(String, Vec<u8>)>) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        let path = entry.path();
+        let kind = entry.file_type()?;
+        if kind.is_dir() {
+            collect_dir(root, &path, out)?;
+        } else if kind.is_file() {
+            let rel = path.strip_prefix(root).unwrap_or(&path).to_string_lossy().replace('\\', "/");
+            out.push((rel, std::fs::read(&path)?));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,145 @@
+//! The OLM domain: manifests, the package file, bundles, findings and validation.
+//!
+//! Manifests are kept as YAML values ([`Manifest`]) rather than fully typed structs, so that
+//! everything an author wrote survives a round trip in its original key order; typed accessors
+//! read the few fields the pipeline reasons about (name, version, replaces, owned CRDs). The
+//! package file is small and fully typed ([`PackageManifest`]). A [`Bundle`] is the package plus
+//! every CSV and CRD that is published together; [`archive`] turns it into the app registry's
+//! tarball and back, and [`validate`] checks it.
+
+pub mod archive;
+pub mod finding;
+pub mod graph;
+pub mod validate;
+
+use serde::{Deserialize, Serialize};
+use serde_yaml_ng::Value;
+
+pub use finding::{Finding, Level};
+
+/// One Kubernetes manifest (a CSV or a CRD), with the file it came from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Manifest {
+    /// File name it was read from or will be written to (no folders).
+    pub file: String,
+    pub doc: Value,
+}
+
+impl Manifest {
+    pub fn new(file: impl Into<String>, doc: Value) -> Self {
+        Manifest { file: file.into(), doc }
+    }
+
+    /// A string at a dotted path (`"metadata.name"`), if present and a string.
+    pub fn str_at(&self, path: &str) -> Option<&str> {
+        value_at(&self.doc, path).and_then(Value::as_str)
+    }
+
+    pub fn kind(&self) -> Option<&str> {
+        self.str_at("kind")
+    }
+
+    pub fn name(&self) -> Option<&str> {
+        self.str_at("metadata.name")
+    }
+
+    /// `spec.version` of a CSV (or the singular version of a 2019 CRD).
+    pub fn spec_version(&self) -> Option<&str> {
+        self.str_at("spec.version")
+    }
+
+    /// `spec.replaces` of a CSV; an empty string counts as none.
+    pub fn replaces(&self) -> Option<&str> {
+        self.str_at("spec.replaces").filter(|s| !s.is_empty())
+    }
+
+    /// Sets `spec.replaces` (or removes it when `None`), keeping the key order of `spec`.
+    pub fn set_replaces(&mut self, replaces: Option<&str>) {
+        let Some(spec) = self.doc.get_mut("spec").and_then(Value::as_mapping_mut) else { return };
+        match replaces {
+            Some(name) => {
+                spec.insert(Value::from("replaces"), Value::from(name));
+            }
+            None => {
+                spec.remove("replaces");
+            }
+        }
+    }
+
+    /// The CSV's `spec.version` parsed as SemVer.
+    pub fn semver(&self) -> Option<semver::Version> {
+        self.spec_version().and_then(|v| semver::Version::parse(v).ok())
+    }
+}
+
+/// Reads a value at a dotted path of mapping keys.
+pub fn value_at<'a>(doc: &'a Value, path: &str) -> Option<&'a Value> {
+    path.split('.').try_fold(doc, |v, key| v.get(key))
+}
+
+/// One channel of a package: its name and its head CSV.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Channel {
+    pub name: String,
+    #[serde(rename = "currentCSV")]
+    pub current_csv: String,
+}
+
+/// The package file (`*.package.yaml`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PackageManifest {
+    #[serde(rename = "packageName")]
+    pub package_name: String,
+    #[serde(default)]
+    pub channels: Vec<Channel>,
+    #[serde(rename = "defaultChannel", default, skip_serializing_if = "Option::is_none")]
+    pub default_channel: Option<String>,
+}
+
+impl PackageManifest {
+    pub fn channel(&self, name: &str) -> Option<&Channel> {
+        self.channels.iter().find(|c| c.name == name)
+    }
+
+    /// Points `channel` at `head`, adding the channel if the package lacks it.
+    pub fn set_head(&mut self, channel: &str, head: &str) {
+        match self.channels.iter_mut().find(|c| c.name == channel) {
+            Some(c) => c.current_csv = head.to_string(),
+            None => self.channels.push(Channel { name: channel.to_string(), current_csv: head.to_string() }),
+        }
+    }
+
+    /// The file name the package is written under.
+    pub fn file_name(&self) -> String {
+        format!("{}.package.yaml", self.package_name)
+    }
+}
+
+/// Everything published together as one app-registry release.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Bundle {
+    pub package: PackageManifest,
+    pub csvs: Vec<Manifest>,
+    pub crds: Vec<Manifest>,
+}
+
+impl Bundle {
+    /// The CSV with this `metadata.name`.
+    pub fn csv(&self, name: &str) -> Option<&Manifest> {
+        self.csvs.iter().find(|c| c.name() == Some(name))
+    }
+}
+
+/// The file name a CSV is written under in a flat bundle folder.
+pub fn csv_file_name(csv_name: &str) -> String {
+    format!("{csv_name}.clusterserviceversion.yaml")
+}
+
+/// The file name a CRD is written under in a flat bundle folder.
+pub fn crd_file_name(crd: &Manifest) -> String {
+    let name = crd.name().unwrap_or("unnamed");
+    match crd.spec_version() {
+        Some(v) => format!("{name}.{v}.crd.yaml"),
+        None => format!("{name}.crd.yaml"),
+    }
+}

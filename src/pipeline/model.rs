@@ -1,0 +1,114 @@
+//! The pipeline file's shape. Unknown keys are errors everywhere (`deny_unknown_fields`).
+//!
+//! Only string values are expanded (`${VAR}` forms); see [`super::interpolate`].
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::olm::archive::Layout;
+pub use crate::pipeline::render_spec::RenderSpec;
+
+/// A whole pipeline file.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Pipeline {
+    /// A name for the pipeline, used in messages and the default output folder.
+    pub name: String,
+    /// The OLM package name, which is also the app-registry repository.
+    pub package: String,
+    /// The OLM channel this pipeline publishes to.
+    pub channel: String,
+    /// The release version (strict SemVer; a leading `v` is an error, use `${TAG#v}`).
+    pub version: String,
+    /// How to render the manifests.
+    pub render: RenderSpec,
+    /// Where the bundle is published.
+    pub registry: RegistrySpec,
+    /// Where release artifacts are attached (optional).
+    #[serde(default)]
+    pub release: Option<ReleaseSpec>,
+    /// The stages to run, in order.
+    pub stages: Vec<StageName>,
+}
+
+/// The app registry target.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct RegistrySpec {
+    /// `dir:PATH` (embedded registry) or the CNR base URL, e.g. `https://quay.io/cnr`.
+    pub url: String,
+    /// The registry namespace (Quay organisation).
+    pub namespace: String,
+    /// What to do when the new version is below the channel head (a z-stream on an older
+    /// branch): `refuse` (default, exit 1) or `skip` (publish nothing, exit 0).
+    #[serde(default)]
+    pub older: OlderPolicy,
+    /// Tarball layout: `flat` (default) or `nested`.
+    #[serde(default)]
+    pub layout: Layout,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OlderPolicy {
+    #[default]
+    Refuse,
+    Skip,
+}
+
+/// The release target for artifacts.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReleaseSpec {
+    /// `dir:PATH` (a folder per tag) or `github:OWNER/REPO`.
+    pub target: String,
+    /// The tag of the release, e.g. `v${VERSION}`.
+    pub tag: String,
+    /// Names of the files to attach: rendered file names, or `{csv}` for this release's CSV.
+    #[serde(default)]
+    pub assets: Vec<String>,
+    /// Mark the GitHub release as a pre-release.
+    #[serde(default)]
+    pub prerelease: bool,
+    /// Leave the GitHub release as a draft.
+    #[serde(default)]
+    pub draft: bool,
+    /// GitHub API base URL (GitHub Enterprise: `https://HOST/api/v3`).
+    #[serde(default)]
+    pub api_url: Option<String>,
+    /// Extra settings by name, kept for forward compatibility of targets.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub options: BTreeMap<String, String>,
+}
+
+/// A pipeline stage.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Deserialize, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum StageName {
+    Render,
+    FetchPrevious,
+    Package,
+    Verify,
+    Push,
+    Release,
+}
+
+impl StageName {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            StageName::Render => "render",
+            StageName::FetchPrevious => "fetch-previous",
+            StageName::Package => "package",
+            StageName::Verify => "verify",
+            StageName::Push => "push",
+            StageName::Release => "release",
+        }
+    }
+}
+
+impl std::fmt::Display for StageName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}

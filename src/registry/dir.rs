@@ -1,0 +1,155 @@
+//! The embedded app registry: a folder with the same semantics as the CNR API.
+//!
+//! Layout under the root: `<ns>/<pkg>/releases.json` (release → digest, size) and
+//! `<ns>/<pkg>/blobs/sha256/<digest>.tar.gz`. Releases must be strict SemVer (the server's 422),
+//! pushing an existing release is refused unless forced (409), and `default` is the highest
+//! SemVer. Writes are atomic (write a temporary file, then rename) and serialised by an exclusive
+//! lock on `<root>/.lock`, so two CI jobs pushing to one folder cannot corrupt it.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::{PushOutcome, ReleaseInfo};
+use crate::error::{Class, Error, Result};
+
+#[derive(Debug)]
+pub struct DirRegistry {
+    root: PathBuf,
+}
+
+#[derive(Debug, Default, Serialize, Deserialize)]
+struct Releases {
+    releases: BTreeMap<String, Stored>,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+struct Stored {
+    digest: String,
+    size: u64,
+}
+
+impl DirRegistry {
+    pub fn new(root: impl Into<PathBuf>) -> Self {
+        DirRegistry { root: root.into() }
+    }
+
+    pub fn describe(&self) -> String {
+        format!("dir:{}", self.root.display())
+    }
+
+    fn package_dir(&self, ns: &str, pkg: &str) -> Result<PathBuf> {
+        for (what, part) in [("namespace", ns), ("package", pkg)] {
+            let ok = !part.is_empty()
+                && part.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+                && !part.starts_with('.');
+            if !ok {
+                return Err(Error::input(format!("invalid {what} name '{part}' (letters, digits, '-', '_', '.')")));
+            }
+        }
+        Ok(self.root.join(ns).join(pkg))
+    }
+
+    fn read_index(&self, dir: &Path) -> Result<Releases> {
+        let path = dir.join("releases.json");
+        match fs::read(&path) {
+            Ok(bytes) => serde_json::from_slice(&bytes)
+                .map_err(|e| Error::stage(format!("{}: corrupt registry index: {e}", path.display()))),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Releases::default()),
+            Err(e) => Err(Error::io(Class::Stage, &path, e)),
+        }
+    }
+
+    pub fn releases(&self, ns: &str, pkg: &str) -> Result<Vec<ReleaseInfo>> {
+        let index = self.read_index(&self.package_dir(ns, pkg)?)?;
+        let mut out: Vec<ReleaseInfo> = index
+            .releases
+            .into_iter()
+            .map(|(release, s)| ReleaseInfo { release, digest: s.digest, size: s.size })
+            .collect();
+        out.sort_by(|a, b| b.version().cmp(&a.version()));
+        Ok(out)
+    }
+
+    pub fn packages(&self, ns: &str) -> Result<Vec<String>> {
+        let dir = self.root.join(ns);
+        let entries = match fs::read_dir(&dir) {
+            Ok(e) => e,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(e) => return Err(Error::io(Class::Stage, &dir, e)),
+        };
+        let mut names = Vec::new();
+        for entry in entries.flatten() {
+            if entry.path().join("releases.json").is_file() {
+                names.push(entry.file_name().to_string_lossy().into_owned());
+            }
+        }
+        names.sort();
+        Ok(names)
+    }
+
+    pub fn pull(&self, ns: &str, pkg: &str, digest: &str) -> Result<Vec<u8>> {
+        if digest.len() != 64 || !digest.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Err(Error::stage(format!("invalid digest '{digest}'")));
+        }
+        let path = self.package_dir(ns, pkg)?.join("blobs/sha256").join(format!("{digest}.tar.gz"));
+        fs::read(&path).map_err(|e| Error::io(Class::Stage, &path, e).context("pulling blob"))
+    }
+
+    pub fn push(&self, ns: &str, pkg: &str, release: &str, gz: &[u8], force: bool) -> Result<PushOutcome> {
+        semver::Version::parse(release).map_err(|e| {
+            Error::stage(format!("invalid release '{release}': not strict SemVer ({e}); the registry refuses it"))
+        })?;
+        let dir = self.package_dir(ns, pkg)?;
+        fs::create_dir_all(&self.root).map_err(|e| Error::io(Class::Stage, &self.root, e))?;
+        let _lock = lock(&self.root.join(".lock"))?;
+        let mut index = self.read_index(&dir)?;
+        if index.releases.contains_key(release) && !force {
+            return Ok(PushOutcome::Exists);
+        }
+        let (files, digest) = crate::olm::archive::unpack(gz, Default::default())
+            .map_err(|e| Error::stage(format!("refusing to store release {release}: {e}")))?;
+        if files.is_empty() {
+            return Err(Error::stage(format!("refusing to store release {release}: the archive is empty")));
+        }
+        let blob = dir.join("blobs/sha256").join(format!("{digest}.tar.gz"));
+        write_atomic(&blob, gz)?;
+        index.releases.insert(release.to_string(), Stored { digest, size: gz.len() as u64 });
+        let json = serde_json::to_vec_pretty(&index).expect("index serialises");
+        write_atomic(&dir.join("releases.json"), &json)?;
+        Ok(PushOutcome::Pushed)
+    }
+}
+
+/// Takes an exclusive lock on `path`, held until the returned file is dropped.
+fn lock(path: &Path) -> Result<fs::File> {
+    let file = fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(path)
+        .map_err(|e| Error::io(Class::Stage, path, e))?;
+    file.lock().map_err(|e| Error::io(Class::Stage, path, e).context("locking the registry"))?;
+    Ok(file)
+}
+
+/// Writes `bytes` to a temporary file beside `path`, syncs it and renames it into place.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    use std::io::Write;
+    let parent = path.parent().unwrap_or(Path::new("."));
+    fs::create_dir_all(parent).map_err(|e| Error::io(Class::Stage, parent, e))?;
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let tmp = parent.join(format!(".{name}.tmp-{}", std::process::id()));
+    let result = (|| {
+        let mut f = fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        fs::rename(&tmp, path)
+    })();
+    result.map_err(|e| {
+        let _ = fs::remove_file(&tmp);
+        Error::io(Class::Stage, path, e)
+    })
+}

@@ -1,0 +1,186 @@
+//! What the user sees. Human lines go to stderr, one per event; with `--format json` a summary
+//! goes to stdout at the end. The summary records every decision, everything published and
+//! every write a dry-run skipped, so the last lines of a run say what happened.
+//!
+//! Stages call the [`Reporter`]; they never print themselves.
+
+use std::sync::Mutex;
+use std::time::Duration;
+
+use serde::Serialize;
+
+use crate::olm::Finding;
+
+/// How much to say.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Verbosity {
+    Quiet,
+    Normal,
+    Verbose,
+}
+
+/// Something published (or that would have been, in a dry-run).
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct Write {
+    /// What is written, e.g. `bundle 0.2.0`.
+    pub what: String,
+    /// Where, e.g. `dir:_out/registry sample/sample-operator`.
+    pub target: String,
+    /// sha256 of what is written, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub digest: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct StageReport {
+    pub stage: String,
+    pub seconds: f64,
+    pub status: String,
+}
+
+/// The end-of-run summary (also the `--format json` document).
+#[derive(Debug, Default, Clone, Serialize)]
+pub struct Summary {
+    pub pipeline: String,
+    pub package: String,
+    pub channel: String,
+    pub version: String,
+    pub dry_run: bool,
+    pub stages: Vec<StageReport>,
+    pub decisions: Vec<String>,
+    pub published: Vec<Write>,
+    pub kept: Vec<Write>,
+    pub skipped: Vec<Write>,
+    pub findings: Vec<Finding>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+#[derive(Debug)]
+pub struct Reporter {
+    verbosity: Verbosity,
+    json: bool,
+    summary: Mutex<Summary>,
+}
+
+impl Reporter {
+    pub fn new(verbosity: Verbosity, json: bool) -> Self {
+        Reporter { verbosity, json, summary: Mutex::new(Summary::default()) }
+    }
+
+    fn line(&self, min: Verbosity, text: &str) {
+        if self.verbosity >= min {
+            eprintln!("{text}");
+        }
+    }
+
+    /// Fills the summary's header.
+    pub fn begin(&self, pipeline: &str, package: &str, channel: &str, version: &str, dry_run: bool) {
+        let mut s = self.summary.lock().unwrap();
+        s.pipeline = pipeline.into();
+        s.package = package.into();
+        s.channel = channel.into();
+        s.version = version.into();
+        s.dry_run = dry_run;
+    }
+
+    pub fn stage_start(&self, stage: &str) {
+        self.line(Verbosity::Normal, &format!("==> {stage}"));
+    }
+
+    pub fn stage_end(&self, stage: &str, took: Duration, ok: bool) {
+        let status = if ok { "ok" } else { "failed" };
+        self.line(Verbosity::Verbose, &format!("    {stage} {status} in {:.2}s", took.as_secs_f64()));
+        self.summary.lock().unwrap().stages.push(StageReport {
+            stage: stage.into(),
+            seconds: (took.as_secs_f64() * 1000.0).round() / 1000.0,
+            status: status.into(),
+        });
+    }
+
+    /// A normal progress line.
+    pub fn info(&self, text: &str) {
+        self.line(Verbosity::Normal, &format!("    {text}"));
+    }
+
+    /// Detail shown with -v.
+    pub fn detail(&self, text: &str) {
+        self.line(Verbosity::Verbose, &format!("    {text}"));
+    }
+
+    /// A warning, shown even with -q.
+    pub fn warn(&self, text: &str) {
+        self.line(Verbosity::Quiet, &format!("warning: {text}"));
+    }
+
+    /// A decision the pipeline took (e.g. what `replaces` is and why); kept in the summary.
+    pub fn decision(&self, text: &str) {
+        self.line(Verbosity::Normal, &format!("    {text}"));
+        self.summary.lock().unwrap().decisions.push(text.into());
+    }
+
+    pub fn findings(&self, findings: &[Finding]) {
+        for f in findings {
+            self.line(Verbosity::Quiet, &format!("    {f}"));
+        }
+        self.summary.lock().unwrap().findings.extend_from_slice(findings);
+    }
+
+    pub fn published(&self, w: Write) {
+        self.line(Verbosity::Normal, &format!("    published {} to {}{}", w.what, w.target, digest_suffix(&w)));
+        self.summary.lock().unwrap().published.push(w);
+    }
+
+    /// Something already published with the same content, left as it is.
+    pub fn kept(&self, w: Write) {
+        self.line(Verbosity::Normal, &format!("    unchanged: {} at {}{}", w.what, w.target, digest_suffix(&w)));
+        self.summary.lock().unwrap().kept.push(w);
+    }
+
+    /// A write skipped by --dry-run.
+    pub fn skipped(&self, w: Write) {
+        self.line(Verbosity::Quiet, &format!("    dry-run: would write {} to {}{}", w.what, w.target, digest_suffix(&w)));
+        self.summary.lock().unwrap().skipped.push(w);
+    }
+
+    pub fn fail(&self, error: &str) {
+        self.summary.lock().unwrap().error = Some(error.into());
+    }
+
+    pub fn summary(&self) -> Summary {
+        self.summary.lock().unwrap().clone()
+    }
+
+    /// Prints the closing summary: human lines on stderr, or JSON on stdout.
+    pub fn finish(&self) {
+        let s = self.summary();
+        if self.json {
+            println!("{}", serde_json::to_string_pretty(&s).expect("summary serialises"));
+            return;
+        }
+        if self.verbosity == Verbosity::Quiet && s.error.is_none() {
+            return;
+        }
+        let mode = if s.dry_run { " (dry-run)" } else { "" };
+        eprintln!("Summary{mode}: {} {} on channel {}", s.package, s.version, s.channel);
+        for w in &s.published {
+            eprintln!("  published  {} -> {}{}", w.what, w.target, digest_suffix(w));
+        }
+        for w in &s.kept {
+            eprintln!("  unchanged  {} at {}{}", w.what, w.target, digest_suffix(w));
+        }
+        for w in &s.skipped {
+            eprintln!("  skipped    {} -> {}{} (dry-run)", w.what, w.target, digest_suffix(w));
+        }
+        if s.published.is_empty() && s.skipped.is_empty() && s.kept.is_empty() && s.error.is_none() {
+            eprintln!("  nothing was published");
+        }
+        if let Some(e) = &s.error {
+            eprintln!("  failed: {e}");
+        }
+    }
+}
+
+fn digest_suffix(w: &Write) -> String {
+    w.digest.as_ref().map(|d| format!(" (sha256:{d})")).unwrap_or_default()
+}

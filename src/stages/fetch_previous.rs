@@ -1,0 +1,168 @@
+//! The fetch-previous stage: read what the registry already serves for this package, decide what
+//! the new CSV `replaces`, and carry the previous bundle's CSVs and CRDs into the new one.
+//!
+//! This is where KubeVirt's 2019 flow went wrong most often (fact sheet §1.11), so each rule is
+//! explicit here:
+//! - only the pipeline's own package is read, by name, never "the first in the namespace";
+//! - the previous bundle is the package's `default` release (highest SemVer: the one OLM
+//!   consumers load), its digest checked against what the registry reported;
+//! - the predecessor is the head of the pipeline's *channel* in that bundle, found by name;
+//! - versions are compared as SemVer: above the head replaces it; equal re-publishes the same
+//!   release (the push stage decides by digest); below the head is refused (or skipped by
+//!   policy) because it would make `replaces` point forward;
+//! - every failure is an error; nothing is silently published without its predecessor.
+
+use std::cmp::Ordering;
+
+use super::{Ctx, Decision};
+use crate::error::{Error, Result};
+use crate::olm::archive::{self, Limits};
+use crate::olm::{Bundle, Manifest};
+use crate::pipeline::OlderPolicy;
+
+pub async fn run(ctx: &mut Ctx<'_>) -> Result<()> {
+    let s = ctx.settings;
+    let (ns, pkg, channel) = (&s.registry.namespace, &s.pipeline.package, &s.pipeline.channel);
+    let rendered = ctx.state.bundle.take().ok_or_else(|| Error::stage("internal: render has not run"))?;
+    let where_ = format!("{} {ns}/{pkg}", ctx.registry.describe());
+    let releases = ctx
+        .registry
+        .releases(ns, pkg)
+        .await
+        .map_err(|e| e.context(format!("reading the releases of {where_}")))?;
+    let Some(default) = releases.first() else {
+        let decision = Decision::First { reason: format!("{where_} has no releases yet") };
+        ctx.report.decision(&format!("first release: {} has no replaces ({where_} has no releases yet)", csv_name(&rendered)));
+        ctx.state.bundle = Some(rendered);
+        ctx.state.decision = Some(decision);
+        return Ok(());
+    };
+    let gz = ctx
+        .registry
+        .pull(ns, pkg, &default.digest)
+        .await
+        .map_err(|e| e.context(format!("pulling release {} of {where_}", default.release)))?;
+    let previous = read_previous(&gz, &default.digest)
+        .map_err(|e| Error::stage(format!("release {} of {where_}: {e}", default.release)))?;
+    if previous.package.package_name != *pkg {
+        return Err(Error::stage(format!(
+            "release {} of {where_} is package '{}', not '{pkg}'; refusing to build on another package's bundle",
+            default.release, previous.package.package_name
+        )));
+    }
+    let (bundle, decision) = decide(rendered, previous, channel, &default.release, s.registry.older)?;
+    match &decision {
+        Decision::First { reason } => {
+            ctx.report.decision(&format!("first release on channel {channel}: {} has no replaces ({reason})", csv_name(&bundle)))
+        }
+        Decision::Replaces { head, head_release } => ctx.report.decision(&format!(
+            "{} replaces {head}, head of {channel} in release {head_release}; bundle carries {} CSVs",
+            csv_name(&bundle),
+            bundle.csvs.len()
+        )),
+        Decision::SameVersion { release } => ctx.report.decision(&format!(
+            "{} is already the head of {channel} in release {release}: re-publishing the same version (push compares digests)",
+            csv_name(&bundle)
+        )),
+        Decision::SkipOlder { head } => {
+            let why = format!("{} is older than {head}, the head of {channel}; policy 'skip': nothing to publish", csv_name(&bundle));
+            ctx.report.decision(&why);
+            ctx.state.nothing_to_publish = Some(why);
+        }
+    }
+    ctx.state.bundle = Some(bundle);
+    ctx.state.decision = Some(decision);
+    Ok(())
+}
+
+fn csv_name(b: &Bundle) -> &str {
+    b.csvs.first().and_then(Manifest::name).unwrap_or("the new CSV")
+}
+
+/// Unpacks a pulled blob and checks it is the one the registry named.
+pub fn read_previous(gz: &[u8], expected_digest: &str) -> std::result::Result<Bundle, String> {
+    let (files, digest) = archive::unpack(gz, Limits::default())?;
+    if digest != expected_digest {
+        return Err(format!("blob digest mismatch: the registry said sha256:{expected_digest}, the blob is sha256:{digest}"));
+    }
+    archive::read_bundle(&files)
+}
+
+/// Combines the rendered bundle (new CSV first) with the previous one.
+pub fn decide(
+    mut rendered: Bundle,
+    previous: Bundle,
+    channel: &str,
+    previous_release: &str,
+    older: OlderPolicy,
+) -> Result<(Bundle, Decision)> {
+    let new_name = csv_name(&rendered).to_string();
+    let new_version = rendered.csvs[0]
+        .semver()
+        .ok_or_else(|| Error::stage(format!("{new_name}: spec.version is not SemVer")))?;
+    let decision = match previous.package.channel(channel) {
+        None => Decision::First {
+            reason: format!("release {previous_release} has no channel '{channel}'"),
+        },
+        Some(head) => {
+            let head_csv = previous.csv(&head.current_csv).ok_or_else(|| {
+                Error::stage(format!(
+                    "release {previous_release} is broken: channel {channel} names head {}, which is not in its bundle",
+                    head.current_csv
+                ))
+            })?;
+            let head_version = head_csv.semver().ok_or_else(|| {
+                Error::stage(format!("release {previous_release}: {} has no SemVer spec.version", head.current_csv))
+            })?;
+            match new_version.cmp(&head_version) {
+                Ordering::Greater => Decision::Replaces {
+                    head: head.current_csv.clone(),
+                    head_release: previous_release.to_string(),
+                },
+                Ordering::Equal => {
+                    // Same release again: keep the head's own predecessor so that identical
+                    // inputs give an identical bundle.
+                    let replaces = head_csv.replaces().map(str::to_string);
+                    rendered.csvs[0].set_replaces(replaces.as_deref());
+                    Decision::SameVersion { release: previous_release.to_string() }
+                }
+                Ordering::Less => match older {
+                    OlderPolicy::Skip => Decision::SkipOlder { head: head.current_csv.clone() },
+                    OlderPolicy::Refuse => {
+                        return Err(Error::stage(format!(
+                            "{new_name} (version {new_version}) is older than {} (version {head_version}), the head of channel \
+                             {channel} in release {previous_release}. Publishing it would make replaces point forward, and OLM \
+                             loads only the highest release of a package, so it would never be served. Publish z-stream releases \
+                             of an older branch to their own package or channel, or set registry.older: skip to publish nothing.",
+                            head.current_csv
+                        )));
+                    }
+                },
+            }
+        }
+    };
+    if let Decision::Replaces { head, .. } = &decision {
+        rendered.csvs[0].set_replaces(Some(head));
+    }
+    if matches!(decision, Decision::SkipOlder { .. }) {
+        return Ok((rendered, decision));
+    }
+    Ok((merge(rendered, previous, channel, &new_name), decision))
+}
+
+/// The new bundle: the new CSV, every other CSV of the previous bundle, the new CRDs plus the
+/// previous CRDs of other names, and the previous package with this channel's head moved.
+fn merge(rendered: Bundle, previous: Bundle, channel: &str, new_name: &str) -> Bundle {
+    let mut csvs = rendered.csvs;
+    csvs.extend(previous.csvs.into_iter().filter(|c| c.name() != Some(new_name)));
+    let mut crds = rendered.crds;
+    let new_crds: Vec<String> = crds.iter().filter_map(|c| c.name().map(str::to_string)).collect();
+    crds.extend(previous.crds.into_iter().filter(|c| !c.name().is_some_and(|n| new_crds.iter().any(|x| x == n))));
+    let mut package = previous.package;
+    package.package_name = rendered.package.package_name;
+    if rendered.package.default_channel.is_some() {
+        package.default_channel = rendered.package.default_channel;
+    }
+    package.set_head(channel, new_name);
+    Bundle { package, csvs, crds }
+}
