@@ -1,14 +1,14 @@
 //! Commands: each builds its settings and calls the stages or the domain code. `main` only
 //! parses arguments, captures the environment and maps errors to exit codes.
 
-use crate::cli::{Cli, Command, Format, VerifyArgs};
+use crate::cli::{Cli, Command, Format};
+use crate::commands;
 use crate::error::{Error, Result};
-use crate::olm::{Level, archive, validate};
+use crate::plan;
 use crate::registry::{Location, Registry, appr::ApprClient, dir::DirRegistry};
 use crate::report::{Reporter, Verbosity};
 use crate::settings::{self, Env, RunOptions, Settings};
 use crate::stages::{self, Ctx, State};
-use crate::plan;
 
 /// Runs the command the user asked for.
 pub async fn run(cli: Cli, env: Env) -> Result<()> {
@@ -23,7 +23,10 @@ pub async fn run(cli: Cli, env: Env) -> Result<()> {
     let report = Reporter::new(verbosity, json);
     match cli.command {
         Command::Run(args) => {
-            let opts = RunOptions { dry_run: args.dry_run, force: args.force };
+            let opts = RunOptions {
+                dry_run: args.dry_run,
+                force: args.force,
+            };
             let settings = settings::resolve(&args.common, opts, &env)?;
             run_pipeline(&settings, &report).await
         }
@@ -31,7 +34,10 @@ pub async fn run(cli: Cli, env: Env) -> Result<()> {
             let settings = settings::resolve(&args, RunOptions::default(), &env)?;
             let plan = plan::build(&settings);
             if json {
-                println!("{}", serde_json::to_string_pretty(&plan).expect("plan serialises"));
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&plan).expect("plan serialises")
+                );
             } else {
                 print!("{plan}");
             }
@@ -39,7 +45,10 @@ pub async fn run(cli: Cli, env: Env) -> Result<()> {
         }
         Command::Render(args) => {
             let settings = settings::resolve(&args, RunOptions::default(), &env)?;
-            let out = args.out.clone().unwrap_or_else(|| settings.out.join("render"));
+            let out = args
+                .out
+                .clone()
+                .unwrap_or_else(|| settings.out.join("render"));
             let rendered = stages::render::render(&settings, &out)?;
             for f in &rendered.findings {
                 eprintln!("{f}");
@@ -49,7 +58,7 @@ pub async fn run(cli: Cli, env: Env) -> Result<()> {
             }
             Ok(())
         }
-        Command::Verify(args) => verify(&args, json),
+        Command::Verify(args) => commands::verify::run(&args, json),
     }
 }
 
@@ -57,44 +66,38 @@ pub async fn run(cli: Cli, env: Env) -> Result<()> {
 pub fn open_registry(settings: &Settings) -> Registry {
     match &settings.registry.location {
         Location::Dir(path) => Registry::Dir(DirRegistry::new(path)),
-        Location::Http(url) => Registry::Appr(ApprClient::new(url.clone(), settings.registry.credentials.clone())),
+        Location::Http(url) => Registry::Appr(ApprClient::new(
+            url.clone(),
+            settings.registry.credentials.clone(),
+        )),
     }
 }
 
 /// `run`: the plan, then every stage, then the summary.
 pub async fn run_pipeline(settings: &Settings, report: &Reporter) -> Result<()> {
     let p = &settings.pipeline;
-    report.begin(&p.name, &p.package, &p.channel, &settings.version.to_string(), settings.dry_run);
+    report.begin(
+        &p.name,
+        &p.package,
+        &p.channel,
+        &settings.version.to_string(),
+        settings.dry_run,
+    );
     for line in plan::build(settings).to_string().lines() {
         report.detail(line);
     }
-    std::fs::create_dir_all(&settings.out).map_err(|e| Error::io(crate::error::Class::Stage, &settings.out, e))?;
-    let mut ctx = Ctx { settings, report, registry: open_registry(settings), state: State::default() };
+    std::fs::create_dir_all(&settings.out)
+        .map_err(|e| Error::io(crate::error::Class::Stage, &settings.out, e))?;
+    let mut ctx = Ctx {
+        settings,
+        report,
+        registry: open_registry(settings),
+        state: State::default(),
+    };
     let result = stages::run_all(&mut ctx).await;
     if let Err(e) = &result {
         report.fail(&e.message);
     }
     report.finish();
     result
-}
-
-/// `verify PATH`: findings on stdout (text or JSON); an error finding fails.
-fn verify(args: &VerifyArgs, json: bool) -> Result<()> {
-    let bundle = archive::read_path(&args.path).map_err(Error::input)?;
-    let findings = validate::validate(&bundle, args.profile);
-    if json {
-        println!("{}", serde_json::to_string_pretty(&findings).expect("findings serialise"));
-    } else {
-        for f in &findings {
-            println!("{f}");
-        }
-    }
-    let errors = findings.iter().filter(|f| f.level == Level::Error).count();
-    if errors > 0 {
-        return Err(Error::stage(format!("{}: {errors} error(s)", args.path.display())));
-    }
-    if !json {
-        println!("{}: valid ({} warning(s))", args.path.display(), findings.len());
-    }
-    Ok(())
 }

@@ -19,7 +19,11 @@ pub struct CiContext {
 impl CiContext {
     /// Reads Travis's or GitHub Actions' variables from `env`.
     pub fn from_env(env: &BTreeMap<String, String>) -> Self {
-        let get = |k: &str| env.get(k).filter(|v| !v.is_empty() && v.as_str() != "false").cloned();
+        let get = |k: &str| {
+            env.get(k)
+                .filter(|v| !v.is_empty() && v.as_str() != "false")
+                .cloned()
+        };
         if env.get("TRAVIS").map(String::as_str) == Some("true") {
             return CiContext {
                 provider: Some("travis".into()),

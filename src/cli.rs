@@ -84,9 +84,13 @@ pub struct VerifyArgs {
 }
 
 fn parse_var(s: &str) -> Result<(String, String), String> {
-    let (k, v) = s.split_once('=').ok_or_else(|| format!("'{s}' is not KEY=VALUE"))?;
+    let (k, v) = s
+        .split_once('=')
+        .ok_or_else(|| format!("'{s}' is not KEY=VALUE"))?;
     if k.is_empty() || !k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
-        return Err(format!("'{k}' is not a variable name (letters, digits, '_')"));
+        return Err(format!(
+            "'{k}' is not a variable name (letters, digits, '_')"
+        ));
     }
     Ok((k.to_string(), v.to_string()))
 }

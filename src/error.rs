@@ -30,12 +30,18 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 impl Error {
     /// An input error (exit 2).
     pub fn input(message: impl Into<String>) -> Self {
-        Error { class: Class::Input, message: message.into() }
+        Error {
+            class: Class::Input,
+            message: message.into(),
+        }
     }
 
     /// A stage failure (exit 1).
     pub fn stage(message: impl Into<String>) -> Self {
-        Error { class: Class::Stage, message: message.into() }
+        Error {
+            class: Class::Stage,
+            message: message.into(),
+        }
     }
 
     /// Prefixes the message with what was being done ("reading X: <cause>").
@@ -54,7 +60,10 @@ impl Error {
 
     /// An I/O error on `path`, classed as `class`.
     pub fn io(class: Class, path: &Path, err: std::io::Error) -> Self {
-        Error { class, message: format!("{}: {err}", path.display()) }
+        Error {
+            class,
+            message: format!("{}: {err}", path.display()),
+        }
     }
 }
 

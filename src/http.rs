@@ -14,7 +14,10 @@ pub struct HttpOptions {
 
 impl Default for HttpOptions {
     fn default() -> Self {
-        HttpOptions { connect_timeout: Duration::from_secs(10), timeout: Duration::from_secs(60) }
+        HttpOptions {
+            connect_timeout: Duration::from_secs(10),
+            timeout: Duration::from_secs(60),
+        }
     }
 }
 

@@ -10,6 +10,7 @@
 pub mod app;
 pub mod ci;
 pub mod cli;
+pub mod commands;
 pub mod error;
 pub mod http;
 pub mod olm;
@@ -17,6 +18,7 @@ pub mod pipeline;
 pub mod plan;
 pub mod registry;
 pub mod report;
+pub mod retry;
 pub mod secret;
 pub mod settings;
 pub mod stages;
@@ -24,4 +26,9 @@ pub mod target;
 pub mod template;
 
 /// `--version` output: the crate version and the commit it was built from.
-pub const VERSION_LINE: &str = concat!(env!("CARGO_PKG_VERSION"), " (", env!("OLM_RELEASE_COMMIT"), ")");
+pub const VERSION_LINE: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (",
+    env!("OLM_RELEASE_COMMIT"),
+    ")"
+);

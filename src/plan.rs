@@ -29,7 +29,14 @@ pub struct Step {
 /// Builds the plan (pure).
 pub fn build(s: &Settings) -> Plan {
     let p = &s.pipeline;
-    let steps = s.stages.iter().map(|&stage| Step { stage, details: details(s, stage) }).collect();
+    let steps = s
+        .stages
+        .iter()
+        .map(|&stage| Step {
+            stage,
+            details: details(s, stage),
+        })
+        .collect();
     Plan {
         pipeline: p.name.clone(),
         package: p.package.clone(),
@@ -47,23 +54,34 @@ fn details(s: &Settings, stage: StageName) -> Vec<String> {
     let registry = format!("{} {}/{}", r.location, r.namespace, p.package);
     match stage {
         StageName::Render => vec![
-            format!("templates {} (bundle folder '{}')", s.source.join(&p.render.templates).display(), p.render.bundle),
+            format!(
+                "templates {} (bundle folder '{}')",
+                s.source.join(&p.render.templates).display(),
+                p.render.bundle
+            ),
             format!("into {}", s.out.join("render").display()),
         ],
         StageName::FetchPrevious => vec![
             format!("read the default release of {registry}"),
-            format!("find the head of channel {} to fill replaces; versions below it: {:?}", p.channel, r.older),
+            format!(
+                "find the head of channel {} to fill replaces; versions below it: {:?}",
+                p.channel, r.older
+            ),
         ],
         StageName::Package => vec![
             format!("bundle folder {}", s.out.join("bundle").display()),
             format!(
                 "tarball {} ({:?} layout, mtime {})",
-                s.out.join(format!("{}-{}.tar.gz", p.package, s.version)).display(),
+                s.out
+                    .join(format!("{}-{}.tar.gz", p.package, s.version))
+                    .display(),
                 r.layout,
                 s.source_date_epoch.unwrap_or(0)
             ),
         ],
-        StageName::Verify => vec!["validate the bundle (profile appregistry-2019); stop on any error".into()],
+        StageName::Verify => {
+            vec!["validate the bundle (profile appregistry-2019); stop on any error".into()]
+        }
         StageName::Push => vec![
             format!("push release {} to {registry}", s.version),
             format!(
@@ -96,7 +114,11 @@ fn details(s: &Settings, stage: StageName) -> Vec<String> {
 impl std::fmt::Display for Plan {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let mode = if self.dry_run { " (dry-run)" } else { "" };
-        writeln!(f, "Plan{mode}: {} — {} {} on channel {}", self.pipeline, self.package, self.version, self.channel)?;
+        writeln!(
+            f,
+            "Plan{mode}: {} — {} {} on channel {}",
+            self.pipeline, self.package, self.version, self.channel
+        )?;
         if let Some(ci) = &self.ci.provider {
             writeln!(
                 f,

@@ -65,7 +65,11 @@ pub struct Reporter {
 
 impl Reporter {
     pub fn new(verbosity: Verbosity, json: bool) -> Self {
-        Reporter { verbosity, json, summary: Mutex::new(Summary::default()) }
+        Reporter {
+            verbosity,
+            json,
+            summary: Mutex::new(Summary::default()),
+        }
     }
 
     fn line(&self, min: Verbosity, text: &str) {
@@ -75,7 +79,14 @@ impl Reporter {
     }
 
     /// Fills the summary's header.
-    pub fn begin(&self, pipeline: &str, package: &str, channel: &str, version: &str, dry_run: bool) {
+    pub fn begin(
+        &self,
+        pipeline: &str,
+        package: &str,
+        channel: &str,
+        version: &str,
+        dry_run: bool,
+    ) {
         let mut s = self.summary.lock().unwrap();
         s.pipeline = pipeline.into();
         s.package = package.into();
@@ -90,7 +101,10 @@ impl Reporter {
 
     pub fn stage_end(&self, stage: &str, took: Duration, ok: bool) {
         let status = if ok { "ok" } else { "failed" };
-        self.line(Verbosity::Verbose, &format!("    {stage} {status} in {:.2}s", took.as_secs_f64()));
+        self.line(
+            Verbosity::Verbose,
+            &format!("    {stage} {status} in {:.2}s", took.as_secs_f64()),
+        );
         self.summary.lock().unwrap().stages.push(StageReport {
             stage: stage.into(),
             seconds: (took.as_secs_f64() * 1000.0).round() / 1000.0,
@@ -123,23 +137,51 @@ impl Reporter {
         for f in findings {
             self.line(Verbosity::Quiet, &format!("    {f}"));
         }
-        self.summary.lock().unwrap().findings.extend_from_slice(findings);
+        self.summary
+            .lock()
+            .unwrap()
+            .findings
+            .extend_from_slice(findings);
     }
 
     pub fn published(&self, w: Write) {
-        self.line(Verbosity::Normal, &format!("    published {} to {}{}", w.what, w.target, digest_suffix(&w)));
+        self.line(
+            Verbosity::Normal,
+            &format!(
+                "    published {} to {}{}",
+                w.what,
+                w.target,
+                digest_suffix(&w)
+            ),
+        );
         self.summary.lock().unwrap().published.push(w);
     }
 
     /// Something already published with the same content, left as it is.
     pub fn kept(&self, w: Write) {
-        self.line(Verbosity::Normal, &format!("    unchanged: {} at {}{}", w.what, w.target, digest_suffix(&w)));
+        self.line(
+            Verbosity::Normal,
+            &format!(
+                "    unchanged: {} at {}{}",
+                w.what,
+                w.target,
+                digest_suffix(&w)
+            ),
+        );
         self.summary.lock().unwrap().kept.push(w);
     }
 
     /// A write skipped by --dry-run.
     pub fn skipped(&self, w: Write) {
-        self.line(Verbosity::Quiet, &format!("    dry-run: would write {} to {}{}", w.what, w.target, digest_suffix(&w)));
+        self.line(
+            Verbosity::Quiet,
+            &format!(
+                "    dry-run: would write {} to {}{}",
+                w.what,
+                w.target,
+                digest_suffix(&w)
+            ),
+        );
         self.summary.lock().unwrap().skipped.push(w);
     }
 
@@ -155,24 +197,46 @@ impl Reporter {
     pub fn finish(&self) {
         let s = self.summary();
         if self.json {
-            println!("{}", serde_json::to_string_pretty(&s).expect("summary serialises"));
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&s).expect("summary serialises")
+            );
             return;
         }
         if self.verbosity == Verbosity::Quiet && s.error.is_none() {
             return;
         }
         let mode = if s.dry_run { " (dry-run)" } else { "" };
-        eprintln!("Summary{mode}: {} {} on channel {}", s.package, s.version, s.channel);
+        eprintln!(
+            "Summary{mode}: {} {} on channel {}",
+            s.package, s.version, s.channel
+        );
         for w in &s.published {
-            eprintln!("  published  {} -> {}{}", w.what, w.target, digest_suffix(w));
+            eprintln!(
+                "  published  {} -> {}{}",
+                w.what,
+                w.target,
+                digest_suffix(w)
+            );
         }
         for w in &s.kept {
-            eprintln!("  unchanged  {} at {}{}", w.what, w.target, digest_suffix(w));
+            eprintln!(
+                "  unchanged  {} at {}{}",
+                w.what,
+                w.target,
+                digest_suffix(w)
+            );
         }
         for w in &s.skipped {
-            eprintln!("  skipped    {} -> {}{} (dry-run)", w.what, w.target, digest_suffix(w));
+            eprintln!(
+                "  skipped    {} -> {}{} (dry-run)",
+                w.what,
+                w.target,
+                digest_suffix(w)
+            );
         }
-        if s.published.is_empty() && s.skipped.is_empty() && s.kept.is_empty() && s.error.is_none() {
+        if s.published.is_empty() && s.skipped.is_empty() && s.kept.is_empty() && s.error.is_none()
+        {
             eprintln!("  nothing was published");
         }
         if let Some(e) = &s.error {
@@ -182,5 +246,8 @@ impl Reporter {
 }
 
 fn digest_suffix(w: &Write) -> String {
-    w.digest.as_ref().map(|d| format!(" (sha256:{d})")).unwrap_or_default()
+    w.digest
+        .as_ref()
+        .map(|d| format!(" (sha256:{d})"))
+        .unwrap_or_default()
 }

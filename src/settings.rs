@@ -63,7 +63,11 @@ pub enum Target {
     /// A local folder; assets land in `<path>/<tag>/`.
     Dir(PathBuf),
     /// A GitHub repository through the REST API at `api`.
-    GitHub { api: String, owner: String, repo: String },
+    GitHub {
+        api: String,
+        owner: String,
+        repo: String,
+    },
 }
 
 /// Options of `run` that other commands do not have.
@@ -75,20 +79,27 @@ pub struct RunOptions {
 
 /// Resolves the settings of a command that reads a pipeline file.
 pub fn resolve(args: &PipelineArgs, run: RunOptions, env: &Env) -> Result<Settings> {
-    let vars = Vars { overrides: args.vars.iter().cloned().collect(), env: env.clone() };
+    let vars = Vars {
+        overrides: args.vars.iter().cloned().collect(),
+        env: env.clone(),
+    };
     let pipeline = pipeline::load(&args.pipeline, &vars)?;
     let origin = args.pipeline.display().to_string();
     let version = parse_version(&pipeline.version)
         .map_err(|e| Error::input(format!("{origin}: version: {e}")))?;
     check_stages(&origin, &pipeline.stages)?;
     let source = args.source.clone();
-    let out = args.out.clone().unwrap_or_else(|| source.join("_out").join(&pipeline.name));
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| source.join("_out").join(&pipeline.name));
     let location = match Location::parse(&pipeline.registry.url)
         .map_err(|e| Error::input(format!("{origin}: registry.url: {e}")))?
     {
         Location::Dir(p) => Location::Dir(resolve_path(&source, &p)),
         Location::Http(u) => {
-            check_url(&u, args.insecure).map_err(|e| Error::input(format!("{origin}: registry.url: {e}")))?;
+            check_url(&u, args.insecure)
+                .map_err(|e| Error::input(format!("{origin}: registry.url: {e}")))?;
             Location::Http(u)
         }
     };
@@ -102,21 +113,36 @@ pub fn resolve(args: &PipelineArgs, run: RunOptions, env: &Env) -> Result<Settin
     let release = match &pipeline.release {
         None => None,
         Some(spec) => Some(ReleaseSettings {
-            target: parse_target(&spec.target, spec.api_url.as_deref(), &source, args.insecure)
-                .map_err(|e| Error::input(format!("{origin}: release.target: {e}")))?,
+            target: parse_target(
+                &spec.target,
+                spec.api_url.as_deref(),
+                &source,
+                args.insecure,
+            )
+            .map_err(|e| Error::input(format!("{origin}: release.target: {e}")))?,
             tag: spec.tag.clone(),
             assets: spec.assets.clone(),
             prerelease: spec.prerelease,
             draft: spec.draft,
-            token: ["GITHUB_TOKEN", "GH_TOKEN"].iter().find_map(|k| env.get(*k)).filter(|v| !v.is_empty()).map(Secret::new),
+            token: ["GITHUB_TOKEN", "GH_TOKEN"]
+                .iter()
+                .find_map(|k| env.get(*k))
+                .filter(|v| !v.is_empty())
+                .map(Secret::new),
         }),
     };
     if pipeline.stages.contains(&StageName::Release) && release.is_none() {
-        return Err(Error::input(format!("{origin}: the release stage needs a release: section")));
+        return Err(Error::input(format!(
+            "{origin}: the release stage needs a release: section"
+        )));
     }
     let source_date_epoch = match env.get("SOURCE_DATE_EPOCH") {
         None => None,
-        Some(v) => Some(v.parse().map_err(|_| Error::input(format!("SOURCE_DATE_EPOCH='{v}' is not a number of seconds")))?),
+        Some(v) => Some(v.parse().map_err(|_| {
+            Error::input(format!(
+                "SOURCE_DATE_EPOCH='{v}' is not a number of seconds"
+            ))
+        })?),
     };
     Ok(Settings {
         pipeline_file: args.pipeline.clone(),
@@ -148,7 +174,11 @@ pub fn parse_version(v: &str) -> std::result::Result<semver::Version, String> {
 
 /// A relative path resolved against the source folder.
 pub fn resolve_path(source: &Path, p: &Path) -> PathBuf {
-    if p.is_absolute() { p.to_path_buf() } else { source.join(p) }
+    if p.is_absolute() {
+        p.to_path_buf()
+    } else {
+        source.join(p)
+    }
 }
 
 /// Stages must appear once each, in an order that respects what each needs.
@@ -157,7 +187,9 @@ fn check_stages(origin: &str, stages: &[StageName]) -> Result<()> {
     let pos = |s: StageName| stages.iter().position(|x| *x == s);
     for (i, s) in stages.iter().enumerate() {
         if stages[..i].contains(s) {
-            return Err(Error::input(format!("{origin}: stages: '{s}' is listed twice")));
+            return Err(Error::input(format!(
+                "{origin}: stages: '{s}' is listed twice"
+            )));
         }
     }
     let needs: &[(StageName, &[StageName])] = &[
@@ -182,7 +214,9 @@ fn check_stages(origin: &str, stages: &[StageName]) -> Result<()> {
     }
     if let (Some(f), Some(p)) = (pos(FetchPrevious), pos(Package)) {
         if f > p {
-            return Err(Error::input(format!("{origin}: stages: 'fetch-previous' must come before 'package'")));
+            return Err(Error::input(format!(
+                "{origin}: stages: 'fetch-previous' must come before 'package'"
+            )));
         }
     }
     Ok(())
@@ -195,12 +229,20 @@ fn registry_credentials(env: &Env) -> Option<Credentials> {
         return Some(Credentials::Token(Secret::new(token.clone())));
     }
     match (get("QUAY_USERNAME"), get("QUAY_PASSWORD")) {
-        (Some(u), Some(p)) => Some(Credentials::Login { username: u.clone(), password: Secret::new(p.clone()) }),
+        (Some(u), Some(p)) => Some(Credentials::Login {
+            username: u.clone(),
+            password: Secret::new(p.clone()),
+        }),
         _ => None,
     }
 }
 
-fn parse_target(target: &str, api_url: Option<&str>, source: &Path, insecure: bool) -> std::result::Result<Target, String> {
+fn parse_target(
+    target: &str,
+    api_url: Option<&str>,
+    source: &Path,
+    insecure: bool,
+) -> std::result::Result<Target, String> {
     if let Some(path) = target.strip_prefix("dir:") {
         if path.is_empty() {
             return Err("dir: needs a path".into());
@@ -212,11 +254,20 @@ fn parse_target(target: &str, api_url: Option<&str>, source: &Path, insecure: bo
             .split_once('/')
             .filter(|(o, r)| !o.is_empty() && !r.is_empty() && !r.contains('/'))
             .ok_or_else(|| format!("'{target}': expected github:OWNER/REPO"))?;
-        let api = api_url.unwrap_or("https://api.github.com").trim_end_matches('/').to_string();
+        let api = api_url
+            .unwrap_or("https://api.github.com")
+            .trim_end_matches('/')
+            .to_string();
         check_url(&api, insecure).map_err(|e| format!("api_url: {e}"))?;
-        return Ok(Target::GitHub { api, owner: owner.into(), repo: name.into() });
+        return Ok(Target::GitHub {
+            api,
+            owner: owner.into(),
+            repo: name.into(),
+        });
     }
-    Err(format!("'{target}' is neither dir:PATH nor github:OWNER/REPO"))
+    Err(format!(
+        "'{target}' is neither dir:PATH nor github:OWNER/REPO"
+    ))
 }
 
 /// `https://` anywhere; `http://` only on loopback, unless `insecure`.
@@ -233,10 +284,15 @@ pub fn check_url(url: &str, insecure: bool) -> std::result::Result<(), String> {
         None => host.rsplit_once(':').map(|(h, _)| h).unwrap_or(host),
     };
     let loopback = host == "localhost"
-        || host.parse::<std::net::IpAddr>().map(|ip| ip.is_loopback()).unwrap_or(false);
+        || host
+            .parse::<std::net::IpAddr>()
+            .map(|ip| ip.is_loopback())
+            .unwrap_or(false);
     if loopback || insecure {
         Ok(())
     } else {
-        Err(format!("'{url}' uses plain http:// on a non-loopback host; use https:// or pass --insecure"))
+        Err(format!(
+            "'{url}' uses plain http:// on a non-loopback host; use https:// or pass --insecure"
+        ))
     }
 }

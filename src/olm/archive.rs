@@ -56,7 +56,11 @@ pub struct Limits {
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { max_entries: 10_000, max_bytes: 512 * 1024 * 1024, max_ratio: 1_000 }
+        Limits {
+            max_entries: 10_000,
+            max_bytes: 512 * 1024 * 1024,
+            max_ratio: 1_000,
+        }
     }
 }
 
@@ -74,13 +78,26 @@ pub fn bundle_files(bundle: &Bundle, layout: Layout) -> Result<Vec<(String, Vec<
             files.insert(format!("{root}/bundle.yaml"), flatten(bundle)?.into_bytes());
         }
         Layout::Nested => {
-            files.insert(format!("{root}/{}", bundle.package.file_name()), to_yaml(&bundle.package)?.into_bytes());
+            files.insert(
+                format!("{root}/{}", bundle.package.file_name()),
+                to_yaml(&bundle.package)?.into_bytes(),
+            );
             for csv in &bundle.csvs {
-                let version = csv.spec_version().ok_or_else(|| format!("{}: CSV has no spec.version", csv.file))?;
-                let name = csv.name().ok_or_else(|| format!("{}: CSV has no metadata.name", csv.file))?;
-                files.insert(format!("{root}/{version}/{}", csv_file_name(name)), to_yaml(&csv.doc)?.into_bytes());
+                let version = csv
+                    .spec_version()
+                    .ok_or_else(|| format!("{}: CSV has no spec.version", csv.file))?;
+                let name = csv
+                    .name()
+                    .ok_or_else(|| format!("{}: CSV has no metadata.name", csv.file))?;
+                files.insert(
+                    format!("{root}/{version}/{}", csv_file_name(name)),
+                    to_yaml(&csv.doc)?.into_bytes(),
+                );
                 for crd in owned_crds(bundle, csv) {
-                    files.insert(format!("{root}/{version}/{}", crd_file_name(crd)), to_yaml(&crd.doc)?.into_bytes());
+                    files.insert(
+                        format!("{root}/{version}/{}", crd_file_name(crd)),
+                        to_yaml(&crd.doc)?.into_bytes(),
+                    );
                 }
             }
         }
@@ -92,9 +109,17 @@ pub fn bundle_files(bundle: &Bundle, layout: Layout) -> Result<Vec<(String, Vec<
 fn owned_crds<'a>(bundle: &'a Bundle, csv: &Manifest) -> Vec<&'a Manifest> {
     let owned: Vec<&str> = super::value_at(&csv.doc, "spec.customresourcedefinitions.owned")
         .and_then(Value::as_sequence)
-        .map(|s| s.iter().filter_map(|o| o.get("name").and_then(Value::as_str)).collect())
+        .map(|s| {
+            s.iter()
+                .filter_map(|o| o.get("name").and_then(Value::as_str))
+                .collect()
+        })
         .unwrap_or_default();
-    bundle.crds.iter().filter(|c| c.name().is_some_and(|n| owned.contains(&n))).collect()
+    bundle
+        .crds
+        .iter()
+        .filter(|c| c.name().is_some_and(|n| owned.contains(&n)))
+        .collect()
 }
 
 fn to_yaml<T: serde::Serialize>(v: &T) -> Result<String, String> {
@@ -105,9 +130,18 @@ fn to_yaml<T: serde::Serialize>(v: &T) -> Result<String, String> {
 pub fn flatten(bundle: &Bundle) -> Result<String, String> {
     let docs = |ms: &[Manifest]| to_yaml(&ms.iter().map(|m| &m.doc).collect::<Vec<_>>());
     let mut data = Mapping::new();
-    data.insert("customResourceDefinitions".into(), Value::String(docs(&bundle.crds)?));
-    data.insert("clusterServiceVersions".into(), Value::String(docs(&bundle.csvs)?));
-    data.insert("packages".into(), Value::String(to_yaml(&[&bundle.package])?));
+    data.insert(
+        "customResourceDefinitions".into(),
+        Value::String(docs(&bundle.crds)?),
+    );
+    data.insert(
+        "clusterServiceVersions".into(),
+        Value::String(docs(&bundle.csvs)?),
+    );
+    data.insert(
+        "packages".into(),
+        Value::String(to_yaml(&[&bundle.package])?),
+    );
     let mut top = Mapping::new();
     top.insert("data".into(), Value::Mapping(data));
     to_yaml(&top)
@@ -122,21 +156,46 @@ pub fn pack(files: &[(String, Vec<u8>)], mtime: u64) -> Result<Packed, String> {
     for (path, content) in sorted {
         // Parent folders first, each once, so extractors recreate them with fixed modes.
         let mut prefix = String::new();
-        for part in path.split('/').collect::<Vec<_>>().split_last().map(|(_, d)| d).unwrap_or(&[]) {
+        for part in path
+            .split('/')
+            .collect::<Vec<_>>()
+            .split_last()
+            .map(|(_, d)| d)
+            .unwrap_or(&[])
+        {
             prefix.push_str(part);
             prefix.push('/');
             if !dirs.contains(&prefix) {
                 dirs.push(prefix.clone());
-                append(&mut tar, &prefix, &[], tar::EntryType::Directory, 0o755, mtime)?;
+                append(
+                    &mut tar,
+                    &prefix,
+                    &[],
+                    tar::EntryType::Directory,
+                    0o755,
+                    mtime,
+                )?;
             }
         }
-        append(&mut tar, path, content, tar::EntryType::Regular, 0o644, mtime)?;
+        append(
+            &mut tar,
+            path,
+            content,
+            tar::EntryType::Regular,
+            0o644,
+            mtime,
+        )?;
     }
     let tar_bytes = tar.into_inner().map_err(|e| e.to_string())?;
     let mut gz = GzEncoder::new(Vec::new(), Compression::default());
     gz.write_all(&tar_bytes).map_err(|e| e.to_string())?;
     let gz = gz.finish().map_err(|e| e.to_string())?;
-    Ok(Packed { digest: sha256_hex(&tar_bytes), gz_digest: sha256_hex(&gz), tar_size: tar_bytes.len() as u64, gz })
+    Ok(Packed {
+        digest: sha256_hex(&tar_bytes),
+        gz_digest: sha256_hex(&gz),
+        tar_size: tar_bytes.len() as u64,
+        gz,
+    })
 }
 
 fn append(
@@ -154,7 +213,8 @@ fn append(
     header.set_gid(0);
     header.set_mtime(mtime);
     header.set_size(content.len() as u64);
-    tar.append_data(&mut header, path, content).map_err(|e| format!("{path}: {e}"))
+    tar.append_data(&mut header, path, content)
+        .map_err(|e| format!("{path}: {e}"))
 }
 
 /// Gunzips and reads an untrusted blob into its regular files, enforcing `limits`.
@@ -163,7 +223,10 @@ pub fn unpack(gz: &[u8], limits: Limits) -> Result<(Vec<(String, Vec<u8>)>, Stri
     if gz.len() < 2 || gz[0] != 0x1f || gz[1] != 0x8b {
         return Err("the blob is not gzip data (no gzip magic bytes)".into());
     }
-    let cap = limits.max_bytes.min((gz.len() as u64).saturating_mul(limits.max_ratio)).saturating_add(1);
+    let cap = limits
+        .max_bytes
+        .min((gz.len() as u64).saturating_mul(limits.max_ratio))
+        .saturating_add(1);
     let mut tar_bytes = Vec::new();
     GzDecoder::new(gz)
         .take(cap)
@@ -178,24 +241,38 @@ pub fn unpack(gz: &[u8], limits: Limits) -> Result<(Vec<(String, Vec<u8>)>, Stri
     let digest = sha256_hex(&tar_bytes);
     let mut archive = tar::Archive::new(tar_bytes.as_slice());
     let mut files = Vec::new();
-    let entries = archive.entries().map_err(|e| format!("the blob is not a tar archive: {e}"))?;
+    let entries = archive
+        .entries()
+        .map_err(|e| format!("the blob is not a tar archive: {e}"))?;
     for (count, entry) in entries.enumerate() {
-        let mut entry = entry.map_err(|e| format!("the tar archive is truncated or corrupt: {e}"))?;
+        let mut entry =
+            entry.map_err(|e| format!("the tar archive is truncated or corrupt: {e}"))?;
         if count >= limits.max_entries {
-            return Err(format!("the archive has more than {} entries", limits.max_entries));
+            return Err(format!(
+                "the archive has more than {} entries",
+                limits.max_entries
+            ));
         }
         let path = String::from_utf8_lossy(&entry.path_bytes()).into_owned();
         check_entry_path(&path)?;
         match entry.header().entry_type() {
             tar::EntryType::Regular | tar::EntryType::Continuous => {
                 let mut content = Vec::new();
-                entry.read_to_end(&mut content).map_err(|e| format!("entry {path}: {e}"))?;
+                entry
+                    .read_to_end(&mut content)
+                    .map_err(|e| format!("entry {path}: {e}"))?;
                 files.push((path, content));
             }
             tar::EntryType::Directory => {}
             // pax/GNU metadata records that the tar crate folds into the next entry.
-            tar::EntryType::XHeader | tar::EntryType::XGlobalHeader | tar::EntryType::GNULongName => {}
-            other => return Err(format!("entry {path}: refusing a {other:?} entry (only files and folders are allowed)")),
+            tar::EntryType::XHeader
+            | tar::EntryType::XGlobalHeader
+            | tar::EntryType::GNULongName => {}
+            other => {
+                return Err(format!(
+                    "entry {path}: refusing a {other:?} entry (only files and folders are allowed)"
+                ));
+            }
         }
     }
     Ok((files, digest))
@@ -203,11 +280,16 @@ pub fn unpack(gz: &[u8], limits: Limits) -> Result<(Vec<(String, Vec<u8>)>, Stri
 
 /// Refuses absolute paths and `..` components.
 fn check_entry_path(path: &str) -> Result<(), String> {
-    if path.starts_with('/') || path.starts_with('\\') || path.contains(':') && path.chars().nth(1) == Some(':') {
+    if path.starts_with('/')
+        || path.starts_with('\\')
+        || path.contains(':') && path.chars().nth(1) == Some(':')
+    {
         return Err(format!("entry {path}: absolute paths are not allowed"));
     }
     if path.split(['/', '\\']).any(|c| c == "..") {
-        return Err(format!("entry {path}: '..' is not allowed in an entry path"));
+        return Err(format!(
+            "entry {path}: '..' is not allowed in an entry path"
+        ));
     }
     Ok(())
 }
@@ -229,24 +311,33 @@ fn utf8<'a>(path: &str, content: &'a [u8]) -> Result<&'a str, String> {
 /// Parses a flattened `bundle.yaml` (`data.*` are YAML strings holding lists).
 pub fn read_flattened(path: &str, content: &[u8]) -> Result<Bundle, String> {
     let top: Value = parse_single(path, utf8(path, content)?)?;
-    let data = top.get("data").ok_or_else(|| format!("{path}: no top-level 'data' key"))?;
+    let data = top
+        .get("data")
+        .ok_or_else(|| format!("{path}: no top-level 'data' key"))?;
     let list = |key: &str, required: bool| -> Result<Vec<Value>, String> {
         match data.get(key) {
             None | Some(Value::Null) if !required => Ok(Vec::new()),
             None | Some(Value::Null) => Err(format!("{path}: data.{key} is missing")),
-            Some(Value::String(s)) => match parse_single::<Value>(&format!("{path}: data.{key}"), s)? {
-                Value::Sequence(items) => Ok(items),
-                Value::Null => Ok(Vec::new()),
-                _ => Err(format!("{path}: data.{key} must hold a YAML list")),
-            },
-            Some(_) => Err(format!("{path}: data.{key} must be a YAML string holding a list")),
+            Some(Value::String(s)) => {
+                match parse_single::<Value>(&format!("{path}: data.{key}"), s)? {
+                    Value::Sequence(items) => Ok(items),
+                    Value::Null => Ok(Vec::new()),
+                    _ => Err(format!("{path}: data.{key} must hold a YAML list")),
+                }
+            }
+            Some(_) => Err(format!(
+                "{path}: data.{key} must be a YAML string holding a list"
+            )),
         }
     };
     let crds = list("customResourceDefinitions", false)?;
     let csvs = list("clusterServiceVersions", true)?;
     let mut packages = list("packages", true)?;
     if packages.len() != 1 {
-        return Err(format!("{path}: data.packages must hold exactly one package, found {}", packages.len()));
+        return Err(format!(
+            "{path}: data.packages must hold exactly one package, found {}",
+            packages.len()
+        ));
     }
     let package: PackageManifest = serde_yaml_ng::from_value(packages.remove(0))
         .map_err(|e| format!("{path}: data.packages: {e}"))?;
@@ -279,7 +370,10 @@ fn read_tree(files: &[(String, Vec<u8>)]) -> Result<Bundle, String> {
             if package.is_some() {
                 return Err(format!("{path}: a second package file"));
             }
-            package = Some(serde_yaml_ng::from_value::<PackageManifest>(doc).map_err(|e| format!("{path}: {e}"))?);
+            package = Some(
+                serde_yaml_ng::from_value::<PackageManifest>(doc)
+                    .map_err(|e| format!("{path}: {e}"))?,
+            );
             continue;
         }
         match doc.get("kind").and_then(Value::as_str) {
@@ -293,14 +387,21 @@ fn read_tree(files: &[(String, Vec<u8>)]) -> Result<Bundle, String> {
             _ => {}
         }
     }
-    let package = package.ok_or("the archive holds no package file (a YAML file with packageName)")?;
-    Ok(Bundle { package, csvs, crds })
+    let package =
+        package.ok_or("the archive holds no package file (a YAML file with packageName)")?;
+    Ok(Bundle {
+        package,
+        csvs,
+        crds,
+    })
 }
 
 /// Parses exactly one YAML document; several documents are refused.
 pub fn parse_single<T: serde::de::DeserializeOwned>(what: &str, text: &str) -> Result<T, String> {
     let mut docs = serde_yaml_ng::Deserializer::from_str(text);
-    let first = docs.next().ok_or_else(|| format!("{what}: empty document"))?;
+    let first = docs
+        .next()
+        .ok_or_else(|| format!("{what}: empty document"))?;
     let value = T::deserialize(first).map_err(|e| format!("{what}: {e}"))?;
     if docs.next().is_some() {
         return Err(format!("{what}: holds more than one YAML document"));
@@ -326,7 +427,11 @@ pub fn read_path(path: &std::path::Path) -> Result<Bundle, String> {
     read_flattened(&shown, &bytes)
 }
 
-fn collect_dir(root: &std::path::Path, dir: &std::path::Path, out: &mut Vec<(String, Vec<u8>)>) -> std::io::Result<()> {
+fn collect_dir(
+    root: &std::path::Path,
+    dir: &std::path::Path,
+    out: &mut Vec<(String, Vec<u8>)>,
+) -> std::io::Result<()> {
     for entry in std::fs::read_dir(dir)? {
         let entry = entry?;
         let path = entry.path();
@@ -334,7 +439,11 @@ fn collect_dir(root: &std::path::Path, dir: &std::path::Path, out: &mut Vec<(Str
         if kind.is_dir() {
             collect_dir(root, &path, out)?;
         } else if kind.is_file() {
-            let rel = path.strip_prefix(root).unwrap_or(&path).to_string_lossy().replace('\\', "/");
+            let rel = path
+                .strip_prefix(root)
+                .unwrap_or(&path)
+                .to_string_lossy()
+                .replace('\\', "/");
             out.push((rel, std::fs::read(&path)?));
         }
     }

@@ -36,7 +36,11 @@ impl fmt::Display for Finding {
             Level::Error => "error",
             Level::Warning => "warning",
         };
-        write!(f, "{level}[{}] {}: {} {}: {}", self.rule, self.file, self.object, self.field, self.message)?;
+        write!(
+            f,
+            "{level}[{}] {}: {} {}: {}",
+            self.rule, self.file, self.object, self.field, self.message
+        )?;
         if !self.fix.is_empty() {
             write!(f, " (fix: {})", self.fix)?;
         }

@@ -27,7 +27,10 @@ pub struct Manifest {
 
 impl Manifest {
     pub fn new(file: impl Into<String>, doc: Value) -> Self {
-        Manifest { file: file.into(), doc }
+        Manifest {
+            file: file.into(),
+            doc,
+        }
     }
 
     /// A string at a dotted path (`"metadata.name"`), if present and a string.
@@ -55,7 +58,9 @@ impl Manifest {
 
     /// Sets `spec.replaces` (or removes it when `None`), keeping the key order of `spec`.
     pub fn set_replaces(&mut self, replaces: Option<&str>) {
-        let Some(spec) = self.doc.get_mut("spec").and_then(Value::as_mapping_mut) else { return };
+        let Some(spec) = self.doc.get_mut("spec").and_then(Value::as_mapping_mut) else {
+            return;
+        };
         match replaces {
             Some(name) => {
                 spec.insert(Value::from("replaces"), Value::from(name));
@@ -68,7 +73,8 @@ impl Manifest {
 
     /// The CSV's `spec.version` parsed as SemVer.
     pub fn semver(&self) -> Option<semver::Version> {
-        self.spec_version().and_then(|v| semver::Version::parse(v).ok())
+        self.spec_version()
+            .and_then(|v| semver::Version::parse(v).ok())
     }
 }
 
@@ -92,7 +98,11 @@ pub struct PackageManifest {
     pub package_name: String,
     #[serde(default)]
     pub channels: Vec<Channel>,
-    #[serde(rename = "defaultChannel", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "defaultChannel",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub default_channel: Option<String>,
 }
 
@@ -105,7 +115,10 @@ impl PackageManifest {
     pub fn set_head(&mut self, channel: &str, head: &str) {
         match self.channels.iter_mut().find(|c| c.name == channel) {
             Some(c) => c.current_csv = head.to_string(),
-            None => self.channels.push(Channel { name: channel.to_string(), current_csv: head.to_string() }),
+            None => self.channels.push(Channel {
+                name: channel.to_string(),
+                current_csv: head.to_string(),
+            }),
         }
     }
 

@@ -17,7 +17,10 @@ pub struct Vars {
 
 impl Vars {
     pub fn get(&self, name: &str) -> Option<&str> {
-        self.overrides.get(name).or_else(|| self.env.get(name)).map(String::as_str)
+        self.overrides
+            .get(name)
+            .or_else(|| self.env.get(name))
+            .map(String::as_str)
     }
 }
 
@@ -37,7 +40,9 @@ impl std::fmt::Display for ExpandError {
                 f,
                 "variable {name} is not set (in {expr}); set it in the environment, pass --var {name}=VALUE, or write ${{{name}:-default}}"
             ),
-            ExpandError::Malformed { expr, why } => write!(f, "malformed variable reference {expr}: {why}"),
+            ExpandError::Malformed { expr, why } => {
+                write!(f, "malformed variable reference {expr}: {why}")
+            }
         }
     }
 }
@@ -98,17 +103,23 @@ fn matching_brace(s: &str) -> Option<usize> {
 }
 
 fn expand_one(body: &str, expr: &str, vars: &Vars) -> Result<String, ExpandError> {
-    let name_len = body.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(body.len());
+    let name_len = body
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(body.len());
     let name = &body[..name_len];
     if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) {
-        return Err(ExpandError::Malformed { expr: expr.to_string(), why: "a variable name is letters, digits and '_'" });
+        return Err(ExpandError::Malformed {
+            expr: expr.to_string(),
+            why: "a variable name is letters, digits and '_'",
+        });
     }
     let op = &body[name_len..];
     let value = vars.get(name);
     if op.is_empty() {
-        return value
-            .map(str::to_string)
-            .ok_or_else(|| ExpandError::Unset { name: name.to_string(), expr: expr.to_string() });
+        return value.map(str::to_string).ok_or_else(|| ExpandError::Unset {
+            name: name.to_string(),
+            expr: expr.to_string(),
+        });
     }
     if let Some(default) = op.strip_prefix(":-") {
         return match value {
@@ -117,11 +128,17 @@ fn expand_one(body: &str, expr: &str, vars: &Vars) -> Result<String, ExpandError
         };
     }
     if let Some(prefix) = op.strip_prefix('#') {
-        let v = value.ok_or_else(|| ExpandError::Unset { name: name.to_string(), expr: expr.to_string() })?;
+        let v = value.ok_or_else(|| ExpandError::Unset {
+            name: name.to_string(),
+            expr: expr.to_string(),
+        })?;
         let prefix = expand(prefix, vars)?;
         return Ok(v.strip_prefix(prefix.as_str()).unwrap_or(v).to_string());
     }
-    Err(ExpandError::Malformed { expr: expr.to_string(), why: "supported forms are ${VAR}, ${VAR:-default} and ${VAR#prefix}" })
+    Err(ExpandError::Malformed {
+        expr: expr.to_string(),
+        why: "supported forms are ${VAR}, ${VAR:-default} and ${VAR#prefix}",
+    })
 }
 
 #[cfg(test)]
@@ -129,7 +146,13 @@ mod tests {
     use super::*;
 
     fn vars(pairs: &[(&str, &str)]) -> Vars {
-        Vars { overrides: BTreeMap::new(), env: pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect() }
+        Vars {
+            overrides: BTreeMap::new(),
+            env: pairs
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+        }
     }
 
     #[test]
@@ -156,11 +179,26 @@ mod tests {
         let v = vars(&[]);
         assert_eq!(
             expand("a ${MISSING} b", &v).unwrap_err(),
-            ExpandError::Unset { name: "MISSING".into(), expr: "${MISSING}".into() }
+            ExpandError::Unset {
+                name: "MISSING".into(),
+                expr: "${MISSING}".into()
+            }
         );
-        assert!(matches!(expand("${OPEN", &v), Err(ExpandError::Malformed { .. })));
-        assert!(matches!(expand("${1X}", &v), Err(ExpandError::Malformed { .. })));
-        assert!(matches!(expand("${X/y}", &v), Err(ExpandError::Malformed { .. })));
-        assert!(matches!(expand("${TAG#v}", &v), Err(ExpandError::Unset { .. })));
+        assert!(matches!(
+            expand("${OPEN", &v),
+            Err(ExpandError::Malformed { .. })
+        ));
+        assert!(matches!(
+            expand("${1X}", &v),
+            Err(ExpandError::Malformed { .. })
+        ));
+        assert!(matches!(
+            expand("${X/y}", &v),
+            Err(ExpandError::Malformed { .. })
+        ));
+        assert!(matches!(
+            expand("${TAG#v}", &v),
+            Err(ExpandError::Unset { .. })
+        ));
     }
 }

@@ -20,8 +20,12 @@ use crate::error::{Error, Result};
 
 /// Reads, checks and expands a pipeline file.
 pub fn load(path: &Path, vars: &Vars) -> Result<Pipeline> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Error::input(format!("{}: cannot read the pipeline file: {e}", path.display())))?;
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        Error::input(format!(
+            "{}: cannot read the pipeline file: {e}",
+            path.display()
+        ))
+    })?;
     parse(&path.display().to_string(), &text, vars)
 }
 
@@ -31,10 +35,13 @@ pub fn parse(origin: &str, text: &str, vars: &Vars) -> Result<Pipeline> {
     serde_yaml_ng::from_str::<Pipeline>(text).map_err(|e| yaml_error(origin, e))?;
     let mut tree: Value = serde_yaml_ng::from_str(text).map_err(|e| yaml_error(origin, e))?;
     expand_tree(&mut tree, vars).map_err(|e| {
-        let line = line_of(text, e.expr()).map(|l| format!(":{l}")).unwrap_or_default();
+        let line = line_of(text, e.expr())
+            .map(|l| format!(":{l}"))
+            .unwrap_or_default();
         Error::input(format!("{origin}{line}: {e}"))
     })?;
-    serde_yaml_ng::from_value(tree).map_err(|e| Error::input(format!("{origin}: after expanding variables: {e}")))
+    serde_yaml_ng::from_value(tree)
+        .map_err(|e| Error::input(format!("{origin}: after expanding variables: {e}")))
 }
 
 fn yaml_error(origin: &str, e: serde_yaml_ng::Error) -> Error {

@@ -22,7 +22,10 @@ pub struct ApprClient {
 
 impl ApprClient {
     pub fn new(base: impl Into<String>, credentials: Option<Credentials>) -> Self {
-        ApprClient { base: base.into(), credentials }
+        ApprClient {
+            base: base.into(),
+            credentials,
+        }
     }
 
     pub fn describe(&self) -> String {
@@ -30,7 +33,10 @@ impl ApprClient {
     }
 
     fn unimplemented(&self) -> Error {
-        Error::stage(format!("{}: the HTTP app-registry client is not available in this build", self.base))
+        Error::stage(format!(
+            "{}: the HTTP app-registry client is not available in this build",
+            self.base
+        ))
     }
 
     pub async fn releases(&self, _ns: &str, _pkg: &str) -> Result<Vec<ReleaseInfo>> {
@@ -45,7 +51,14 @@ impl ApprClient {
         Err(self.unimplemented())
     }
 
-    pub async fn push(&self, _ns: &str, _pkg: &str, _release: &str, _gz: &[u8], _force: bool) -> Result<PushOutcome> {
+    pub async fn push(
+        &self,
+        _ns: &str,
+        _pkg: &str,
+        _release: &str,
+        _gz: &[u8],
+        _force: bool,
+    ) -> Result<PushOutcome> {
         Err(self.unimplemented())
     }
 }

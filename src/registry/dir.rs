@@ -43,10 +43,14 @@ impl DirRegistry {
     fn package_dir(&self, ns: &str, pkg: &str) -> Result<PathBuf> {
         for (what, part) in [("namespace", ns), ("package", pkg)] {
             let ok = !part.is_empty()
-                && part.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+                && part
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
                 && !part.starts_with('.');
             if !ok {
-                return Err(Error::input(format!("invalid {what} name '{part}' (letters, digits, '-', '_', '.')")));
+                return Err(Error::input(format!(
+                    "invalid {what} name '{part}' (letters, digits, '-', '_', '.')"
+                )));
             }
         }
         Ok(self.root.join(ns).join(pkg))
@@ -55,8 +59,9 @@ impl DirRegistry {
     fn read_index(&self, dir: &Path) -> Result<Releases> {
         let path = dir.join("releases.json");
         match fs::read(&path) {
-            Ok(bytes) => serde_json::from_slice(&bytes)
-                .map_err(|e| Error::stage(format!("{}: corrupt registry index: {e}", path.display()))),
+            Ok(bytes) => serde_json::from_slice(&bytes).map_err(|e| {
+                Error::stage(format!("{}: corrupt registry index: {e}", path.display()))
+            }),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Releases::default()),
             Err(e) => Err(Error::io(Class::Stage, &path, e)),
         }
@@ -67,7 +72,11 @@ impl DirRegistry {
         let mut out: Vec<ReleaseInfo> = index
             .releases
             .into_iter()
-            .map(|(release, s)| ReleaseInfo { release, digest: s.digest, size: s.size })
+            .map(|(release, s)| ReleaseInfo {
+                release,
+                digest: s.digest,
+                size: s.size,
+            })
             .collect();
         out.sort_by(|a, b| b.version().cmp(&a.version()));
         Ok(out)
@@ -94,13 +103,25 @@ impl DirRegistry {
         if digest.len() != 64 || !digest.bytes().all(|b| b.is_ascii_hexdigit()) {
             return Err(Error::stage(format!("invalid digest '{digest}'")));
         }
-        let path = self.package_dir(ns, pkg)?.join("blobs/sha256").join(format!("{digest}.tar.gz"));
+        let path = self
+            .package_dir(ns, pkg)?
+            .join("blobs/sha256")
+            .join(format!("{digest}.tar.gz"));
         fs::read(&path).map_err(|e| Error::io(Class::Stage, &path, e).context("pulling blob"))
     }
 
-    pub fn push(&self, ns: &str, pkg: &str, release: &str, gz: &[u8], force: bool) -> Result<PushOutcome> {
+    pub fn push(
+        &self,
+        ns: &str,
+        pkg: &str,
+        release: &str,
+        gz: &[u8],
+        force: bool,
+    ) -> Result<PushOutcome> {
         semver::Version::parse(release).map_err(|e| {
-            Error::stage(format!("invalid release '{release}': not strict SemVer ({e}); the registry refuses it"))
+            Error::stage(format!(
+                "invalid release '{release}': not strict SemVer ({e}); the registry refuses it"
+            ))
         })?;
         let dir = self.package_dir(ns, pkg)?;
         fs::create_dir_all(&self.root).map_err(|e| Error::io(Class::Stage, &self.root, e))?;
@@ -112,11 +133,19 @@ impl DirRegistry {
         let (files, digest) = crate::olm::archive::unpack(gz, Default::default())
             .map_err(|e| Error::stage(format!("refusing to store release {release}: {e}")))?;
         if files.is_empty() {
-            return Err(Error::stage(format!("refusing to store release {release}: the archive is empty")));
+            return Err(Error::stage(format!(
+                "refusing to store release {release}: the archive is empty"
+            )));
         }
         let blob = dir.join("blobs/sha256").join(format!("{digest}.tar.gz"));
         write_atomic(&blob, gz)?;
-        index.releases.insert(release.to_string(), Stored { digest, size: gz.len() as u64 });
+        index.releases.insert(
+            release.to_string(),
+            Stored {
+                digest,
+                size: gz.len() as u64,
+            },
+        );
         let json = serde_json::to_vec_pretty(&index).expect("index serialises");
         write_atomic(&dir.join("releases.json"), &json)?;
         Ok(PushOutcome::Pushed)
@@ -131,7 +160,8 @@ fn lock(path: &Path) -> Result<fs::File> {
         .write(true)
         .open(path)
         .map_err(|e| Error::io(Class::Stage, path, e))?;
-    file.lock().map_err(|e| Error::io(Class::Stage, path, e).context("locking the registry"))?;
+    file.lock()
+        .map_err(|e| Error::io(Class::Stage, path, e).context("locking the registry"))?;
     Ok(file)
 }
 
@@ -140,7 +170,10 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     use std::io::Write;
     let parent = path.parent().unwrap_or(Path::new("."));
     fs::create_dir_all(parent).map_err(|e| Error::io(Class::Stage, parent, e))?;
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let tmp = parent.join(format!(".{name}.tmp-{}", std::process::id()));
     let result = (|| {
         let mut f = fs::File::create(&tmp)?;

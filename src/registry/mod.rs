@@ -97,7 +97,14 @@ impl Registry {
     }
 
     /// Publishes `gz` as `release` of `ns/pkg`.
-    pub async fn push(&self, ns: &str, pkg: &str, release: &str, gz: &[u8], force: bool) -> Result<PushOutcome> {
+    pub async fn push(
+        &self,
+        ns: &str,
+        pkg: &str,
+        release: &str,
+        gz: &[u8],
+        force: bool,
+    ) -> Result<PushOutcome> {
         match self {
             Registry::Dir(r) => r.push(ns, pkg, release, gz, force),
             Registry::Appr(r) => r.push(ns, pkg, release, gz, force).await,

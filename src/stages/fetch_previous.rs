@@ -22,8 +22,16 @@ use crate::pipeline::OlderPolicy;
 
 pub async fn run(ctx: &mut Ctx<'_>) -> Result<()> {
     let s = ctx.settings;
-    let (ns, pkg, channel) = (&s.registry.namespace, &s.pipeline.package, &s.pipeline.channel);
-    let rendered = ctx.state.bundle.take().ok_or_else(|| Error::stage("internal: render has not run"))?;
+    let (ns, pkg, channel) = (
+        &s.registry.namespace,
+        &s.pipeline.package,
+        &s.pipeline.channel,
+    );
+    let rendered = ctx
+        .state
+        .bundle
+        .take()
+        .ok_or_else(|| Error::stage("internal: render has not run"))?;
     let where_ = format!("{} {ns}/{pkg}", ctx.registry.describe());
     let releases = ctx
         .registry
@@ -31,8 +39,13 @@ pub async fn run(ctx: &mut Ctx<'_>) -> Result<()> {
         .await
         .map_err(|e| e.context(format!("reading the releases of {where_}")))?;
     let Some(default) = releases.first() else {
-        let decision = Decision::First { reason: format!("{where_} has no releases yet") };
-        ctx.report.decision(&format!("first release: {} has no replaces ({where_} has no releases yet)", csv_name(&rendered)));
+        let decision = Decision::First {
+            reason: format!("{where_} has no releases yet"),
+        };
+        ctx.report.decision(&format!(
+            "first release: {} has no replaces ({where_} has no releases yet)",
+            csv_name(&rendered)
+        ));
         ctx.state.bundle = Some(rendered);
         ctx.state.decision = Some(decision);
         return Ok(());
@@ -50,7 +63,13 @@ pub async fn run(ctx: &mut Ctx<'_>) -> Result<()> {
             default.release, previous.package.package_name
         )));
     }
-    let (bundle, decision) = decide(rendered, previous, channel, &default.release, s.registry.older)?;
+    let (bundle, decision) = decide(
+        rendered,
+        previous,
+        channel,
+        &default.release,
+        s.registry.older,
+    )?;
     match &decision {
         Decision::First { reason } => {
             ctx.report.decision(&format!("first release on channel {channel}: {} has no replaces ({reason})", csv_name(&bundle)))
@@ -76,14 +95,19 @@ pub async fn run(ctx: &mut Ctx<'_>) -> Result<()> {
 }
 
 fn csv_name(b: &Bundle) -> &str {
-    b.csvs.first().and_then(Manifest::name).unwrap_or("the new CSV")
+    b.csvs
+        .first()
+        .and_then(Manifest::name)
+        .unwrap_or("the new CSV")
 }
 
 /// Unpacks a pulled blob and checks it is the one the registry named.
 pub fn read_previous(gz: &[u8], expected_digest: &str) -> std::result::Result<Bundle, String> {
     let (files, digest) = archive::unpack(gz, Limits::default())?;
     if digest != expected_digest {
-        return Err(format!("blob digest mismatch: the registry said sha256:{expected_digest}, the blob is sha256:{digest}"));
+        return Err(format!(
+            "blob digest mismatch: the registry said sha256:{expected_digest}, the blob is sha256:{digest}"
+        ));
     }
     archive::read_bundle(&files)
 }
@@ -112,7 +136,10 @@ pub fn decide(
                 ))
             })?;
             let head_version = head_csv.semver().ok_or_else(|| {
-                Error::stage(format!("release {previous_release}: {} has no SemVer spec.version", head.current_csv))
+                Error::stage(format!(
+                    "release {previous_release}: {} has no SemVer spec.version",
+                    head.current_csv
+                ))
             })?;
             match new_version.cmp(&head_version) {
                 Ordering::Greater => Decision::Replaces {
@@ -124,10 +151,14 @@ pub fn decide(
                     // inputs give an identical bundle.
                     let replaces = head_csv.replaces().map(str::to_string);
                     rendered.csvs[0].set_replaces(replaces.as_deref());
-                    Decision::SameVersion { release: previous_release.to_string() }
+                    Decision::SameVersion {
+                        release: previous_release.to_string(),
+                    }
                 }
                 Ordering::Less => match older {
-                    OlderPolicy::Skip => Decision::SkipOlder { head: head.current_csv.clone() },
+                    OlderPolicy::Skip => Decision::SkipOlder {
+                        head: head.current_csv.clone(),
+                    },
                     OlderPolicy::Refuse => {
                         return Err(Error::stage(format!(
                             "{new_name} (version {new_version}) is older than {} (version {head_version}), the head of channel \
@@ -154,15 +185,32 @@ pub fn decide(
 /// previous CRDs of other names, and the previous package with this channel's head moved.
 fn merge(rendered: Bundle, previous: Bundle, channel: &str, new_name: &str) -> Bundle {
     let mut csvs = rendered.csvs;
-    csvs.extend(previous.csvs.into_iter().filter(|c| c.name() != Some(new_name)));
+    csvs.extend(
+        previous
+            .csvs
+            .into_iter()
+            .filter(|c| c.name() != Some(new_name)),
+    );
     let mut crds = rendered.crds;
-    let new_crds: Vec<String> = crds.iter().filter_map(|c| c.name().map(str::to_string)).collect();
-    crds.extend(previous.crds.into_iter().filter(|c| !c.name().is_some_and(|n| new_crds.iter().any(|x| x == n))));
+    let new_crds: Vec<String> = crds
+        .iter()
+        .filter_map(|c| c.name().map(str::to_string))
+        .collect();
+    crds.extend(
+        previous
+            .crds
+            .into_iter()
+            .filter(|c| !c.name().is_some_and(|n| new_crds.iter().any(|x| x == n))),
+    );
     let mut package = previous.package;
     package.package_name = rendered.package.package_name;
     if rendered.package.default_channel.is_some() {
         package.default_channel = rendered.package.default_channel;
     }
     package.set_head(channel, new_name);
-    Bundle { package, csvs, crds }
+    Bundle {
+        package,
+        csvs,
+        crds,
+    }
 }

@@ -110,11 +110,17 @@ impl Ctx<'_> {
     }
 
     pub fn rendered(&self) -> Result<&Rendered> {
-        self.state.rendered.as_ref().ok_or_else(|| Error::stage("internal: render has not run"))
+        self.state
+            .rendered
+            .as_ref()
+            .ok_or_else(|| Error::stage("internal: render has not run"))
     }
 
     pub fn packaged(&self) -> Result<&Packaged> {
-        self.state.packaged.as_ref().ok_or_else(|| Error::stage("internal: package has not run"))
+        self.state
+            .packaged
+            .as_ref()
+            .ok_or_else(|| Error::stage("internal: package has not run"))
     }
 }
 
@@ -125,7 +131,8 @@ pub async fn run_all(ctx: &mut Ctx<'_>) -> Result<()> {
         ctx.report.stage_start(stage.as_str());
         let started = Instant::now();
         let result = run_one(ctx, stage).await;
-        ctx.report.stage_end(stage.as_str(), started.elapsed(), result.is_ok());
+        ctx.report
+            .stage_end(stage.as_str(), started.elapsed(), result.is_ok());
         result.map_err(|e| e.context(format!("stage {stage}")))?;
     }
     Ok(())

@@ -13,13 +13,19 @@ use crate::olm::archive::{self, Layout};
 use crate::olm::{Bundle, crd_file_name, csv_file_name};
 
 pub async fn run(ctx: &mut Ctx<'_>) -> Result<()> {
-    let bundle = ctx.state.bundle.clone().ok_or_else(|| Error::stage("internal: no bundle to package"))?;
+    let bundle = ctx
+        .state
+        .bundle
+        .clone()
+        .ok_or_else(|| Error::stage("internal: no bundle to package"))?;
     let s = ctx.settings;
     let dir = ctx.out().join("bundle");
     write_folder(&bundle, &dir)?;
     let files = archive::bundle_files(&bundle, s.registry.layout).map_err(Error::stage)?;
     let packed = archive::pack(&files, s.source_date_epoch.unwrap_or(0)).map_err(Error::stage)?;
-    let tarball = ctx.out().join(format!("{}-{}.tar.gz", s.pipeline.package, s.version));
+    let tarball = ctx
+        .out()
+        .join(format!("{}-{}.tar.gz", s.pipeline.package, s.version));
     fs::write(&tarball, &packed.gz).map_err(|e| Error::io(Class::Stage, &tarball, e))?;
     ctx.report.info(&format!(
         "bundle {} ({} CSVs, {} CRDs, {} layout): {} bytes",
@@ -32,8 +38,16 @@ pub async fn run(ctx: &mut Ctx<'_>) -> Result<()> {
         },
         packed.gz.len()
     ));
-    ctx.report.info(&format!("digest sha256:{} (tar), sha256:{} (.tar.gz)", packed.digest, packed.gz_digest));
-    ctx.state.packaged = Some(Packaged { bundle, dir, tarball, packed });
+    ctx.report.info(&format!(
+        "digest sha256:{} (tar), sha256:{} (.tar.gz)",
+        packed.digest, packed.gz_digest
+    ));
+    ctx.state.packaged = Some(Packaged {
+        bundle,
+        dir,
+        tarball,
+        packed,
+    });
     Ok(())
 }
 
@@ -47,13 +61,18 @@ pub fn write_folder(bundle: &Bundle, dir: &Path) -> Result<()> {
     let write = |name: String, text: String| -> Result<()> {
         let path = dir.join(&name);
         if path.exists() {
-            return Err(Error::stage(format!("two bundle files would both be named {name}")));
+            return Err(Error::stage(format!(
+                "two bundle files would both be named {name}"
+            )));
         }
         fs::write(&path, text).map_err(|e| Error::io(Class::Stage, &path, e))
     };
     write(bundle.package.file_name(), yaml(&bundle.package)?)?;
     for csv in &bundle.csvs {
-        write(csv_file_name(csv.name().unwrap_or("unnamed")), yaml(&csv.doc)?)?;
+        write(
+            csv_file_name(csv.name().unwrap_or("unnamed")),
+            yaml(&csv.doc)?,
+        )?;
     }
     for crd in &bundle.crds {
         write(crd_file_name(crd), yaml(&crd.doc)?)?;

@@ -35,13 +35,20 @@ pub async fn run(ctx: &mut Ctx<'_>) -> Result<()> {
         if !s.force {
             return Err(conflict(&release, ns, pkg, &e.digest, &packed.digest));
         }
-        ctx.report.warn(&format!("--force: overwriting release {release} (sha256:{}) with sha256:{}", e.digest, packed.digest));
+        ctx.report.warn(&format!(
+            "--force: overwriting release {release} (sha256:{}) with sha256:{}",
+            e.digest, packed.digest
+        ));
     }
     if !ctx.may_write(write.clone()) {
         return Ok(());
     }
     let force = existing.is_some() && s.force;
-    match ctx.registry.push(ns, pkg, &release, &packed.gz, force).await? {
+    match ctx
+        .registry
+        .push(ns, pkg, &release, &packed.gz, force)
+        .await?
+    {
         PushOutcome::Pushed => {}
         PushOutcome::Exists => {
             // Someone published this release between our look-up and our push.
@@ -52,7 +59,11 @@ pub async fn run(ctx: &mut Ctx<'_>) -> Result<()> {
                     return Ok(());
                 }
                 Some(e) => return Err(conflict(&release, ns, pkg, &e.digest, &packed.digest)),
-                None => return Err(Error::stage(format!("the registry refused release {release} as existing, but does not list it"))),
+                None => {
+                    return Err(Error::stage(format!(
+                        "the registry refused release {release} as existing, but does not list it"
+                    )));
+                }
             }
         }
     }
@@ -63,7 +74,10 @@ pub async fn run(ctx: &mut Ctx<'_>) -> Result<()> {
 
 async fn find(ctx: &Ctx<'_>, release: &str) -> Result<Option<ReleaseInfo>> {
     let s = ctx.settings;
-    let releases = ctx.registry.releases(&s.registry.namespace, &s.pipeline.package).await?;
+    let releases = ctx
+        .registry
+        .releases(&s.registry.namespace, &s.pipeline.package)
+        .await?;
     Ok(releases.into_iter().find(|r| r.release == release))
 }
 
@@ -78,9 +92,11 @@ fn conflict(release: &str, ns: &str, pkg: &str, published: &str, ours: &str) -> 
 async fn prove(ctx: &Ctx<'_>, release: &str, digest: &str) -> Result<()> {
     let s = ctx.settings;
     let (ns, pkg) = (&s.registry.namespace, &s.pipeline.package);
-    let listed = find(ctx, release)
-        .await?
-        .ok_or_else(|| Error::stage(format!("pushed release {release}, but the registry does not list it")))?;
+    let listed = find(ctx, release).await?.ok_or_else(|| {
+        Error::stage(format!(
+            "pushed release {release}, but the registry does not list it"
+        ))
+    })?;
     if listed.digest != digest {
         return Err(Error::stage(format!(
             "pushed release {release}, but the registry reports sha256:{} instead of sha256:{digest}",
@@ -90,7 +106,9 @@ async fn prove(ctx: &Ctx<'_>, release: &str, digest: &str) -> Result<()> {
     let gz = ctx.registry.pull(ns, pkg, digest).await?;
     let (_, pulled) = archive::unpack(&gz, Default::default()).map_err(Error::stage)?;
     if pulled != digest {
-        return Err(Error::stage(format!("pulled release {release} back, but its digest is sha256:{pulled}, not sha256:{digest}")));
+        return Err(Error::stage(format!(
+            "pulled release {release} back, but its digest is sha256:{pulled}, not sha256:{digest}"
+        )));
     }
     Ok(())
 }

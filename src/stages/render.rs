@@ -38,7 +38,10 @@ pub fn render(settings: &Settings, dir: &Path) -> Result<Rendered> {
     let mut inputs = Vec::new();
     list_files(&templates, &templates, &mut inputs)?;
     if inputs.is_empty() {
-        return Err(Error::input(format!("{}: no templates found (render.templates)", templates.display())));
+        return Err(Error::input(format!(
+            "{}: no templates found (render.templates)",
+            templates.display()
+        )));
     }
     if dir.exists() {
         fs::remove_dir_all(dir).map_err(|e| Error::io(Class::Stage, dir, e))?;
@@ -51,7 +54,10 @@ pub fn render(settings: &Settings, dir: &Path) -> Result<Rendered> {
         let src = templates.join(&rel);
         let text = fs::read_to_string(&src).map_err(|e| Error::io(Class::Input, &src, e))?;
         let (out_rel, content) = match rel.strip_suffix(".in") {
-            Some(stem) => (stem.to_string(), template::render(&src.display().to_string(), &text, &data).map_err(Error::input)?),
+            Some(stem) => (
+                stem.to_string(),
+                template::render(&src.display().to_string(), &text, &data).map_err(Error::input)?,
+            ),
             None => (rel.clone(), text),
         };
         if !(out_rel.ends_with(".yaml") || out_rel.ends_with(".yml")) {
@@ -67,11 +73,20 @@ pub fn render(settings: &Settings, dir: &Path) -> Result<Rendered> {
         if in_bundle {
             bundle_docs.push((out_rel.clone(), content));
         }
-        files.push(RenderedFile { path: out_rel, in_bundle });
+        files.push(RenderedFile {
+            path: out_rel,
+            in_bundle,
+        });
     }
     let bundle = parse_bundle(settings, &bundle_docs)?;
     let csv_name = bundle.csvs[0].name().unwrap_or_default().to_string();
-    Ok(Rendered { dir: dir.to_path_buf(), files, bundle, csv_name, findings: Vec::new() })
+    Ok(Rendered {
+        dir: dir.to_path_buf(),
+        files,
+        bundle,
+        csv_name,
+        findings: Vec::new(),
+    })
 }
 
 fn template_data(settings: &Settings) -> template::Data {
@@ -83,7 +98,10 @@ fn template_data(settings: &Settings) -> template::Data {
     set("PackageName", settings.pipeline.package.clone());
     set("Channel", settings.pipeline.channel.clone());
     set("ReplacesCsvVersion", String::new());
-    set("CreatedAt", created_at(settings.source_date_epoch.unwrap_or(0)));
+    set(
+        "CreatedAt",
+        created_at(settings.source_date_epoch.unwrap_or(0)),
+    );
     for (k, v) in &settings.pipeline.render.vars {
         set(k, v.clone());
     }
@@ -104,7 +122,12 @@ pub fn created_at(epoch: u64) -> String {
     let d = doy - (153 * mp + 2) / 5 + 1;
     let m = if mp < 10 { mp + 3 } else { mp - 9 };
     let y = yoe + era * 400 + i64::from(m <= 2);
-    format!("{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z", secs / 3600, secs / 60 % 60, secs % 60)
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        secs / 3600,
+        secs / 60 % 60,
+        secs % 60
+    )
 }
 
 fn list_files(root: &Path, dir: &Path, out: &mut Vec<String>) -> Result<()> {
@@ -128,7 +151,8 @@ fn parse_bundle(settings: &Settings, docs: &[(String, String)]) -> Result<Bundle
     let (mut csvs, mut crds, mut package) = (Vec::new(), Vec::new(), None::<PackageManifest>);
     for (path, text) in docs {
         for doc in serde_yaml_ng::Deserializer::from_str(text) {
-            let value = Value::deserialize(doc).map_err(|e| Error::input(format!("rendered {path}: {e}")))?;
+            let value = Value::deserialize(doc)
+                .map_err(|e| Error::input(format!("rendered {path}: {e}")))?;
             if value.is_null() {
                 continue;
             }
@@ -137,7 +161,9 @@ fn parse_bundle(settings: &Settings, docs: &[(String, String)]) -> Result<Bundle
                 let p = serde_yaml_ng::from_value(value)
                     .map_err(|e| Error::input(format!("rendered {path}: package file: {e}")))?;
                 if package.replace(p).is_some() {
-                    return Err(Error::input(format!("rendered {path}: a second package file in the bundle")));
+                    return Err(Error::input(format!(
+                        "rendered {path}: a second package file in the bundle"
+                    )));
                 }
                 continue;
             }
@@ -155,19 +181,39 @@ fn parse_bundle(settings: &Settings, docs: &[(String, String)]) -> Result<Bundle
     }
     let folder = &settings.pipeline.render.bundle;
     if csvs.len() != 1 {
-        return Err(Error::input(format!("the bundle folder '{folder}' must render exactly one CSV, found {}", csvs.len())));
+        return Err(Error::input(format!(
+            "the bundle folder '{folder}' must render exactly one CSV, found {}",
+            csvs.len()
+        )));
     }
-    let package = package.ok_or_else(|| Error::input(format!("the bundle folder '{folder}' has no package file (packageName)")))?;
+    let package = package.ok_or_else(|| {
+        Error::input(format!(
+            "the bundle folder '{folder}' has no package file (packageName)"
+        ))
+    })?;
     let mut csv = csvs.remove(0);
     set_identity(settings, &mut csv)?;
-    Ok(Bundle { package, csvs: vec![csv], crds })
+    Ok(Bundle {
+        package,
+        csvs: vec![csv],
+        crds,
+    })
 }
 
 /// Sets `metadata.name` (when the pipeline gives a form) and `spec.version` structurally.
 fn set_identity(settings: &Settings, csv: &mut Manifest) -> Result<()> {
     let version = settings.version.to_string();
-    let name = settings.pipeline.render.csv.as_ref().and_then(|c| c.name.as_ref()).map(|n| n.replace("{version}", &version));
-    let doc = csv.doc.as_mapping_mut().ok_or_else(|| Error::input(format!("{}: the CSV is not a mapping", csv.file)))?;
+    let name = settings
+        .pipeline
+        .render
+        .csv
+        .as_ref()
+        .and_then(|c| c.name.as_ref())
+        .map(|n| n.replace("{version}", &version));
+    let doc = csv
+        .doc
+        .as_mapping_mut()
+        .ok_or_else(|| Error::input(format!("{}: the CSV is not a mapping", csv.file)))?;
     if let Some(name) = name {
         if let Some(meta) = doc.get_mut("metadata").and_then(Value::as_mapping_mut) {
             meta.insert("name".into(), Value::String(name));
@@ -177,7 +223,10 @@ fn set_identity(settings: &Settings, csv: &mut Manifest) -> Result<()> {
         spec.insert("version".into(), Value::String(version));
     }
     if csv.name().is_none() {
-        return Err(Error::input(format!("{}: the CSV has no metadata.name", csv.file)));
+        return Err(Error::input(format!(
+            "{}: the CSV has no metadata.name",
+            csv.file
+        )));
     }
     csv.file = crate::olm::csv_file_name(csv.name().unwrap_or_default());
     Ok(())

@@ -12,7 +12,9 @@ use crate::stages::Ctx;
 
 pub fn publish(ctx: &Ctx<'_>, root: &Path, tag: &str, assets: &[Asset]) -> Result<()> {
     if tag.is_empty() || tag.contains(['/', '\\']) || tag == "." || tag == ".." {
-        return Err(Error::input(format!("release.tag '{tag}' cannot name a folder")));
+        return Err(Error::input(format!(
+            "release.tag '{tag}' cannot name a folder"
+        )));
     }
     let dir = root.join(tag);
     for asset in assets {
@@ -22,7 +24,10 @@ pub fn publish(ctx: &Ctx<'_>, root: &Path, tag: &str, assets: &[Asset]) -> Resul
             target: format!("dir:{}", dir.display()),
             digest: Some(asset.sha256.clone()),
         };
-        if std::fs::read(&path).ok().is_some_and(|b| sha256_hex(&b) == asset.sha256) {
+        if std::fs::read(&path)
+            .ok()
+            .is_some_and(|b| sha256_hex(&b) == asset.sha256)
+        {
             ctx.report.kept(write);
             continue;
         }

@@ -13,5 +13,7 @@ pub async fn publish(
     repo: &str,
     _assets: &[Asset],
 ) -> Result<()> {
-    Err(Error::stage(format!("{api}: GitHub releases of {owner}/{repo} are not available in this build")))
+    Err(Error::stage(format!(
+        "{api}: GitHub releases of {owner}/{repo} are not available in this build"
+    )))
 }

@@ -27,7 +27,11 @@ pub struct Asset {
 impl Asset {
     pub fn new(name: impl Into<String>, bytes: Vec<u8>) -> Self {
         let sha256 = sha256_hex(&bytes);
-        Asset { name: name.into(), bytes, sha256 }
+        Asset {
+            name: name.into(),
+            bytes,
+            sha256,
+        }
     }
 }
 
@@ -38,12 +42,18 @@ pub fn resolve_assets(ctx: &Ctx<'_>, names: &[String]) -> Result<Vec<Asset>> {
     // with `replaces`), then every rendered file outside the bundle folder.
     let mut by_name: BTreeMap<String, Vec<PathBuf>> = BTreeMap::new();
     let mut add = |path: PathBuf| {
-        let base = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let base = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
         by_name.entry(base).or_default().push(path);
     };
     let bundle_dir = ctx.state.packaged.as_ref().map(|p| p.dir.clone());
     if let Some(dir) = &bundle_dir {
-        for entry in std::fs::read_dir(dir).map_err(|e| Error::io(Class::Stage, dir, e))?.flatten() {
+        for entry in std::fs::read_dir(dir)
+            .map_err(|e| Error::io(Class::Stage, dir, e))?
+            .flatten()
+        {
             add(entry.path());
         }
     }
@@ -55,14 +65,21 @@ pub fn resolve_assets(ctx: &Ctx<'_>, names: &[String]) -> Result<Vec<Asset>> {
     let csv_file = crate::olm::csv_file_name(&rendered.csv_name);
     let mut assets = Vec::new();
     for name in names {
-        let wanted = if name == "{csv}" { csv_file.as_str() } else { name.as_str() };
+        let wanted = if name == "{csv}" {
+            csv_file.as_str()
+        } else {
+            name.as_str()
+        };
         let path = match by_name.get(wanted).map(Vec::as_slice) {
             Some([one]) => one,
             Some(many) => {
                 return Err(Error::input(format!(
                     "release.assets: '{name}' matches {} files ({}); name exactly one",
                     many.len(),
-                    many.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
+                    many.iter()
+                        .map(|p| p.display().to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 )));
             }
             None => {
@@ -74,12 +91,17 @@ pub fn resolve_assets(ctx: &Ctx<'_>, names: &[String]) -> Result<Vec<Asset>> {
         };
         let bytes = std::fs::read(path).map_err(|e| Error::io(Class::Stage, path, e))?;
         if assets.iter().any(|a: &Asset| a.name == wanted) {
-            return Err(Error::input(format!("release.assets: '{name}' is listed twice")));
+            return Err(Error::input(format!(
+                "release.assets: '{name}' is listed twice"
+            )));
         }
         assets.push(Asset::new(wanted, bytes));
     }
     if !assets.is_empty() {
-        let sums: String = assets.iter().map(|a| format!("{}  {}\n", a.sha256, a.name)).collect();
+        let sums: String = assets
+            .iter()
+            .map(|a| format!("{}  {}\n", a.sha256, a.name))
+            .collect();
         assets.push(Asset::new("SHA256SUMS", sums.into_bytes()));
     }
     Ok(assets)

@@ -21,10 +21,18 @@ pub fn render(name: &str, text: &str, data: &Data) -> Result<String, String> {
     let mut rest = text;
     while let Some(start) = rest.find("{{") {
         out.push_str(&rest[..start]);
-        let end = rest[start..].find("}}").ok_or_else(|| format!("{name}: unclosed action"))? + start;
+        let end = rest[start..]
+            .find("}}")
+            .ok_or_else(|| format!("{name}: unclosed action"))?
+            + start;
         let action = rest[start + 2..end].trim();
-        let var = action.strip_prefix('.').ok_or_else(|| format!("{name}: unsupported action {{{{{action}}}}}"))?;
-        let line = text[..text.len() - rest.len() + start].lines().count().max(1);
+        let var = action
+            .strip_prefix('.')
+            .ok_or_else(|| format!("{name}: unsupported action {{{{{action}}}}}"))?;
+        let line = text[..text.len() - rest.len() + start]
+            .lines()
+            .count()
+            .max(1);
         match data.vars.get(var) {
             Some(Value::Str(s)) => out.push_str(s),
             None => return Err(format!("{name}:{line}: undefined variable .{var}")),

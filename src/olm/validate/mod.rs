@@ -41,7 +41,10 @@ pub fn validate(bundle: &Bundle, _profile: Profile) -> Vec<Finding> {
                 file: pkg_file.clone(),
                 object: channel.current_csv.clone(),
                 field: "spec.replaces".into(),
-                message: format!("the chain of channel {} reaches {name}, which is not in the bundle", channel.name),
+                message: format!(
+                    "the chain of channel {} reaches {name}, which is not in the bundle",
+                    channel.name
+                ),
                 fix: "carry every CSV of the channel in the bundle (run fetch-previous)".into(),
             }),
             Some(Broken::Cycle(name)) => findings.push(Finding {

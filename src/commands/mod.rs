@@ -1,0 +1,3 @@
+//! Commands that are not the pipeline itself, one module each.
+
+pub mod verify;

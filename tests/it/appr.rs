@@ -1,0 +1,1 @@
+//! Integration tests: appr (filled in by its issue).

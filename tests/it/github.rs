@@ -1,0 +1,1 @@
+//! Integration tests: github (filled in by its issue).

@@ -1,0 +1,1 @@
+//! Integration tests: render (filled in by its issue).

@@ -1,0 +1,136 @@
+//! Shared test helpers: the binary, temporary work folders, the shared reference folder and the
+//! real peers that `scripts/test.sh` starts (their URLs come in environment variables).
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// The repository root.
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `../shared` beside the project, if present. Under `CI=true` it must be there; elsewhere a
+/// test that needs it skips and says why.
+pub fn shared() -> Option<PathBuf> {
+    let dir = root().join("../shared");
+    if dir.join("kubevirt").is_dir() {
+        return Some(dir.canonicalize().unwrap());
+    }
+    if std::env::var("CI").as_deref() == Ok("true") {
+        panic!("CI=true but ../shared (KubeVirt's inputs) is missing beside the project");
+    }
+    eprintln!("skipping: ../shared is not beside this clone (KubeVirt's real inputs live there)");
+    None
+}
+
+/// The URL of a peer started by scripts/test.sh (e.g. `APPR_URL`). Under `CI=true` it must be
+/// set; elsewhere the test skips and says how to get it.
+pub fn peer(var: &str) -> Option<String> {
+    match std::env::var(var) {
+        Ok(v) if !v.is_empty() => Some(v),
+        _ if std::env::var("CI").as_deref() == Ok("true") => {
+            panic!("CI=true but {var} is not set: run the tests through scripts/test.sh")
+        }
+        _ => {
+            eprintln!("skipping: {var} is not set (scripts/test.sh starts that peer)");
+            None
+        }
+    }
+}
+
+/// A temporary folder holding a copy of the sample pipeline's inputs, so each test has its own
+/// `_out`.
+pub struct Work {
+    pub dir: tempfile::TempDir,
+}
+
+impl Work {
+    /// A work folder with `fixtures/` and `pipelines/` copied in.
+    pub fn sample() -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        copy_dir(
+            &root().join("fixtures/sample-operator"),
+            &dir.path().join("fixtures/sample-operator"),
+        );
+        copy_dir(&root().join("pipelines"), &dir.path().join("pipelines"));
+        Work { dir }
+    }
+
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// Runs the binary in this folder with a clean environment plus `env`.
+    pub fn run(&self, args: &[&str], env: &[(&str, &str)]) -> Output {
+        olm_release(self.path(), args, env)
+    }
+}
+
+/// Runs `olm-release` in `cwd` with only PATH, HOME and `env` set.
+pub fn olm_release(cwd: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_olm-release"));
+    cmd.current_dir(cwd).args(args).env_clear();
+    for key in ["PATH", "HOME"] {
+        if let Ok(v) = std::env::var(key) {
+            cmd.env(key, v);
+        }
+    }
+    cmd.envs(env.iter().copied());
+    cmd.output().unwrap()
+}
+
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// Asserts the exit code, showing the output when it differs.
+#[track_caller]
+pub fn assert_code(o: &Output, code: i32) {
+    assert_eq!(
+        o.status.code(),
+        Some(code),
+        "stdout:\n{}\nstderr:\n{}",
+        stdout(o),
+        stderr(o)
+    );
+}
+
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let dest = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &dest);
+        } else {
+            std::fs::copy(entry.path(), dest).unwrap();
+        }
+    }
+}
+
+/// Every file under `dir`, relative, sorted.
+pub fn list_files(dir: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    if dir.exists() {
+        walk(dir, dir, &mut out);
+    }
+    out.sort();
+    out
+}
+
+fn walk(root: &Path, dir: &Path, out: &mut Vec<String>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let p = entry.unwrap().path();
+        if p.is_dir() {
+            walk(root, &p, out);
+        } else {
+            out.push(p.strip_prefix(root).unwrap().to_string_lossy().into_owned());
+        }
+    }
+}

@@ -1,0 +1,1 @@
+//! Integration tests: verify (filled in by its issue).
