@@ -6,7 +6,7 @@ use crate::commands;
 use crate::error::{Error, Result};
 use crate::plan;
 use crate::registry::{Location, Registry, appr::ApprClient, dir::DirRegistry};
-use crate::report::{Reporter, Verbosity};
+use crate::report::{Fold, Reporter, Verbosity};
 use crate::settings::{self, Env, RunOptions, Settings};
 use crate::stages::{self, Ctx, State};
 
@@ -20,7 +20,9 @@ pub async fn run(cli: Cli, env: Env) -> Result<()> {
         Verbosity::Normal
     };
     let json = cli.format == Format::Json;
-    let report = Reporter::new(verbosity, json);
+    let ci = crate::ci::CiContext::from_env(&env);
+    let report =
+        Reporter::new(verbosity, json).with_fold(Fold::for_provider(ci.provider.as_deref()));
     match cli.command {
         Command::Run(args) => {
             let opts = RunOptions {

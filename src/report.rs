@@ -2,6 +2,10 @@
 //! goes to stdout at the end. The summary records every decision, everything published and
 //! every write a dry-run skipped, so the last lines of a run say what happened.
 //!
+//! In CI logs each stage is a foldable section (`travis_fold` on Travis, `::group::` on GitHub
+//! Actions). No colour or control codes are ever written, so `NO_COLOR` and plain CI logs are
+//! honoured by construction.
+//!
 //! Stages call the [`Reporter`]; they never print themselves.
 
 use std::sync::Mutex;
@@ -60,7 +64,30 @@ pub struct Summary {
 pub struct Reporter {
     verbosity: Verbosity,
     json: bool,
+    fold: Fold,
     summary: Mutex<Summary>,
+}
+
+/// How stage sections are folded in a CI log.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Fold {
+    #[default]
+    None,
+    /// `travis_fold:start:NAME` … `travis_fold:end:NAME`
+    Travis,
+    /// `::group::NAME` … `::endgroup::`
+    GitHubActions,
+}
+
+impl Fold {
+    /// The folding of the CI this runs in (`provider` as in [`crate::ci::CiContext`]).
+    pub fn for_provider(provider: Option<&str>) -> Self {
+        match provider {
+            Some("travis") => Fold::Travis,
+            Some("github-actions") => Fold::GitHubActions,
+            _ => Fold::None,
+        }
+    }
 }
 
 impl Reporter {
@@ -68,8 +95,15 @@ impl Reporter {
         Reporter {
             verbosity,
             json,
+            fold: Fold::None,
             summary: Mutex::new(Summary::default()),
         }
+    }
+
+    /// Folds stage sections the way the CI's log viewer expects.
+    pub fn with_fold(mut self, fold: Fold) -> Self {
+        self.fold = fold;
+        self
     }
 
     fn line(&self, min: Verbosity, text: &str) {
@@ -96,15 +130,31 @@ impl Reporter {
     }
 
     pub fn stage_start(&self, stage: &str) {
+        match self.fold {
+            Fold::None => {}
+            Fold::Travis => self.line(
+                Verbosity::Normal,
+                &format!("travis_fold:start:olm-release.{stage}"),
+            ),
+            Fold::GitHubActions => self.line(Verbosity::Normal, &format!("::group::{stage}")),
+        }
         self.line(Verbosity::Normal, &format!("==> {stage}"));
     }
 
     pub fn stage_end(&self, stage: &str, took: Duration, ok: bool) {
         let status = if ok { "ok" } else { "failed" };
         self.line(
-            Verbosity::Verbose,
+            Verbosity::Normal,
             &format!("    {stage} {status} in {:.2}s", took.as_secs_f64()),
         );
+        match self.fold {
+            Fold::None => {}
+            Fold::Travis => self.line(
+                Verbosity::Normal,
+                &format!("travis_fold:end:olm-release.{stage}"),
+            ),
+            Fold::GitHubActions => self.line(Verbosity::Normal, "::endgroup::"),
+        }
         self.summary.lock().unwrap().stages.push(StageReport {
             stage: stage.into(),
             seconds: (took.as_secs_f64() * 1000.0).round() / 1000.0,
@@ -250,4 +300,19 @@ fn digest_suffix(w: &Write) -> String {
         .as_ref()
         .map(|d| format!(" (sha256:{d})"))
         .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fold_follows_the_ci_provider() {
+        assert_eq!(Fold::for_provider(Some("travis")), Fold::Travis);
+        assert_eq!(
+            Fold::for_provider(Some("github-actions")),
+            Fold::GitHubActions
+        );
+        assert_eq!(Fold::for_provider(None), Fold::None);
+    }
 }

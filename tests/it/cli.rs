@@ -371,3 +371,58 @@ fn help_on_every_command() {
     assert_code(&version, 0);
     assert!(stdout(&version).starts_with(&format!("olm-release {}", env!("CARGO_PKG_VERSION"))));
 }
+
+#[test]
+fn ci_logs_fold_each_stage() {
+    let work = Work::sample();
+    let travis = work.run(
+        &["run", SAMPLE, "--dry-run"],
+        &[
+            ("TRAVIS", "true"),
+            ("TRAVIS_TAG", "v0.1.0"),
+            ("TRAVIS_BUILD_NUMBER", "7"),
+        ],
+    );
+    assert_code(&travis, 0);
+    let err = stderr(&travis);
+    for stage in [
+        "render",
+        "fetch-previous",
+        "package",
+        "verify",
+        "push",
+        "release",
+    ] {
+        let start = err
+            .find(&format!("travis_fold:start:olm-release.{stage}\n"))
+            .expect(stage);
+        let end = err
+            .find(&format!("travis_fold:end:olm-release.{stage}\n"))
+            .expect(stage);
+        assert!(start < end, "{stage} folds in order");
+    }
+    assert!(!err.contains('\u{1b}'), "no control codes in CI logs");
+    let gha = work.run(
+        &["run", SAMPLE, "--dry-run"],
+        &[
+            ("GITHUB_ACTIONS", "true"),
+            ("GITHUB_REF", "refs/tags/v0.1.0"),
+        ],
+    );
+    assert_code(&gha, 0);
+    assert_eq!(stderr(&gha).matches("::group::").count(), 6);
+    assert_eq!(stderr(&gha).matches("::endgroup::").count(), 6);
+    let plan = work.run(
+        &["plan", SAMPLE],
+        &[
+            ("TRAVIS", "true"),
+            ("TRAVIS_TAG", "v0.1.0"),
+            ("TRAVIS_BUILD_NUMBER", "7"),
+        ],
+    );
+    assert!(
+        stdout(&plan).contains("CI: travis (tag v0.1.0, branch -, build 7)"),
+        "{}",
+        stdout(&plan)
+    );
+}
