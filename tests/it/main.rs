@@ -4,7 +4,9 @@ mod support;
 
 mod appr;
 mod cli;
+mod fuzz;
 mod github;
+mod hostile;
 mod pipeline;
 mod registry_dir;
 mod render;

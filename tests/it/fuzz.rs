@@ -1,0 +1,80 @@
+//! Property tests ("fuzzing" with a bounded case count, so CI time stays bounded): the pipeline
+//! file parser, the `${VAR}` expander and the bundle reader never panic on arbitrary input, and
+//! what they accept round-trips. `PROPTEST_CASES` raises the count for a longer local run.
+
+use olm_release::olm::archive::{self, Limits};
+use olm_release::pipeline::{self, Vars, interpolate};
+use proptest::prelude::*;
+
+fn config() -> ProptestConfig {
+    let cases = std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(512);
+    ProptestConfig {
+        cases,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    }
+}
+
+const PIPELINE: &str = "name: t\npackage: p\nchannel: alpha\nversion: ${VERSION:-0.1.0}\nrender:\n  templates: olm\nregistry:\n  url: dir:_out/registry\n  namespace: ns\nstages: [render, package, verify, push]\n";
+
+proptest! {
+    #![proptest_config(config())]
+
+    #[test]
+    fn pipeline_parser_never_panics(text in "\\PC{0,400}") {
+        let _ = pipeline::parse("fuzz.yaml", &text, &Vars::default());
+    }
+
+    #[test]
+    fn pipeline_parser_survives_mutations(pos in 0usize..PIPELINE.len(), insert in "[ :\\-\\[\\]{}$#&*!|>'\"\\n\\ta-z0-9]{0,12}", cut in 0usize..8) {
+        let mut text = PIPELINE.to_string();
+        let pos = (0..=pos).rev().find(|p| text.is_char_boundary(*p)).unwrap_or(0);
+        let end = (pos + cut).min(text.len());
+        let end = (end..=text.len()).find(|p| text.is_char_boundary(*p)).unwrap_or(text.len());
+        text.replace_range(pos..end, &insert);
+        if let Err(e) = pipeline::parse("fuzz.yaml", &text, &Vars::default()) {
+            prop_assert!(e.message.starts_with("fuzz.yaml"), "errors name the file: {}", e.message);
+            prop_assert_eq!(e.exit_code(), 2);
+        }
+    }
+
+    #[test]
+    fn expander_never_panics_and_is_identity_without_dollars(text in "\\PC{0,200}") {
+        let vars = Vars::default();
+        let expanded = interpolate::expand(&text, &vars);
+        if !text.contains('$') {
+            prop_assert_eq!(expanded.unwrap(), text);
+        }
+    }
+
+    #[test]
+    fn bundle_reader_never_panics_on_bytes(bytes in proptest::collection::vec(any::<u8>(), 0..2048)) {
+        let _ = archive::unpack(&bytes, Limits::default());
+        let mut gz = vec![0x1f, 0x8b];
+        gz.extend_from_slice(&bytes);
+        let _ = archive::unpack(&gz, Limits::default());
+    }
+
+    #[test]
+    fn bundle_reader_never_panics_on_yaml(text in "\\PC{0,600}") {
+        let _ = archive::read_bundle(&[("pkg/bundle.yaml".to_string(), text.clone().into_bytes())]);
+        let _ = archive::read_bundle(&[
+            ("pkg/a.yaml".to_string(), text.into_bytes()),
+            ("pkg/p.package.yaml".to_string(), b"packageName: p\nchannels: []\n".to_vec()),
+        ]);
+    }
+
+    #[test]
+    fn packed_bundles_are_reproducible_and_round_trip(names in proptest::collection::btree_set("[a-z]{1,8}", 1..6), body in "[ -~]{0,200}") {
+        let files: Vec<(String, Vec<u8>)> = names.iter().map(|n| (format!("pkg/{n}.yaml"), body.clone().into_bytes())).collect();
+        let a = archive::pack(&files, 0).unwrap();
+        let b = archive::pack(&files, 0).unwrap();
+        prop_assert_eq!(&a.gz, &b.gz);
+        let (back, digest) = archive::unpack(&a.gz, Limits::default()).unwrap();
+        prop_assert_eq!(digest, a.digest);
+        prop_assert_eq!(back, files);
+    }
+}
