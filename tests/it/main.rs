@@ -10,4 +10,5 @@ mod hostile;
 mod pipeline;
 mod registry_dir;
 mod render;
+mod secrets;
 mod verify;
