@@ -11,6 +11,7 @@ pub mod app;
 pub mod ci;
 pub mod cli;
 pub mod commands;
+pub mod diff;
 pub mod error;
 pub mod http;
 pub mod olm;

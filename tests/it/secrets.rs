@@ -16,7 +16,10 @@ pub const SECRETS: [(&str, &str); 5] = [
 #[track_caller]
 pub fn assert_no_secret(what: &str, text: &str) {
     for (name, value) in SECRETS.iter().filter(|(n, _)| *n != "QUAY_USERNAME") {
-        assert!(!text.contains(value), "{name}'s value leaked into {what}:\n{text}");
+        assert!(
+            !text.contains(value),
+            "{name}'s value leaked into {what}:\n{text}"
+        );
         // Also the base64 payload of a Basic token and the bare password inside it.
         if let Some(b64) = value.strip_prefix("basic ") {
             assert!(!text.contains(b64), "{name}'s payload leaked into {what}");
@@ -31,7 +34,10 @@ pub fn check_run(work: &Work, label: &str, out: &std::process::Output) {
     assert_no_secret(&format!("{label} stderr"), &stderr(out));
     for file in list_files(&work.path().join("_out")) {
         let bytes = std::fs::read(work.path().join("_out").join(&file)).unwrap();
-        assert_no_secret(&format!("{label}: _out/{file}"), &String::from_utf8_lossy(&bytes));
+        assert_no_secret(
+            &format!("{label}: _out/{file}"),
+            &String::from_utf8_lossy(&bytes),
+        );
     }
 }
 
@@ -42,15 +48,23 @@ fn no_command_prints_a_secret_in_success_or_failure() {
     let work = Work::sample();
     let env: Vec<(&str, &str)> = SECRETS.to_vec();
     for v in VERBOSITY {
-        let with = |args: &[&str]| -> Vec<String> { v.iter().chain(args).map(|s| s.to_string()).collect() };
+        let with = |args: &[&str]| -> Vec<String> {
+            v.iter().chain(args).map(|s| s.to_string()).collect()
+        };
         let cases: Vec<(&str, Vec<String>)> = vec![
             ("plan", with(&["plan", "pipelines/sample.yaml"])),
-            ("dry-run", with(&["run", "pipelines/sample.yaml", "--dry-run"])),
+            (
+                "dry-run",
+                with(&["run", "pipelines/sample.yaml", "--dry-run"]),
+            ),
             ("run", with(&["run", "pipelines/sample.yaml"])),
             ("rerun", with(&["run", "pipelines/sample.yaml"])),
             ("render", with(&["render", "pipelines/sample.yaml"])),
             ("verify", with(&["verify", "_out/sample-release/bundle"])),
-            ("bad var", with(&["run", "pipelines/sample.yaml", "--var", "VERSION=bad"])),
+            (
+                "bad var",
+                with(&["run", "pipelines/sample.yaml", "--var", "VERSION=bad"]),
+            ),
             ("missing file", with(&["run", "pipelines/missing.yaml"])),
             ("verify missing", with(&["verify", "nowhere"])),
         ];
