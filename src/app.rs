@@ -1,9 +1,10 @@
 //! Commands: each builds its settings and calls the stages or the domain code. `main` only
 //! parses arguments, captures the environment and maps errors to exit codes.
 
-use crate::cli::{Cli, Command, Format};
+use crate::cli::{Cli, Command, Format, GraphArgs};
 use crate::commands;
 use crate::error::{Error, Result};
+use crate::olm::archive;
 use crate::plan;
 use crate::registry::{Location, Registry, appr::ApprClient, dir::DirRegistry};
 use crate::report::{Fold, Reporter, Verbosity};
@@ -20,6 +21,13 @@ pub async fn run(cli: Cli, env: Env) -> Result<()> {
         Verbosity::Normal
     };
     let json = cli.format == Format::Json;
+    if matches!(cli.format, Format::Dot | Format::Mermaid)
+        && !matches!(cli.command, Command::Graph(_))
+    {
+        return Err(Error::input(
+            "--format dot and --format mermaid apply to the graph command only",
+        ));
+    }
     let ci = crate::ci::CiContext::from_env(&env);
     let report =
         Reporter::new(verbosity, json).with_fold(Fold::for_provider(ci.provider.as_deref()));
@@ -61,6 +69,29 @@ pub async fn run(cli: Cli, env: Env) -> Result<()> {
             Ok(())
         }
         Command::Verify(args) => commands::verify::run(&args, json),
+        Command::Graph(args) => graph(&args, cli.format).await,
+        Command::NextVersion(args) => {
+            let last = match &args.last {
+                Some(t) => t.clone(),
+                None => commands::next_version::last_tag(&args.source)?,
+            };
+            println!(
+                "{}",
+                commands::next_version::alpha_after(&last, args.build)?
+            );
+            Ok(())
+        }
+        Command::Completions(args) => {
+            let mut cmd = <Cli as clap::CommandFactory>::command();
+            clap_complete::generate(args.shell, &mut cmd, "olm-release", &mut std::io::stdout());
+            Ok(())
+        }
+        Command::Man => {
+            let cmd = <Cli as clap::CommandFactory>::command();
+            clap_mangen::Man::new(cmd)
+                .render(&mut std::io::stdout())
+                .map_err(|e| Error::stage(format!("writing the man page: {e}")))
+        }
     }
 }
 
@@ -102,4 +133,55 @@ pub async fn run_pipeline(settings: &Settings, report: &Reporter) -> Result<()> 
     }
     report.finish();
     result
+}
+
+/// `graph`: draws the upgrade graph of a bundle file or of a registry's default release.
+async fn graph(args: &GraphArgs, format: Format) -> Result<()> {
+    use commands::graph::{Style, draw};
+    let bundle = match (&args.bundle, &args.registry) {
+        (Some(path), _) => archive::read_path(path).map_err(Error::input)?,
+        (None, Some(url)) => {
+            let (ns, pkg) = (
+                args.namespace.as_deref().unwrap_or_default(),
+                args.package.as_deref().unwrap_or_default(),
+            );
+            let registry =
+                match Location::parse(url).map_err(|e| Error::input(format!("--registry: {e}")))? {
+                    Location::Dir(p) => Registry::Dir(DirRegistry::new(p)),
+                    Location::Http(u) => Registry::Appr(ApprClient::new(u, None)),
+                };
+            let releases = registry.releases(ns, pkg).await?;
+            let default = releases.first().ok_or_else(|| {
+                Error::stage(format!(
+                    "{} {ns}/{pkg} has no releases",
+                    registry.describe()
+                ))
+            })?;
+            let gz = registry.pull(ns, pkg, &default.digest).await?;
+            stages::fetch_previous::read_previous(&gz, &default.digest).map_err(|e| {
+                Error::stage(format!("release {} of {ns}/{pkg}: {e}", default.release))
+            })?
+        }
+        (None, None) => return Err(Error::input("graph needs a bundle path or --registry")),
+    };
+    let out = match format {
+        Format::Human => draw(&bundle, Style::Text),
+        Format::Dot => draw(&bundle, Style::Dot),
+        Format::Mermaid => draw(&bundle, Style::Mermaid),
+        Format::Json => {
+            let channels: Vec<_> = bundle
+                .package
+                .channels
+                .iter()
+                .map(|c| serde_json::json!({"name": c.name, "head": c.current_csv, "chain": crate::olm::graph::walk(&bundle, &c.current_csv).0}))
+                .collect();
+            serde_json::to_string_pretty(
+                &serde_json::json!({"package": bundle.package.package_name, "channels": channels}),
+            )
+            .expect("graph serialises")
+                + "\n"
+        }
+    };
+    print!("{out}");
+    Ok(())
 }

@@ -26,8 +26,14 @@ pub struct Cli {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
+    /// Lines for people (on stderr; `plan`, `verify` and `graph` print to stdout).
     Human,
+    /// JSON on stdout.
     Json,
+    /// Graphviz, for `graph`.
+    Dot,
+    /// Mermaid, for `graph`.
+    Mermaid,
 }
 
 #[derive(Debug, Subcommand)]
@@ -40,6 +46,50 @@ pub enum Command {
     Render(PipelineArgs),
     /// Validate a bundle folder, a flattened bundle.yaml or a .tar.gz.
     Verify(VerifyArgs),
+    /// Draw a package's upgrade graph per channel (text, --format dot or --format mermaid).
+    Graph(GraphArgs),
+    /// Print the version for an alpha build: after the last release, before the next one.
+    NextVersion(NextVersionArgs),
+    /// Print shell completions for olm-release.
+    Completions(CompletionsArgs),
+    /// Print the man page of olm-release (roff).
+    Man,
+}
+
+#[derive(Debug, Args)]
+pub struct GraphArgs {
+    /// A bundle folder, bundle.yaml or .tar.gz; omit to read --registry instead.
+    #[arg(required_unless_present = "registry")]
+    pub bundle: Option<PathBuf>,
+    /// An app registry (dir:PATH or the CNR base URL) whose default release is drawn.
+    #[arg(long, requires_all = ["namespace", "package"], conflicts_with = "bundle")]
+    pub registry: Option<String>,
+    /// The registry namespace, with --registry.
+    #[arg(long)]
+    pub namespace: Option<String>,
+    /// The package (app repository), with --registry.
+    #[arg(long)]
+    pub package: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct NextVersionArgs {
+    /// The last release tag (e.g. v0.22.0); default: the newest tag reachable in --source.
+    #[arg(long)]
+    pub last: Option<String>,
+    /// The CI build number that orders alpha builds (e.g. $TRAVIS_BUILD_NUMBER).
+    #[arg(long)]
+    pub build: u64,
+    /// The git checkout to read tags from.
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    pub source: PathBuf,
+}
+
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell to complete for.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
 }
 
 /// Arguments shared by every command that reads a pipeline file.

@@ -1,3 +1,5 @@
 //! Commands that are not the pipeline itself, one module each.
 
+pub mod graph;
+pub mod next_version;
 pub mod verify;

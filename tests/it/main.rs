@@ -6,6 +6,7 @@ mod appr;
 mod cli;
 mod fuzz;
 mod github;
+mod graph;
 mod hostile;
 mod pipeline;
 mod registry_dir;
