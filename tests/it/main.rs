@@ -5,6 +5,7 @@ mod support;
 mod appr;
 mod cli;
 mod github;
+mod github_fake;
 mod pipeline;
 mod registry_dir;
 mod render;
