@@ -6,6 +6,7 @@ mod appr;
 mod cli;
 mod fuzz;
 mod github;
+mod github_fake;
 mod graph;
 mod hostile;
 mod pipeline;

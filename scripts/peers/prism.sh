@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# Prism (stoplight) as a contract checker in front of the tests' fake GitHub (fact sheet §8.3).
+#
+#   scripts/peers/prism.sh start   # install (idempotent), trim the spec, start; prints exports
+#   scripts/peers/prism.sh stop    # stop it by its recorded PID
+#
+# `start` installs @stoplight/prism-cli and @octokit/openapi with npm into
+# $OLM_RELEASE_TOOLS/prism, trims GitHub's own OpenAPI description to the
+# /repos/{owner}/{repo}/releases* paths (all components kept), and runs
+# `prism proxy --errors` on a free 127.0.0.1 port, forwarding to a second free port where the
+# test's in-process fake GitHub will listen. Invalid requests get 422 from Prism and never
+# reach the fake; non-conforming fake answers become 500. It prints, on stdout only:
+#   export PRISM_URL=http://127.0.0.1:P
+#   export PRISM_UPSTREAM_PORT=Q
+# Everything else goes to stderr.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+root=$PWD
+tools="${OLM_RELEASE_TOOLS:-$root/.tools}"
+dir="$tools/prism"
+pidfile="$dir/prism.pid"
+log="$dir/prism.log"
+PRISM_VERSION=5.14.2
+OPENAPI_VERSION=23.0.2
+
+install() {
+  mkdir -p "$dir"
+  local spec="$dir/node_modules/@octokit/openapi/generated/api.github.com.json"
+  if [ -x "$dir/node_modules/.bin/prism" ] && [ -f "$spec" ] &&
+     grep -q "\"version\": \"$PRISM_VERSION\"" "$dir/node_modules/@stoplight/prism-cli/package.json" 2>/dev/null; then
+    return
+  fi
+  echo "prism: installing @stoplight/prism-cli@$PRISM_VERSION @octokit/openapi@$OPENAPI_VERSION into $dir" >&2
+  [ -f "$dir/package.json" ] || echo '{"name":"olm-release-prism","private":true}' > "$dir/package.json"
+  (cd "$dir" && npm install --no-audit --no-fund --loglevel=error \
+      "@stoplight/prism-cli@$PRISM_VERSION" "@octokit/openapi@$OPENAPI_VERSION") >&2
+}
+
+# Keeps only the release paths; writes atomically so a half-written spec is never used.
+trim() {
+  local spec="$dir/node_modules/@octokit/openapi/generated/api.github.com.json"
+  local out="$dir/releases-only.json"
+  if [ -s "$out" ] && [ "$out" -nt "$spec" ]; then return; fi
+  echo "prism: trimming $spec to the release paths" >&2
+  node -e '
+    const fs = require("fs");
+    const [src, dst] = process.argv.slice(1);
+    const spec = JSON.parse(fs.readFileSync(src, "utf8"));
+    const paths = {};
+    for (const [k, v] of Object.entries(spec.paths)) {
+      if (k.startsWith("/repos/{owner}/{repo}/releases")) paths[k] = v;
+    }
+    spec.paths = paths;
+    fs.writeFileSync(dst + ".tmp", JSON.stringify(spec));
+    fs.renameSync(dst + ".tmp", dst);
+    console.error("prism: kept " + Object.keys(paths).length + " paths: " + Object.keys(paths).join(" "));
+  ' "$spec" "$out"
+}
+
+free_port() {
+  node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'
+}
+
+running() {
+  [ -f "$pidfile" ] && kill -0 "$(cat "$pidfile")" 2>/dev/null
+}
+
+start() {
+  if running; then
+    echo "prism: already running (PID $(cat "$pidfile")); stop it first" >&2
+    exit 1
+  fi
+  install
+  trim
+  local port upstream
+  port=$(free_port)
+  upstream=$(free_port)
+  while [ "$upstream" = "$port" ]; do upstream=$(free_port); done
+  echo "prism: proxy on 127.0.0.1:$port -> fake GitHub on 127.0.0.1:$upstream" >&2
+  # The bin is a node script: the PID recorded is node's own.
+  "$dir/node_modules/.bin/prism" proxy -h 127.0.0.1 -p "$port" --errors \
+    "$dir/releases-only.json" "http://127.0.0.1:$upstream" >"$log" 2>&1 &
+  echo $! > "$pidfile"
+  for _ in $(seq 1 240); do
+    if grep -q "Prism is listening" "$log"; then
+      echo "export PRISM_URL=http://127.0.0.1:$port"
+      echo "export PRISM_UPSTREAM_PORT=$upstream"
+      return
+    fi
+    if ! running; then
+      echo "prism: exited during start-up; last lines of $log:" >&2
+      tail -n 20 "$log" >&2
+      rm -f "$pidfile"
+      exit 1
+    fi
+    sleep 0.5
+  done
+  echo "prism: not listening after 120 s; see $log" >&2
+  stop
+  exit 1
+}
+
+stop() {
+  if [ -f "$pidfile" ]; then
+    local pid
+    pid=$(cat "$pidfile")
+    if kill -0 "$pid" 2>/dev/null; then
+      kill "$pid" 2>/dev/null || true
+      for _ in $(seq 1 20); do kill -0 "$pid" 2>/dev/null || break; sleep 0.25; done
+      kill -9 "$pid" 2>/dev/null || true
+    fi
+    rm -f "$pidfile"
+  fi
+}
+
+case "${1:-}" in
+  start) start ;;
+  stop) stop ;;
+  *) echo "usage: $0 start|stop" >&2; exit 2 ;;
+esac

@@ -1,0 +1,223 @@
+//! Carrying out the asset [`Plan`] on a release, and checking the result.
+//!
+//! Every write goes through [`Ctx::may_write`], so a dry-run reports each upload, replacement
+//! and deletion (with sizes and digests) and performs none. Strays go first; then the uploads,
+//! a few at a time (`concurrency`, default 3, never all at once: §7.4); `SHA256SUMS` last, once
+//! everything it lists is there (§7.5). Any failed asset fails the stage (after the others
+//! finished), leaving a draft that a re-run completes.
+
+use futures_util::StreamExt;
+
+use super::client::{Client, Release};
+use super::plan::{Action, Plan, Remote, temp_name};
+use crate::error::{Error, Result};
+use crate::report::Write;
+use crate::stages::Ctx;
+use crate::target::Asset;
+
+/// Whether every planned write was performed (false in a dry-run).
+pub async fn apply(
+    ctx: &Ctx<'_>,
+    client: &Client<'_>,
+    release: &Release,
+    target: &str,
+    assets: &[Asset],
+    plan: &Plan,
+) -> Result<bool> {
+    let mut performed = true;
+    for stray in &plan.strays {
+        let w = Write {
+            what: format!(
+                "delete leftover asset {} (state {}, {} bytes)",
+                stray.name, stray.state, stray.size
+            ),
+            target: target.to_string(),
+            digest: stray.digest.as_deref().map(hex_of),
+        };
+        if ctx.may_write(w.clone()) {
+            client.delete_asset(stray.id).await?;
+            ctx.report.published(w);
+        } else {
+            performed = false;
+        }
+    }
+    let endpoint = client.upload_endpoint(release)?;
+    let (sums, rest): (Vec<_>, Vec<_>) = assets
+        .iter()
+        .zip(&plan.actions)
+        .partition(|(a, _)| a.name == "SHA256SUMS");
+    for batch in [rest, sums] {
+        let results: Vec<Result<bool>> = futures_util::stream::iter(batch)
+            .map(|(asset, action)| one(ctx, client, release.id, &endpoint, target, asset, action))
+            .buffer_unordered(client.cfg.concurrency)
+            .collect()
+            .await;
+        let mut failures = Vec::new();
+        for r in results {
+            match r {
+                Ok(done) => performed &= done,
+                Err(e) => failures.push(e.message),
+            }
+        }
+        if !failures.is_empty() {
+            return Err(Error::stage(format!(
+                "{target}: {} asset(s) failed: {}; the release is left as it is, re-run to converge",
+                failures.len(),
+                failures.join("; ")
+            )));
+        }
+    }
+    Ok(performed)
+}
+
+/// One asset's action; true when its write was performed (or none was needed).
+async fn one(
+    ctx: &Ctx<'_>,
+    client: &Client<'_>,
+    release: u64,
+    endpoint: &str,
+    target: &str,
+    asset: &Asset,
+    action: &Action,
+) -> Result<bool> {
+    let size = asset.bytes.len();
+    let w = |verb: &str| Write {
+        what: format!("{verb} asset {} ({size} bytes)", asset.name),
+        target: target.to_string(),
+        digest: Some(asset.sha256.clone()),
+    };
+    let upload = |name: String| async move {
+        let r = client
+            .upload(release, endpoint, &name, &asset.bytes, &asset.sha256)
+            .await?;
+        check_uploaded(&r, &name, asset)?;
+        Ok::<Remote, Error>(r)
+    };
+    match action {
+        Action::Keep => {
+            ctx.report.kept(Write {
+                what: format!("asset {} ({size} bytes)", asset.name),
+                ..w("")
+            });
+            Ok(true)
+        }
+        Action::Upload => {
+            let write = w("upload");
+            if !ctx.may_write(write.clone()) {
+                return Ok(false);
+            }
+            upload(asset.name.clone()).await?;
+            ctx.report.published(write);
+            Ok(true)
+        }
+        Action::Replace { old } => {
+            let write = w("replace");
+            if !ctx.may_write(write.clone()) {
+                return Ok(false);
+            }
+            let new = upload(temp_name(&asset.name)).await?;
+            swap(client, &asset.name, Some(*old), new.id).await?;
+            ctx.report.published(write);
+            Ok(true)
+        }
+        Action::Finish { temp, old } => {
+            let write = w("finish replacing");
+            if !ctx.may_write(write.clone()) {
+                return Ok(false);
+            }
+            swap(client, &asset.name, *old, *temp).await?;
+            ctx.report.published(write);
+            Ok(true)
+        }
+    }
+}
+
+/// Deletes the old asset (if any) and gives the new one its name: the asset exists under one
+/// name or the other at every moment.
+async fn swap(client: &Client<'_>, name: &str, old: Option<u64>, new: u64) -> Result<()> {
+    if let Some(old) = old {
+        client.delete_asset(old).await?;
+    }
+    let renamed = client.rename_asset(new, name).await?;
+    if renamed.name != name {
+        return Err(Error::stage(format!(
+            "renaming the new copy of {name}: GitHub named it '{}'",
+            renamed.name
+        )));
+    }
+    Ok(())
+}
+
+/// The upload's answer must carry the name asked for and the local bytes' size and digest.
+fn check_uploaded(r: &Remote, name: &str, asset: &Asset) -> Result<()> {
+    if r.name != name {
+        return Err(Error::stage(format!(
+            "uploading {name}: GitHub stored it as '{}' (it renames names with special characters or leading/trailing dots); rename the file",
+            r.name
+        )));
+    }
+    let want = format!("sha256:{}", asset.sha256);
+    if r.size != asset.bytes.len() as u64 || r.digest.as_ref().is_some_and(|d| *d != want) {
+        return Err(Error::stage(format!(
+            "uploading {name}: GitHub holds {} bytes with digest {}, expected {} bytes with {want}",
+            r.size,
+            r.digest.as_deref().unwrap_or("null"),
+            asset.bytes.len()
+        )));
+    }
+    Ok(())
+}
+
+/// Lists the release's assets again and checks each local asset is there, uploaded, with the
+/// same size and digest.
+pub async fn verify(
+    ctx: &Ctx<'_>,
+    client: &Client<'_>,
+    release: &Release,
+    target: &str,
+    assets: &[Asset],
+) -> Result<()> {
+    let remote = client.assets(release.id).await?;
+    let mut problems = Vec::new();
+    for a in assets {
+        let want = format!("sha256:{}", a.sha256);
+        match remote.iter().find(|r| r.name == a.name) {
+            None => problems.push(format!("{} is missing", a.name)),
+            Some(r) if r.state != "uploaded" => {
+                problems.push(format!("{} is in state '{}'", a.name, r.state))
+            }
+            Some(r) if r.size != a.bytes.len() as u64 => problems.push(format!(
+                "{} has {} bytes, expected {}",
+                a.name,
+                r.size,
+                a.bytes.len()
+            )),
+            Some(r) => match &r.digest {
+                Some(d) if *d != want => {
+                    problems.push(format!("{} has digest {d}, expected {want}", a.name))
+                }
+                None => ctx.report.warn(&format!(
+                    "{target}: GitHub reports no digest for {}; checked its size only",
+                    a.name
+                )),
+                Some(_) => {}
+            },
+        }
+    }
+    if problems.is_empty() {
+        ctx.report.detail(&format!(
+            "{target}: all {} assets verified (names, sizes, digests)",
+            assets.len()
+        ));
+        return Ok(());
+    }
+    Err(Error::stage(format!(
+        "{target}: the release does not hold the assets as uploaded: {}; it is not published, re-run to converge",
+        problems.join("; ")
+    )))
+}
+
+/// `sha256:<hex>` → `<hex>` (the report prints its own prefix).
+fn hex_of(digest: &str) -> String {
+    digest.strip_prefix("sha256:").unwrap_or(digest).to_string()
+}

@@ -1,0 +1,358 @@
+//! The releases API client: octocrab for the JSON calls, a plain reqwest client for uploads.
+//!
+//! octocrab carries the token (sent only to the API base's host) and the API headers; we call
+//! its low-level `_get`/`_post`/`_patch`/`_delete` with routes we build and encode ourselves,
+//! so we see every status and header (for `retry-after` and `x-ratelimit-reset`) and page by
+//! `page=N` rather than following absolute `Link` URLs (octocrab would prefix a GitHub
+//! Enterprise base path to them). Uploads bypass octocrab (module `upload`). octocrab's
+//! immediate retries are not compiled in (no `retry` feature, §7.7 item 7); every call here is
+//! retried by our [`RetryPolicy`](crate::retry::RetryPolicy) as [`limits`] classifies it, and
+//! every call has a timeout.
+
+use std::fmt;
+
+use octocrab::Octocrab;
+use reqwest::Method;
+use reqwest::header::{ACCEPT, HeaderMap};
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use super::config::{Config, encode, upload_root};
+use super::limits;
+use super::plan::Remote;
+use crate::error::{Error, Result};
+use crate::report::Reporter;
+use crate::retry::Verdict;
+use crate::secret::Secret;
+
+pub(super) const API_VERSION: &str = "2022-11-28";
+pub(super) const MEDIA_TYPE: &str = "application/vnd.github+json";
+/// GitHub's page-size maximum.
+const PER_PAGE: u32 = 100;
+/// 100 pages of 100: more than GitHub's 1,000 assets per release.
+const MAX_PAGES: u32 = 100;
+
+/// A release, the fields we use.
+#[derive(Debug, Clone, Deserialize)]
+pub struct Release {
+    pub id: u64,
+    pub tag_name: String,
+    pub draft: bool,
+    pub prerelease: bool,
+    #[serde(default)]
+    pub immutable: Option<bool>,
+    #[serde(default)]
+    pub upload_url: String,
+    #[serde(default)]
+    pub html_url: Option<String>,
+}
+
+/// One failed call: what was asked, what came back, and whether to retry.
+#[derive(Debug)]
+pub struct ApiError {
+    /// Method and URL path, e.g. `POST /repos/o/r/releases` (never a header or the token).
+    pub what: String,
+    pub status: Option<u16>,
+    pub message: String,
+    /// GitHub's `errors` array (422 details).
+    pub errors: Vec<Value>,
+    pub verdict: Verdict,
+}
+
+impl ApiError {
+    /// A 422 whose details say the resource (release tag or asset name) already exists.
+    pub fn already_exists(&self) -> bool {
+        self.status == Some(422)
+            && self
+                .errors
+                .iter()
+                .any(|e| e.get("code").and_then(Value::as_str) == Some("already_exists"))
+    }
+}
+
+impl fmt::Display for ApiError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.status {
+            Some(s) => write!(f, "{}: HTTP {s}: {}", self.what, self.message)?,
+            None => write!(f, "{}: {}", self.what, self.message)?,
+        }
+        if !self.errors.is_empty() {
+            let errors: Vec<String> = self.errors.iter().map(Value::to_string).collect();
+            write!(f, " {}", errors.join(", "))?;
+        }
+        if self.status == Some(401) {
+            f.write_str(" (check GITHUB_TOKEN / GH_TOKEN)")?;
+        }
+        Ok(())
+    }
+}
+
+impl From<ApiError> for Error {
+    fn from(e: ApiError) -> Error {
+        Error::stage(e.to_string())
+    }
+}
+
+pub type ApiResult<T> = std::result::Result<T, ApiError>;
+
+/// A client for one repository's releases.
+pub struct Client<'a> {
+    octo: Octocrab,
+    pub(super) uploads: reqwest::Client,
+    pub(super) token: Secret,
+    /// The API base, no trailing slash (for messages and the upload root).
+    pub(super) api: String,
+    pub(super) upload_root: String,
+    /// `/repos/{owner}/{repo}`, encoded.
+    pub(super) repo_route: String,
+    pub cfg: Config,
+    pub(super) report: &'a Reporter,
+}
+
+impl<'a> Client<'a> {
+    pub fn new(
+        api: &str,
+        owner: &str,
+        repo: &str,
+        token: &Secret,
+        cfg: Config,
+        report: &'a Reporter,
+    ) -> Result<Self> {
+        if token.expose().is_empty() || !token.expose().bytes().all(|b| b.is_ascii_graphic()) {
+            return Err(Error::input(
+                "GITHUB_TOKEN / GH_TOKEN holds characters an HTTP header cannot carry (a stray newline or space?)",
+            ));
+        }
+        let api = api.trim_end_matches('/').to_string();
+        let upload_root = upload_root(&api);
+        let octo = Octocrab::builder()
+            .base_uri(api.as_str())
+            .and_then(|b| b.upload_uri(upload_root.as_str()))
+            .map_err(|e| Error::input(format!("release.api_url '{api}': {e}")))?
+            .personal_token(token.expose().to_string())
+            .add_header(ACCEPT, MEDIA_TYPE.to_string())
+            .set_connect_timeout(Some(cfg.timeout.min(std::time::Duration::from_secs(10))))
+            .set_read_timeout(Some(cfg.timeout))
+            .set_write_timeout(Some(cfg.timeout))
+            .build()
+            .map_err(|e| Error::stage(format!("building the GitHub client for {api}: {e}")))?;
+        let uploads = crate::http::client(crate::http::HttpOptions {
+            connect_timeout: std::time::Duration::from_secs(10),
+            timeout: cfg.upload_timeout,
+        });
+        Ok(Client {
+            octo,
+            uploads,
+            token: token.clone(),
+            api,
+            upload_root,
+            repo_route: format!("/repos/{}/{}", encode(owner), encode(repo)),
+            cfg,
+            report,
+        })
+    }
+
+    /// Runs `op` under the retry policy, reporting each retry.
+    pub(super) async fn retried<T, F, Fut>(&self, op: F) -> ApiResult<T>
+    where
+        F: FnMut() -> Fut,
+        Fut: Future<Output = ApiResult<T>>,
+    {
+        self.cfg
+            .retry
+            .run(
+                op,
+                |e: &ApiError| e.verdict,
+                |n, wait, e| {
+                    self.report
+                        .info(&format!("{e}; retry {n} in {:.1}s", wait.as_secs_f64()))
+                },
+            )
+            .await
+    }
+
+    pub(super) fn failure(
+        &self,
+        what: &str,
+        status: u16,
+        headers: &HeaderMap,
+        body: &str,
+    ) -> ApiError {
+        #[derive(Deserialize, Default)]
+        struct Body {
+            message: Option<String>,
+            #[serde(default)]
+            errors: Vec<Value>,
+        }
+        let parsed: Body = serde_json::from_str(body).unwrap_or_default();
+        let message = parsed.message.unwrap_or_else(|| {
+            let t = body.trim();
+            if t.is_empty() {
+                "(no body)".to_string()
+            } else {
+                t.chars().take(300).collect()
+            }
+        });
+        let verdict = limits::verdict(
+            Some(status),
+            Some(headers),
+            &message,
+            self.cfg.secondary_wait,
+        );
+        ApiError {
+            what: what.to_string(),
+            status: Some(status),
+            message,
+            errors: parsed.errors,
+            verdict,
+        }
+    }
+
+    pub(super) fn transport(what: &str, message: String) -> ApiError {
+        ApiError {
+            what: what.to_string(),
+            status: None,
+            message,
+            errors: Vec::new(),
+            verdict: Verdict::Retry(None),
+        }
+    }
+
+    /// One JSON call, no retry: the response headers and body on 2xx.
+    async fn send(
+        &self,
+        method: Method,
+        route: &str,
+        body: Option<&Value>,
+    ) -> ApiResult<(HeaderMap, String)> {
+        let what = format!("{method} {}{route}", self.api);
+        let call = async {
+            let response = match method {
+                Method::GET => self.octo._get(route).await,
+                Method::POST => self.octo._post(route, body).await,
+                Method::PATCH => self.octo._patch(route, body).await,
+                Method::DELETE => self.octo._delete(route, None::<&()>).await,
+                _ => unreachable!("only the methods above are used"),
+            }
+            .map_err(|e| Self::transport(&what, e.to_string()))?;
+            let status = response.status().as_u16();
+            let headers = response.headers().clone();
+            let text = self
+                .octo
+                .body_to_string(response)
+                .await
+                .map_err(|e| Self::transport(&what, e.to_string()))?;
+            if (200..300).contains(&status) {
+                Ok((headers, text))
+            } else {
+                Err(self.failure(&what, status, &headers, &text))
+            }
+        };
+        match tokio::time::timeout(self.cfg.timeout, call).await {
+            Ok(r) => r,
+            Err(_) => Err(Self::transport(
+                &what,
+                format!("no answer within {}s", self.cfg.timeout.as_secs()),
+            )),
+        }
+    }
+
+    /// A retried JSON call, its body parsed.
+    async fn call<T: DeserializeOwned>(
+        &self,
+        method: Method,
+        route: &str,
+        body: Option<&Value>,
+    ) -> ApiResult<(HeaderMap, T)> {
+        let (headers, text) = self
+            .retried(|| self.send(method.clone(), route, body))
+            .await?;
+        let value =
+            serde_json::from_str(if text.is_empty() { "null" } else { &text }).map_err(|e| {
+                ApiError {
+                    what: format!("{method} {}{route}", self.api),
+                    status: None,
+                    message: format!("unexpected answer: {e}"),
+                    errors: Vec::new(),
+                    verdict: Verdict::Fail,
+                }
+            })?;
+        Ok((headers, value))
+    }
+
+    /// Every item of a paged list.
+    async fn list_all<T: DeserializeOwned>(&self, route: &str) -> ApiResult<Vec<T>> {
+        let mut out = Vec::new();
+        for page in 1..=MAX_PAGES {
+            let paged = format!("{route}?per_page={PER_PAGE}&page={page}");
+            let (headers, items): (_, Vec<T>) = self.call(Method::GET, &paged, None).await?;
+            let next = headers
+                .get_all("link")
+                .iter()
+                .filter_map(|v| v.to_str().ok())
+                .any(|v| v.contains("rel=\"next\""));
+            let empty = items.is_empty();
+            out.extend(items);
+            if !next || empty {
+                break;
+            }
+        }
+        Ok(out)
+    }
+
+    /// The published release for `tag` (get-by-tag never returns drafts).
+    pub async fn release_by_tag(&self, tag: &str) -> ApiResult<Option<Release>> {
+        let route = format!("{}/releases/tags/{}", self.repo_route, encode(tag));
+        match self.call(Method::GET, &route, None).await {
+            Ok((_, r)) => Ok(Some(r)),
+            Err(e) if e.status == Some(404) => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Every release, drafts included (for a token with push access).
+    pub async fn releases(&self) -> ApiResult<Vec<Release>> {
+        self.list_all(&format!("{}/releases", self.repo_route))
+            .await
+    }
+
+    /// Creates a draft release for `tag`.
+    pub async fn create_draft(&self, tag: &str, prerelease: bool) -> ApiResult<Release> {
+        let body = serde_json::json!({
+            "tag_name": tag,
+            "name": tag,
+            "draft": true,
+            "prerelease": prerelease,
+        });
+        let route = format!("{}/releases", self.repo_route);
+        Ok(self.call(Method::POST, &route, Some(&body)).await?.1)
+    }
+
+    pub async fn update_release(&self, id: u64, body: &Value) -> ApiResult<Release> {
+        let route = format!("{}/releases/{id}", self.repo_route);
+        Ok(self.call(Method::PATCH, &route, Some(body)).await?.1)
+    }
+
+    /// Every asset of a release, whatever its state.
+    pub async fn assets(&self, release: u64) -> ApiResult<Vec<Remote>> {
+        self.list_all(&format!("{}/releases/{release}/assets", self.repo_route))
+            .await
+    }
+
+    /// Deletes an asset; one already gone counts as deleted.
+    pub async fn delete_asset(&self, id: u64) -> ApiResult<()> {
+        let route = format!("{}/releases/assets/{id}", self.repo_route);
+        match self.call::<Value>(Method::DELETE, &route, None).await {
+            Ok(_) => Ok(()),
+            Err(e) if e.status == Some(404) => Ok(()),
+            Err(e) => Err(e),
+        }
+    }
+
+    pub async fn rename_asset(&self, id: u64, name: &str) -> ApiResult<Remote> {
+        let route = format!("{}/releases/assets/{id}", self.repo_route);
+        let body = serde_json::json!({ "name": name });
+        Ok(self.call(Method::PATCH, &route, Some(&body)).await?.1)
+    }
+}

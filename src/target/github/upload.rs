@@ -1,0 +1,115 @@
+//! Uploading assets: a plain reqwest client (from [`crate::http`]) instead of octocrab, which
+//! puts `/api/v3` in front of a GitHub Enterprise upload path (fact sheet §7.7 item 6),
+//! re-reads the release before every upload (item 4), sends no token to an upload host it does
+//! not know (item 5) and does not encode the name (item 1). The endpoint comes from the
+//! release's `upload_url` and must lie under the upload root derived from the API base
+//! ([`super::config::upload_root`]), since the token goes with it; the `Authorization` header
+//! is marked sensitive. A failed attempt is retried only after the assets are listed again
+//! (a 502 may leave a `starter` asset, or may have stored the asset after all).
+
+use reqwest::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, HeaderValue};
+
+use super::client::{API_VERSION, ApiError, ApiResult, Client, MEDIA_TYPE, Release};
+use super::config::encode;
+use super::plan::Remote;
+use crate::error::{Error, Result};
+use crate::retry::Verdict;
+
+impl Client<'_> {
+    /// The upload endpoint of `release` (no query): the origin and path of its `upload_url`
+    /// template, which must lie under the upload root derived from the API base, since the
+    /// token goes with it.
+    pub fn upload_endpoint(&self, release: &Release) -> Result<String> {
+        let from_template = release.upload_url.split('{').next().unwrap_or("").trim();
+        if from_template.is_empty() {
+            return Ok(format!(
+                "{}{}/releases/{}/assets",
+                self.upload_root, self.repo_route, release.id
+            ));
+        }
+        if !from_template.starts_with(&format!("{}/", self.upload_root)) {
+            return Err(Error::stage(format!(
+                "release {}: its upload_url {from_template} is not under {}, the upload root for the API base {}; \
+                 refusing to send the token there (for GitHub Enterprise set release.api_url to https://HOST/api/v3)",
+                release.tag_name, self.upload_root, self.api
+            )));
+        }
+        Ok(from_template.to_string())
+    }
+
+    /// One upload attempt, no retry.
+    pub async fn upload_once(&self, endpoint: &str, name: &str, bytes: &[u8]) -> ApiResult<Remote> {
+        let url = format!("{endpoint}?name={}", encode(name));
+        let what = format!("POST {endpoint}?name={}", encode(name));
+        let mut auth = HeaderValue::from_str(&format!("Bearer {}", self.token.expose()))
+            .map_err(|_| Self::transport(&what, "the token is not a valid header value".into()))?;
+        auth.set_sensitive(true);
+        let response = self
+            .uploads
+            .post(&url)
+            .header(AUTHORIZATION, auth)
+            .header(ACCEPT, MEDIA_TYPE)
+            .header("x-github-api-version", API_VERSION)
+            .header(CONTENT_TYPE, "application/octet-stream")
+            .body(bytes.to_vec())
+            .send()
+            .await
+            .map_err(|e| Self::transport(&what, e.without_url().to_string()))?;
+        let status = response.status().as_u16();
+        let headers = response.headers().clone();
+        let text = response
+            .text()
+            .await
+            .map_err(|e| Self::transport(&what, e.without_url().to_string()))?;
+        if !(200..300).contains(&status) {
+            return Err(self.failure(&what, status, &headers, &text));
+        }
+        serde_json::from_str(&text).map_err(|e| ApiError {
+            what,
+            status: Some(status),
+            message: format!("unexpected answer: {e}"),
+            errors: Vec::new(),
+            verdict: Verdict::Fail,
+        })
+    }
+
+    /// Uploads `bytes` as `name`, retrying as classified. Before each retry the assets are
+    /// listed again: a failed attempt may have left a `starter` asset under the name (deleted,
+    /// or the retry would get 422) or may in fact have completed (then it is the result).
+    pub async fn upload(
+        &self,
+        release: u64,
+        endpoint: &str,
+        name: &str,
+        bytes: &[u8],
+        sha256: &str,
+    ) -> ApiResult<Remote> {
+        let attempt = std::cell::Cell::new(0u32);
+        let digest = format!("sha256:{sha256}");
+        self.retried(|| {
+            let n = attempt.get();
+            attempt.set(n + 1);
+            let digest = &digest;
+            async move {
+                if n > 0 {
+                    let listed = self.assets(release).await?;
+                    if let Some(r) = listed.iter().find(|r| r.name == name) {
+                        if r.state == "uploaded"
+                            && r.size == bytes.len() as u64
+                            && r.digest.as_ref() == Some(digest)
+                        {
+                            return Ok(r.clone());
+                        }
+                        self.report.info(&format!(
+                            "deleting asset {name} left in state '{}' by the failed attempt",
+                            r.state
+                        ));
+                        self.delete_asset(r.id).await?;
+                    }
+                }
+                self.upload_once(endpoint, name, bytes).await
+            }
+        })
+        .await
+    }
+}
