@@ -348,7 +348,7 @@ fn help_on_every_command() {
         for (i, line) in lines
             .iter()
             .enumerate()
-            .filter(|(_, l)| l.trim_start().starts_with('-'))
+            .filter(|(_, l)| l.trim_start().starts_with('-') && !l.trim_start().starts_with("- "))
         {
             let flag = line
                 .split_whitespace()
