@@ -5,7 +5,7 @@ use crate::cli::{Cli, Command, Format};
 use crate::commands;
 use crate::error::{Error, Result};
 use crate::plan;
-use crate::registry::{Location, Registry, appr::ApprClient, dir::DirRegistry};
+use crate::registry::Registry;
 use crate::report::{Reporter, Verbosity};
 use crate::settings::{self, Env, RunOptions, Settings};
 use crate::stages::{self, Ctx, State};
@@ -59,18 +59,14 @@ pub async fn run(cli: Cli, env: Env) -> Result<()> {
             Ok(())
         }
         Command::Verify(args) => commands::verify::run(&args, json),
+        Command::Registry(cmd) => commands::registry::run(cmd, &env, json).await,
     }
 }
 
 /// Opens the registry the settings name.
-pub fn open_registry(settings: &Settings) -> Registry {
-    match &settings.registry.location {
-        Location::Dir(path) => Registry::Dir(DirRegistry::new(path)),
-        Location::Http(url) => Registry::Appr(ApprClient::new(
-            url.clone(),
-            settings.registry.credentials.clone(),
-        )),
-    }
+pub fn open_registry(settings: &Settings) -> Result<Registry> {
+    let r = &settings.registry;
+    Registry::open(&r.location, r.credentials.clone(), r.http, r.retry)
 }
 
 /// `run`: the plan, then every stage, then the summary.
@@ -91,7 +87,7 @@ pub async fn run_pipeline(settings: &Settings, report: &Reporter) -> Result<()> 
     let mut ctx = Ctx {
         settings,
         report,
-        registry: open_registry(settings),
+        registry: open_registry(settings)?,
         state: State::default(),
     };
     let result = stages::run_all(&mut ctx).await;

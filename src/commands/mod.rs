@@ -1,3 +1,4 @@
 //! Commands that are not the pipeline itself, one module each.
 
+pub mod registry;
 pub mod verify;
