@@ -6,6 +6,7 @@ mod appr;
 mod cli;
 mod github;
 mod pipeline;
+mod quay_fake;
 mod registry_dir;
 mod render;
 mod verify;
