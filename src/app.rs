@@ -6,7 +6,7 @@ use crate::commands;
 use crate::error::{Error, Result};
 use crate::olm::archive;
 use crate::plan;
-use crate::registry::{Location, Registry, appr::ApprClient, dir::DirRegistry};
+use crate::registry::{Location, Registry};
 use crate::report::{Fold, Reporter, Verbosity};
 use crate::settings::{self, Env, RunOptions, Settings};
 use crate::stages::{self, Ctx, State};
@@ -69,7 +69,7 @@ pub async fn run(cli: Cli, env: Env) -> Result<()> {
             Ok(())
         }
         Command::Verify(args) => commands::verify::run(&args, json),
-        Command::Graph(args) => graph(&args, cli.format).await,
+        Command::Graph(args) => graph(&args, cli.format, &env).await,
         Command::NextVersion(args) => {
             let last = match &args.last {
                 Some(t) => t.clone(),
@@ -92,18 +92,14 @@ pub async fn run(cli: Cli, env: Env) -> Result<()> {
                 .render(&mut std::io::stdout())
                 .map_err(|e| Error::stage(format!("writing the man page: {e}")))
         }
+        Command::Registry(cmd) => commands::registry::run(cmd, &env, json).await,
     }
 }
 
 /// Opens the registry the settings name.
-pub fn open_registry(settings: &Settings) -> Registry {
-    match &settings.registry.location {
-        Location::Dir(path) => Registry::Dir(DirRegistry::new(path)),
-        Location::Http(url) => Registry::Appr(ApprClient::new(
-            url.clone(),
-            settings.registry.credentials.clone(),
-        )),
-    }
+pub fn open_registry(settings: &Settings) -> Result<Registry> {
+    let r = &settings.registry;
+    Registry::open(&r.location, r.credentials.clone(), r.http, r.retry)
 }
 
 /// `run`: the plan, then every stage, then the summary.
@@ -124,7 +120,7 @@ pub async fn run_pipeline(settings: &Settings, report: &Reporter) -> Result<()> 
     let mut ctx = Ctx {
         settings,
         report,
-        registry: open_registry(settings),
+        registry: open_registry(settings)?,
         state: State::default(),
     };
     let result = stages::run_all(&mut ctx).await;
@@ -136,7 +132,7 @@ pub async fn run_pipeline(settings: &Settings, report: &Reporter) -> Result<()> 
 }
 
 /// `graph`: draws the upgrade graph of a bundle file or of a registry's default release.
-async fn graph(args: &GraphArgs, format: Format) -> Result<()> {
+async fn graph(args: &GraphArgs, format: Format, env: &Env) -> Result<()> {
     use commands::graph::{Style, draw};
     let bundle = match (&args.bundle, &args.registry) {
         (Some(path), _) => archive::read_path(path).map_err(Error::input)?,
@@ -145,11 +141,19 @@ async fn graph(args: &GraphArgs, format: Format) -> Result<()> {
                 args.namespace.as_deref().unwrap_or_default(),
                 args.package.as_deref().unwrap_or_default(),
             );
-            let registry =
-                match Location::parse(url).map_err(|e| Error::input(format!("--registry: {e}")))? {
-                    Location::Dir(p) => Registry::Dir(DirRegistry::new(p)),
-                    Location::Http(u) => Registry::Appr(ApprClient::new(u, None)),
-                };
+            let location =
+                Location::parse(url).map_err(|e| Error::input(format!("--registry: {e}")))?;
+            if let Location::Http(u) = &location {
+                settings::check_url(u, false)
+                    .map_err(|e| Error::input(format!("--registry: {e}")))?;
+            }
+            let credentials = settings::registry_credentials(env);
+            let registry = Registry::open(
+                &location,
+                credentials,
+                Default::default(),
+                Default::default(),
+            )?;
             let releases = registry.releases(ns, pkg).await?;
             let default = releases.first().ok_or_else(|| {
                 Error::stage(format!(

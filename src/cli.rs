@@ -54,6 +54,9 @@ pub enum Command {
     Completions(CompletionsArgs),
     /// Print the man page of olm-release (roff).
     Man,
+    /// Inspect an app registry (Quay, appr or dir:): list, show, pull, channels, delete.
+    #[command(subcommand)]
+    Registry(RegistryCommand),
 }
 
 #[derive(Debug, Args)]
@@ -90,6 +93,75 @@ pub struct CompletionsArgs {
     /// The shell to complete for.
     #[arg(value_enum)]
     pub shell: clap_complete::Shell,
+}
+
+/// `registry` subcommands, for maintainers.
+#[derive(Debug, Subcommand)]
+pub enum RegistryCommand {
+    /// The packages of a namespace with their releases (Quay lists at most 50 visible ones).
+    List {
+        #[command(flatten)]
+        at: RegistryTarget,
+        /// The namespace (Quay organisation), e.g. kubevirt.
+        namespace: String,
+    },
+    /// A package's releases and digests; with RELEASE, that release's bundle (channels, CSVs,
+    /// replaces chain, CRDs).
+    Show {
+        #[command(flatten)]
+        at: RegistryTarget,
+        /// NAMESPACE/PACKAGE, e.g. kubevirt/kubevirt-operatorhub.
+        package: String,
+        /// A release, or `default` for the highest.
+        release: Option<String>,
+    },
+    /// Download a release into a folder: the .tar.gz as served and the bundle as flat files.
+    Pull {
+        #[command(flatten)]
+        at: RegistryTarget,
+        /// NAMESPACE/PACKAGE.
+        package: String,
+        /// A release, or `default` for the highest.
+        #[arg(default_value = "default")]
+        release: String,
+        /// The folder to write into (created if missing).
+        #[arg(long, short, value_name = "DIR")]
+        out: PathBuf,
+    },
+    /// The app-registry channels of a package (not OLM channels; those live in the bundle).
+    Channels {
+        #[command(flatten)]
+        at: RegistryTarget,
+        /// NAMESPACE/PACKAGE.
+        package: String,
+    },
+    /// Delete one release of a package (HTTP registries only).
+    Delete {
+        #[command(flatten)]
+        at: RegistryTarget,
+        /// NAMESPACE/PACKAGE.
+        package: String,
+        /// The exact release to delete.
+        release: String,
+        /// Confirm the deletion; without it, only say what would be deleted.
+        #[arg(long)]
+        yes: bool,
+    },
+}
+
+/// Which registry a `registry` subcommand talks to.
+#[derive(Debug, Args)]
+pub struct RegistryTarget {
+    /// The registry: the CNR API base URL (e.g. https://quay.io/cnr) or dir:PATH.
+    /// Credentials come from QUAY_TOKEN or QUAY_USERNAME/QUAY_PASSWORD.
+    #[arg(long, value_name = "URL")]
+    pub registry: String,
+    /// Allow a plain http:// registry URL on a host other than loopback.
+    #[arg(long)]
+    pub insecure: bool,
+    /// Timeout of one request, in seconds.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60)]
+    pub timeout: u64,
 }
 
 /// Arguments shared by every command that reads a pipeline file.

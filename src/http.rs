@@ -1,7 +1,11 @@
-//! The one place that builds HTTP clients: user agent, timeouts, redirect policy.
+//! The one place that builds HTTP clients: user agent, timeouts, body limits, redirect policy.
 //!
-//! Redirects are never followed automatically: a redirect to another host would carry the
-//! `Authorization` header with it, so clients see the 3xx and decide.
+//! Redirects are never followed automatically: reqwest would carry the `Authorization` header
+//! along, possibly to another host. Clients see the 3xx and decide with [`redirect_target`]:
+//! a redirect within the same origin (scheme, host, port) may be followed by the caller; one to
+//! another host is an error, so credentials never cross hosts. Every request has a connect
+//! timeout and a total timeout; every response body is read with a size cap
+//! ([`read_capped`]), because the server's answer is untrusted input.
 
 use std::time::Duration;
 
@@ -9,7 +13,10 @@ use std::time::Duration;
 #[derive(Debug, Clone, Copy)]
 pub struct HttpOptions {
     pub connect_timeout: Duration,
+    /// Total time for one request, body included.
     pub timeout: Duration,
+    /// Largest response body read, in bytes (blobs included).
+    pub max_body: u64,
 }
 
 impl Default for HttpOptions {
@@ -17,6 +24,7 @@ impl Default for HttpOptions {
         HttpOptions {
             connect_timeout: Duration::from_secs(10),
             timeout: Duration::from_secs(60),
+            max_body: 256 * 1024 * 1024,
         }
     }
 }
@@ -35,4 +43,74 @@ pub fn client(opts: HttpOptions) -> reqwest::Client {
         .redirect(reqwest::redirect::Policy::none())
         .build()
         .expect("the HTTP client builds with static settings")
+}
+
+/// Why a response body could not be read.
+#[derive(Debug)]
+pub enum BodyError {
+    /// The body is larger than the cap (from `Content-Length` or while reading).
+    TooLarge(u64),
+    /// The connection failed while reading (reset, timeout, truncated).
+    Transport(reqwest::Error),
+}
+
+/// Reads a response body, refusing more than `cap` bytes.
+pub async fn read_capped(mut resp: reqwest::Response, cap: u64) -> Result<Vec<u8>, BodyError> {
+    if let Some(len) = resp.content_length()
+        && len > cap
+    {
+        return Err(BodyError::TooLarge(cap));
+    }
+    let mut body = Vec::new();
+    while let Some(chunk) = resp.chunk().await.map_err(BodyError::Transport)? {
+        if body.len() as u64 + chunk.len() as u64 > cap {
+            return Err(BodyError::TooLarge(cap));
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(body)
+}
+
+/// Where a 3xx points, resolved against the request URL; `Err` when it leaves the origin
+/// (another scheme, host or port) or has no usable `Location`.
+pub fn redirect_target(
+    from: &reqwest::Url,
+    location: Option<&str>,
+) -> Result<reqwest::Url, String> {
+    let location = location.ok_or("a redirect without a Location header")?;
+    let to = from
+        .join(location)
+        .map_err(|e| format!("a redirect to an invalid location '{location}': {e}"))?;
+    if to.origin() != from.origin() {
+        return Err(format!(
+            "a redirect to another host ({}); refusing to follow it, so credentials never leave {}",
+            to.origin().ascii_serialization(),
+            from.origin().ascii_serialization()
+        ));
+    }
+    Ok(to)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn redirects_stay_on_the_origin() {
+        let from = reqwest::Url::parse("https://quay.io/cnr/api/v1/packages/a/b").unwrap();
+        assert_eq!(
+            redirect_target(&from, Some("/cnr/x")).unwrap().as_str(),
+            "https://quay.io/cnr/x"
+        );
+        for bad in [
+            "https://evil.example/cnr/x",
+            "http://quay.io/cnr/x",
+            "https://quay.io:8443/x",
+            "//evil.example/x",
+        ] {
+            let e = redirect_target(&from, Some(bad)).unwrap_err();
+            assert!(e.contains("another host"), "{bad}: {e}");
+        }
+        assert!(redirect_target(&from, None).is_err());
+    }
 }

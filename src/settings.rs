@@ -8,13 +8,17 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use std::time::Duration;
+
 use crate::ci::CiContext;
 use crate::cli::PipelineArgs;
 use crate::error::{Error, Result};
+use crate::http::HttpOptions;
 use crate::olm::archive::Layout;
-use crate::pipeline::{self, OlderPolicy, Pipeline, StageName, Vars};
+use crate::pipeline::{self, OlderPolicy, Pipeline, RegistrySpec, StageName, Vars};
 use crate::registry::Location;
 use crate::registry::appr::Credentials;
+use crate::retry::RetryPolicy;
 use crate::secret::Secret;
 
 /// The process environment, captured once.
@@ -45,6 +49,10 @@ pub struct RegistrySettings {
     pub credentials: Option<Credentials>,
     pub older: OlderPolicy,
     pub layout: Layout,
+    /// Timeouts and body limits of registry requests.
+    pub http: HttpOptions,
+    /// Retries of registry requests.
+    pub retry: RetryPolicy,
 }
 
 #[derive(Debug, Clone)]
@@ -109,6 +117,8 @@ pub fn resolve(args: &PipelineArgs, run: RunOptions, env: &Env) -> Result<Settin
         credentials: registry_credentials(env),
         older: pipeline.registry.older,
         layout: pipeline.registry.layout,
+        http: registry_http(&pipeline.registry),
+        retry: registry_retry(&pipeline.registry),
     };
     let release = match &pipeline.release {
         None => None,
@@ -222,8 +232,30 @@ fn check_stages(origin: &str, stages: &[StageName]) -> Result<()> {
     Ok(())
 }
 
+/// Timeouts of registry requests: `registry.timeout_seconds` or the defaults.
+pub fn registry_http(spec: &RegistrySpec) -> HttpOptions {
+    let mut http = HttpOptions::default();
+    if let Some(t) = spec.timeout_seconds {
+        http.timeout = Duration::from_secs(t.max(1));
+        http.connect_timeout = http.connect_timeout.min(http.timeout);
+    }
+    http
+}
+
+/// Retries of registry requests: `registry.retries` / `retry_max_seconds` or the defaults.
+pub fn registry_retry(spec: &RegistrySpec) -> RetryPolicy {
+    let mut retry = RetryPolicy::default();
+    if let Some(n) = spec.retries {
+        retry.max_attempts = n.saturating_add(1);
+    }
+    if let Some(t) = spec.retry_max_seconds {
+        retry.max_total = Duration::from_secs(t);
+    }
+    retry
+}
+
 /// `QUAY_TOKEN`, or `QUAY_USERNAME` with `QUAY_PASSWORD`.
-fn registry_credentials(env: &Env) -> Option<Credentials> {
+pub fn registry_credentials(env: &Env) -> Option<Credentials> {
     let get = |k: &str| env.get(k).filter(|v| !v.is_empty());
     if let Some(token) = get("QUAY_TOKEN") {
         return Some(Credentials::Token(Secret::new(token.clone())));

@@ -2,4 +2,5 @@
 
 pub mod graph;
 pub mod next_version;
+pub mod registry;
 pub mod verify;

@@ -47,6 +47,17 @@ pub struct RegistrySpec {
     /// Tarball layout: `flat` (default) or `nested`.
     #[serde(default)]
     pub layout: Layout,
+    /// Retries of one registry request after a connection error, a timeout, a 5xx or a 429
+    /// (never after another 4xx). Default 4.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retries: Option<u32>,
+    /// Bound on the time one request may take with its retries and waits, in seconds.
+    /// Default 120.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retry_max_seconds: Option<u64>,
+    /// Timeout of one registry request, in seconds. Default 60.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timeout_seconds: Option<u64>,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize)]

@@ -72,14 +72,55 @@ impl std::fmt::Display for Location {
     }
 }
 
+/// A package as a namespace listing shows it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct PackageSummary {
+    /// The package name, without the namespace.
+    pub name: String,
+    /// The highest release (what OLM consumers load).
+    pub default: Option<String>,
+    /// Every release, highest first.
+    pub releases: Vec<String>,
+}
+
+/// How a push would be (or was) sent, for dry-run output and messages. Never holds a secret.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PushRequest {
+    /// `POST https://quay.io/cnr/api/v1/packages/ns/pkg` or `dir:PATH ns/pkg`.
+    pub target: String,
+    /// Which credentials would be sent, e.g. `Authorization from QUAY_TOKEN (not shown)`.
+    pub credentials: String,
+}
+
+/// Quay answers a namespace listing with at most this many packages (fact sheet §2.9).
+pub const QUAY_LIST_CAP: usize = 50;
+
 /// A registry client of either kind.
 #[derive(Debug)]
 pub enum Registry {
     Dir(dir::DirRegistry),
-    Appr(appr::ApprClient),
+    Appr(Box<appr::ApprClient>),
 }
 
 impl Registry {
+    /// Opens the registry at `location`. Credentials are used by HTTP registries only.
+    pub fn open(
+        location: &Location,
+        credentials: Option<appr::Credentials>,
+        http: crate::http::HttpOptions,
+        retry: crate::retry::RetryPolicy,
+    ) -> Result<Self> {
+        Ok(match location {
+            Location::Dir(path) => Registry::Dir(dir::DirRegistry::new(path)),
+            Location::Http(url) => Registry::Appr(Box::new(appr::ApprClient::with_options(
+                url.clone(),
+                credentials,
+                http,
+                retry,
+            )?)),
+        })
+    }
+
     /// Every release of `ns/pkg`, highest SemVer first; empty when the package does not exist.
     pub async fn releases(&self, ns: &str, pkg: &str) -> Result<Vec<ReleaseInfo>> {
         match self {
@@ -88,11 +129,38 @@ impl Registry {
         }
     }
 
+    /// One release, `None` when absent. `default` names the highest release.
+    pub async fn release(&self, ns: &str, pkg: &str, release: &str) -> Result<Option<ReleaseInfo>> {
+        let all = self.releases(ns, pkg).await?;
+        Ok(if release == "default" {
+            all.into_iter().next()
+        } else {
+            all.into_iter().find(|r| r.release == release)
+        })
+    }
+
     /// The blob (`.tar.gz` bytes) whose uncompressed tar has this digest.
     pub async fn pull(&self, ns: &str, pkg: &str, digest: &str) -> Result<Vec<u8>> {
         match self {
             Registry::Dir(r) => r.pull(ns, pkg, digest),
             Registry::Appr(r) => r.pull_blob(ns, pkg, digest).await,
+        }
+    }
+
+    /// The blob of a release, fetched by release name (the server resolves it), as a consumer
+    /// would. For a `dir:` registry, by the digest its index names.
+    pub async fn pull_release(&self, ns: &str, pkg: &str, release: &str) -> Result<Vec<u8>> {
+        match self {
+            Registry::Dir(r) => {
+                let info = self.release(ns, pkg, release).await?.ok_or_else(|| {
+                    crate::error::Error::stage(format!(
+                        "{}: {ns}/{pkg} has no release {release}",
+                        r.describe()
+                    ))
+                })?;
+                r.pull(ns, pkg, &info.digest)
+            }
+            Registry::Appr(r) => r.pull_release(ns, pkg, release).await,
         }
     }
 
@@ -111,11 +179,82 @@ impl Registry {
         }
     }
 
+    /// What [`Registry::push`] would send, without sending anything.
+    pub fn push_request(&self, ns: &str, pkg: &str, force: bool) -> PushRequest {
+        match self {
+            Registry::Dir(r) => PushRequest {
+                target: format!("{} {ns}/{pkg}", r.describe()),
+                credentials: "none needed".into(),
+            },
+            Registry::Appr(r) => PushRequest {
+                target: format!("POST {}", r.push_url(ns, pkg, force)),
+                credentials: match r.credentials() {
+                    Some(c) => format!("Authorization from {} (not shown)", c.source()),
+                    None => "no credentials (Quay needs QUAY_TOKEN or QUAY_USERNAME/QUAY_PASSWORD)"
+                        .into(),
+                },
+            },
+        }
+    }
+
     /// Names of the packages in a namespace (without the namespace).
     pub async fn packages(&self, ns: &str) -> Result<Vec<String>> {
         match self {
             Registry::Dir(r) => r.packages(ns),
             Registry::Appr(r) => r.packages(ns).await,
+        }
+    }
+
+    /// The packages of a namespace with their releases, as the registry lists them.
+    pub async fn list(&self, ns: &str) -> Result<Vec<PackageSummary>> {
+        match self {
+            Registry::Dir(r) => {
+                let mut out = Vec::new();
+                for name in r.packages(ns)? {
+                    let releases: Vec<String> = r
+                        .releases(ns, &name)?
+                        .into_iter()
+                        .map(|i| i.release)
+                        .collect();
+                    out.push(PackageSummary {
+                        default: releases.first().cloned(),
+                        releases,
+                        name,
+                    });
+                }
+                Ok(out)
+            }
+            Registry::Appr(r) => {
+                let prefix = format!("{ns}/");
+                Ok(r.list(ns)
+                    .await?
+                    .into_iter()
+                    .map(|i| PackageSummary {
+                        name: i.name.strip_prefix(&prefix).unwrap_or(&i.name).to_string(),
+                        default: i.default,
+                        releases: i.releases,
+                    })
+                    .collect())
+            }
+        }
+    }
+
+    /// Deletes a release. `Ok(false)` when there was no such release.
+    pub async fn delete(&self, ns: &str, pkg: &str, release: &str) -> Result<bool> {
+        match self {
+            Registry::Dir(r) => Err(crate::error::Error::input(format!(
+                "{}: the dir: registry has no delete; remove the release from {ns}/{pkg}/releases.json by hand",
+                r.describe()
+            ))),
+            Registry::Appr(r) => r.delete(ns, pkg, release).await,
+        }
+    }
+
+    /// Notices (retries) the client gathered since the last call.
+    pub fn take_notes(&self) -> Vec<String> {
+        match self {
+            Registry::Dir(_) => Vec::new(),
+            Registry::Appr(r) => r.take_notes(),
         }
     }
 

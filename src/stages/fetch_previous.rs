@@ -33,11 +33,10 @@ pub async fn run(ctx: &mut Ctx<'_>) -> Result<()> {
         .take()
         .ok_or_else(|| Error::stage("internal: render has not run"))?;
     let where_ = format!("{} {ns}/{pkg}", ctx.registry.describe());
-    let releases = ctx
-        .registry
-        .releases(ns, pkg)
-        .await
-        .map_err(|e| e.context(format!("reading the releases of {where_}")))?;
+    let releases = ctx.registry.releases(ns, pkg).await;
+    notes(ctx);
+    let releases = releases
+        .map_err(|e| e.context(format!("reading the releases of {where_} (fetch-previous)")))?;
     let Some(default) = releases.first() else {
         let decision = Decision::First {
             reason: format!("{where_} has no releases yet"),
@@ -50,11 +49,16 @@ pub async fn run(ctx: &mut Ctx<'_>) -> Result<()> {
         ctx.state.decision = Some(decision);
         return Ok(());
     };
-    let gz = ctx
-        .registry
-        .pull(ns, pkg, &default.digest)
-        .await
-        .map_err(|e| e.context(format!("pulling release {} of {where_}", default.release)))?;
+    ctx.report.info(&format!(
+        "previous: release {} of {where_} (the highest of {}: what OLM consumers load), sha256:{}",
+        default.release,
+        releases.len(),
+        default.digest
+    ));
+    let gz = ctx.registry.pull(ns, pkg, &default.digest).await;
+    notes(ctx);
+    let gz =
+        gz.map_err(|e| e.context(format!("pulling release {} of {where_}", default.release)))?;
     let previous = read_previous(&gz, &default.digest)
         .map_err(|e| Error::stage(format!("release {} of {where_}: {e}", default.release)))?;
     if previous.package.package_name != *pkg {
@@ -92,6 +96,13 @@ pub async fn run(ctx: &mut Ctx<'_>) -> Result<()> {
     ctx.state.bundle = Some(bundle);
     ctx.state.decision = Some(decision);
     Ok(())
+}
+
+/// Reports the registry client's retries.
+fn notes(ctx: &Ctx<'_>) {
+    for n in ctx.registry.take_notes() {
+        ctx.report.warn(&n);
+    }
 }
 
 fn csv_name(b: &Bundle) -> &str {

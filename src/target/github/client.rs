@@ -140,6 +140,7 @@ impl<'a> Client<'a> {
         let uploads = crate::http::client(crate::http::HttpOptions {
             connect_timeout: std::time::Duration::from_secs(10),
             timeout: cfg.upload_timeout,
+            ..Default::default()
         });
         Ok(Client {
             octo,

@@ -1,0 +1,355 @@
+//! `olm-release registry list|show|pull|channels|delete`: inspect what an app registry serves,
+//! with the same client and the same bundle reader the pipeline uses, against Quay, appr or a
+//! `dir:` registry alike.
+//!
+//! Output is the command's product, so it goes to stdout (text, or JSON with `--format json`).
+//! `show NS/PKG RELEASE` pulls the blob and checks its digest against what the registry
+//! reports before describing the bundle; `pull` does the same and writes the `.tar.gz` as
+//! served plus the bundle as a flat folder.
+
+use std::path::Path;
+use std::time::Duration;
+
+use serde::Serialize;
+
+use crate::cli::{RegistryCommand, RegistryTarget};
+use crate::error::{Class, Error, Result};
+use crate::olm::{Bundle, graph};
+use crate::registry::{Location, QUAY_LIST_CAP, Registry, ReleaseInfo};
+use crate::settings::{self, Env};
+use crate::stages::fetch_previous::read_previous;
+
+pub async fn run(cmd: RegistryCommand, env: &Env, json: bool) -> Result<()> {
+    match cmd {
+        RegistryCommand::List { at, namespace } => {
+            let r = open(&at, env)?;
+            let list = r.list(&namespace).await?;
+            if json {
+                print_json(&list);
+            } else {
+                println!("{namespace} at {}: {} package(s)", r.describe(), list.len());
+                for p in &list {
+                    println!(
+                        "  {}  default {}  releases {}",
+                        p.name,
+                        p.default.as_deref().unwrap_or("-"),
+                        p.releases.join(", ")
+                    );
+                }
+            }
+            if matches!(r, Registry::Appr(_)) && list.len() >= QUAY_LIST_CAP {
+                eprintln!(
+                    "warning: {} packages listed; Quay lists at most {QUAY_LIST_CAP} (and only those visible to you), so there may be more. \
+                     Look one up by name with `registry show {namespace}/PACKAGE`.",
+                    list.len()
+                );
+            }
+            Ok(())
+        }
+        RegistryCommand::Show {
+            at,
+            package,
+            release,
+        } => {
+            let r = open(&at, env)?;
+            let (ns, pkg) = split(&package)?;
+            match release {
+                None => show_releases(&r, ns, pkg, json).await,
+                Some(rel) => {
+                    let (info, bundle, _) = fetch(&r, ns, pkg, &rel).await?;
+                    let view = BundleView::new(ns, pkg, &info, &bundle);
+                    if json {
+                        print_json(&view);
+                    } else {
+                        print!("{}", view.text(&r.describe()));
+                    }
+                    Ok(())
+                }
+            }
+        }
+        RegistryCommand::Pull {
+            at,
+            package,
+            release,
+            out,
+        } => {
+            let r = open(&at, env)?;
+            let (ns, pkg) = split(&package)?;
+            let (info, bundle, gz) = fetch(&r, ns, pkg, &release).await?;
+            std::fs::create_dir_all(&out).map_err(|e| Error::io(Class::Stage, &out, e))?;
+            let tarball = out.join(format!("{ns}_{pkg}_{}.tar.gz", info.release));
+            std::fs::write(&tarball, &gz).map_err(|e| Error::io(Class::Stage, &tarball, e))?;
+            let folder = out.join("bundle");
+            crate::stages::package::write_folder(&bundle, &folder)?;
+            if json {
+                print_json(&serde_json::json!({
+                    "release": info, "tarball": tarball, "bundle": folder,
+                }));
+            } else {
+                println!(
+                    "pulled {ns}/{pkg} {} (sha256:{}) into {}: {} and {}/ ({} CSVs, {} CRDs)",
+                    info.release,
+                    info.digest,
+                    out.display(),
+                    file_name(&tarball),
+                    file_name(&folder),
+                    bundle.csvs.len(),
+                    bundle.crds.len()
+                );
+            }
+            Ok(())
+        }
+        RegistryCommand::Channels { at, package } => {
+            let r = open(&at, env)?;
+            let (ns, pkg) = split(&package)?;
+            let Registry::Appr(client) = &r else {
+                return Err(Error::input(
+                    "the dir: registry has no app-registry channels; OLM channels are in the bundle (registry show NS/PKG RELEASE)",
+                ));
+            };
+            let channels = client.channels(ns, pkg).await?;
+            if json {
+                print_json(&channels);
+            } else {
+                for c in &channels {
+                    println!(
+                        "{}  current {}  releases {}",
+                        c.name,
+                        c.current.as_deref().unwrap_or("-"),
+                        c.releases.join(", ")
+                    );
+                }
+            }
+            Ok(())
+        }
+        RegistryCommand::Delete {
+            at,
+            package,
+            release,
+            yes,
+        } => {
+            let r = open(&at, env)?;
+            let (ns, pkg) = split(&package)?;
+            let info = r.release(ns, pkg, &release).await?.ok_or_else(|| {
+                Error::stage(format!(
+                    "{}: {ns}/{pkg} has no release {release}",
+                    r.describe()
+                ))
+            })?;
+            if !yes {
+                println!(
+                    "would delete {ns}/{pkg} {} (sha256:{}) at {}; pass --yes to delete it",
+                    info.release,
+                    info.digest,
+                    r.describe()
+                );
+                return Ok(());
+            }
+            r.delete(ns, pkg, &info.release).await?;
+            println!(
+                "deleted {ns}/{pkg} {} (sha256:{})",
+                info.release, info.digest
+            );
+            Ok(())
+        }
+    }
+}
+
+fn open(at: &RegistryTarget, env: &Env) -> Result<Registry> {
+    let location =
+        Location::parse(&at.registry).map_err(|e| Error::input(format!("--registry: {e}")))?;
+    if let Location::Http(url) = &location {
+        settings::check_url(url, at.insecure)
+            .map_err(|e| Error::input(format!("--registry: {e}")))?;
+    }
+    let http = crate::http::HttpOptions {
+        timeout: Duration::from_secs(at.timeout.max(1)),
+        ..Default::default()
+    };
+    Registry::open(
+        &location,
+        settings::registry_credentials(env),
+        http,
+        crate::retry::RetryPolicy::default(),
+    )
+}
+
+fn split(package: &str) -> Result<(&str, &str)> {
+    package
+        .split_once('/')
+        .filter(|(n, p)| !n.is_empty() && !p.is_empty() && !p.contains('/'))
+        .ok_or_else(|| Error::input(format!("'{package}': expected NAMESPACE/PACKAGE")))
+}
+
+async fn show_releases(r: &Registry, ns: &str, pkg: &str, json: bool) -> Result<()> {
+    let releases = r.releases(ns, pkg).await?;
+    if json {
+        print_json(&releases);
+        return Ok(());
+    }
+    if releases.is_empty() {
+        println!("{ns}/{pkg} at {}: no releases", r.describe());
+        return Ok(());
+    }
+    println!(
+        "{ns}/{pkg} at {}: {} release(s)",
+        r.describe(),
+        releases.len()
+    );
+    for (i, rel) in releases.iter().enumerate() {
+        println!(
+            "  {}  sha256:{}  {} bytes{}",
+            rel.release,
+            rel.digest,
+            rel.size,
+            if i == 0 { "  (default)" } else { "" }
+        );
+    }
+    Ok(())
+}
+
+/// Looks a release up, pulls it by name and checks its digest.
+async fn fetch(
+    r: &Registry,
+    ns: &str,
+    pkg: &str,
+    release: &str,
+) -> Result<(ReleaseInfo, Bundle, Vec<u8>)> {
+    let info = r.release(ns, pkg, release).await?.ok_or_else(|| {
+        Error::stage(format!(
+            "{}: {ns}/{pkg} has no release {release}",
+            r.describe()
+        ))
+    })?;
+    let gz = r.pull_release(ns, pkg, &info.release).await?;
+    let bundle = read_previous(&gz, &info.digest).map_err(|e| {
+        Error::stage(format!(
+            "{}: {ns}/{pkg} {}: {e}",
+            r.describe(),
+            info.release
+        ))
+    })?;
+    Ok((info, bundle, gz))
+}
+
+/// A release's bundle, as `show` prints it.
+#[derive(Debug, Serialize)]
+struct BundleView {
+    package: String,
+    release: ReleaseInfo,
+    package_name: String,
+    default_channel: Option<String>,
+    channels: Vec<ChannelView>,
+    csvs: Vec<CsvView>,
+    crds: Vec<String>,
+}
+
+#[derive(Debug, Serialize)]
+struct ChannelView {
+    name: String,
+    head: String,
+    /// Head first, back through `replaces`.
+    chain: Vec<String>,
+    broken: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+struct CsvView {
+    name: String,
+    version: Option<String>,
+    replaces: Option<String>,
+}
+
+impl BundleView {
+    fn new(ns: &str, pkg: &str, info: &ReleaseInfo, b: &Bundle) -> Self {
+        BundleView {
+            package: format!("{ns}/{pkg}"),
+            release: info.clone(),
+            package_name: b.package.package_name.clone(),
+            default_channel: b.package.default_channel.clone(),
+            channels: b
+                .package
+                .channels
+                .iter()
+                .map(|c| {
+                    let (chain, broken) = graph::walk(b, &c.current_csv);
+                    ChannelView {
+                        name: c.name.clone(),
+                        head: c.current_csv.clone(),
+                        chain,
+                        broken: broken.map(|x| match x {
+                            graph::Broken::Missing(n) => format!("{n} is not in the bundle"),
+                            graph::Broken::Cycle(n) => format!("cycle at {n}"),
+                        }),
+                    }
+                })
+                .collect(),
+            csvs: b
+                .csvs
+                .iter()
+                .map(|c| CsvView {
+                    name: c.name().unwrap_or("(unnamed)").to_string(),
+                    version: c.spec_version().map(str::to_string),
+                    replaces: c.replaces().map(str::to_string),
+                })
+                .collect(),
+            crds: b
+                .crds
+                .iter()
+                .map(|c| c.name().unwrap_or("(unnamed)").to_string())
+                .collect(),
+        }
+    }
+
+    fn text(&self, at: &str) -> String {
+        let mut s = format!(
+            "{} {} at {at}\n  digest sha256:{}, {} bytes\n  package {}",
+            self.package,
+            self.release.release,
+            self.release.digest,
+            self.release.size,
+            self.package_name
+        );
+        if let Some(d) = &self.default_channel {
+            s.push_str(&format!(" (default channel {d})"));
+        }
+        s.push('\n');
+        for c in &self.channels {
+            s.push_str(&format!(
+                "  channel {}: head {}\n    chain {}",
+                c.name,
+                c.head,
+                c.chain.join(" -> ")
+            ));
+            if let Some(b) = &c.broken {
+                s.push_str(&format!(" (broken: {b})"));
+            }
+            s.push('\n');
+        }
+        for c in &self.csvs {
+            s.push_str(&format!(
+                "  csv {} version {} replaces {}\n",
+                c.name,
+                c.version.as_deref().unwrap_or("-"),
+                c.replaces.as_deref().unwrap_or("-")
+            ));
+        }
+        for c in &self.crds {
+            s.push_str(&format!("  crd {c}\n"));
+        }
+        s
+    }
+}
+
+fn print_json<T: Serialize>(v: &T) {
+    println!(
+        "{}",
+        serde_json::to_string_pretty(v).expect("output serialises")
+    );
+}
+
+fn file_name(p: &Path) -> String {
+    p.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}

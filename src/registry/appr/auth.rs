@@ -1,0 +1,124 @@
+//! Credentials and the `Authorization` value: a ready token, or a login exchanged once on first
+//! use (`POST /api/v1/users/login`, fact sheet §2.2), and scrubbing secrets out of messages.
+
+use base64::Engine;
+use reqwest::Method;
+
+use super::errors::Failure;
+use super::transport::{MAX_JSON, Request, json};
+use super::{ApprClient, wire};
+use crate::error::{Error, Result};
+use crate::secret::Secret;
+
+/// Credentials for the app registry, from the environment.
+#[derive(Debug, Clone)]
+pub enum Credentials {
+    /// A ready `Authorization` value (`QUAY_TOKEN`), e.g. `basic …`.
+    Token(Secret),
+    /// `QUAY_USERNAME` / `QUAY_PASSWORD`, exchanged through the login route.
+    Login { username: String, password: Secret },
+}
+
+impl Credentials {
+    /// Where they came from, for plans and dry-runs (never the value).
+    pub fn source(&self) -> &'static str {
+        match self {
+            Credentials::Token(_) => "QUAY_TOKEN",
+            Credentials::Login { .. } => "QUAY_USERNAME/QUAY_PASSWORD",
+        }
+    }
+}
+
+impl ApprClient {
+    /// Logs in (when a username and password were given) and returns the `Authorization`
+    /// value to send, if any.
+    pub async fn authorization(&self) -> Result<Option<&Secret>> {
+        let auth = self
+            .auth
+            .get_or_try_init(|| async {
+                match &self.credentials {
+                    None => Ok(None),
+                    Some(Credentials::Token(t)) => {
+                        check_token(t, "QUAY_TOKEN").map(|()| Some(t.clone()))
+                    }
+                    Some(Credentials::Login { username, password }) => {
+                        self.login(username, password).await.map(Some)
+                    }
+                }
+            })
+            .await?;
+        Ok(auth.as_ref())
+    }
+
+    /// `POST /api/v1/users/login`: checks the credentials and returns the token.
+    async fn login(&self, username: &str, password: &Secret) -> Result<Secret> {
+        let body = serde_json::to_vec(&wire::LoginBody {
+            user: wire::LoginUser {
+                username,
+                password: password.expose(),
+            },
+        })
+        .map_err(|e| Error::stage(format!("login body: {e}")))?;
+        let req = Request {
+            method: Method::POST,
+            segments: vec!["api", "v1", "users", "login"],
+            query: vec![],
+            body: Some(body),
+            auth: None,
+            cap: MAX_JSON,
+        };
+        match self.transport.send(&req).await {
+            Ok(answer) => {
+                let at = self.at(&req);
+                let token: wire::LoginAnswer =
+                    json(&at, &answer.body).map_err(|f| self.error(f))?;
+                let token = Secret::new(token.token);
+                check_token(&token, "the login answer's token")?;
+                Ok(token)
+            }
+            // appr 0.7.4 has no login route and no authentication: send what Quay's login
+            // would have returned (fact sheet §2.2).
+            Err(Failure::Status(e)) if e.status == 404 && e.code.is_none() => {
+                let basic = base64::engine::general_purpose::STANDARD
+                    .encode(format!("{username}:{}", password.expose()));
+                Ok(Secret::new(format!("basic {basic}")))
+            }
+            Err(f) => Err(self
+                .error(f)
+                .context(format!("logging in to {} as {username}", self.base))),
+        }
+    }
+
+    /// Turns a failure into an error, with every secret the client holds scrubbed out.
+    pub(super) fn error(&self, f: Failure) -> Error {
+        let mut msg = f.to_string();
+        let mut secrets: Vec<&str> = Vec::new();
+        match &self.credentials {
+            Some(Credentials::Token(t)) => secrets.push(t.expose()),
+            Some(Credentials::Login { password, .. }) => secrets.push(password.expose()),
+            None => {}
+        }
+        if let Some(Some(t)) = self.auth.get() {
+            secrets.push(t.expose());
+        }
+        for s in secrets {
+            for part in [s, s.split_once(' ').map(|(_, v)| v).unwrap_or(s)] {
+                if part.len() >= 4 {
+                    msg = msg.replace(part, "****");
+                }
+            }
+        }
+        Error::stage(msg)
+    }
+}
+
+/// Refuses the KubeVirt 2019 failure where a failed login left the string `null` as token.
+pub(super) fn check_token(t: &Secret, what: &str) -> Result<()> {
+    let v = t.expose().trim();
+    if v.is_empty() || v == "null" {
+        return Err(Error::input(format!(
+            "{what} is empty or 'null' (a failed login?); refusing to send it as credentials"
+        )));
+    }
+    Ok(())
+}

@@ -1,0 +1,155 @@
+//! The JSON shapes of the CNR API (fact sheet §2.5), as both servers send them.
+//!
+//! Only the fields the client reads are declared; unknown fields are ignored (Quay and appr
+//! differ in extras such as `namespace`, `updated_at` or a top-level manifest `digest`). Missing
+//! required fields fail deserialisation, which the transport turns into an error naming the URL.
+//! Values are checked after parsing ([`Manifest::check`]): a digest must be 64 lowercase hex
+//! characters before it is ever put into a URL or compared.
+
+use serde::{Deserialize, Serialize};
+
+/// A release manifest: one `(release, media type)` of a package.
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq, Eq)]
+pub struct Manifest {
+    /// `ns/pkg`.
+    pub package: String,
+    pub release: String,
+    #[serde(rename = "mediaType", default)]
+    pub media_type: Option<String>,
+    pub content: Content,
+    #[serde(default)]
+    pub created_at: Option<String>,
+    /// Show-package only: names of the app-registry channels whose head is this release.
+    #[serde(default, deserialize_with = "channel_names")]
+    pub channels: Vec<String>,
+}
+
+/// The blob a manifest points at.
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq, Eq)]
+pub struct Content {
+    /// Hex sha256 of the uncompressed tar, without a `sha256:` prefix.
+    pub digest: String,
+    /// Size of the compressed blob in bytes.
+    pub size: u64,
+    #[serde(rename = "mediaType", default)]
+    pub media_type: Option<String>,
+}
+
+impl Manifest {
+    /// Whether this manifest is the `helm` media type (appr says `vnd.appr.…helm…`, Quay
+    /// `vnd.cnr.…helm…`).
+    pub fn is_helm(&self) -> bool {
+        let helm = |m: &Option<String>| m.as_deref().is_some_and(|m| m.contains(".helm."));
+        helm(&self.media_type) || helm(&self.content.media_type)
+    }
+
+    /// Refuses values that are not what the API promises.
+    pub fn check(&self) -> Result<(), String> {
+        check_digest(&self.content.digest).map_err(|e| format!("release '{}': {e}", self.release))
+    }
+}
+
+/// Checks a digest is 64 lowercase hex characters.
+pub fn check_digest(d: &str) -> Result<(), String> {
+    if d.len() == 64 && d.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')) {
+        Ok(())
+    } else {
+        Err(format!(
+            "content.digest '{}' is not a hex sha256",
+            d.chars().take(80).collect::<String>()
+        ))
+    }
+}
+
+/// `channels` is a list of names (appr) or of objects with a `name` (some Quay answers), or
+/// null.
+fn channel_names<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    let v = Option::<Vec<serde_json::Value>>::deserialize(d)?;
+    Ok(v.unwrap_or_default()
+        .into_iter()
+        .filter_map(|c| match c {
+            serde_json::Value::String(s) => Some(s),
+            serde_json::Value::Object(o) => o.get("name")?.as_str().map(str::to_string),
+            _ => None,
+        })
+        .collect())
+}
+
+/// One item of `GET /api/v1/packages?namespace=`.
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq, Eq)]
+pub struct ListItem {
+    /// `ns/pkg`.
+    pub name: String,
+    #[serde(default)]
+    pub default: Option<String>,
+    #[serde(default)]
+    pub releases: Vec<String>,
+    #[serde(default)]
+    pub manifests: Vec<String>,
+    #[serde(default)]
+    pub visibility: Option<String>,
+}
+
+/// An app-registry channel (not an OLM channel: fact sheet §2.3).
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq, Eq)]
+pub struct Channel {
+    pub name: String,
+    #[serde(default)]
+    pub current: Option<String>,
+    #[serde(default)]
+    pub releases: Vec<String>,
+}
+
+/// The push body (fact sheet §2.4). `blob` is standard base64 with padding, one line.
+#[derive(Debug, Serialize)]
+pub struct PushBody<'a> {
+    pub blob: String,
+    pub release: &'a str,
+    pub media_type: &'a str,
+}
+
+/// The login answer: `{"token": "basic …"}`. The token is wrapped in a `Secret` at once.
+#[derive(Deserialize)]
+pub struct LoginAnswer {
+    pub token: String,
+}
+
+/// The login body.
+#[derive(Serialize)]
+pub struct LoginBody<'a> {
+    pub user: LoginUser<'a>,
+}
+
+#[derive(Serialize)]
+pub struct LoginUser<'a> {
+    pub username: &'a str,
+    pub password: &'a str,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_appr_and_quay_manifests() {
+        let appr = r#"{"channels": [], "content": {"digest": "3b7a9ee9f601699c616c37f4d7d01acabf4504fd26bf79ffa679880e1fdfe95a",
+          "mediaType": "application/vnd.appr.package.helm.v0.tar+gzip", "size": 161, "urls": []},
+          "created_at": "2026-11-30T14:05:45.382471", "mediaType": "application/vnd.appr.package-manifest.helm.v0.json",
+          "metadata": null, "package": "ns1/p1", "release": "0.1.0"}"#;
+        let m: Manifest = serde_json::from_str(appr).unwrap();
+        assert!(m.is_helm() && m.check().is_ok() && m.content.size == 161);
+        let quay = appr.replace("vnd.appr", "vnd.cnr").replace(
+            r#""channels": []"#,
+            r#""channels": [{"name": "alpha"}], "digest": "x""#,
+        );
+        let m: Manifest = serde_json::from_str(&quay).unwrap();
+        assert!(m.is_helm());
+        assert_eq!(m.channels, ["alpha"]);
+        let bad = appr.replace("3b7a9ee9", "../../x");
+        let m: Manifest = serde_json::from_str(&bad).unwrap();
+        assert!(m.check().unwrap_err().contains("not a hex sha256"));
+        assert!(
+            serde_json::from_str::<Manifest>(r#"{"package": "a/b", "release": "1.0.0"}"#).is_err()
+        );
+    }
+}
