@@ -120,7 +120,7 @@ fn rerun_changes_nothing_and_different_content_is_refused() {
     let again = run(&work, &[]);
     assert_code(&again, 0);
     assert!(
-        stderr(&again).contains("unchanged: bundle 0.1.0"),
+        stderr(&again).contains("unchanged: bundle release 0.1.0"),
         "{}",
         stderr(&again)
     );
@@ -176,7 +176,7 @@ fn dry_run_writes_nothing_and_says_what_it_skipped() {
     assert_code(&out, 0);
     let err = stderr(&out);
     assert!(
-        err.contains("dry-run: would write bundle 0.1.0 to dir:"),
+        err.contains("dry-run: would write bundle release 0.1.0 ("),
         "{err}"
     );
     assert!(err.contains("sha256:"), "{err}");
