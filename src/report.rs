@@ -172,6 +172,18 @@ impl Reporter {
         self.line(Verbosity::Verbose, &format!("    {text}"));
     }
 
+    /// A multi-line block (e.g. a diff), indented; shown normally when `always`, else with -v.
+    pub fn block(&self, text: &str, always: bool) {
+        let min = if always {
+            Verbosity::Normal
+        } else {
+            Verbosity::Verbose
+        };
+        for line in text.lines() {
+            self.line(min, &format!("    {line}"));
+        }
+    }
+
     /// A warning, shown even with -q.
     pub fn warn(&self, text: &str) {
         self.line(Verbosity::Quiet, &format!("warning: {text}"));

@@ -67,6 +67,11 @@ pub async fn run(ctx: &mut Ctx<'_>) -> Result<()> {
             default.release, previous.package.package_name
         )));
     }
+    let previous_head = previous
+        .package
+        .channel(channel)
+        .and_then(|c| previous.csv(&c.current_csv))
+        .cloned();
     let (bundle, decision) = decide(
         rendered,
         previous,
@@ -92,6 +97,9 @@ pub async fn run(ctx: &mut Ctx<'_>) -> Result<()> {
             ctx.report.decision(&why);
             ctx.state.nothing_to_publish = Some(why);
         }
+    }
+    if let (Some(old), Some(new)) = (&previous_head, bundle.csvs.first()) {
+        show_diff(ctx, old, new);
     }
     ctx.state.bundle = Some(bundle);
     ctx.state.decision = Some(decision);
@@ -224,4 +232,27 @@ fn merge(rendered: Bundle, previous: Bundle, channel: &str, new_name: &str) -> B
         csvs,
         crds,
     }
+}
+
+/// Shows what changes between the channel's published head CSV and the new one: always in a
+/// dry-run (so maintainers review it before publishing), with `-v` otherwise.
+fn show_diff(ctx: &Ctx<'_>, old: &Manifest, new: &Manifest) {
+    let yaml = |m: &Manifest| serde_yaml_ng::to_string(&m.doc).unwrap_or_default();
+    let (old_name, new_name) = (
+        old.name().unwrap_or("previous"),
+        new.name().unwrap_or("new"),
+    );
+    let diff = crate::diff::unified(
+        &format!("{old_name} (published)"),
+        &format!("{new_name} (this release)"),
+        &yaml(old),
+        &yaml(new),
+        3,
+    );
+    let text = if diff.is_empty() {
+        format!("the new CSV is identical to the published {old_name}")
+    } else {
+        format!("changes from the published head of the channel:\n{diff}")
+    };
+    ctx.report.block(&text, ctx.settings.dry_run);
 }

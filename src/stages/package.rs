@@ -42,6 +42,21 @@ pub async fn run(ctx: &mut Ctx<'_>) -> Result<()> {
         "digest sha256:{} (tar), sha256:{} (.tar.gz)",
         packed.digest, packed.gz_digest
     ));
+    let mut contents = format!("bundle contents ({}):", bundle.package.file_name());
+    for ch in &bundle.package.channels {
+        contents.push_str(&format!("\n  channel {} → {}", ch.name, ch.current_csv));
+    }
+    for csv in &bundle.csvs {
+        let replaces = csv
+            .replaces()
+            .map(|r| format!(" (replaces {r})"))
+            .unwrap_or_default();
+        contents.push_str(&format!("\n  CSV {}{replaces}", csv.name().unwrap_or("?")));
+    }
+    for crd in &bundle.crds {
+        contents.push_str(&format!("\n  CRD {}", crd_file_name(crd)));
+    }
+    ctx.report.block(&contents, s.dry_run);
     ctx.state.packaged = Some(Packaged {
         bundle,
         dir,
@@ -57,7 +72,7 @@ pub fn write_folder(bundle: &Bundle, dir: &Path) -> Result<()> {
         fs::remove_dir_all(dir).map_err(|e| Error::io(Class::Stage, dir, e))?;
     }
     fs::create_dir_all(dir).map_err(|e| Error::io(Class::Stage, dir, e))?;
-    let yaml = |v: &dyn erased::Ser| v.to_yaml().map_err(Error::stage);
+
     let write = |name: String, text: String| -> Result<()> {
         let path = dir.join(&name);
         if path.exists() {
@@ -67,27 +82,20 @@ pub fn write_folder(bundle: &Bundle, dir: &Path) -> Result<()> {
         }
         fs::write(&path, text).map_err(|e| Error::io(Class::Stage, &path, e))
     };
-    write(bundle.package.file_name(), yaml(&bundle.package)?)?;
+    write(bundle.package.file_name(), to_yaml(&bundle.package)?)?;
     for csv in &bundle.csvs {
         write(
             csv_file_name(csv.name().unwrap_or("unnamed")),
-            yaml(&csv.doc)?,
+            to_yaml(&csv.doc)?,
         )?;
     }
     for crd in &bundle.crds {
-        write(crd_file_name(crd), yaml(&crd.doc)?)?;
+        write(crd_file_name(crd), to_yaml(&crd.doc)?)?;
     }
     Ok(())
 }
 
-mod erased {
-    /// Serialises any value to YAML through one non-generic call site.
-    pub trait Ser {
-        fn to_yaml(&self) -> Result<String, String>;
-    }
-    impl<T: serde::Serialize> Ser for T {
-        fn to_yaml(&self) -> Result<String, String> {
-            serde_yaml_ng::to_string(self).map_err(|e| e.to_string())
-        }
-    }
+fn to_yaml<T: serde::Serialize>(value: &T) -> Result<String> {
+    serde_yaml_ng::to_string(value)
+        .map_err(|e| Error::stage(format!("serialising the bundle: {e}")))
 }

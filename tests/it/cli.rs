@@ -213,6 +213,19 @@ fn dry_run_writes_nothing_and_says_what_it_skipped() {
         "{}",
         stderr(&next)
     );
+    // The maintainers' review: the diff against the published head and the bundle's contents.
+    let review = stderr(&next);
+    for needle in [
+        "changes from the published head of the channel:",
+        "--- sample-operator.v0.1.0 (published)",
+        "-  version: 0.1.0",
+        "+  version: 0.2.0",
+        "+  replaces: sample-operator.v0.1.0",
+        "channel alpha → sample-operator.v0.2.0",
+        "CSV sample-operator.v0.2.0 (replaces sample-operator.v0.1.0)",
+    ] {
+        assert!(review.contains(needle), "missing {needle:?} in\n{review}");
+    }
     assert_eq!(list_files(&work.path().join("_out/registry")), before);
     assert!(!work.path().join("_out/release/v0.2.0").exists());
 }
