@@ -16,11 +16,11 @@ pub fn check_versions(bundle: &Bundle, sink: &mut Sink) {
     let mut versions: HashMap<semver::Version, &Manifest> = HashMap::new();
     for csv in &bundle.csvs {
         let at = At::of(csv);
-        if let Some(name) = csv.name() {
-            if let Some(prev) = names.insert(name, csv) {
-                let msg = format!("{name} is also the name of the CSV in {}", prev.file);
-                sink.add(&rules::CSV_UNIQUE, &at, "metadata.name", msg);
-            }
+        if let Some(name) = csv.name()
+            && let Some(prev) = names.insert(name, csv)
+        {
+            let msg = format!("{name} is also the name of the CSV in {}", prev.file);
+            sink.add(&rules::CSV_UNIQUE, &at, "metadata.name", msg);
         }
         if let Some(v) = csv.semver() {
             let shown = v.to_string();

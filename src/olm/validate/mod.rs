@@ -5,9 +5,10 @@
 //! One entry point per input: [`verify_path`] (a folder, a flattened `bundle.yaml` or a
 //! `.tar.gz`, used by `olm-release verify`), [`verify_tarball`] (the verify stage, on the exact
 //! bytes it will push) and [`validate_with`] (an in-memory bundle). All of them end in the same
-//! rule modules: [`load`] (files: YAML, names, layout), [`csv`] and [`install`] (one CSV at a
-//! time), [`crd`] (CRDs and what CSVs own), [`package`] (the package file), [`graph`] (the
-//! upgrade graph). Levels per profile live in one table, [`rules`].
+//! rule modules: [`load`] (files: YAML, names, layout), [`csv`], [`present`] and [`install`]
+//! (one CSV at a time), [`crd`] (CRDs and what CSVs own), [`package`] (the package file) and
+//! [`graph`] (the upgrade graph). Levels per profile live in one table, [`rules`]; string checks
+//! are hand-written in [`text`] (no regular expressions to compile per CSV).
 
 pub mod crd;
 pub mod csv;
@@ -15,6 +16,7 @@ pub mod graph;
 pub mod install;
 pub mod load;
 pub mod package;
+pub mod present;
 pub mod rules;
 pub mod text;
 
