@@ -203,6 +203,9 @@ pub struct VerifyArgs {
     /// Which era's rules apply.
     #[arg(long, value_enum, default_value_t = Profile::Appregistry2019)]
     pub profile: Profile,
+    /// Also enforce OperatorHub's rules as errors, like `operator-courier verify --ui_validate_io`.
+    #[arg(long)]
+    pub operatorhub: bool,
 }
 
 fn parse_var(s: &str) -> Result<(String, String), String> {

@@ -1,36 +1,44 @@
-//! `olm-release verify PATH`: validate a bundle folder, a flattened bundle.yaml or a .tar.gz with
-//! the same code the verify stage runs.
+//! `olm-release verify PATH`: validates a bundle folder, a flattened bundle.yaml or a .tar.gz
+//! with the same code the verify stage runs ([`crate::olm::validate`]). Findings go to stdout,
+//! one line each (or one JSON document with `--format json`); the closing line goes to stderr.
+//! Any error finding fails the command (exit 1); an unreadable path is an input error (exit 2).
 
 use crate::cli::VerifyArgs;
 use crate::error::{Error, Result};
-use crate::olm::{Level, archive, validate};
+use crate::olm::validate::{self, Options};
 
-/// `verify PATH`: findings on stdout (text or JSON); an error finding fails.
+/// `verify PATH`.
 pub fn run(args: &VerifyArgs, json: bool) -> Result<()> {
-    let bundle = archive::read_path(&args.path).map_err(Error::input)?;
-    let findings = validate::validate(&bundle, args.profile);
+    let opts = Options {
+        profile: args.profile,
+        operatorhub: args.operatorhub,
+    };
+    let report = validate::verify_path(&args.path, &opts).map_err(Error::input)?;
     if json {
         println!(
             "{}",
-            serde_json::to_string_pretty(&findings).expect("findings serialise")
+            serde_json::to_string_pretty(&report).expect("a report serialises")
         );
     } else {
-        for f in &findings {
+        for f in &report.findings {
             println!("{f}");
         }
+        if let (Some(d), Some(g)) = (&report.digest, &report.gz_digest) {
+            eprintln!("digest sha256:{d} (tar), sha256:{g} (.tar.gz)");
+        }
     }
-    let errors = findings.iter().filter(|f| f.level == Level::Error).count();
-    if errors > 0 {
+    let shown = args.path.display();
+    let profile = opts.profile.as_str();
+    if !report.is_valid() {
         return Err(Error::stage(format!(
-            "{}: {errors} error(s)",
-            args.path.display()
+            "{shown}: {} error(s), {} warning(s) (profile {profile})",
+            report.errors, report.warnings
         )));
     }
     if !json {
-        println!(
-            "{}: valid ({} warning(s))",
-            args.path.display(),
-            findings.len()
+        eprintln!(
+            "{shown}: valid, {} warning(s) (profile {profile})",
+            report.warnings
         );
     }
     Ok(())

@@ -1,8 +1,9 @@
 //! Findings: what validation (and rendering) report about a bundle.
 //!
-//! A finding names the file, the object and the field it is about, the rule it mirrors and how
-//! to fix it, with a level: errors stop a pipeline before anything is published, warnings are
-//! shown and kept in the summary.
+//! A finding names the file, the object and the field it is about, the rule it reports, the
+//! upstream rule that rule mirrors (`courier-2019`, `olm-crd-2019`, `registry`, `api`, or
+//! `olm-release` for checks no upstream tool made) and how to fix it, with a level: errors stop
+//! a pipeline before anything is published, warnings are shown and kept in the summary.
 
 use serde::Serialize;
 use std::fmt;
@@ -14,11 +15,23 @@ pub enum Level {
     Warning,
 }
 
+impl Level {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Level::Error => "error",
+            Level::Warning => "warning",
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Finding {
     pub level: Level,
-    /// The rule this mirrors, e.g. `replaces-target` or `courier-2019:icon`.
+    /// The rule reported, e.g. `replaces-target` (see `olm::validate::rules`).
     pub rule: String,
+    /// The upstream rule it mirrors, e.g. `courier-2019` or `registry` (empty when none).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub mirrors: String,
     /// File the object came from.
     pub file: String,
     /// The object (CSV, CRD or package name).
@@ -32,18 +45,27 @@ pub struct Finding {
 
 impl fmt::Display for Finding {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let level = match self.level {
-            Level::Error => "error",
-            Level::Warning => "warning",
-        };
         write!(
             f,
-            "{level}[{}] {}: {} {}: {}",
-            self.rule, self.file, self.object, self.field, self.message
+            "{}[{}] {}: {} {}: {}",
+            self.level.as_str(),
+            self.rule,
+            self.file,
+            self.object,
+            self.field,
+            self.message
         )?;
+        if !self.mirrors.is_empty() {
+            write!(f, " (mirrors {})", self.mirrors)?;
+        }
         if !self.fix.is_empty() {
             write!(f, " (fix: {})", self.fix)?;
         }
         Ok(())
     }
+}
+
+/// Counts the errors among findings.
+pub fn errors(findings: &[Finding]) -> usize {
+    findings.iter().filter(|f| f.level == Level::Error).count()
 }

@@ -1,32 +1,39 @@
-//! The verify stage: validates the packaged bundle with the same code as `olm-release verify`,
-//! and stops the pipeline (before push and release) on any error finding.
+//! The verify stage: validates the exact tarball the push stage will send, with the same code
+//! as `olm-release verify` ([`crate::olm::validate::verify_tarball`]), and stops the pipeline
+//! (before push and release) on any error finding, naming the first one. Render's own error
+//! findings stop it here too.
 
 use super::Ctx;
 use crate::error::{Error, Result};
-use crate::olm::{Level, validate};
+use crate::olm::validate::{self, Options};
+use crate::olm::{Finding, Level};
 
 pub async fn run(ctx: &mut Ctx<'_>) -> Result<()> {
     let packaged = ctx.packaged()?;
-    let findings = validate::validate(&packaged.bundle, validate::Profile::default());
-    ctx.report.findings(&findings);
-    // Render already reported its own findings; its errors stop the pipeline here too.
+    let shown = packaged.tarball.display().to_string();
+    let opts = Options::default();
+    let report = validate::verify_tarball(&shown, &packaged.packed.gz, &opts);
+    ctx.report.findings(&report.findings);
     let rendered = ctx.state.rendered.iter().flat_map(|r| r.findings.iter());
-    let errors: Vec<_> = findings
+    let errors: Vec<&Finding> = report
+        .findings
         .iter()
         .chain(rendered)
         .filter(|f| f.level == Level::Error)
         .collect();
-    let warnings = findings
-        .iter()
-        .filter(|f| f.level == Level::Warning)
-        .count();
     if let Some(first) = errors.first() {
         return Err(Error::stage(format!(
-            "the bundle has {} error(s) and {warnings} warning(s); nothing was published. First: {first}",
-            errors.len()
+            "the bundle has {} error(s) and {} warning(s) under profile {}; nothing was pushed or released. First: {first}",
+            errors.len(),
+            report.warnings,
+            opts.profile.as_str()
         )));
     }
-    ctx.report
-        .info(&format!("bundle valid ({warnings} warning(s))"));
+    ctx.report.info(&format!(
+        "bundle valid under profile {} ({} warning(s)); bundle folder {}",
+        opts.profile.as_str(),
+        report.warnings,
+        packaged.dir.display()
+    ));
     Ok(())
 }

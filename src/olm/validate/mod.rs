@@ -1,10 +1,31 @@
 //! Bundle validation: the consolidated checklist of the fact sheet (§5.1) and the upgrade-graph
-//! checks (§6), each finding naming file, object and field and saying how to fix it.
+//! checks (§6), each finding naming file, object and field, the upstream rule it mirrors and how
+//! to fix it.
+//!
+//! One entry point per input: [`verify_path`] (a folder, a flattened `bundle.yaml` or a
+//! `.tar.gz`, used by `olm-release verify`), [`verify_tarball`] (the verify stage, on the exact
+//! bytes it will push) and [`validate_with`] (an in-memory bundle). All of them end in the same
+//! rule modules: [`load`] (files: YAML, names, layout), [`csv`], [`present`] and [`install`]
+//! (one CSV at a time), [`crd`] (CRDs and what CSVs own), [`package`] (the package file) and
+//! [`graph`] (the upgrade graph). Levels per profile live in one table, [`rules`]; string checks
+//! are hand-written in [`text`] (no regular expressions to compile per CSV).
+
+pub mod crd;
+pub mod csv;
+pub mod graph;
+pub mod install;
+pub mod load;
+pub mod package;
+pub mod present;
+pub mod rules;
+pub mod text;
+
+use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::graph::{self, Broken};
-use super::{Bundle, Finding, Level};
+use super::{Bundle, Finding, Level, Manifest};
+use rules::Rule;
 
 /// Which era's rules apply.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, Serialize, clap::ValueEnum)]
@@ -19,46 +40,229 @@ pub enum Profile {
     Modern,
 }
 
-/// Validates a bundle; findings are sorted errors first.
-pub fn validate(bundle: &Bundle, _profile: Profile) -> Vec<Finding> {
-    let mut findings = Vec::new();
-    let pkg_file = bundle.package.file_name();
-    for channel in &bundle.package.channels {
-        let (_, broken) = graph::walk(bundle, &channel.current_csv);
-        match broken {
-            Some(Broken::Missing(name)) if name == channel.current_csv => findings.push(Finding {
-                level: Level::Error,
-                rule: "package-current-csv".into(),
-                file: pkg_file.clone(),
-                object: bundle.package.package_name.clone(),
-                field: format!("channels[{}].currentCSV", channel.name),
-                message: format!("names {name}, which is not a CSV in the bundle"),
-                fix: "make currentCSV equal the metadata.name of a CSV in the bundle".into(),
-            }),
-            Some(Broken::Missing(name)) => findings.push(Finding {
-                level: Level::Error,
-                rule: "replaces-target".into(),
-                file: pkg_file.clone(),
-                object: channel.current_csv.clone(),
-                field: "spec.replaces".into(),
-                message: format!(
-                    "the chain of channel {} reaches {name}, which is not in the bundle",
-                    channel.name
-                ),
-                fix: "carry every CSV of the channel in the bundle (run fetch-previous)".into(),
-            }),
-            Some(Broken::Cycle(name)) => findings.push(Finding {
-                level: Level::Error,
-                rule: "replaces-cycle".into(),
-                file: pkg_file.clone(),
-                object: name.clone(),
-                field: "spec.replaces".into(),
-                message: format!("the chain of channel {} loops back to {name}", channel.name),
-                fix: "break the cycle so the chain ends at the first release".into(),
-            }),
-            None => {}
+impl Profile {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Profile::Appregistry2019 => "appregistry-2019",
+            Profile::Modern => "modern",
         }
     }
-    findings.sort_by(|a, b| a.level.cmp(&b.level));
-    findings
+}
+
+/// What to enforce.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Options {
+    pub profile: Profile,
+    /// OperatorHub rules as errors (what `operator-courier verify --ui_validate_io` enforces).
+    pub operatorhub: bool,
+}
+
+impl Options {
+    pub fn new(profile: Profile) -> Self {
+        Options {
+            profile,
+            operatorhub: false,
+        }
+    }
+}
+
+/// What a verification found, and about what.
+#[derive(Debug, Clone, Serialize)]
+pub struct Report {
+    /// The path or name that was verified.
+    pub source: String,
+    pub profile: Profile,
+    pub operatorhub: bool,
+    /// sha256 of the uncompressed tar (the app registry's digest), for a `.tar.gz`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub digest: Option<String>,
+    /// sha256 of the `.tar.gz` file, for a `.tar.gz`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gz_digest: Option<String>,
+    pub errors: usize,
+    pub warnings: usize,
+    /// Errors first, then warnings, each in file order.
+    pub findings: Vec<Finding>,
+}
+
+impl Report {
+    fn new(source: String, opts: &Options, mut findings: Vec<Finding>) -> Self {
+        findings.sort_by(|a, b| (a.level, &a.file).cmp(&(b.level, &b.file)));
+        findings.dedup();
+        let errors = super::finding::errors(&findings);
+        Report {
+            source,
+            profile: opts.profile,
+            operatorhub: opts.operatorhub,
+            digest: None,
+            gz_digest: None,
+            errors,
+            warnings: findings.len() - errors,
+            findings,
+        }
+    }
+
+    pub fn is_valid(&self) -> bool {
+        self.errors == 0
+    }
+}
+
+/// Validates an in-memory bundle (as packaged: the package file is `bundle.package.file_name()`).
+pub fn validate(bundle: &Bundle, profile: Profile) -> Vec<Finding> {
+    validate_with(bundle, &Options::new(profile))
+}
+
+/// Validates an in-memory bundle under `opts`; findings sorted errors first.
+pub fn validate_with(bundle: &Bundle, opts: &Options) -> Vec<Finding> {
+    let file = bundle.package.file_name();
+    let mut sink = Sink::new(opts);
+    check(bundle, Some(&file), &mut sink);
+    Report::new(String::new(), opts, sink.out).findings
+}
+
+/// Verifies a folder (flat or nested), a flattened `bundle.yaml`, or a `.tar.gz`. Fails only
+/// when the path cannot be read; everything wrong inside is a finding.
+pub fn verify_path(path: &Path, opts: &Options) -> Result<Report, String> {
+    let shown = path.display().to_string();
+    if path.is_dir() {
+        let files = load::read_dir(path).map_err(|e| format!("{shown}: {e}"))?;
+        return Ok(verify_files(shown, &files, false, opts));
+    }
+    let bytes = std::fs::read(path).map_err(|e| format!("{shown}: {e}"))?;
+    if bytes.starts_with(&[0x1f, 0x8b]) {
+        return Ok(verify_tarball(&shown, &bytes, opts));
+    }
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| shown.clone());
+    Ok(verify_files(shown, &[(name, bytes)], true, opts))
+}
+
+/// Verifies a bundle `.tar.gz` exactly as the registry's consumers would read it: one regular
+/// file is a flattened `bundle.yaml`, several are a manifest tree.
+pub fn verify_tarball(shown: &str, gz: &[u8], opts: &Options) -> Report {
+    let mut report = match super::archive::unpack(gz, Default::default()) {
+        Ok((files, digest)) => {
+            let files = load::strip_top_folder(files);
+            let mut r = verify_files(shown.to_string(), &files, files.len() == 1, opts);
+            r.digest = Some(digest);
+            r
+        }
+        Err(e) => {
+            let mut sink = Sink::new(opts);
+            sink.add(&rules::BUNDLE_FORMAT, &At::new(shown, "bundle"), "", e);
+            Report::new(shown.to_string(), opts, sink.out)
+        }
+    };
+    report.gz_digest = Some(super::archive::sha256_hex(gz));
+    report
+}
+
+fn verify_files(source: String, files: &[(String, Vec<u8>)], flat: bool, opts: &Options) -> Report {
+    let mut sink = Sink::new(opts);
+    let loaded = if flat {
+        files
+            .first()
+            .map(|(name, bytes)| load::flattened(name, bytes, &mut sink))
+            .unwrap_or_default()
+    } else {
+        load::tree(files, &mut sink)
+    };
+    if let Some(bundle) = &loaded.bundle {
+        check(bundle, loaded.package_file.as_deref(), &mut sink);
+    }
+    Report::new(source, opts, sink.out)
+}
+
+/// Every bundle-level rule. `package_file` is `None` when the bundle had no package file
+/// (already reported), which turns off the package and channel checks.
+fn check(bundle: &Bundle, package_file: Option<&str>, sink: &mut Sink) {
+    for csv in &bundle.csvs {
+        csv::check(csv, sink);
+        install::check(csv, sink);
+    }
+    crd::check(bundle, sink);
+    graph::check_versions(bundle, sink);
+    if let Some(file) = package_file {
+        package::check(bundle, file, sink);
+        graph::check(bundle, sink);
+    }
+    if sink.opts.profile == Profile::Modern {
+        package::check_size(bundle, sink);
+    }
+}
+
+/// Where a finding is: the file and the object.
+#[derive(Debug, Clone, Copy)]
+pub struct At<'a> {
+    pub file: &'a str,
+    pub object: &'a str,
+}
+
+impl<'a> At<'a> {
+    pub fn new(file: &'a str, object: &'a str) -> Self {
+        At { file, object }
+    }
+
+    /// A manifest, named by `metadata.name`.
+    pub fn of(m: &'a Manifest) -> Self {
+        At {
+            file: &m.file,
+            object: m.name().unwrap_or("(unnamed)"),
+        }
+    }
+}
+
+/// Collects findings at the level each rule has under the options.
+pub struct Sink<'o> {
+    pub opts: &'o Options,
+    pub out: Vec<Finding>,
+}
+
+impl<'o> Sink<'o> {
+    pub fn new(opts: &'o Options) -> Self {
+        Sink {
+            opts,
+            out: Vec::new(),
+        }
+    }
+
+    /// Reports `rule` with its generic fix (nothing when the rule is off in this profile).
+    pub fn add(&mut self, rule: &Rule, at: &At, field: &str, message: impl Into<String>) {
+        self.add_fix(rule, at, field, message, rule.fix);
+    }
+
+    /// Reports `rule` with a specific fix.
+    pub fn add_fix(
+        &mut self,
+        rule: &Rule,
+        at: &At,
+        field: &str,
+        message: impl Into<String>,
+        fix: impl Into<String>,
+    ) {
+        let Some(level) = rule.level(self.opts) else {
+            return;
+        };
+        self.out.push(Finding {
+            level,
+            rule: rule.id.to_string(),
+            mirrors: rule.mirrors.to_string(),
+            file: at.file.to_string(),
+            object: at.object.to_string(),
+            field: field.to_string(),
+            message: message.into(),
+            fix: fix.into(),
+        });
+    }
+
+    /// Whether `rule` reports anything under these options (to skip costly checks).
+    pub fn on(&self, rule: &Rule) -> bool {
+        rule.level(self.opts).is_some()
+    }
+
+    pub fn level(&self, rule: &Rule) -> Option<Level> {
+        rule.level(self.opts)
+    }
 }
