@@ -358,11 +358,10 @@ fn help_on_every_command() {
     for cmd in ["run", "plan", "render", "verify"] {
         let help = stdout(&work.run(&[cmd, "--help"], &[]));
         let lines: Vec<&str> = help.lines().collect();
-        for (i, line) in lines
-            .iter()
-            .enumerate()
-            .filter(|(_, l)| l.trim_start().starts_with('-') && !l.trim_start().starts_with("- "))
-        {
+        for (i, line) in lines.iter().enumerate().filter(|(_, l)| {
+            let indent = l.len() - l.trim_start().len();
+            indent < 8 && l.trim_start().starts_with('-')
+        }) {
             let flag = line
                 .split_whitespace()
                 .find(|w| w.starts_with("--"))
