@@ -123,7 +123,7 @@ fn owned_crds<'a>(bundle: &'a Bundle, csv: &Manifest) -> Vec<&'a Manifest> {
 }
 
 fn to_yaml<T: serde::Serialize>(v: &T) -> Result<String, String> {
-    serde_yaml_ng::to_string(v).map_err(|e| e.to_string())
+    super::yaml::to_string_of(v)
 }
 
 /// The flattened `bundle.yaml` text.

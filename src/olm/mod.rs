@@ -11,6 +11,7 @@ pub mod archive;
 pub mod finding;
 pub mod graph;
 pub mod validate;
+pub mod yaml;
 
 use serde::{Deserialize, Serialize};
 use serde_yaml_ng::Value;

@@ -237,7 +237,7 @@ fn merge(rendered: Bundle, previous: Bundle, channel: &str, new_name: &str) -> B
 /// Shows what changes between the channel's published head CSV and the new one: always in a
 /// dry-run (so maintainers review it before publishing), with `-v` otherwise.
 fn show_diff(ctx: &Ctx<'_>, old: &Manifest, new: &Manifest) {
-    let yaml = |m: &Manifest| serde_yaml_ng::to_string(&m.doc).unwrap_or_default();
+    let yaml = |m: &Manifest| crate::olm::yaml::to_string(&m.doc);
     let (old_name, new_name) = (
         old.name().unwrap_or("previous"),
         new.name().unwrap_or("new"),

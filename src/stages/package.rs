@@ -96,6 +96,6 @@ pub fn write_folder(bundle: &Bundle, dir: &Path) -> Result<()> {
 }
 
 fn to_yaml<T: serde::Serialize>(value: &T) -> Result<String> {
-    serde_yaml_ng::to_string(value)
+    crate::olm::yaml::to_string_of(value)
         .map_err(|e| Error::stage(format!("serialising the bundle: {e}")))
 }

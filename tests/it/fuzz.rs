@@ -78,3 +78,50 @@ proptest! {
         prop_assert_eq!(back, files);
     }
 }
+
+/// Arbitrary YAML values: scalars of every kind, strings that look like other types, nesting.
+fn yaml_value() -> impl Strategy<Value = serde_yaml_ng::Value> {
+    use serde_yaml_ng::Value;
+    let tricky = prop_oneof![
+        Just("yes".to_string()),
+        Just("on".to_string()),
+        Just("2019-04-05".to_string()),
+        Just("0.10".to_string()),
+        Just("1:20".to_string()),
+        Just("<<".to_string()),
+        Just("- x".to_string()),
+        Just("--- x".to_string()),
+        Just("... y".to_string()),
+        "\\PC{0,30}",
+        "[a-z0-9 :#'\"\\-\\n]{0,40}",
+        "[ \\t\\n]{0,4}[a-z]{0,5}[ \\n]{0,3}",
+    ];
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i64>().prop_map(|n| Value::Number(n.into())),
+        (-1e6f64..1e6).prop_map(|f| Value::Number(f.into())),
+        tricky.prop_map(Value::String),
+    ];
+    leaf.prop_recursive(4, 48, 6, |inner| {
+        prop_oneof![
+            proptest::collection::vec(inner.clone(), 0..5).prop_map(Value::Sequence),
+            proptest::collection::vec(("[a-zA-Z0-9 ._:-]{0,12}", inner), 0..5).prop_map(|kv| {
+                Value::Mapping(kv.into_iter().map(|(k, v)| (Value::String(k), v)).collect())
+            }),
+        ]
+    })
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    /// What the bundle writer emits reads back as exactly the same value.
+    #[test]
+    fn yaml_writer_round_trips(value in yaml_value()) {
+        let text = olm_release::olm::yaml::to_string(&value);
+        let back: serde_yaml_ng::Value = serde_yaml_ng::from_str(&text)
+            .map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
+        prop_assert_eq!(back, value, "{}", text);
+    }
+}

@@ -15,3 +15,4 @@ mod registry_dir;
 mod render;
 mod secrets;
 mod verify;
+mod yaml_compat;
