@@ -35,10 +35,10 @@ pub fn emit(out: &mut String, value: &Value) -> Result<(), String> {
     let trimmed = prefix.trim_end();
     if trimmed.is_empty() {
         let mut indent = prefix.chars().count();
-        if let Some((prev_indent, opens)) = previous_line(&out[..line_start]) {
-            if opens && indent <= prev_indent {
-                indent = prev_indent + 2;
-            }
+        if let Some((prev_indent, true)) = previous_line(&out[..line_start])
+            && indent <= prev_indent
+        {
+            indent = prev_indent + 2;
         }
         out.truncate(line_start);
         push_indented(out, yaml, indent, true);

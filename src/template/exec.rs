@@ -2,9 +2,8 @@
 //!
 //! Field reads never invent a value: a missing variable or key is an error naming the file,
 //! the line and the full path (`.Spec.Name`). Truth follows Go: false, 0, nil and empty
-//! strings, lists and maps are false. Printing a [`Value::Block`] goes through [`super::block`].
-
-use std::fmt::Write as _;
+//! strings, lists and maps are false. Printing a [`Value::Block`] goes through [`super::block`];
+//! the built-in functions live in [`super::funcs`].
 
 use super::lexer::Root;
 use super::parser::{Arg, Cmd, Node, Pipe};
@@ -20,7 +19,7 @@ pub struct Exec<'a> {
 type R<T> = Result<T, Error>;
 
 impl Exec<'_> {
-    fn err(&self, line: usize, message: impl Into<String>) -> Error {
+    pub(super) fn err(&self, line: usize, message: impl Into<String>) -> Error {
         Error {
             file: self.file.to_string(),
             line,
@@ -107,7 +106,7 @@ impl Exec<'_> {
     }
 
     /// A value as text, as `print` shows it.
-    fn text(&self, v: &Value, line: usize) -> R<String> {
+    pub(super) fn text(&self, v: &Value, line: usize) -> R<String> {
         Ok(match v {
             Value::Str(s) => s.clone(),
             Value::Bool(b) => b.to_string(),
@@ -204,110 +203,8 @@ impl Exec<'_> {
         Ok(cur)
     }
 
-    fn call(&self, name: &str, args: Vec<Value>, line: usize) -> R<Value> {
-        let want = |n: usize| {
-            if args.len() == n {
-                Ok(())
-            } else {
-                Err(self.err(
-                    line,
-                    format!("{name} takes {n} argument(s), got {}", args.len()),
-                ))
-            }
-        };
-        match name {
-            "not" => {
-                want(1)?;
-                Ok(Value::Bool(!truth(&args[0])))
-            }
-            "and" | "or" => {
-                let mut last = Value::Nil;
-                for a in args {
-                    let stop = truth(&a) != (name == "and");
-                    last = a;
-                    if stop {
-                        break;
-                    }
-                }
-                Ok(last)
-            }
-            "eq" | "ne" => {
-                if args.len() < 2 {
-                    return Err(self.err(line, format!("{name} needs two arguments")));
-                }
-                let a = scalar(&args[0]);
-                let equal = args[1..].iter().any(|b| scalar(b) == a && a.is_some());
-                Ok(Value::Bool(if name == "eq" { equal } else { !equal }))
-            }
-            "len" => {
-                want(1)?;
-                let n = match &args[0] {
-                    Value::Str(s) => s.len(),
-                    Value::List(l) => l.len(),
-                    Value::Map(m) => m.len(),
-                    Value::Block(Yaml::Sequence(s)) => s.len(),
-                    Value::Block(Yaml::Mapping(m)) => m.len(),
-                    Value::Block(Yaml::String(s)) => s.len(),
-                    other => return Err(self.err(line, format!("len of {}", kind(other)))),
-                };
-                Ok(Value::Int(n as i64))
-            }
-            "index" => {
-                let (first, keys) = args
-                    .split_first()
-                    .ok_or_else(|| self.err(line, "index needs a value and keys"))?;
-                keys.iter()
-                    .try_fold(first.clone(), |cur, key| self.index(&cur, key, line))
-            }
-            "print" => {
-                let mut s = String::new();
-                for (i, a) in args.iter().enumerate() {
-                    let is_str = |v: &Value| matches!(v, Value::Str(_));
-                    if i > 0 && !is_str(a) && !is_str(&args[i - 1]) {
-                        s.push(' ');
-                    }
-                    s.push_str(&self.text(a, line)?);
-                }
-                Ok(Value::Str(s))
-            }
-            "printf" => {
-                let (format, rest) = args
-                    .split_first()
-                    .ok_or_else(|| self.err(line, "printf needs a format"))?;
-                let Value::Str(format) = format else {
-                    return Err(self.err(line, "printf's format must be a string"));
-                };
-                self.printf(format, rest, line).map(Value::Str)
-            }
-            other => Err(self.err(line, format!("function \"{other}\" not defined"))),
-        }
-    }
-
-    fn index(&self, cur: &Value, key: &Value, line: usize) -> R<Value> {
-        let missing = |k: &str| self.err(line, format!("index: no key \"{k}\""));
-        match (cur, key) {
-            (Value::Files(dir), Value::Str(name)) => self.include(dir, name, line),
-            (Value::Map(m), Value::Str(k)) => m.get(k).cloned().ok_or_else(|| missing(k)),
-            (Value::Block(Yaml::Mapping(m)), Value::Str(k)) => m
-                .get(k.as_str())
-                .cloned()
-                .map(Value::Block)
-                .ok_or_else(|| missing(k)),
-            (Value::List(l), Value::Int(i)) => usize::try_from(*i)
-                .ok()
-                .and_then(|i| l.get(i).cloned())
-                .ok_or_else(|| self.err(line, format!("index {i} out of range"))),
-            (Value::Block(Yaml::Sequence(s)), Value::Int(i)) => usize::try_from(*i)
-                .ok()
-                .and_then(|i| s.get(i).cloned())
-                .map(Value::Block)
-                .ok_or_else(|| self.err(line, format!("index {i} out of range"))),
-            (c, k) => Err(self.err(line, format!("can't index {} with {}", kind(c), kind(k)))),
-        }
-    }
-
     /// Reads `dir/name` and renders it with the same data.
-    fn include(&self, dir: &std::path::Path, name: &str, line: usize) -> R<Value> {
+    pub(super) fn include(&self, dir: &std::path::Path, name: &str, line: usize) -> R<Value> {
         let plain = std::path::Path::new(name)
             .components()
             .all(|c| matches!(c, std::path::Component::Normal(_)));
@@ -329,39 +226,6 @@ impl Exec<'_> {
         })?;
         let shown = path.display().to_string();
         super::render_in(&shown, &text, self.root, self.depth + 1).map(Value::Str)
-    }
-
-    /// Go's `printf` for the verbs manifests use: `%s`, `%v`, `%d`, `%q`, `%%`.
-    fn printf(&self, format: &str, args: &[Value], line: usize) -> R<String> {
-        let mut out = String::new();
-        let mut args = args.iter();
-        let mut chars = format.chars();
-        while let Some(c) = chars.next() {
-            if c != '%' {
-                out.push(c);
-                continue;
-            }
-            let verb = chars.next().unwrap_or('%');
-            if verb == '%' {
-                out.push('%');
-                continue;
-            }
-            let Some(a) = args.next() else {
-                let _ = write!(out, "%!{verb}(MISSING)");
-                continue;
-            };
-            match (verb, a) {
-                ('d', Value::Int(n)) => out.push_str(&n.to_string()),
-                ('d', other) => {
-                    let _ = write!(out, "%!d({}={})", go_type(other), self.text(other, line)?);
-                }
-                ('q', other) => out
-                    .push_str(&serde_json::to_string(&self.text(other, line)?).unwrap_or_default()),
-                ('s' | 'v', other) => out.push_str(&self.text(other, line)?),
-                (v, _) => return Err(self.err(line, format!("printf verb %{v} is not supported"))),
-            }
-        }
-        Ok(out)
     }
 }
 
@@ -387,19 +251,7 @@ pub fn truth(v: &Value) -> bool {
     }
 }
 
-/// A comparable form of a scalar value, for `eq`/`ne`.
-fn scalar(v: &Value) -> Option<String> {
-    match v {
-        Value::Str(s) | Value::Block(Yaml::String(s)) => Some(format!("s:{s}")),
-        Value::Int(n) => Some(format!("n:{n}")),
-        Value::Block(Yaml::Number(n)) => Some(format!("n:{n}")),
-        Value::Bool(b) | Value::Block(Yaml::Bool(b)) => Some(format!("b:{b}")),
-        Value::Nil | Value::Block(Yaml::Null) => Some("nil".into()),
-        _ => None,
-    }
-}
-
-fn kind(v: &Value) -> &'static str {
+pub(super) fn kind(v: &Value) -> &'static str {
     match v {
         Value::Str(_) | Value::Block(Yaml::String(_)) => "a string",
         Value::Bool(_) | Value::Block(Yaml::Bool(_)) => "a boolean",
@@ -409,13 +261,5 @@ fn kind(v: &Value) -> &'static str {
         Value::Files(_) => "a folder of includes",
         Value::Nil | Value::Block(Yaml::Null) => "nil",
         Value::Block(Yaml::Tagged(_)) => "a tagged value",
-    }
-}
-
-fn go_type(v: &Value) -> &'static str {
-    match v {
-        Value::Str(_) => "string",
-        Value::Bool(_) => "bool",
-        _ => "value",
     }
 }

@@ -132,10 +132,10 @@ fn split_action(body: &str, line: usize) -> Result<(&str, &str, bool), LexError>
             b'}' if bytes.get(i + 1) == Some(&b'}') => {
                 let inner = &body[..i];
                 let after = &body[i + 2..];
-                if let Some(stripped) = inner.strip_suffix('-') {
-                    if stripped.ends_with([' ', '\t', '\n']) {
-                        return Ok((stripped, after, true));
-                    }
+                if let Some(stripped) = inner.strip_suffix('-')
+                    && stripped.ends_with([' ', '\t', '\n'])
+                {
+                    return Ok((stripped, after, true));
                 }
                 return Ok((inner, after, false));
             }

@@ -21,6 +21,7 @@
 
 pub mod block;
 pub mod exec;
+pub mod funcs;
 pub mod lexer;
 pub mod parser;
 

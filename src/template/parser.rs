@@ -57,7 +57,7 @@ pub enum Arg {
 pub type ParseError = (usize, String);
 
 /// How a list of nodes ended.
-enum End {
+enum Stop {
     Eof,
     End(usize),
     Else(usize, Option<Pipe>),
@@ -68,13 +68,13 @@ pub fn parse(pieces: Vec<Piece>) -> Result<Vec<Node>, ParseError> {
     let mut it = pieces.into_iter();
     let (nodes, end) = parse_list(&mut it)?;
     match end {
-        End::Eof => Ok(nodes),
-        End::End(line) => Err((line, "{{end}} without a matching if/with/range".into())),
-        End::Else(line, _) => Err((line, "{{else}} without a matching if/with/range".into())),
+        Stop::Eof => Ok(nodes),
+        Stop::End(line) => Err((line, "{{end}} without a matching if/with/range".into())),
+        Stop::Else(line, _) => Err((line, "{{else}} without a matching if/with/range".into())),
     }
 }
 
-fn parse_list(it: &mut impl Iterator<Item = Piece>) -> Result<(Vec<Node>, End), ParseError> {
+fn parse_list(it: &mut impl Iterator<Item = Piece>) -> Result<(Vec<Node>, Stop), ParseError> {
     let mut nodes = Vec::new();
     while let Some(piece) = it.next() {
         let action = match piece {
@@ -91,7 +91,7 @@ fn parse_list(it: &mut impl Iterator<Item = Piece>) -> Result<(Vec<Node>, End), 
             _ => "",
         };
         match keyword {
-            "end" if tokens.len() == 1 => return Ok((nodes, End::End(line))),
+            "end" if tokens.len() == 1 => return Ok((nodes, Stop::End(line))),
             "else" => {
                 let rest = &tokens[1..];
                 let cond = match rest.first() {
@@ -99,19 +99,19 @@ fn parse_list(it: &mut impl Iterator<Item = Piece>) -> Result<(Vec<Node>, End), 
                     Some(Token::Ident(k)) if k == "if" => Some(pipe(&rest[1..], line)?),
                     _ => return Err((line, "expected {{else}} or {{else if …}}".into())),
                 };
-                return Ok((nodes, End::Else(line, cond)));
+                return Ok((nodes, Stop::Else(line, cond)));
             }
             "if" => nodes.push(parse_if(it, pipe(&tokens[1..], line)?)?),
             "with" | "range" => {
                 let p = pipe(&tokens[1..], line)?;
                 let (body, end) = parse_list(it)?;
                 let otherwise = match end {
-                    End::End(_) => Vec::new(),
-                    End::Else(l, Some(_)) => {
+                    Stop::End(_) => Vec::new(),
+                    Stop::Else(l, Some(_)) => {
                         return Err((l, format!("{{{{else if}}}} is not allowed in {keyword}")));
                     }
-                    End::Else(_, None) => expect_end(it, keyword, line)?,
-                    End::Eof => return Err(unclosed(keyword, line)),
+                    Stop::Else(_, None) => expect_end(it, keyword, line)?,
+                    Stop::Eof => return Err(unclosed(keyword, line)),
                 };
                 nodes.push(if keyword == "with" {
                     Node::With {
@@ -136,7 +136,7 @@ fn parse_list(it: &mut impl Iterator<Item = Piece>) -> Result<(Vec<Node>, End), 
             _ => nodes.push(Node::Print(pipe(&tokens, line)?)),
         }
     }
-    Ok((nodes, End::Eof))
+    Ok((nodes, Stop::Eof))
 }
 
 fn parse_if(it: &mut impl Iterator<Item = Piece>, first: Pipe) -> Result<Node, ParseError> {
@@ -147,21 +147,21 @@ fn parse_if(it: &mut impl Iterator<Item = Piece>, first: Pipe) -> Result<Node, P
         let (body, end) = parse_list(it)?;
         branches.push((cond, body));
         match end {
-            End::End(_) => {
+            Stop::End(_) => {
                 return Ok(Node::If {
                     branches,
                     otherwise: Vec::new(),
                 });
             }
-            End::Else(_, Some(next)) => cond = next,
-            End::Else(_, None) => {
+            Stop::Else(_, Some(next)) => cond = next,
+            Stop::Else(_, None) => {
                 let otherwise = expect_end(it, "if", line)?;
                 return Ok(Node::If {
                     branches,
                     otherwise,
                 });
             }
-            End::Eof => return Err(unclosed("if", line)),
+            Stop::Eof => return Err(unclosed("if", line)),
         }
     }
 }
@@ -174,12 +174,12 @@ fn expect_end(
 ) -> Result<Vec<Node>, ParseError> {
     let (body, end) = parse_list(it)?;
     match end {
-        End::End(_) => Ok(body),
-        End::Else(l, _) => Err((
+        Stop::End(_) => Ok(body),
+        Stop::Else(l, _) => Err((
             l,
             format!("a second {{{{else}}}} in the {keyword} of line {line}"),
         )),
-        End::Eof => Err(unclosed(keyword, line)),
+        Stop::Eof => Err(unclosed(keyword, line)),
     }
 }
 

@@ -3,6 +3,7 @@
 //! tags (from ../shared; skipped locally when absent, required under CI=true).
 
 mod kubevirt;
+mod oracle;
 mod schema;
 
 use std::path::{Path, PathBuf};
@@ -71,12 +72,12 @@ fn sample_csv_is_assembled_from_rbac_deployment_and_icon_files() {
     let icon = &csv["spec"]["icon"][0];
     assert_eq!(icon["mediatype"].as_str(), Some("image/png"));
     assert_eq!(
-        kubevirt::decode(icon["base64data"].as_str().unwrap()),
+        oracle::decode(icon["base64data"].as_str().unwrap()),
         std::fs::read(fixture.join("icon.png")).unwrap()
     );
 
     // The operator's ClusterRole rules, then the sample-workload Role's.
-    let rbac = kubevirt::docs(&std::fs::read_to_string(fixture.join("rbac/rbac.yaml.in")).unwrap());
+    let rbac = oracle::docs(&std::fs::read_to_string(fixture.join("rbac/rbac.yaml.in")).unwrap());
     let rules_of = |name: &str| {
         rbac.iter()
             .find(|d| d["metadata"]["name"].as_str() == Some(name) && d.get("rules").is_some())
@@ -94,7 +95,7 @@ fn sample_csv_is_assembled_from_rbac_deployment_and_icon_files() {
     );
     assert_eq!(perms[0]["rules"], Value::Sequence(expected));
 
-    let deploy = kubevirt::substitute(
+    let deploy = oracle::substitute(
         &std::fs::read_to_string(fixture.join("deploy/operator.yaml.in")).unwrap(),
         &[("{{.Namespace}}", "sample"), ("{{.DockerTag}}", "v0.1.0")],
     );

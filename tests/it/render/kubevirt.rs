@@ -8,72 +8,15 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-use base64::Engine as _;
 use olm_release::cli::PipelineArgs;
 use olm_release::olm::{Finding, Level};
 use olm_release::settings::{self, RunOptions};
 use olm_release::stages::Rendered;
 use serde_yaml_ng::Value;
 
+use super::oracle::{canonical, decode, docs, expected_deployment_spec, expected_rules, read};
 use super::{EPOCH, EPOCH_TEXT, schema};
 use crate::support::{self, assert_code, stderr};
-
-pub fn decode(b64: &str) -> Vec<u8> {
-    base64::engine::general_purpose::STANDARD
-        .decode(b64)
-        .unwrap()
-}
-
-/// Every non-empty YAML document of `text`.
-pub fn docs(text: &str) -> Vec<Value> {
-    serde_yaml_ng::Deserializer::from_str(text)
-        .map(|d| serde::Deserialize::deserialize(d).unwrap())
-        .filter(|v: &Value| !v.is_null())
-        .collect()
-}
-
-pub fn substitute<A: AsRef<str>, B: AsRef<str>>(text: &str, pairs: &[(A, B)]) -> String {
-    let mut t = text.to_string();
-    for (from, to) in pairs {
-        t = t.replace(from.as_ref(), to.as_ref());
-    }
-    assert!(!t.contains("{{"), "unsubstituted action left:\n{t}");
-    t
-}
-
-/// What KubeVirt's generated files hold once their variables are filled as the pipeline does.
-fn fill(text: &str, tag: &str) -> String {
-    let version = tag.trim_start_matches('v');
-    let mut pairs: Vec<(String, String)> = vec![(
-        "{{if .VirtOperatorSha}}@{{.VirtOperatorSha}}{{else}}:{{.DockerTag}}{{end}}".into(),
-        format!(":{tag}"),
-    )];
-    for c in ["Api", "Controller", "Handler", "Launcher"] {
-        pairs.push((
-            format!("{{{{if .Virt{c}Sha}}}}{{{{.Virt{c}Sha}}}}{{{{end}}}}"),
-            String::new(),
-        ));
-    }
-    for (k, v) in [
-        ("Namespace", "kubevirt"),
-        ("DockerPrefix", "index.docker.io/kubevirt"),
-        ("DockerTag", tag),
-        ("ImagePullPolicy", "IfNotPresent"),
-        ("Verbosity", "\"2\""),
-        ("CsvVersion", version),
-        ("CSVNamespace", "placeholder"),
-        ("CreatedAt", EPOCH_TEXT),
-        ("KubeVirtLogo", "x"),
-        ("ReplacesCsvVersion", ""),
-    ] {
-        pairs.push((format!("{{{{.{k}}}}}"), v.to_string()));
-    }
-    substitute(text, &pairs)
-}
-
-fn read(dir: &Path, rel: &str) -> String {
-    std::fs::read_to_string(dir.join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
-}
 
 /// Renders one tag through the library, as `olm-release render` does.
 fn render(src: &Path, tag: &str, extra: &[(&str, &str)], out: &Path) -> Rendered {
@@ -96,81 +39,6 @@ fn render(src: &Path, tag: &str, extra: &[(&str, &str)], out: &Path) -> Rendered
     let s = settings::resolve(&args, RunOptions::default(), &env).unwrap();
     olm_release::stages::render::render(&s, &out.join("render"))
         .unwrap_or_else(|e| panic!("{tag}: {e}"))
-}
-
-/// What a rule allows, independent of order and repetition.
-fn canonical(rule: &Value) -> BTreeMap<String, BTreeSet<String>> {
-    rule.as_mapping()
-        .unwrap()
-        .iter()
-        .map(|(k, v)| {
-            let items = v
-                .as_sequence()
-                .unwrap()
-                .iter()
-                .map(|i| i.as_str().unwrap().to_string())
-                .collect();
-            (k.as_str().unwrap().to_string(), items)
-        })
-        .collect()
-}
-
-/// The operator's own ClusterRole rules, then every other (Cluster)Role's, in file order,
-/// without rules that allow exactly what an earlier one does.
-fn expected_rules(src: &Path, tag: &str) -> Vec<BTreeMap<String, BTreeSet<String>>> {
-    let mut roles = Vec::new();
-    for f in ["operator", "kubevirt", "cluster"] {
-        let text = read(
-            src,
-            &format!("manifests/generated/rbac-{f}.authorization.k8s.yaml.in"),
-        );
-        roles.extend(
-            docs(&fill(&text, tag))
-                .into_iter()
-                .filter(|d| matches!(d["kind"].as_str(), Some("Role" | "ClusterRole"))),
-        );
-    }
-    let own = roles
-        .iter()
-        .position(|d| {
-            d["kind"].as_str() == Some("ClusterRole")
-                && d["metadata"]["name"].as_str() == Some("kubevirt-operator")
-        })
-        .expect("the operator's ClusterRole");
-    let mut concatenated: Vec<Value> = roles[own]["rules"].as_sequence().unwrap().clone();
-    for (i, r) in roles.iter().enumerate() {
-        if i != own {
-            concatenated.extend(r["rules"].as_sequence().cloned().unwrap_or_default());
-        }
-    }
-    let mut seen = BTreeSet::new();
-    concatenated
-        .iter()
-        .map(canonical)
-        .filter(|c| seen.insert(c.clone()))
-        .collect()
-}
-
-fn expected_deployment_spec(src: &Path, tag: &str) -> Value {
-    let standalone = src.join("manifests/generated/virt-operator.yaml.in");
-    if standalone.exists() {
-        let d = docs(&fill(
-            &read(src, "manifests/generated/virt-operator.yaml.in"),
-            tag,
-        ));
-        let d = d
-            .iter()
-            .find(|d| d["kind"].as_str() == Some("Deployment"))
-            .unwrap();
-        return d["spec"].clone();
-    }
-    let csv = &docs(&fill(
-        &read(src, "manifests/generated/operator-csv.yaml.in"),
-        tag,
-    ))[0];
-    let d = &csv["spec"]["install"]["spec"]["deployments"][0];
-    assert_eq!(d["name"].as_str(), Some("virt-operator"));
-    d["spec"].clone()
 }
 
 fn by_rule<'a>(findings: &'a [Finding], rule: &str) -> Vec<&'a Finding> {
@@ -271,6 +139,10 @@ fn check_tag(tag: &str) {
         decode(icon[0]["base64data"].as_str().unwrap()),
         std::fs::read(src.join("assets/kubevirt_logo.png")).unwrap()
     );
+
+    if minor < 20 {
+        placeholders_fill_the_template_at_their_place(&src, tag, &csv);
+    }
 
     // Schemas of 2019 (OLM 0.10.0) and today.
     validate(
@@ -386,6 +258,47 @@ fn check_tag(tag: &str) {
             f.path
         );
     }
+}
+
+/// The v0.16–v0.19 CSV templates hold `{{.OperatorRules}}` and `{{.OperatorDeploymentSpec}}`
+/// at column 0 under their keys; rendered with the engine alone (no structural assembly after
+/// it), the blocks must land under those keys.
+fn placeholders_fill_the_template_at_their_place(src: &Path, tag: &str, csv: &Value) {
+    use olm_release::template::{Data, Value as T, render};
+    let dir = src.join("manifests/release/olm/bundle");
+    let file = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.to_string_lossy().contains("kubevirtoperator."))
+        .unwrap();
+    let rules = csv["spec"]["install"]["spec"]["clusterPermissions"][0]["rules"].clone();
+    let spec = expected_deployment_spec(src, tag);
+    let mut data = Data::default();
+    for (k, v) in [
+        ("CsvVersion", tag.trim_start_matches('v')),
+        ("ReplacesCsvVersion", ""),
+        ("KubeVirtLogo", "eA=="),
+        ("DockerPrefix", "index.docker.io/kubevirt"),
+        ("DockerTag", tag),
+        ("CreatedAt", EPOCH_TEXT),
+    ] {
+        data.set_str(k, v);
+    }
+    data.vars
+        .insert("OperatorRules".into(), T::Block(rules.clone()));
+    data.vars
+        .insert("OperatorDeploymentSpec".into(), T::Block(spec.clone()));
+    let text = render("csv", &std::fs::read_to_string(&file).unwrap(), &data).unwrap();
+    let out: Value = serde_yaml_ng::from_str(&text).unwrap();
+    let install = &out["spec"]["install"]["spec"];
+    assert_eq!(
+        install["clusterPermissions"][0]["rules"], rules,
+        "{tag}: rules block"
+    );
+    assert_eq!(
+        install["deployments"][0]["spec"], spec,
+        "{tag}: deployment block"
+    );
 }
 
 macro_rules! tags {

@@ -20,10 +20,10 @@ pub fn from_crd(file: &Path, api_version: &str) -> Value {
         .cloned()
         .unwrap_or_default();
     for v in &versions {
-        if v["name"].as_str() == Some(version) {
-            if let Some(s) = v.get("schema") {
-                return s["openAPIV3Schema"].clone();
-            }
+        if v["name"].as_str() == Some(version)
+            && let Some(s) = v.get("schema")
+        {
+            return s["openAPIV3Schema"].clone();
         }
     }
     assert!(
@@ -65,21 +65,21 @@ fn walk(s: &Value, v: &Value, at: &str, errors: &mut Vec<String>) {
         }
         return;
     }
-    if let Some(t) = s.get("type").and_then(Value::as_str) {
-        if !type_ok(t, v) {
-            errors.push(format!("{at}: expected {t}, got {v:?}"));
-            return;
-        }
+    if let Some(t) = s.get("type").and_then(Value::as_str)
+        && !type_ok(t, v)
+    {
+        errors.push(format!("{at}: expected {t}, got {v:?}"));
+        return;
     }
-    if let Some(e) = s.get("enum").and_then(Value::as_sequence) {
-        if !e.contains(v) {
-            errors.push(format!("{at}: {v:?} not in enum {e:?}"));
-        }
+    if let Some(e) = s.get("enum").and_then(Value::as_sequence)
+        && !e.contains(v)
+    {
+        errors.push(format!("{at}: {v:?} not in enum {e:?}"));
     }
-    if let (Some(p), Some(text)) = (s.get("pattern").and_then(Value::as_str), v.as_str()) {
-        if !regex::Regex::new(p).unwrap().is_match(text) {
-            errors.push(format!("{at}: '{text}' does not match {p}"));
-        }
+    if let (Some(p), Some(text)) = (s.get("pattern").and_then(Value::as_str), v.as_str())
+        && !regex::Regex::new(p).unwrap().is_match(text)
+    {
+        errors.push(format!("{at}: '{text}' does not match {p}"));
     }
     let size = |k: &str| s.get(k).and_then(Value::as_u64).map(|n| n as usize);
     let len = match v {
@@ -94,10 +94,10 @@ fn walk(s: &Value, v: &Value, at: &str, errors: &mut Vec<String>) {
             ("maxLength", false),
             ("maxItems", false),
         ] {
-            if let Some(n) = size(k) {
-                if (min && len < n) || (!min && len > n) {
-                    errors.push(format!("{at}: {k} {n} violated (length {len})"));
-                }
+            if let Some(n) = size(k)
+                && ((min && len < n) || (!min && len > n))
+            {
+                errors.push(format!("{at}: {k} {n} violated (length {len})"));
             }
         }
     }
@@ -138,10 +138,10 @@ fn walk(s: &Value, v: &Value, at: &str, errors: &mut Vec<String>) {
             walk(sub, v, at, errors);
         }
     }
-    if let Some(any) = s.get("anyOf").and_then(Value::as_sequence) {
-        if !any.iter().any(passes) {
-            errors.push(format!("{at}: matches none of anyOf"));
-        }
+    if let Some(any) = s.get("anyOf").and_then(Value::as_sequence)
+        && !any.iter().any(passes)
+    {
+        errors.push(format!("{at}: matches none of anyOf"));
     }
     if let Some(one) = s.get("oneOf").and_then(Value::as_sequence) {
         let n = one.iter().filter(|sub| passes(sub)).count();
@@ -150,10 +150,10 @@ fn walk(s: &Value, v: &Value, at: &str, errors: &mut Vec<String>) {
             errors.push(format!("{at}: matches {n} of oneOf (want 1): {why:?}"));
         }
     }
-    if let Some(not) = s.get("not") {
-        if passes(not) {
-            errors.push(format!("{at}: matches 'not'"));
-        }
+    if let Some(not) = s.get("not")
+        && passes(not)
+    {
+        errors.push(format!("{at}: matches 'not'"));
     }
 }
 
