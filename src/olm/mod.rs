@@ -8,6 +8,7 @@
 //! tarball and back, and [`validate`] checks it.
 
 pub mod archive;
+pub mod csv_build;
 pub mod finding;
 pub mod graph;
 pub mod validate;

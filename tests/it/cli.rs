@@ -218,8 +218,8 @@ fn dry_run_writes_nothing_and_says_what_it_skipped() {
     for needle in [
         "changes from the published head of the channel:",
         "--- sample-operator.v0.1.0 (published)",
-        "-  version: 0.1.0",
-        "+  version: 0.2.0",
+        "-  version: '0.1.0'",
+        "+  version: '0.2.0'",
         "+  replaces: sample-operator.v0.1.0",
         "channel alpha → sample-operator.v0.2.0",
         "CSV sample-operator.v0.2.0 (replaces sample-operator.v0.1.0)",

@@ -1,0 +1,407 @@
+//! Structural CSV assembly: the parts of a ClusterServiceVersion that come from other files
+//! (permissions from RBAC roles, deployments from Deployment manifests, the icon from an image)
+//! and from the release (name, version, creation time, operator image), built as YAML values and
+//! set into the parsed CSV at their place.
+//!
+//! KubeVirt pasted these parts into the template as pre-indented text; here they stay structured
+//! from the files they come from to the CSV, so indentation can never break them. The same
+//! [`Parts`] also feed template variables ([`Parts::vars`]) for templates that still have
+//! placeholders like `{{.OperatorRules}}`; [`apply`] then sets them again structurally, so the
+//! CSV holds the built parts whichever way the template was written.
+//!
+//! File access is the caller's: [`Parts::build`] receives loaders, so this module stays pure.
+
+pub mod icon;
+pub mod rbac;
+
+use std::collections::BTreeMap;
+
+use serde_yaml_ng::{Mapping, Value};
+
+pub use icon::Icon;
+pub use rbac::Doc;
+
+use crate::pipeline::render_spec::{CsvSpec, PermissionSpec};
+
+/// A service account and its rules.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Permission {
+    pub service_account: String,
+    pub rules: Vec<Value>,
+}
+
+/// A deployment of the install strategy.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Deployment {
+    pub name: String,
+    pub spec: Value,
+}
+
+/// Everything assembled for the CSV.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Parts {
+    pub name: Option<String>,
+    pub version: String,
+    pub created_at: String,
+    pub icon: Option<Icon>,
+    pub cluster_permissions: Vec<Permission>,
+    pub permissions: Vec<Permission>,
+    pub deployments: Vec<Deployment>,
+}
+
+/// Reads a YAML file into its documents; `Ok(None)` when the file does not exist.
+pub type LoadDocs<'a> = dyn FnMut(&str) -> Result<Option<Vec<Doc>>, String> + 'a;
+/// Reads a file's bytes.
+pub type LoadBytes<'a> = dyn FnMut(&str) -> Result<Vec<u8>, String> + 'a;
+
+impl Parts {
+    /// Builds the parts `spec` asks for.
+    pub fn build(
+        spec: &CsvSpec,
+        version: &str,
+        created_at: &str,
+        docs: &mut LoadDocs<'_>,
+        bytes: &mut LoadBytes<'_>,
+    ) -> Result<Parts, String> {
+        let mut parts = Parts {
+            name: spec.name.as_ref().map(|n| n.replace("{version}", version)),
+            version: version.to_string(),
+            created_at: created_at.to_string(),
+            ..Parts::default()
+        };
+        if let Some(file) = &spec.icon {
+            parts.icon = Some(Icon::from_bytes(file, &bytes(file)?)?);
+        }
+        for (list, out, kind) in [
+            (
+                &spec.cluster_permissions,
+                &mut parts.cluster_permissions,
+                "ClusterRole",
+            ),
+            (&spec.permissions, &mut parts.permissions, "Role"),
+        ] {
+            for p in list {
+                out.push(permission(p, kind, docs)?);
+            }
+        }
+        for d in &spec.deployments {
+            let Some(found) = docs(&d.file)? else {
+                if d.optional {
+                    continue;
+                }
+                return Err(format!(
+                    "{}: no such Deployment file (render.csv.deployments)",
+                    d.file
+                ));
+            };
+            parts
+                .deployments
+                .push(deployment(&d.file, d.name.as_deref(), &found)?);
+        }
+        Ok(parts)
+    }
+
+    /// The parts as one YAML mapping, the tree that `render.csv.vars` paths read.
+    pub fn to_yaml(&self) -> Value {
+        let mut m = Mapping::new();
+        if let Some(name) = &self.name {
+            m.insert("name".into(), name.clone().into());
+        }
+        m.insert("version".into(), self.version.clone().into());
+        m.insert("createdAt".into(), self.created_at.clone().into());
+        if let Some(icon) = &self.icon {
+            m.insert("icon".into(), icon.to_yaml());
+        }
+        m.insert(
+            "clusterPermissions".into(),
+            permissions_yaml(&self.cluster_permissions),
+        );
+        m.insert("permissions".into(), permissions_yaml(&self.permissions));
+        let deployments = self.deployments.iter().map(deployment_yaml).collect();
+        m.insert("deployments".into(), Value::Sequence(deployments));
+        Value::Mapping(m)
+    }
+
+    /// The template variables `vars` maps to parts. A path that names no part (e.g. a
+    /// deployment whose optional file is absent) defines no variable, so a template that uses
+    /// it fails with an undefined-variable error naming its line.
+    pub fn vars(&self, vars: &BTreeMap<String, String>) -> BTreeMap<String, Value> {
+        let tree = self.to_yaml();
+        vars.iter()
+            .filter_map(|(name, path)| lookup(&tree, path).map(|v| (name.clone(), v.clone())))
+            .collect()
+    }
+}
+
+fn permission(
+    p: &PermissionSpec,
+    kind: &str,
+    docs: &mut LoadDocs<'_>,
+) -> Result<Permission, String> {
+    let mut all = Vec::new();
+    for file in &p.rbac {
+        all.extend(docs(file)?.ok_or_else(|| format!("{file}: no such RBAC file"))?);
+    }
+    let source = rbac::RuleSource {
+        role: &p.role,
+        kind,
+        include: &p.include,
+    };
+    let rules = rbac::rules(&source, &all).map_err(|e| {
+        format!(
+            "permissions of service account '{}': {e}",
+            p.service_account
+        )
+    })?;
+    Ok(Permission {
+        service_account: p.service_account.clone(),
+        rules,
+    })
+}
+
+fn deployment(file: &str, name: Option<&str>, docs: &[Doc]) -> Result<Deployment, String> {
+    let found: Vec<&Doc> = docs
+        .iter()
+        .filter(|d| d.value.get("kind").and_then(Value::as_str) == Some("Deployment"))
+        .filter(|d| name.is_none() || doc_name(d) == name)
+        .collect();
+    let [doc] = found.as_slice() else {
+        return Err(match name {
+            Some(n) => format!(
+                "{file}: expected one Deployment named '{n}', found {}",
+                found.len()
+            ),
+            None => format!(
+                "{file}: expected one Deployment, found {}; name the one to use (render.csv.deployments[].name)",
+                found.len()
+            ),
+        });
+    };
+    let spec = doc
+        .value
+        .get("spec")
+        .cloned()
+        .ok_or_else(|| format!("{file}: the Deployment has no spec"))?;
+    Ok(Deployment {
+        name: doc_name(doc)
+            .ok_or_else(|| format!("{file}: the Deployment has no metadata.name"))?
+            .to_string(),
+        spec,
+    })
+}
+
+fn doc_name(d: &Doc) -> Option<&str> {
+    d.value.get("metadata")?.get("name")?.as_str()
+}
+
+fn permissions_yaml(list: &[Permission]) -> Value {
+    Value::Sequence(
+        list.iter()
+            .map(|p| {
+                let mut m = Mapping::new();
+                m.insert("rules".into(), Value::Sequence(p.rules.clone()));
+                m.insert(
+                    "serviceAccountName".into(),
+                    p.service_account.clone().into(),
+                );
+                Value::Mapping(m)
+            })
+            .collect(),
+    )
+}
+
+fn deployment_yaml(d: &Deployment) -> Value {
+    let mut m = Mapping::new();
+    m.insert("name".into(), d.name.clone().into());
+    m.insert("spec".into(), d.spec.clone());
+    Value::Mapping(m)
+}
+
+/// Reads `a.b[sel].c` from `tree`: `[sel]` picks a list item by index or by its `name` or
+/// `serviceAccountName`.
+pub fn lookup<'a>(tree: &'a Value, path: &str) -> Option<&'a Value> {
+    let mut cur = tree;
+    let mut rest = path;
+    while !rest.is_empty() {
+        rest = rest.strip_prefix('.').unwrap_or(rest);
+        if let Some(after) = rest.strip_prefix('[') {
+            let (sel, tail) = after.split_once(']')?;
+            let items = cur.as_sequence()?;
+            cur = match sel.parse::<usize>() {
+                Ok(i) => items.get(i)?,
+                Err(_) => items.iter().find(|item| {
+                    ["name", "serviceAccountName"]
+                        .iter()
+                        .any(|k| item.get(*k).and_then(Value::as_str) == Some(sel))
+                })?,
+            };
+            rest = tail;
+        } else {
+            let end = rest.find(['.', '[']).unwrap_or(rest.len());
+            cur = cur.get(&rest[..end])?;
+            rest = &rest[end..];
+        }
+    }
+    Some(cur)
+}
+
+/// Sets the parts into a parsed CSV, each replacing what the template wrote at that place.
+/// An empty or null `spec.replaces` (a template's `replaces: {{.ReplacesCsvVersion}}` before
+/// fetch-previous) is removed: fetch-previous sets it structurally.
+pub fn apply(csv: &mut Value, parts: &Parts) -> Result<(), String> {
+    if let Some(name) = &parts.name {
+        mapping(csv, &["metadata"])?.insert("name".into(), name.clone().into());
+    }
+    let annotations = mapping(csv, &["metadata", "annotations"])?;
+    annotations.insert("createdAt".into(), parts.created_at.clone().into());
+    let spec = mapping(csv, &["spec"])?;
+    spec.insert("version".into(), parts.version.clone().into());
+    if matches!(spec.get("replaces"), Some(Value::Null))
+        || spec.get("replaces").and_then(Value::as_str) == Some("")
+    {
+        spec.remove("replaces");
+    }
+    if let Some(icon) = &parts.icon {
+        spec.insert("icon".into(), Value::Sequence(vec![icon.to_yaml()]));
+    }
+    let install = mapping(csv, &["spec", "install", "spec"])?;
+    for (key, list) in [
+        ("clusterPermissions", &parts.cluster_permissions),
+        ("permissions", &parts.permissions),
+    ] {
+        if !list.is_empty() {
+            install.insert(key.into(), permissions_yaml(list));
+        }
+    }
+    if !parts.deployments.is_empty() {
+        let slot = install
+            .entry("deployments".into())
+            .or_insert_with(|| Value::Sequence(Vec::new()));
+        let list = slot
+            .as_sequence_mut()
+            .ok_or("spec.install.spec.deployments is not a list")?;
+        for d in &parts.deployments {
+            match list
+                .iter_mut()
+                .find(|x| x.get("name").and_then(Value::as_str) == Some(&d.name))
+            {
+                Some(existing) => {
+                    if let Some(m) = existing.as_mapping_mut() {
+                        m.insert("spec".into(), d.spec.clone());
+                    }
+                }
+                None => list.push(deployment_yaml(d)),
+            }
+        }
+    }
+    if let Some(image) = operator_image(csv) {
+        mapping(csv, &["metadata", "annotations"])?.insert("containerImage".into(), image.into());
+    }
+    Ok(())
+}
+
+/// The image of the first container of the CSV's first deployment: the operator's image.
+pub fn operator_image(csv: &Value) -> Option<String> {
+    let d = csv
+        .get("spec")?
+        .get("install")?
+        .get("spec")?
+        .get("deployments")?
+        .get(0)?;
+    let c = d
+        .get("spec")?
+        .get("template")?
+        .get("spec")?
+        .get("containers")?
+        .get(0)?;
+    c.get("image")?.as_str().map(str::to_string)
+}
+
+/// The mapping at `path`, created (as empty mappings) where missing.
+fn mapping<'a>(v: &'a mut Value, path: &[&str]) -> Result<&'a mut Mapping, String> {
+    let mut cur = v;
+    for (i, key) in path.iter().enumerate() {
+        let m = cur
+            .as_mapping_mut()
+            .ok_or_else(|| format!("{} is not a mapping", shown(&path[..i])))?;
+        cur = m
+            .entry((*key).into())
+            .or_insert_with(|| Value::Mapping(Mapping::new()));
+        if cur.is_null() {
+            *cur = Value::Mapping(Mapping::new());
+        }
+    }
+    cur.as_mapping_mut()
+        .ok_or_else(|| format!("{} is not a mapping", shown(path)))
+}
+
+fn shown(path: &[&str]) -> String {
+    if path.is_empty() {
+        "the CSV".into()
+    } else {
+        path.join(".")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn y(s: &str) -> Value {
+        serde_yaml_ng::from_str(s).unwrap()
+    }
+
+    fn parts() -> Parts {
+        Parts {
+            name: Some("op.v1.0.0".into()),
+            version: "1.0.0".into(),
+            created_at: "2019-04-05T00:00:00Z".into(),
+            icon: Some(Icon::from_bytes("i", b"GIF89a").unwrap()),
+            cluster_permissions: vec![Permission {
+                service_account: "op".into(),
+                rules: vec![y("{apiGroups: [''], resources: [pods], verbs: [get]}")],
+            }],
+            permissions: vec![],
+            deployments: vec![Deployment {
+                name: "op".into(),
+                spec: y("template: {spec: {containers: [{name: op, image: 'reg/op:v1'}]}}"),
+            }],
+        }
+    }
+
+    #[test]
+    fn lookup_by_name_and_index() {
+        let t = parts().to_yaml();
+        assert_eq!(
+            lookup(&t, "clusterPermissions[op].rules[0].verbs[0]"),
+            Some(&y("get"))
+        );
+        assert_eq!(lookup(&t, "deployments[0].name"), Some(&y("op")));
+        assert_eq!(lookup(&t, "icon.mediatype"), Some(&y("image/gif")));
+        assert_eq!(lookup(&t, "deployments[nope].spec"), None);
+    }
+
+    #[test]
+    fn apply_replaces_parts_in_place() {
+        let mut csv = y(
+            "metadata: {name: x}\nspec:\n  version: 0.0.0\n  replaces:\n  icon: [{base64data: '', mediatype: image/png}]\n  install:\n    strategy: deployment\n    spec:\n      deployments: [{name: op, spec: {}}]\n",
+        );
+        apply(&mut csv, &parts()).unwrap();
+        assert_eq!(csv["metadata"]["name"], y("op.v1.0.0"));
+        assert_eq!(
+            csv["metadata"]["annotations"]["containerImage"],
+            y("reg/op:v1")
+        );
+        assert_eq!(csv["spec"]["version"], y("'1.0.0'"));
+        assert!(csv["spec"].get("replaces").is_none());
+        assert_eq!(csv["spec"]["icon"][0]["mediatype"], y("image/gif"));
+        let deployments = csv["spec"]["install"]["spec"]["deployments"]
+            .as_sequence()
+            .unwrap();
+        assert_eq!(deployments.len(), 1);
+        assert_eq!(
+            csv["spec"]["install"]["spec"]["clusterPermissions"][0]["serviceAccountName"],
+            y("op")
+        );
+    }
+}

@@ -1,0 +1,209 @@
+//! The render stage: templates → manifests in `<out>/render`, the CSV assembled structurally,
+//! and the bundle parsed from them.
+//!
+//! Order of work: the creation time and template data ([`inputs`]); the CSV parts from RBAC,
+//! Deployment and icon files (`olm::csv_build`), which also fill the template variables the
+//! pipeline maps to them; every `*.yaml.in` under the templates folder rendered (`*.yaml`
+//! copied; output names drop `.in` and replace `VERSION` with the version); the bundle read from
+//! the bundle sub-folder ([`bundle`]); the parts set into the CSV, which is then written back
+//! re-serialised; and the defects of the inputs reported ([`checks`]). Nothing is written
+//! before everything has rendered and parsed, so a failed render leaves no half-written folder.
+//! Same inputs, same bytes: the only clock is `createdAt`, taken from `SOURCE_DATE_EPOCH` or
+//! the source's commit time.
+
+mod bundle;
+mod checks;
+pub mod inputs;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use serde_yaml_ng::Value;
+
+use super::{Ctx, Rendered, RenderedFile};
+use crate::error::{Class, Error, Result};
+use crate::olm::{self, Bundle, Manifest};
+use crate::settings::{Settings, resolve_path};
+use crate::template;
+
+pub async fn run(ctx: &mut Ctx<'_>) -> Result<()> {
+    let rendered = render(ctx.settings, &ctx.out().join("render"))?;
+    ctx.report.info(&format!(
+        "rendered {} files into {} (CSV {})",
+        rendered.files.len(),
+        rendered.dir.display(),
+        rendered.csv_name
+    ));
+    ctx.report.findings(&rendered.findings);
+    ctx.state.bundle = Some(rendered.bundle.clone());
+    ctx.state.rendered = Some(rendered);
+    Ok(())
+}
+
+/// One rendered (or copied) file.
+pub struct Output {
+    /// Path relative to the render folder.
+    pub rel: String,
+    /// The template it came from, as the pipeline names it (for messages and findings).
+    pub template: String,
+    /// The template's own text.
+    pub source_text: String,
+    pub content: String,
+    pub docs: Vec<Value>,
+    pub in_bundle: bool,
+}
+
+/// Renders the pipeline's templates into `dir`.
+pub fn render(settings: &Settings, dir: &Path) -> Result<Rendered> {
+    let spec = &settings.pipeline.render;
+    let mut findings = Vec::new();
+    let (created_at, finding) = inputs::created_at(settings);
+    findings.extend(finding);
+    let mut data = inputs::base_data(settings, &created_at);
+    let parts = inputs::build_parts(settings, &data, &created_at)?;
+    inputs::add_part_vars(settings, &parts, &mut data);
+
+    let mut outputs = render_all(settings, &data)?;
+    let found = bundle::find(&spec.bundle, &outputs)?;
+    let (ci, di) = found.csv;
+    let csv_out = &mut outputs[ci];
+    let csv_doc = &mut csv_out.docs[di];
+    inputs::apply_parts(csv_doc, &parts, &csv_out.template)?;
+    findings.extend(checks::descriptor_paths(
+        csv_doc,
+        &csv_out.template,
+        &csv_out.source_text,
+    ));
+    let csv = Manifest::new(
+        olm::csv_file_name(Manifest::new("", csv_doc.clone()).name().ok_or_else(|| {
+            Error::input(format!(
+                "{}: the CSV has no metadata.name",
+                csv_out.template
+            ))
+        })?),
+        csv_doc.clone(),
+    );
+    csv_out.content = to_yaml(&csv_out.docs, &csv_out.template)?;
+
+    findings.extend(checks::package(
+        settings,
+        &found.package,
+        &outputs[found.package_at].template,
+    ));
+    let others: Vec<(String, Value)> = outputs
+        .iter()
+        .filter(|o| !o.in_bundle)
+        .flat_map(|o| o.docs.iter().map(|d| (o.template.clone(), d.clone())))
+        .collect();
+    findings.extend(checks::subscriptions(&others, &found.package));
+
+    write_all(dir, &outputs)?;
+    let csv_name = csv.name().unwrap_or_default().to_string();
+    Ok(Rendered {
+        dir: dir.to_path_buf(),
+        files: outputs
+            .iter()
+            .map(|o| RenderedFile {
+                path: o.rel.clone(),
+                in_bundle: o.in_bundle,
+            })
+            .collect(),
+        bundle: Bundle {
+            package: found.package,
+            csvs: vec![csv],
+            crds: found.crds,
+        },
+        csv_name,
+        findings,
+    })
+}
+
+/// Renders every template (copies plain YAML files), parsing each output.
+fn render_all(settings: &Settings, data: &template::Data) -> Result<Vec<Output>> {
+    let spec = &settings.pipeline.render;
+    let templates = resolve_path(&settings.source, Path::new(&spec.templates));
+    let mut inputs = Vec::new();
+    list_files(&templates, &templates, &mut inputs)?;
+    if inputs.is_empty() {
+        return Err(Error::input(format!(
+            "{}: no templates found (render.templates)",
+            templates.display()
+        )));
+    }
+    let version = settings.version.to_string();
+    let mut outputs = Vec::new();
+    for rel in inputs {
+        let src = templates.join(&rel);
+        let shown = format!("{}/{rel}", spec.templates.trim_end_matches('/'));
+        let text = fs::read_to_string(&src).map_err(|e| Error::io(Class::Input, &src, e))?;
+        let (out_rel, content) = match rel.strip_suffix(".in") {
+            Some(stem) => (
+                stem.to_string(),
+                template::render(&shown, &text, data).map_err(|e| Error::input(e.to_string()))?,
+            ),
+            None => (rel.clone(), text.clone()),
+        };
+        if !(out_rel.ends_with(".yaml") || out_rel.ends_with(".yml")) {
+            continue;
+        }
+        let docs = inputs::parse_docs(&format!("{shown} (rendered)"), &content)
+            .map_err(Error::input)?
+            .into_iter()
+            .map(|d| d.value)
+            .collect();
+        let out_rel = out_rel.replace("VERSION", &version);
+        outputs.push(Output {
+            in_bundle: Path::new(&out_rel).starts_with(&spec.bundle),
+            rel: out_rel,
+            template: shown,
+            source_text: text,
+            content,
+            docs,
+        });
+    }
+    Ok(outputs)
+}
+
+fn to_yaml(docs: &[Value], file: &str) -> Result<String> {
+    let mut out = String::new();
+    for (i, d) in docs.iter().enumerate() {
+        if i > 0 {
+            out.push_str("---\n");
+        }
+        out.push_str(
+            &serde_yaml_ng::to_string(d)
+                .map_err(|e| Error::stage(format!("{file}: writing the CSV: {e}")))?,
+        );
+    }
+    Ok(out)
+}
+
+fn write_all(dir: &Path, outputs: &[Output]) -> Result<()> {
+    if dir.exists() {
+        fs::remove_dir_all(dir).map_err(|e| Error::io(Class::Stage, dir, e))?;
+    }
+    for o in outputs {
+        let dest = dir.join(&o.rel);
+        if let Some(parent) = dest.parent() {
+            fs::create_dir_all(parent).map_err(|e| Error::io(Class::Stage, parent, e))?;
+        }
+        fs::write(&dest, &o.content).map_err(|e| Error::io(Class::Stage, &dest, e))?;
+    }
+    Ok(())
+}
+
+fn list_files(root: &Path, dir: &Path, out: &mut Vec<String>) -> Result<()> {
+    let mut entries: Vec<PathBuf> = fs::read_dir(dir)
+        .map_err(|e| Error::io(Class::Input, dir, e))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            list_files(root, &path, out)?;
+        } else if let Ok(rel) = path.strip_prefix(root) {
+            out.push(rel.to_string_lossy().replace('\\', "/"));
+        }
+    }
+    Ok(())
+}
