@@ -67,6 +67,7 @@ pub async fn run(ctx: &mut Ctx<'_>) -> Result<()> {
             default.release, previous.package.package_name
         )));
     }
+    let rendered_default = rendered.package.default_channel.is_some();
     let previous_head = previous
         .package
         .channel(channel)
@@ -96,6 +97,14 @@ pub async fn run(ctx: &mut Ctx<'_>) -> Result<()> {
             let why = format!("{} is older than {head}, the head of {channel}; policy 'skip': nothing to publish", csv_name(&bundle));
             ctx.report.decision(&why);
             ctx.state.nothing_to_publish = Some(why);
+        }
+    }
+    if let Some(default) = &bundle.package.default_channel {
+        if bundle.package.channels.len() > 1 && !rendered_default {
+            ctx.report.decision(&format!(
+                "the package now has channels {}; defaultChannel is {default} (set defaultChannel in the package template to choose another)",
+                bundle.package.channels.iter().map(|c| c.name.as_str()).collect::<Vec<_>>().join(", ")
+            ));
         }
     }
     if let (Some(old), Some(new)) = (&previous_head, bundle.csvs.first()) {
@@ -226,7 +235,16 @@ fn merge(rendered: Bundle, previous: Bundle, channel: &str, new_name: &str) -> B
     if rendered.package.default_channel.is_some() {
         package.default_channel = rendered.package.default_channel;
     }
+    // A package with several channels needs a default (registry ≥ v1.1.1 refuses to load it
+    // otherwise). When this release adds a channel to a package that had one, the channel that
+    // was the implicit default stays the default, so existing subscribers see no change; a
+    // `defaultChannel` in the rendered package file decides otherwise.
+    let implicit = (package.channels.len() == 1 && package.default_channel.is_none())
+        .then(|| package.channels[0].name.clone());
     package.set_head(channel, new_name);
+    if package.default_channel.is_none() && package.channels.len() > 1 {
+        package.default_channel = Some(implicit.unwrap_or_else(|| channel.to_string()));
+    }
     Bundle {
         package,
         csvs,

@@ -9,6 +9,7 @@ mod github;
 mod github_fake;
 mod graph;
 mod hostile;
+mod kubevirt_chain;
 mod pipeline;
 mod quay_fake;
 mod registry_dir;
