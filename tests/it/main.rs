@@ -15,5 +15,6 @@ mod quay_fake;
 mod registry_dir;
 mod render;
 mod secrets;
+mod travis;
 mod verify;
 mod yaml_compat;

@@ -385,17 +385,17 @@ fn kubevirt_release_and_alpha_pipelines_render_from_the_command_line() {
     let out = tmp.path().join("alpha");
     let o = run(
         "pipelines/kubevirt-alpha.yaml",
-        &["TRAVIS_BUILD_NUMBER=42"],
+        &["CSV_VERSION=0.23.0-alpha.42"],
         &out,
     );
     assert_code(&o, 0);
     let csv = &docs(&read(
         &out,
-        "bundle/kubevirtoperator.v0.0.0-master.42.clusterserviceversion.yaml",
+        "bundle/kubevirtoperator.v0.23.0-alpha.42.clusterserviceversion.yaml",
     ))[0];
     assert_eq!(
         csv["metadata"]["name"].as_str(),
-        Some("kubevirtoperator.0.0.0-master.42")
+        Some("kubevirtoperator.0.23.0-alpha.42")
     );
     let package = &docs(&read(&out, "bundle/kubevirt-package.yaml"))[0];
     assert_eq!(package["packageName"].as_str(), Some("kubevirt-dev"));
