@@ -29,8 +29,12 @@ pub async fn run(cli: Cli, env: Env) -> Result<()> {
         ));
     }
     let ci = crate::ci::CiContext::from_env(&env);
-    let report =
-        Reporter::new(verbosity, json).with_fold(Fold::for_provider(ci.provider.as_deref()));
+    let interactive = std::io::IsTerminal::is_terminal(&std::io::stderr())
+        && ci.provider.is_none()
+        && !env.contains_key("CI");
+    let report = Reporter::new(verbosity, json)
+        .with_fold(Fold::for_provider(ci.provider.as_deref()))
+        .with_interactive(interactive);
     match cli.command {
         Command::Run(args) => {
             let opts = RunOptions {

@@ -55,7 +55,12 @@ pub async fn run(ctx: &mut Ctx<'_>) -> Result<()> {
         releases.len(),
         default.digest
     ));
+    let spinner = ctx.report.activity(&format!(
+        "downloading release {} of {ns}/{pkg}",
+        default.release
+    ));
     let gz = ctx.registry.pull(ns, pkg, &default.digest).await;
+    drop(spinner);
     notes(ctx);
     let gz =
         gz.map_err(|e| e.context(format!("pulling release {} of {where_}", default.release)))?;

@@ -82,10 +82,14 @@ pub async fn run(ctx: &mut Ctx<'_>) -> Result<()> {
         ctx.report.info(&format!("dry-run: credentials: {creds}"));
         return Ok(());
     }
+    let spinner = ctx
+        .report
+        .activity(&format!("pushing {} bytes to {ns}/{pkg}", packed.gz.len()));
     let pushed = ctx
         .registry
         .push(ns, pkg, &release, &packed.gz, force)
         .await;
+    drop(spinner);
     notes(ctx);
     match pushed {
         Ok(PushOutcome::Pushed) => {}

@@ -87,9 +87,14 @@ async fn one(
         digest: Some(asset.sha256.clone()),
     };
     let upload = |name: String| async move {
+        let spinner = ctx
+            .report
+            .activity(&format!("uploading {name} ({size} bytes)"));
         let r = client
             .upload(release, endpoint, &name, &asset.bytes, &asset.sha256)
-            .await?;
+            .await;
+        drop(spinner);
+        let r = r?;
         check_uploaded(&r, &name, asset)?;
         Ok::<Remote, Error>(r)
     };
