@@ -56,6 +56,9 @@ pub struct Summary {
     pub kept: Vec<Write>,
     pub skipped: Vec<Write>,
     pub findings: Vec<Finding>,
+    /// The head of the pipeline's channel in the bundle this run builds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub channel_head: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
 }
@@ -322,6 +325,11 @@ impl Reporter {
         self.summary.lock().unwrap().skipped.push(w);
     }
 
+    /// Records the channel head of the bundle being published.
+    pub fn channel_head(&self, csv: &str) {
+        self.summary.lock().unwrap().channel_head = Some(csv.to_string());
+    }
+
     pub fn fail(&self, error: &str) {
         self.summary.lock().unwrap().error = Some(error.into());
     }
@@ -348,6 +356,12 @@ impl Reporter {
             "Summary{mode}: {} {} on channel {}",
             s.package, s.version, s.channel
         );
+        if let Some(head) = &s.channel_head {
+            eprintln!("  channel    {} → {head}", s.channel);
+        }
+        for d in &s.decisions {
+            eprintln!("  decided    {d}");
+        }
         for w in &s.published {
             eprintln!(
                 "  published  {} -> {}{}",

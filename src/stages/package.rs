@@ -57,6 +57,9 @@ pub async fn run(ctx: &mut Ctx<'_>) -> Result<()> {
         contents.push_str(&format!("\n  CRD {}", crd_file_name(crd)));
     }
     ctx.report.block(&contents, s.dry_run);
+    if let Some(head) = bundle.package.channel(&s.pipeline.channel) {
+        ctx.report.channel_head(&head.current_csv);
+    }
     ctx.state.packaged = Some(Packaged {
         bundle,
         dir,
