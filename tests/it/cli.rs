@@ -446,3 +446,38 @@ fn ci_logs_fold_each_stage() {
         stdout(&plan)
     );
 }
+
+#[test]
+fn a_rerun_after_a_failed_release_stage_completes_without_publishing_twice() {
+    let work = Work::sample();
+    // The release target cannot be written: `_out/release` is a file.
+    std::fs::create_dir_all(work.path().join("_out")).unwrap();
+    std::fs::write(work.path().join("_out/release"), "in the way").unwrap();
+    let failed = run(&work, &[]);
+    assert_code(&failed, 1);
+    assert!(
+        stderr(&failed).contains("stage release"),
+        "{}",
+        stderr(&failed)
+    );
+    let pushed = releases(&work);
+    assert_eq!(pushed.len(), 1, "the push before the failing stage landed");
+
+    std::fs::remove_file(work.path().join("_out/release")).unwrap();
+    let again = run(&work, &[]);
+    assert_code(&again, 0);
+    let err = stderr(&again);
+    assert!(
+        err.contains("unchanged: bundle release 0.1.0"),
+        "push did nothing the second time:\n{err}"
+    );
+    assert!(
+        err.contains("published asset SHA256SUMS"),
+        "the release stage completed:\n{err}"
+    );
+    assert_eq!(
+        releases(&work),
+        pushed,
+        "the registry is exactly as after the first run"
+    );
+}
