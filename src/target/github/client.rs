@@ -186,13 +186,15 @@ impl<'a> Client<'a> {
             #[serde(default)]
             errors: Vec<Value>,
         }
+        // The answer may echo the request, token included: redact before anything is quoted.
+        let body = &self.redact(body);
         let parsed: Body = serde_json::from_str(body).unwrap_or_default();
         let message = parsed.message.unwrap_or_else(|| {
             let t = body.trim();
             if t.is_empty() {
                 "(no body)".to_string()
             } else {
-                t.chars().take(300).collect()
+                crate::registry::appr::errors::describe_non_json(t)
             }
         });
         let verdict = limits::verdict(
@@ -208,6 +210,26 @@ impl<'a> Client<'a> {
             errors: parsed.errors,
             verdict,
         }
+    }
+
+    /// `text` without the token.
+    pub(super) fn redact(&self, text: &str) -> String {
+        crate::secret::redact(text, &[self.token.expose()])
+    }
+
+    /// A failed call without an answer, described by its innermost cause (the outer layers
+    /// only say "client error" or "error sending request").
+    pub(super) fn transport_error(what: &str, e: &(dyn std::error::Error + 'static)) -> ApiError {
+        let mut cause = e;
+        while let Some(next) = cause.source() {
+            cause = next;
+        }
+        let message = if std::ptr::addr_eq(cause, e) {
+            e.to_string()
+        } else {
+            format!("{e}: {cause}")
+        };
+        Self::transport(what, message)
     }
 
     pub(super) fn transport(what: &str, message: String) -> ApiError {
@@ -236,14 +258,14 @@ impl<'a> Client<'a> {
                 Method::DELETE => self.octo._delete(route, None::<&()>).await,
                 _ => unreachable!("only the methods above are used"),
             }
-            .map_err(|e| Self::transport(&what, e.to_string()))?;
+            .map_err(|e| Self::transport_error(&what, &e))?;
             let status = response.status().as_u16();
             let headers = response.headers().clone();
             let text = self
                 .octo
                 .body_to_string(response)
                 .await
-                .map_err(|e| Self::transport(&what, e.to_string()))?;
+                .map_err(|e| Self::transport_error(&what, &e))?;
             if (200..300).contains(&status) {
                 Ok((headers, text))
             } else {
@@ -274,7 +296,7 @@ impl<'a> Client<'a> {
                 ApiError {
                     what: format!("{method} {}{route}", self.api),
                     status: None,
-                    message: format!("unexpected answer: {e}"),
+                    message: self.redact(&format!("unexpected answer: {e}")),
                     errors: Vec::new(),
                     verdict: Verdict::Fail,
                 }
