@@ -526,17 +526,6 @@ async fn github_case(case: GitHubCase) -> (Outcome, Vec<String>) {
     let file = github_pipeline(&work, &api);
     let o = github_run(&work, file).await;
     let got = outcome(name, &o);
-    if std::env::var("FAULTS_SHOW").is_ok() {
-        eprintln!(
-            "=== {name}\n{}\n{:?}",
-            stderr(&o),
-            proxy
-                .seen()
-                .iter()
-                .map(|s| format!("{} {} {:?}", s.method, s.path, s.fault))
-                .collect::<Vec<_>>()
-        );
-    }
     assert_eq!(got, case.expect, "{name}:\n{}", stderr(&o));
     assert!(
         case.refused || proxy.faults_applied() > 0,
