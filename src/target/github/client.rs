@@ -189,14 +189,25 @@ impl<'a> Client<'a> {
         // The answer may echo the request, token included: redact before anything is quoted.
         let body = &self.redact(body);
         let parsed: Body = serde_json::from_str(body).unwrap_or_default();
-        let message = parsed.message.unwrap_or_else(|| {
-            let t = body.trim();
-            if t.is_empty() {
-                "(no body)".to_string()
-            } else {
-                crate::registry::appr::errors::describe_non_json(t)
-            }
-        });
+        let location = headers
+            .get(reqwest::header::LOCATION)
+            .and_then(|v| v.to_str().ok());
+        let message = match (status, location) {
+            // Redirects are never followed: the token must not travel with them.
+            (300..=399, Some(to)) => format!(
+                "a redirect to {}, not followed (the token is only sent to {})",
+                self.redact(to),
+                self.api
+            ),
+            _ => parsed.message.unwrap_or_else(|| {
+                let t = body.trim();
+                if t.is_empty() {
+                    "(no body)".to_string()
+                } else {
+                    crate::registry::appr::errors::describe_non_json(t)
+                }
+            }),
+        };
         let verdict = limits::verdict(
             Some(status),
             Some(headers),
@@ -296,7 +307,7 @@ impl<'a> Client<'a> {
                 ApiError {
                     what: format!("{method} {}{route}", self.api),
                     status: None,
-                    message: self.redact(&format!("unexpected answer: {e}")),
+                    message: self.redact(&unexpected(&text, &e)),
                     errors: Vec::new(),
                     verdict: Verdict::Fail,
                 }
@@ -377,5 +388,19 @@ impl<'a> Client<'a> {
         let route = format!("{}/releases/assets/{id}", self.repo_route);
         let body = serde_json::json!({ "name": name });
         Ok(self.call(Method::PATCH, &route, Some(&body)).await?.1)
+    }
+}
+
+/// Why a 2xx answer could not be read: not JSON at all (an HTML login page, plain text), or
+/// JSON of another shape (a missing field).
+pub(super) fn unexpected(text: &str, e: &serde_json::Error) -> String {
+    let t = text.trim();
+    if serde_json::from_str::<Value>(t).is_ok() {
+        format!("unexpected answer: {e}")
+    } else {
+        format!(
+            "unexpected answer: {} is not the API's JSON",
+            crate::registry::appr::errors::describe_non_json(t)
+        )
     }
 }

@@ -67,7 +67,7 @@ impl Client<'_> {
         serde_json::from_str(&text).map_err(|e| ApiError {
             what,
             status: Some(status),
-            message: self.redact(&format!("unexpected answer: {e}")),
+            message: self.redact(&super::client::unexpected(&text, &e)),
             errors: Vec::new(),
             verdict: Verdict::Fail,
         })
