@@ -302,25 +302,30 @@ fn parse_target(
     ))
 }
 
-/// `https://` anywhere; `http://` only on loopback, unless `insecure`.
+/// `https://` anywhere; `http://` only on loopback, unless `insecure`. The host is the one an
+/// HTTP client would connect to (parsed as a URL, so `http://localhost:80@evil.example` is
+/// `evil.example`), and a URL holding credentials is refused outright.
 pub fn check_url(url: &str, insecure: bool) -> std::result::Result<(), String> {
-    if url.starts_with("https://") {
-        return Ok(());
-    }
-    let Some(rest) = url.strip_prefix("http://") else {
+    let parsed =
+        reqwest::Url::parse(url).map_err(|e| format!("'{url}' is not an http(s) URL ({e})"))?;
+    if !matches!(parsed.scheme(), "http" | "https") {
         return Err(format!("'{url}' is not an http(s) URL"));
-    };
-    let host = rest.split(['/', '?']).next().unwrap_or("");
-    let host = match host.strip_prefix('[') {
-        Some(v6) => v6.split(']').next().unwrap_or(""),
-        None => host.rsplit_once(':').map(|(h, _)| h).unwrap_or(host),
-    };
-    let loopback = host == "localhost"
-        || host
+    }
+    if !parsed.username().is_empty() || parsed.password().is_some() {
+        return Err(format!(
+            "the URL of {} holds credentials (user:password@); remove them and use the environment (QUAY_TOKEN, GITHUB_TOKEN, …)",
+            parsed.host_str().unwrap_or("the URL")
+        ));
+    }
+    let host = parsed
+        .host_str()
+        .ok_or_else(|| format!("'{url}' has no host"))?;
+    let bare = host.trim_start_matches('[').trim_end_matches(']');
+    let loopback = bare.eq_ignore_ascii_case("localhost")
+        || bare
             .parse::<std::net::IpAddr>()
-            .map(|ip| ip.is_loopback())
-            .unwrap_or(false);
-    if loopback || insecure {
+            .is_ok_and(|ip| ip.is_loopback());
+    if parsed.scheme() == "https" || loopback || insecure {
         Ok(())
     } else {
         Err(format!(

@@ -4,6 +4,8 @@ mod support;
 
 mod appr;
 mod cli;
+mod fault_proxy;
+mod faults;
 mod fuzz;
 mod github;
 mod github_fake;

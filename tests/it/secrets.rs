@@ -1,8 +1,15 @@
 //! Secrets never leak: every command, at every verbosity and output format, in success and in
 //! failure, runs with known token and password values, and none of them may appear in stdout,
-//! stderr, the JSON summary, the plan, or any file the run wrote.
+//! stderr, the JSON summary, the plan, or any file the run wrote. That includes HTTP errors
+//! whose bodies echo the request (its `Authorization` header, a login's password), from the
+//! app registry and from GitHub, behind [`crate::fault_proxy`]. And plain `http://` URLs are
+//! refused unless the host is loopback or `--insecure` is given; URLs never hold credentials.
+
+use std::process::Output;
 
 use crate::support::{Work, list_files, stderr, stdout};
+
+mod echo;
 
 pub const SECRETS: [(&str, &str); 5] = [
     ("QUAY_TOKEN", "basic c2VrcmV0LXF1YXktdG9rZW4="),
@@ -85,4 +92,107 @@ fn no_command_prints_a_secret_in_success_or_failure() {
         assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
         check_run(&work, &format!("conflict {v:?}"), &out);
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Plain http:// only to loopback, unless --insecure; never credentials in a URL.
+
+/// Runs `plan` on the sample pipeline with its registry URL and release target replaced.
+fn plan_at(work: &Work, registry: &str, github_api: Option<&str>, insecure: bool) -> Output {
+    let text = std::fs::read_to_string(work.path().join("pipelines/sample.yaml")).unwrap();
+    let mut text = text.replace("url: dir:_out/registry", &format!("url: {registry}"));
+    if let Some(api) = github_api {
+        text = text.replace(
+            "target: dir:_out/release",
+            &format!("target: github:acme/sample-operator\n  api_url: {api}"),
+        );
+    }
+    std::fs::write(work.path().join("pipelines/t.yaml"), text).unwrap();
+    let mut args = vec!["plan", "pipelines/t.yaml"];
+    if insecure {
+        args.push("--insecure");
+    }
+    work.run(&args, &SECRETS)
+}
+
+#[test]
+fn plain_http_is_refused_unless_loopback_or_insecure_and_urls_never_hold_credentials() {
+    let work = Work::sample();
+    let https = "https://quay.io/cnr";
+    for (url, loopback) in [
+        ("http://registry.example.com/cnr", false),
+        ("http://127.0.0.1.example.com/cnr", false),
+        ("http://localhost.example.com/cnr", false),
+        ("http://127.0.0.1:5000/cnr", true),
+        ("http://127.1:5000/cnr", true),
+        ("http://LOCALHOST:5000/cnr", true),
+        ("http://[::1]:5000/cnr", true),
+    ] {
+        for (registry, api) in [(url, None), (https, Some(url))] {
+            let o = plan_at(&work, registry, api, false);
+            let err = stderr(&o);
+            if loopback {
+                assert_eq!(o.status.code(), Some(0), "{url}: {err}");
+            } else {
+                assert_eq!(o.status.code(), Some(2), "{url}: {err}");
+                let field = if api.is_some() {
+                    "api_url"
+                } else {
+                    "registry.url"
+                };
+                assert!(
+                    err.contains(field) && err.contains("plain http:// on a non-loopback host"),
+                    "{url}: {err}"
+                );
+                let o = plan_at(&work, registry, api, true);
+                assert_eq!(o.status.code(), Some(0), "{url} --insecure: {}", stderr(&o));
+            }
+        }
+    }
+    // The host is what a client would connect to: userinfo that looks like loopback is not,
+    // and credentials in a URL are refused even with --insecure, without printing them.
+    for url in [
+        "http://localhost:80@registry.example.com/cnr",
+        "https://robot:SEKRET-url-password@quay.io/cnr",
+    ] {
+        for (registry, api) in [(url, None), (https, Some(url))] {
+            for insecure in [false, true] {
+                let o = plan_at(&work, registry, api, insecure);
+                let err = stderr(&o);
+                assert_eq!(o.status.code(), Some(2), "{url}: {err}");
+                assert!(err.contains("holds credentials"), "{url}: {err}");
+                assert!(!err.contains("SEKRET-url-password"), "{err}");
+                check_run(&work, url, &o);
+            }
+        }
+    }
+    // The registry subcommands apply the same rule, before any request.
+    let o = work.run(
+        &[
+            "registry",
+            "list",
+            "--registry",
+            "http://registry.example.com/cnr",
+            "ns",
+        ],
+        &SECRETS,
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--insecure"), "{}", stderr(&o));
+    let o = work.run(
+        &[
+            "registry",
+            "list",
+            "--registry",
+            "https://robot:SEKRET-url-password@quay.io/cnr",
+            "ns",
+        ],
+        &SECRETS,
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        !stderr(&o).contains("SEKRET-url-password"),
+        "{}",
+        stderr(&o)
+    );
 }

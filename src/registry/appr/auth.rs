@@ -91,7 +91,6 @@ impl ApprClient {
 
     /// Turns a failure into an error, with every secret the client holds scrubbed out.
     pub(super) fn error(&self, f: Failure) -> Error {
-        let mut msg = f.to_string();
         let mut secrets: Vec<&str> = Vec::new();
         match &self.credentials {
             Some(Credentials::Token(t)) => secrets.push(t.expose()),
@@ -101,14 +100,7 @@ impl ApprClient {
         if let Some(Some(t)) = self.auth.get() {
             secrets.push(t.expose());
         }
-        for s in secrets {
-            for part in [s, s.split_once(' ').map(|(_, v)| v).unwrap_or(s)] {
-                if part.len() >= 4 {
-                    msg = msg.replace(part, "****");
-                }
-            }
-        }
-        Error::stage(msg)
+        Error::stage(crate::secret::redact(&f.to_string(), &secrets))
     }
 }
 

@@ -186,15 +186,28 @@ impl<'a> Client<'a> {
             #[serde(default)]
             errors: Vec<Value>,
         }
+        // The answer may echo the request, token included: redact before anything is quoted.
+        let body = &self.redact(body);
         let parsed: Body = serde_json::from_str(body).unwrap_or_default();
-        let message = parsed.message.unwrap_or_else(|| {
-            let t = body.trim();
-            if t.is_empty() {
-                "(no body)".to_string()
-            } else {
-                t.chars().take(300).collect()
-            }
-        });
+        let location = headers
+            .get(reqwest::header::LOCATION)
+            .and_then(|v| v.to_str().ok());
+        let message = match (status, location) {
+            // Redirects are never followed: the token must not travel with them.
+            (300..=399, Some(to)) => format!(
+                "a redirect to {}, not followed (the token is only sent to {})",
+                self.redact(to),
+                self.api
+            ),
+            _ => parsed.message.unwrap_or_else(|| {
+                let t = body.trim();
+                if t.is_empty() {
+                    "(no body)".to_string()
+                } else {
+                    crate::registry::appr::errors::describe_non_json(t)
+                }
+            }),
+        };
         let verdict = limits::verdict(
             Some(status),
             Some(headers),
@@ -208,6 +221,26 @@ impl<'a> Client<'a> {
             errors: parsed.errors,
             verdict,
         }
+    }
+
+    /// `text` without the token.
+    pub(super) fn redact(&self, text: &str) -> String {
+        crate::secret::redact(text, &[self.token.expose()])
+    }
+
+    /// A failed call without an answer, described by its innermost cause (the outer layers
+    /// only say "client error" or "error sending request").
+    pub(super) fn transport_error(what: &str, e: &(dyn std::error::Error + 'static)) -> ApiError {
+        let mut cause = e;
+        while let Some(next) = cause.source() {
+            cause = next;
+        }
+        let message = if std::ptr::addr_eq(cause, e) {
+            e.to_string()
+        } else {
+            format!("{e}: {cause}")
+        };
+        Self::transport(what, message)
     }
 
     pub(super) fn transport(what: &str, message: String) -> ApiError {
@@ -236,14 +269,14 @@ impl<'a> Client<'a> {
                 Method::DELETE => self.octo._delete(route, None::<&()>).await,
                 _ => unreachable!("only the methods above are used"),
             }
-            .map_err(|e| Self::transport(&what, e.to_string()))?;
+            .map_err(|e| Self::transport_error(&what, &e))?;
             let status = response.status().as_u16();
             let headers = response.headers().clone();
             let text = self
                 .octo
                 .body_to_string(response)
                 .await
-                .map_err(|e| Self::transport(&what, e.to_string()))?;
+                .map_err(|e| Self::transport_error(&what, &e))?;
             if (200..300).contains(&status) {
                 Ok((headers, text))
             } else {
@@ -274,7 +307,7 @@ impl<'a> Client<'a> {
                 ApiError {
                     what: format!("{method} {}{route}", self.api),
                     status: None,
-                    message: format!("unexpected answer: {e}"),
+                    message: self.redact(&unexpected(&text, &e)),
                     errors: Vec::new(),
                     verdict: Verdict::Fail,
                 }
@@ -355,5 +388,19 @@ impl<'a> Client<'a> {
         let route = format!("{}/releases/assets/{id}", self.repo_route);
         let body = serde_json::json!({ "name": name });
         Ok(self.call(Method::PATCH, &route, Some(&body)).await?.1)
+    }
+}
+
+/// Why a 2xx answer could not be read: not JSON at all (an HTML login page, plain text), or
+/// JSON of another shape (a missing field).
+pub(super) fn unexpected(text: &str, e: &serde_json::Error) -> String {
+    let t = text.trim();
+    if serde_json::from_str::<Value>(t).is_ok() {
+        format!("unexpected answer: {e}")
+    } else {
+        format!(
+            "unexpected answer: {} is not the API's JSON",
+            crate::registry::appr::errors::describe_non_json(t)
+        )
     }
 }

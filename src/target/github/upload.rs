@@ -54,20 +54,20 @@ impl Client<'_> {
             .body(bytes.to_vec())
             .send()
             .await
-            .map_err(|e| Self::transport(&what, e.without_url().to_string()))?;
+            .map_err(|e| Self::transport_error(&what, &e.without_url()))?;
         let status = response.status().as_u16();
         let headers = response.headers().clone();
         let text = response
             .text()
             .await
-            .map_err(|e| Self::transport(&what, e.without_url().to_string()))?;
+            .map_err(|e| Self::transport_error(&what, &e.without_url()))?;
         if !(200..300).contains(&status) {
             return Err(self.failure(&what, status, &headers, &text));
         }
         serde_json::from_str(&text).map_err(|e| ApiError {
             what,
             status: Some(status),
-            message: format!("unexpected answer: {e}"),
+            message: self.redact(&super::client::unexpected(&text, &e)),
             errors: Vec::new(),
             verdict: Verdict::Fail,
         })

@@ -83,6 +83,11 @@ pub async fn handle(
     let route = match (&method, segs.len()) {
         (&Method::POST, 3) if segs[0] == "packages" => Route::Push,
         (&Method::GET, 3) if segs[0] == "packages" => Route::Releases,
+        (&Method::GET, _)
+            if segs.last().is_some_and(|s| s == "pull") || path.contains("/blobs/") =>
+        {
+            Route::Pull
+        }
         _ => Route::Any,
     };
     let fault = {
@@ -135,6 +140,7 @@ pub async fn handle(
             return (StatusCode::from_u16(code).unwrap(), text).into_response();
         }
         Some(FaultKind::Huge(n)) => return vec![b' '; n].into_response(),
+        Some(FaultKind::Bytes(b)) => return b.to_vec().into_response(),
         None => {}
     }
     if !path.starts_with("/cnr/api/v1/") {

@@ -38,6 +38,8 @@ pub enum Route {
     Push,
     /// `GET /api/v1/packages/{ns}/{pkg}` (the release list).
     Releases,
+    /// `GET …/blobs/sha256/{digest}` or `GET …/{release}/helm/pull` (a bundle's bytes).
+    Pull,
     Any,
 }
 
@@ -59,6 +61,8 @@ pub enum FaultKind {
     Body(u16, &'static str),
     /// Answer 200 with a body of this many bytes.
     Huge(usize),
+    /// Answer 200 with these bytes (e.g. another bundle than the one asked for).
+    Bytes(&'static [u8]),
 }
 
 #[derive(Debug, Clone)]

@@ -363,3 +363,118 @@ fn answers_that_are_not_the_apis_json_are_clear_errors() {
         assert_eq!(fake.pushes(), 0);
     }
 }
+
+/// A second, different but valid bundle: the sample at another version.
+fn other_bundle(work: &Work, file: &str) -> Vec<u8> {
+    assert_code(&run(work, file, "0.1.1", &["--dry-run"], &login(WRITER)), 0);
+    std::fs::read(tarball(work, "0.1.1")).unwrap()
+}
+
+#[test]
+fn a_blob_whose_digest_does_not_match_is_refused_and_nothing_is_published() {
+    let (fake, work, ns, file) = setup("");
+    assert_code(&run(&work, file, "0.1.0", &[], &login(WRITER)), 0);
+    let published = fake.releases(&ns, PKG);
+    let other = other_bundle(&work, file);
+    // The registry keeps reporting 0.1.0's digest but serves other (valid) bytes for it.
+    {
+        let mut st = fake.state.lock().unwrap();
+        let repo = st.repos.get_mut(&(ns.clone(), PKG.to_string())).unwrap();
+        repo.releases.get_mut("0.1.0").unwrap().gz = other.clone();
+    }
+    let pushes = fake.pushes();
+    let o = run(&work, file, "0.2.0", &[], &login(WRITER));
+    assert_code(&o, 1);
+    let err = stderr(&o);
+    assert!(
+        err.contains("blob digest mismatch")
+            && err.contains(&format!("the registry said sha256:{}", published["0.1.0"]))
+            && err.contains(&format!("the blob is sha256:{}", super::digest_of(&other))),
+        "{err}"
+    );
+    assert_eq!(fake.pushes(), pushes, "nothing was pushed");
+    assert_eq!(fake.releases(&ns, PKG), published);
+    // `registry show` and `registry pull` refuse it too, and pull writes nothing.
+    let pkg = format!("{ns}/{PKG}");
+    let out = work.path().join("pulled");
+    for args in [
+        vec!["registry", "show", "--registry", &fake.url, &pkg, "0.1.0"],
+        vec![
+            "registry",
+            "pull",
+            "--registry",
+            &fake.url,
+            &pkg,
+            "0.1.0",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+    ] {
+        let o = work.run(&args, &login(WRITER));
+        assert_code(&o, 1);
+        assert!(stderr(&o).contains("digest mismatch"), "{}", stderr(&o));
+        no_secrets(&o);
+    }
+    assert!(crate::support::list_files(&out).is_empty());
+}
+
+#[test]
+fn a_release_that_reads_back_with_another_digest_fails_the_proof() {
+    let (fake, work, ns, file) = setup("  retries: 0\n");
+    let other: &'static [u8] = Box::leak(other_bundle(&work, file).into_boxed_slice());
+    fake.fault(Route::Pull, FaultKind::Bytes(other), 1);
+    let o = run(&work, file, "0.1.0", &[], &login(WRITER));
+    assert_code(&o, 1);
+    let ours = super::digest_of(&std::fs::read(tarball(&work, "0.1.0")).unwrap());
+    let err = stderr(&o);
+    assert!(
+        err.contains("pulled release 0.1.0")
+            && err.contains(&format!(
+                "its digest is sha256:{}, not sha256:{ours}",
+                super::digest_of(other)
+            )),
+        "{err}"
+    );
+    // What the registry stores is ours; only its answer lied, and the run says so.
+    assert_eq!(fake.releases(&ns, PKG)["0.1.0"], ours);
+    assert!(!err.contains("published sample"), "{err}");
+}
+
+#[test]
+fn a_same_origin_redirect_keeps_credentials_and_another_host_gets_none() {
+    // Within the registry's origin a redirect is followed, with the credentials.
+    let (fake, work, ns, file) = setup("");
+    assert_code(&run(&work, file, "0.1.0", &[], &login(WRITER)), 0);
+    let here: &'static str = Box::leak(
+        format!("{}/api/v1/packages/{ns}/{PKG}?media_type=helm", fake.url).into_boxed_str(),
+    );
+    fake.fault(Route::Releases, FaultKind::Redirect(here), 1);
+    let o = run(&work, file, "0.2.0", &[], &login(WRITER));
+    assert_code(&o, 0);
+    let seen = fake.seen();
+    let hops: Vec<_> = seen
+        .iter()
+        .filter(|s| s.method == "GET" && s.path == format!("/cnr/api/v1/packages/{ns}/{PKG}"))
+        .collect();
+    assert!(hops.len() >= 2, "{seen:#?}");
+    assert!(
+        hops.iter()
+            .all(|s| s.authorization.as_deref() == Some(token(WRITER).as_str()))
+    );
+    // To another host (another port is another origin), on a blob pull: refused; the other
+    // host never sees a request, let alone credentials.
+    let other = Fake::start();
+    let there: &'static str = Box::leak(format!("{}/api/v1/x", other.url).into_boxed_str());
+    fake.fault(Route::Pull, FaultKind::Redirect(there), 10);
+    let o = run(&work, file, "0.3.0", &[], &login(WRITER));
+    assert_code(&o, 1);
+    assert!(
+        stderr(&o).contains("a redirect to another host"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(other.seen().iter().all(|s| s.authorization.is_none()));
+    assert!(other.seen().is_empty());
+    assert_eq!(fake.releases(&ns, PKG).len(), 2);
+    no_secrets(&o);
+}
