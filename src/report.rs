@@ -316,7 +316,7 @@ impl Reporter {
         self.line(
             Verbosity::Quiet,
             &format!(
-                "    dry-run: would write {} to {}{}",
+                "    dry-run: skipped {} → {}{}",
                 w.what,
                 w.target,
                 digest_suffix(&w)

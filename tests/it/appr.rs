@@ -241,7 +241,7 @@ fn dry_run_prints_the_request_sends_nothing_and_needs_no_credentials() {
         let size = std::fs::metadata(tarball(&work, "0.1.0")).unwrap().len();
         assert!(
             all.contains(&format!(
-                "would write bundle release 0.1.0 (media_type helm, {size}-byte .tar.gz) to POST {url}/api/v1/packages/{ns}/{PKG} (sha256:{digest})"
+                "dry-run: skipped bundle release 0.1.0 (media_type helm, {size}-byte .tar.gz) → POST {url}/api/v1/packages/{ns}/{PKG} (sha256:{digest})"
             )),
             "{all}"
         );

@@ -176,16 +176,16 @@ fn dry_run_writes_nothing_and_says_what_it_skipped() {
     assert_code(&out, 0);
     let err = stderr(&out);
     assert!(
-        err.contains("dry-run: would write bundle release 0.1.0 ("),
+        err.contains("dry-run: skipped bundle release 0.1.0 ("),
         "{err}"
     );
     assert!(err.contains("sha256:"), "{err}");
     assert!(
-        err.contains("dry-run: would write asset sample-operatorsource.yaml"),
+        err.contains("dry-run: skipped asset sample-operatorsource.yaml"),
         "{err}"
     );
     assert!(
-        err.contains("dry-run: would write asset SHA256SUMS"),
+        err.contains("dry-run: skipped asset SHA256SUMS"),
         "{err}"
     );
     assert!(
