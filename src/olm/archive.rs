@@ -23,7 +23,17 @@ use sha2::{Digest, Sha256};
 use super::{Bundle, Manifest, PackageManifest, crd_file_name, csv_file_name};
 
 /// How the bundle is laid out inside the tarball.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize, serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Default,
+    serde::Deserialize,
+    serde::Serialize,
+    clap::ValueEnum,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Layout {
     /// One `bundle.yaml` with string-valued `data.*` (what courier pushes for a flat folder).

@@ -10,6 +10,7 @@ mod github_fake;
 mod graph;
 mod hostile;
 mod pipeline;
+mod publish;
 mod quay_fake;
 mod registry_dir;
 mod render;
