@@ -62,7 +62,7 @@ pub async fn run(args: &PublishArgs, env: &Env, report: &Reporter) -> Result<()>
         &job.release,
         job.dry_run,
     );
-    let result = stages(args, &bundle, &job, &registry, report, mtime).await;
+    let result = stages(args, bundle, &job, &registry, report, mtime).await;
     if let Err(e) = &result {
         report.fail(&e.message);
     }
@@ -70,17 +70,19 @@ pub async fn run(args: &PublishArgs, env: &Env, report: &Reporter) -> Result<()>
     result
 }
 
-/// package → verify → push, each timed and folded like a pipeline stage.
+/// package → verify → push, each timed and folded like a pipeline stage. The parsed CSVs are
+/// dropped once packed: verify reads the tarball and push needs only the package file, so peak
+/// memory holds one parsed bundle, not two.
 async fn stages(
     args: &PublishArgs,
-    bundle: &Bundle,
+    bundle: Bundle,
     job: &Job,
     registry: &Registry,
     report: &Reporter,
     mtime: u64,
 ) -> Result<()> {
     let packed = stage(report, "package", async {
-        let files = archive::bundle_files(bundle, args.layout).map_err(Error::stage)?;
+        let files = archive::bundle_files(&bundle, args.layout).map_err(Error::stage)?;
         let packed = archive::pack(&files, mtime).map_err(Error::stage)?;
         report.info(&format!(
             "bundle {} ({} CSVs, {} CRDs, {} layout): {} bytes",
@@ -97,10 +99,16 @@ async fn stages(
             "digest sha256:{} (tar), sha256:{} (.tar.gz)",
             packed.digest, packed.gz_digest
         ));
-        report.detail(&contents(bundle));
+        report.detail(&contents(&bundle));
         Ok(packed)
     })
     .await?;
+    let Bundle {
+        package,
+        csvs,
+        crds,
+    } = bundle;
+    drop((csvs, crds));
     let shown = format!("{}-{}.tar.gz", job.package, job.release);
     stage(report, "verify", async {
         let warnings = verify::check(report, &shown, &packed.gz, &[])?;
@@ -111,7 +119,7 @@ async fn stages(
     stage(
         report,
         "push",
-        push::push(registry, report, job, &bundle.package, &packed),
+        push::push(registry, report, job, &package, &packed),
     )
     .await
 }

@@ -9,6 +9,7 @@
 
 pub mod archive;
 pub mod finding;
+pub mod flat_yaml;
 pub mod graph;
 pub mod validate;
 
