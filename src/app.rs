@@ -97,6 +97,7 @@ pub async fn run(cli: Cli, env: Env) -> Result<()> {
                 .map_err(|e| Error::stage(format!("writing the man page: {e}")))
         }
         Command::Registry(cmd) => commands::registry::run(cmd, &env, json).await,
+        Command::Publish(args) => commands::publish::run(&args, &env, &report).await,
     }
 }
 

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use crate::olm::archive::Layout;
 use crate::olm::validate::Profile;
 
 /// Run the release pipeline of an operator published through OLM app registries.
@@ -57,6 +58,36 @@ pub enum Command {
     /// Inspect an app registry (Quay, appr or dir:): list, show, pull, channels, delete.
     #[command(subcommand)]
     Registry(RegistryCommand),
+    /// Package, verify and push a bundle folder as one release: the pipeline's package, verify
+    /// and push stages on their own, without a pipeline file.
+    Publish(PublishArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct PublishArgs {
+    /// The bundle folder: flat (package file, every CSV, each CRD) or nested (one folder per
+    /// version).
+    pub dir: PathBuf,
+    #[command(flatten)]
+    pub at: RegistryTarget,
+    /// The registry namespace (Quay organisation), e.g. kubevirt.
+    #[arg(long)]
+    pub namespace: String,
+    /// The package (app repository); must equal the bundle's packageName.
+    #[arg(long)]
+    pub package: String,
+    /// The release to publish, strict SemVer (e.g. 0.22.0).
+    #[arg(long, value_name = "VERSION")]
+    pub release: String,
+    /// Package and verify, then print the exact push request instead of sending it.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Overwrite a release already published with different content.
+    #[arg(long)]
+    pub force: bool,
+    /// Tarball layout: one flattened bundle.yaml, or the package plus a folder per version.
+    #[arg(long, value_enum, default_value_t = Layout::Flat)]
+    pub layout: Layout,
 }
 
 #[derive(Debug, Args)]

@@ -2,5 +2,6 @@
 
 pub mod graph;
 pub mod next_version;
+pub mod publish;
 pub mod registry;
 pub mod verify;

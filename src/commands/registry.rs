@@ -155,7 +155,8 @@ pub async fn run(cmd: RegistryCommand, env: &Env, json: bool) -> Result<()> {
     }
 }
 
-fn open(at: &RegistryTarget, env: &Env) -> Result<Registry> {
+/// Opens the registry a command names with `--registry` (also used by `publish`).
+pub fn open(at: &RegistryTarget, env: &Env) -> Result<Registry> {
     let location =
         Location::parse(&at.registry).map_err(|e| Error::input(format!("--registry: {e}")))?;
     if let Location::Http(url) = &location {

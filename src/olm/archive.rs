@@ -23,7 +23,17 @@ use sha2::{Digest, Sha256};
 use super::{Bundle, Manifest, PackageManifest, crd_file_name, csv_file_name};
 
 /// How the bundle is laid out inside the tarball.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize, serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Default,
+    serde::Deserialize,
+    serde::Serialize,
+    clap::ValueEnum,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Layout {
     /// One `bundle.yaml` with string-valued `data.*` (what courier pushes for a flat folder).
@@ -129,19 +139,20 @@ fn to_yaml<T: serde::Serialize>(v: &T) -> Result<String, String> {
 /// The flattened `bundle.yaml` text.
 pub fn flatten(bundle: &Bundle) -> Result<String, String> {
     let docs = |ms: &[Manifest]| to_yaml(&ms.iter().map(|m| &m.doc).collect::<Vec<_>>());
+    let entries = [
+        ("customResourceDefinitions", docs(&bundle.crds)?),
+        ("clusterServiceVersions", docs(&bundle.csvs)?),
+        ("packages", to_yaml(&[&bundle.package])?),
+    ];
+    let borrowed = entries.each_ref().map(|(k, v)| (*k, v.as_str()));
+    // The same bytes as the general emitter below, without running megabytes through it.
+    if let Some(text) = super::flat_yaml::emit(&borrowed) {
+        return Ok(text);
+    }
     let mut data = Mapping::new();
-    data.insert(
-        "customResourceDefinitions".into(),
-        Value::String(docs(&bundle.crds)?),
-    );
-    data.insert(
-        "clusterServiceVersions".into(),
-        Value::String(docs(&bundle.csvs)?),
-    );
-    data.insert(
-        "packages".into(),
-        Value::String(to_yaml(&[&bundle.package])?),
-    );
+    for (key, value) in entries {
+        data.insert(key.into(), Value::String(value));
+    }
     let mut top = Mapping::new();
     top.insert("data".into(), Value::Mapping(data));
     to_yaml(&top)
@@ -310,7 +321,7 @@ fn utf8<'a>(path: &str, content: &'a [u8]) -> Result<&'a str, String> {
 
 /// Parses a flattened `bundle.yaml` (`data.*` are YAML strings holding lists).
 pub fn read_flattened(path: &str, content: &[u8]) -> Result<Bundle, String> {
-    let top: Value = parse_single(path, utf8(path, content)?)?;
+    let top = parse_flattened_top(path, utf8(path, content)?)?;
     let data = top
         .get("data")
         .ok_or_else(|| format!("{path}: no top-level 'data' key"))?;
@@ -319,7 +330,7 @@ pub fn read_flattened(path: &str, content: &[u8]) -> Result<Bundle, String> {
             None | Some(Value::Null) if !required => Ok(Vec::new()),
             None | Some(Value::Null) => Err(format!("{path}: data.{key} is missing")),
             Some(Value::String(s)) => {
-                match parse_single::<Value>(&format!("{path}: data.{key}"), s)? {
+                match parse_flattened_list(&format!("{path}: data.{key}"), s)? {
                     Value::Sequence(items) => Ok(items),
                     Value::Null => Ok(Vec::new()),
                     _ => Err(format!("{path}: data.{key} must hold a YAML list")),
@@ -360,11 +371,13 @@ pub fn read_flattened(path: &str, content: &[u8]) -> Result<Bundle, String> {
 fn read_tree(files: &[(String, Vec<u8>)]) -> Result<Bundle, String> {
     let mut package = None;
     let (mut csvs, mut crds) = (Vec::new(), Vec::new());
-    for (path, content) in files {
-        if !(path.ends_with(".yaml") || path.ends_with(".yml")) {
-            continue;
-        }
-        let doc: Value = parse_single(path, utf8(path, content)?)?;
+    let yaml: Vec<&(String, Vec<u8>)> = files
+        .iter()
+        .filter(|(p, _)| p.ends_with(".yaml") || p.ends_with(".yml"))
+        .collect();
+    let parsed = parse_all(&yaml);
+    for ((path, _), doc) in yaml.into_iter().zip(parsed) {
+        let doc = doc?;
         let file = path.rsplit('/').next().unwrap_or(path).to_string();
         if doc.get("packageName").is_some() {
             if package.is_some() {
@@ -394,6 +407,45 @@ fn read_tree(files: &[(String, Vec<u8>)]) -> Result<Bundle, String> {
         csvs,
         crds,
     })
+}
+
+/// Parses the outer document of a flattened `bundle.yaml`: the fast reader when the text has
+/// the shape this tool writes, else the general parser (same value either way).
+pub fn parse_flattened_top(what: &str, text: &str) -> Result<Value, String> {
+    match super::flat_yaml::read(text) {
+        Some(v) => Ok(v),
+        None => parse_single(what, text),
+    }
+}
+
+/// Parses each file as one YAML document, on every core: a cumulative bundle's CSVs are
+/// independent, and parsing them is most of the cost of reading a folder (issue 10).
+fn parse_all(files: &[&(String, Vec<u8>)]) -> Vec<Result<Value, String>> {
+    let one = |(path, content): &(String, Vec<u8>)| parse_single(path, utf8(path, content)?);
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
+    if threads < 2 || files.len() < 8 {
+        return files.iter().map(|f| one(f)).collect();
+    }
+    let chunk = files.len().div_ceil(threads);
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = files
+            .chunks(chunk)
+            .map(|part| scope.spawn(move || part.iter().map(|f| one(f)).collect::<Vec<_>>()))
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+            .collect()
+    })
+}
+
+/// Parses one `data.*` string of a flattened bundle (a YAML list): item by item when it has
+/// the emitter's shape, else as one document (same value either way).
+pub fn parse_flattened_list(what: &str, text: &str) -> Result<Value, String> {
+    match super::flat_yaml::read_list(text) {
+        Some(items) => Ok(Value::Sequence(items)),
+        None => parse_single(what, text),
+    }
 }
 
 /// Parses exactly one YAML document; several documents are refused.

@@ -10,6 +10,7 @@
 pub mod archive;
 pub mod csv_build;
 pub mod finding;
+pub mod flat_yaml;
 pub mod graph;
 pub mod validate;
 pub mod yaml;

@@ -96,12 +96,7 @@ impl Ctx<'_> {
     /// The one place where writes are allowed or skipped. Returns true when the caller should
     /// perform the write; in a dry-run, records and prints what would have been written.
     pub fn may_write(&self, write: Write) -> bool {
-        if self.settings.dry_run {
-            self.report.skipped(write);
-            false
-        } else {
-            true
-        }
+        may_write(self.report, self.settings.dry_run, write)
     }
 
     /// The output folder of this run.
@@ -121,6 +116,17 @@ impl Ctx<'_> {
             .packaged
             .as_ref()
             .ok_or_else(|| Error::stage("internal: package has not run"))
+    }
+}
+
+/// The choke point itself, for code that writes outside a pipeline's [`Ctx`] (the
+/// `publish` command runs the push stage's logic on its own arguments).
+pub fn may_write(report: &Reporter, dry_run: bool, write: Write) -> bool {
+    if dry_run {
+        report.skipped(write);
+        false
+    } else {
+        true
     }
 }
 

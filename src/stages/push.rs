@@ -23,33 +23,86 @@
 
 use super::Ctx;
 use crate::error::{Error, Result};
-use crate::olm::archive;
-use crate::registry::{PushOutcome, ReleaseInfo};
-use crate::report::Write;
+use crate::olm::PackageManifest;
+use crate::olm::archive::{self, Packed};
+use crate::registry::{PushOutcome, Registry, ReleaseInfo};
+use crate::report::{Reporter, Write};
+use crate::settings::Settings;
 
+/// What one push publishes and where. The push stage fills it from the pipeline's settings;
+/// `olm-release publish` fills it from its arguments, so both go through the same code below.
+#[derive(Debug, Clone)]
+pub struct Job {
+    pub namespace: String,
+    pub package: String,
+    /// The OLM channel whose head the summary names.
+    pub channel: String,
+    pub release: String,
+    pub force: bool,
+    pub dry_run: bool,
+}
+
+impl Job {
+    pub fn from_settings(s: &Settings) -> Self {
+        Job {
+            namespace: s.registry.namespace.clone(),
+            package: s.pipeline.package.clone(),
+            channel: s.pipeline.channel.clone(),
+            release: s.version.to_string(),
+            force: s.force,
+            dry_run: s.dry_run,
+        }
+    }
+}
+
+/// The registry, the reporter and the job: everything one push uses.
+struct Push<'a> {
+    registry: &'a Registry,
+    report: &'a Reporter,
+    job: &'a Job,
+}
+
+/// The push stage: the pipeline's settings as a [`Job`], then [`push`].
 pub async fn run(ctx: &mut Ctx<'_>) -> Result<()> {
     if let Some(why) = &ctx.state.nothing_to_publish {
         ctx.report.info(&format!("nothing to push: {why}"));
         return Ok(());
     }
-    let s = ctx.settings;
-    let (ns, pkg, channel) = (
-        &s.registry.namespace,
-        &s.pipeline.package,
-        &s.pipeline.channel,
-    );
-    // The settings hold a parsed SemVer; check the text once more before anything is sent.
-    let release = s.version.to_string();
+    let job = Job::from_settings(ctx.settings);
+    let packaged = ctx.packaged()?;
+    push(
+        &ctx.registry,
+        ctx.report,
+        &job,
+        &packaged.bundle.package,
+        &packaged.packed,
+    )
+    .await
+}
+
+/// Publishes `packed` (whose package file is `package`) as `job` says, idempotently, and
+/// proves it by pulling it back.
+pub async fn push(
+    registry: &Registry,
+    report: &Reporter,
+    job: &Job,
+    package: &PackageManifest,
+    packed: &Packed,
+) -> Result<()> {
+    let p = Push {
+        registry,
+        report,
+        job,
+    };
+    let (ns, pkg, channel) = (&job.namespace, &job.package, &job.channel);
+    // The release is a parsed SemVer upstream; check the text once more before anything is sent.
+    let release = job.release.clone();
     semver::Version::parse(&release).map_err(|e| {
         Error::input(format!(
             "release '{release}' is not strict SemVer ({e}); nothing was sent"
         ))
     })?;
-    let packaged = ctx.packaged()?;
-    let packed = &packaged.packed;
-    let head = packaged
-        .bundle
-        .package
+    let head = package
         .channel(channel)
         .map(|c| c.current_csv.clone())
         .unwrap_or_else(|| "(none)".into());
@@ -58,48 +111,40 @@ pub async fn run(ctx: &mut Ctx<'_>) -> Result<()> {
         packed.digest
     );
 
-    let existing = find(ctx, &release).await?;
+    let existing = p.find(&release).await?;
     if let Some(e) = &existing {
         if e.digest == packed.digest {
-            ctx.report
-                .kept(write(ctx, &release, packed.gz.len(), &packed.digest, false));
-            ctx.report
-                .info(&format!("already published: {summary}; nothing to do"));
+            report.kept(p.write(&release, packed.gz.len(), &packed.digest, false));
+            report.info(&format!("already published: {summary}; nothing to do"));
             return Ok(());
         }
-        if !s.force {
+        if !job.force {
             return Err(conflict(&release, ns, pkg, &e.digest, &packed.digest));
         }
-        ctx.report.warn(&format!(
+        report.warn(&format!(
             "--force: overwriting release {release} of {ns}/{pkg} (published sha256:{}) with sha256:{}",
             e.digest, packed.digest
         ));
     }
-    let force = existing.is_some() && s.force;
-    let w = write(ctx, &release, packed.gz.len(), &packed.digest, force);
-    let creds = ctx.registry.push_request(ns, pkg, force).credentials;
-    if !ctx.may_write(w.clone()) {
-        ctx.report.info(&format!("dry-run: credentials: {creds}"));
+    let force = existing.is_some() && job.force;
+    let w = p.write(&release, packed.gz.len(), &packed.digest, force);
+    let creds = registry.push_request(ns, pkg, force).credentials;
+    if !super::may_write(report, job.dry_run, w.clone()) {
+        report.info(&format!("dry-run: credentials: {creds}"));
         return Ok(());
     }
-    let spinner = ctx
-        .report
-        .activity(&format!("pushing {} bytes to {ns}/{pkg}", packed.gz.len()));
-    let pushed = ctx
-        .registry
-        .push(ns, pkg, &release, &packed.gz, force)
-        .await;
+    let spinner = report.activity(&format!("pushing {} bytes to {ns}/{pkg}", packed.gz.len()));
+    let pushed = registry.push(ns, pkg, &release, &packed.gz, force).await;
     drop(spinner);
-    notes(ctx);
+    p.notes();
     match pushed {
         Ok(PushOutcome::Pushed) => {}
         Ok(PushOutcome::Exists) => {
             // Someone published this release between our look-up and our push, or an earlier
             // attempt of ours landed before its answer was lost.
-            match find(ctx, &release).await? {
+            match p.find(&release).await? {
                 Some(e) if e.digest == packed.digest => {
-                    ctx.report
-                        .info("the registry already had this release with this digest (409)");
+                    report.info("the registry already had this release with this digest (409)");
                 }
                 Some(e) => return Err(conflict(&release, ns, pkg, &e.digest, &packed.digest)),
                 None => {
@@ -109,42 +154,102 @@ pub async fn run(ctx: &mut Ctx<'_>) -> Result<()> {
                 }
             }
         }
-        Err(e) => after_failure(ctx, e, &release, &packed.digest).await?,
+        Err(e) => p.after_failure(e, &release, &packed.digest).await?,
     }
-    prove(ctx, &release, &packed.digest).await?;
-    ctx.report.published(w);
-    ctx.report.info(&format!("published {summary}"));
+    p.prove(&release, &packed.digest).await?;
+    report.published(w);
+    report.info(&format!("published {summary}"));
     Ok(())
 }
 
-/// What is written, for the report and the dry-run line: the exact request.
-fn write(ctx: &Ctx<'_>, release: &str, size: usize, digest: &str, force: bool) -> Write {
-    let s = ctx.settings;
-    let req = ctx
-        .registry
-        .push_request(&s.registry.namespace, &s.pipeline.package, force);
-    Write {
-        what: format!("bundle release {release} (media_type helm, {size}-byte .tar.gz)"),
-        target: req.target,
-        digest: Some(digest.to_string()),
+impl Push<'_> {
+    /// What is written, for the report and the dry-run line: the exact request.
+    fn write(&self, release: &str, size: usize, digest: &str, force: bool) -> Write {
+        let req = self
+            .registry
+            .push_request(&self.job.namespace, &self.job.package, force);
+        Write {
+            what: format!("bundle release {release} (media_type helm, {size}-byte .tar.gz)"),
+            target: req.target,
+            digest: Some(digest.to_string()),
+        }
     }
-}
 
-/// Reports the client's retries.
-fn notes(ctx: &Ctx<'_>) {
-    for n in ctx.registry.take_notes() {
-        ctx.report.warn(&n);
+    /// Reports the client's retries.
+    fn notes(&self) {
+        for n in self.registry.take_notes() {
+            self.report.warn(&n);
+        }
     }
-}
 
-async fn find(ctx: &Ctx<'_>, release: &str) -> Result<Option<ReleaseInfo>> {
-    let s = ctx.settings;
-    let found = ctx
-        .registry
-        .release(&s.registry.namespace, &s.pipeline.package, release)
-        .await;
-    notes(ctx);
-    found
+    async fn find(&self, release: &str) -> Result<Option<ReleaseInfo>> {
+        let found = self
+            .registry
+            .release(&self.job.namespace, &self.job.package, release)
+            .await;
+        self.notes();
+        found
+    }
+
+    /// After a failed push: look again and say where things stand. `Ok` when the release did
+    /// land with this bundle's digest (only the answer was lost); otherwise the error to report.
+    async fn after_failure(&self, e: Error, release: &str, digest: &str) -> Result<()> {
+        let (ns, pkg) = (&self.job.namespace, &self.job.package);
+        let failed = e.context(format!("pushing release {release} of {ns}/{pkg}"));
+        let state = match self.find(release).await {
+            Ok(None) => {
+                format!("release {release} is not on the registry: nothing was published")
+            }
+            Ok(Some(r)) if r.digest == digest => {
+                self.report.warn(&format!(
+                    "{failed}; but release {release} is published with this bundle's digest, so the push landed"
+                ));
+                return Ok(());
+            }
+            Ok(Some(r)) => format!(
+                "release {release} is now published with sha256:{}, not this bundle's sha256:{digest}",
+                r.digest
+            ),
+            Err(look) => format!(
+                "looking the release up again failed too ({look}); check {ns}/{pkg} {release} by hand"
+            ),
+        };
+        Err(Error {
+            message: format!("{}; {state}", failed.message),
+            ..failed
+        })
+    }
+
+    /// Reads the release back as a consumer would (by release name) and checks the registry
+    /// reports and serves exactly what was sent.
+    async fn prove(&self, release: &str, digest: &str) -> Result<()> {
+        let (ns, pkg) = (&self.job.namespace, &self.job.package);
+        let listed = self.find(release).await?.ok_or_else(|| {
+            Error::stage(format!(
+                "pushed release {release} of {ns}/{pkg}, but the registry does not list it"
+            ))
+        })?;
+        if listed.digest != digest {
+            return Err(Error::stage(format!(
+                "pushed release {release} of {ns}/{pkg}, but the registry reports sha256:{} instead of sha256:{digest}",
+                listed.digest
+            )));
+        }
+        let gz = self.registry.pull_release(ns, pkg, release).await;
+        self.notes();
+        let gz = gz.map_err(|e| e.context(format!("pulling release {release} back")))?;
+        let (_, pulled) = archive::unpack(&gz, Default::default())
+            .map_err(|e| Error::stage(format!("pulled release {release} back: {e}")))?;
+        if pulled != digest {
+            return Err(Error::stage(format!(
+                "pulled release {release} of {ns}/{pkg} back, but its digest is sha256:{pulled}, not sha256:{digest}"
+            )));
+        }
+        self.report.detail(&format!(
+            "proof: pulled release {release} back, sha256:{pulled}"
+        ));
+        Ok(())
+    }
 }
 
 fn conflict(release: &str, ns: &str, pkg: &str, published: &str, ours: &str) -> Error {
@@ -152,64 +257,4 @@ fn conflict(release: &str, ns: &str, pkg: &str, published: &str, ours: &str) -> 
         "release {release} of {ns}/{pkg} is already published with different content (published sha256:{published}, \
          this bundle sha256:{ours}); nothing was pushed. Bump the version, or pass --force to overwrite it"
     ))
-}
-
-/// After a failed push: look again and say where things stand. `Ok` when the release did land
-/// with this bundle's digest (only the answer was lost); otherwise the error to report.
-async fn after_failure(ctx: &Ctx<'_>, e: Error, release: &str, digest: &str) -> Result<()> {
-    let s = ctx.settings;
-    let (ns, pkg) = (&s.registry.namespace, &s.pipeline.package);
-    let failed = e.context(format!("pushing release {release} of {ns}/{pkg}"));
-    let state = match find(ctx, release).await {
-        Ok(None) => format!("release {release} is not on the registry: nothing was published"),
-        Ok(Some(r)) if r.digest == digest => {
-            ctx.report.warn(&format!(
-                "{failed}; but release {release} is published with this bundle's digest, so the push landed"
-            ));
-            return Ok(());
-        }
-        Ok(Some(r)) => format!(
-            "release {release} is now published with sha256:{}, not this bundle's sha256:{digest}",
-            r.digest
-        ),
-        Err(look) => format!(
-            "looking the release up again failed too ({look}); check {ns}/{pkg} {release} by hand"
-        ),
-    };
-    Err(Error {
-        message: format!("{}; {state}", failed.message),
-        ..failed
-    })
-}
-
-/// Reads the release back as a consumer would (by release name) and checks the registry
-/// reports and serves exactly what was sent.
-async fn prove(ctx: &Ctx<'_>, release: &str, digest: &str) -> Result<()> {
-    let s = ctx.settings;
-    let (ns, pkg) = (&s.registry.namespace, &s.pipeline.package);
-    let listed = find(ctx, release).await?.ok_or_else(|| {
-        Error::stage(format!(
-            "pushed release {release} of {ns}/{pkg}, but the registry does not list it"
-        ))
-    })?;
-    if listed.digest != digest {
-        return Err(Error::stage(format!(
-            "pushed release {release} of {ns}/{pkg}, but the registry reports sha256:{} instead of sha256:{digest}",
-            listed.digest
-        )));
-    }
-    let gz = ctx.registry.pull_release(ns, pkg, release).await;
-    notes(ctx);
-    let gz = gz.map_err(|e| e.context(format!("pulling release {release} back")))?;
-    let (_, pulled) = archive::unpack(&gz, Default::default())
-        .map_err(|e| Error::stage(format!("pulled release {release} back: {e}")))?;
-    if pulled != digest {
-        return Err(Error::stage(format!(
-            "pulled release {release} of {ns}/{pkg} back, but its digest is sha256:{pulled}, not sha256:{digest}"
-        )));
-    }
-    ctx.report.detail(&format!(
-        "proof: pulled release {release} back, sha256:{pulled}"
-    ));
-    Ok(())
 }

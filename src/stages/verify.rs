@@ -7,33 +7,46 @@ use super::Ctx;
 use crate::error::{Error, Result};
 use crate::olm::validate::{self, Options};
 use crate::olm::{Finding, Level};
+use crate::report::Reporter;
 
 pub async fn run(ctx: &mut Ctx<'_>) -> Result<()> {
     let packaged = ctx.packaged()?;
     let shown = packaged.tarball.display().to_string();
+    let rendered: Vec<&Finding> = ctx
+        .state
+        .rendered
+        .iter()
+        .flat_map(|r| r.findings.iter())
+        .collect();
+    let warnings = check(ctx.report, &shown, &packaged.packed.gz, &rendered)?;
+    ctx.report.info(&format!(
+        "bundle valid under profile {} ({warnings} warning(s)); bundle folder {}",
+        Options::default().profile.as_str(),
+        packaged.dir.display()
+    ));
+    Ok(())
+}
+
+/// Validates the tarball `gz` (shown as `shown`), reports its findings, and fails on any error
+/// finding, its own or one of `earlier` (render's). Returns the number of warnings. The
+/// `publish` command calls this too, so both verify the same way.
+pub fn check(report: &Reporter, shown: &str, gz: &[u8], earlier: &[&Finding]) -> Result<usize> {
     let opts = Options::default();
-    let report = validate::verify_tarball(&shown, &packaged.packed.gz, &opts);
-    ctx.report.findings(&report.findings);
-    let rendered = ctx.state.rendered.iter().flat_map(|r| r.findings.iter());
-    let errors: Vec<&Finding> = report
+    let verified = validate::verify_tarball(shown, gz, &opts);
+    report.findings(&verified.findings);
+    let errors: Vec<&Finding> = verified
         .findings
         .iter()
-        .chain(rendered)
+        .chain(earlier.iter().copied())
         .filter(|f| f.level == Level::Error)
         .collect();
     if let Some(first) = errors.first() {
         return Err(Error::stage(format!(
             "the bundle has {} error(s) and {} warning(s) under profile {}; nothing was pushed or released. First: {first}",
             errors.len(),
-            report.warnings,
+            verified.warnings,
             opts.profile.as_str()
         )));
     }
-    ctx.report.info(&format!(
-        "bundle valid under profile {} ({} warning(s)); bundle folder {}",
-        opts.profile.as_str(),
-        report.warnings,
-        packaged.dir.display()
-    ));
-    Ok(())
+    Ok(verified.warnings)
 }

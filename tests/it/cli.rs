@@ -184,10 +184,7 @@ fn dry_run_writes_nothing_and_says_what_it_skipped() {
         err.contains("dry-run: skipped asset sample-operatorsource.yaml"),
         "{err}"
     );
-    assert!(
-        err.contains("dry-run: skipped asset SHA256SUMS"),
-        "{err}"
-    );
+    assert!(err.contains("dry-run: skipped asset SHA256SUMS"), "{err}");
     assert!(
         !work.path().join("_out/registry").exists(),
         "the registry was not written"

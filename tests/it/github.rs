@@ -364,7 +364,10 @@ async fn dry_run_with_a_token_reads_and_says_what_it_would_keep_and_replace() {
         err.contains(&format!("dry-run: skipped replace asset {SOURCE}")),
         "{err}"
     );
-    assert!(err.contains("dry-run: skipped upload asset SHA256SUMS"), "{err}");
+    assert!(
+        err.contains("dry-run: skipped upload asset SHA256SUMS"),
+        "{err}"
+    );
     let w = fake.world();
     assert!(
         !w.log.is_empty() && w.log.iter().all(|l| l.starts_with("GET")),

@@ -306,7 +306,7 @@ pub fn flattened(name: &str, bytes: &[u8], sink: &mut Sink) -> Loaded {
     };
     let top: Value = match std::str::from_utf8(bytes)
         .map_err(|_| "is not UTF-8 text".to_string())
-        .and_then(|t| archive::parse_single(name, t))
+        .and_then(|t| archive::parse_flattened_top(name, t))
     {
         Ok(v) => v,
         Err(e) => {
@@ -327,7 +327,7 @@ pub fn flattened(name: &str, bytes: &[u8], sink: &mut Sink) -> Loaded {
                 }
                 return Vec::new();
             }
-            Some(Value::String(s)) => match archive::parse_single::<Value>(&field, s) {
+            Some(Value::String(s)) => match archive::parse_flattened_list(&field, s) {
                 Ok(v) => v,
                 Err(e) => {
                     format(&field, e, sink);

@@ -1,0 +1,194 @@
+//! `olm-release publish DIR`: the package, verify and push stages as one command. It must pack a
+//! folder exactly as the pipeline does (same digest), push through the push stage's rules
+//! (idempotent by digest, conflict unless --force, dry-run sends nothing), verify before pushing,
+//! and refuse a --package that is not the bundle's packageName.
+
+use std::path::{Path, PathBuf};
+
+use olm_release::registry::ReleaseInfo;
+use olm_release::registry::dir::DirRegistry;
+
+use crate::appr::unique;
+use crate::support::{Work, assert_code, peer, stderr};
+
+/// The sample pipeline run into its dir: registry; returns the bundle folder and the digest the
+/// pipeline published.
+fn pipeline_bundle(work: &Work) -> (PathBuf, String) {
+    let o = work.run(&["run", "pipelines/sample.yaml"], &[]);
+    assert_code(&o, 0);
+    let published = releases(&work.path().join("_out/registry"), "sample");
+    (
+        work.path().join("_out/sample-release/bundle"),
+        published[0].digest.clone(),
+    )
+}
+
+fn releases(registry: &Path, ns: &str) -> Vec<ReleaseInfo> {
+    DirRegistry::new(registry)
+        .releases(ns, "sample-operator")
+        .unwrap()
+}
+
+fn publish(
+    work: &Work,
+    bundle: &Path,
+    registry: &str,
+    ns: &str,
+    extra: &[&str],
+) -> std::process::Output {
+    let mut args = vec![
+        "publish",
+        bundle.to_str().unwrap(),
+        "--registry",
+        registry,
+        "--namespace",
+        ns,
+        "--package",
+        "sample-operator",
+        "--release",
+        "0.1.0",
+    ];
+    args.extend_from_slice(extra);
+    work.run(&args, &[])
+}
+
+#[test]
+fn publish_packs_like_the_pipeline_and_pushes_idempotently() {
+    let work = Work::sample();
+    let (bundle, pipeline_digest) = pipeline_bundle(&work);
+    let reg = work.path().join("published");
+    let url = format!("dir:{}", reg.display());
+
+    let first = publish(&work, &bundle, &url, "t", &[]);
+    assert_code(&first, 0);
+    let got = releases(&reg, "t");
+    assert_eq!(got.len(), 1);
+    assert_eq!(
+        got[0].digest, pipeline_digest,
+        "publish of the pipeline's bundle folder gives the pipeline's digest"
+    );
+    for stage in ["==> package", "==> verify", "==> push"] {
+        assert!(
+            stderr(&first).contains(stage),
+            "{stage}:\n{}",
+            stderr(&first)
+        );
+    }
+
+    let again = publish(&work, &bundle, &url, "t", &[]);
+    assert_code(&again, 0);
+    assert!(stderr(&again).contains("unchanged"), "{}", stderr(&again));
+
+    // Other content under the same release: refused, then overwritten with --force.
+    let nested = publish(&work, &bundle, &url, "t", &["--layout", "nested"]);
+    assert_code(&nested, 1);
+    assert!(stderr(&nested).contains("already published with different content"));
+    assert_eq!(releases(&reg, "t")[0].digest, pipeline_digest);
+    let forced = publish(
+        &work,
+        &bundle,
+        &url,
+        "t",
+        &["--layout", "nested", "--force"],
+    );
+    assert_code(&forced, 0);
+    assert_ne!(releases(&reg, "t")[0].digest, pipeline_digest);
+}
+
+#[test]
+fn publish_dry_run_sends_nothing() {
+    let work = Work::sample();
+    let (bundle, _) = pipeline_bundle(&work);
+    let reg = work.path().join("published");
+    let o = publish(
+        &work,
+        &bundle,
+        &format!("dir:{}", reg.display()),
+        "t",
+        &["--dry-run"],
+    );
+    assert_code(&o, 0);
+    assert!(
+        stderr(&o).contains("dry-run: skipped bundle release 0.1.0"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(releases(&reg, "t").is_empty());
+}
+
+#[test]
+fn publish_refuses_another_package_name_and_an_invalid_bundle() {
+    let work = Work::sample();
+    let (bundle, _) = pipeline_bundle(&work);
+    let reg = work.path().join("published");
+    let url = format!("dir:{}", reg.display());
+
+    let o = work.run(
+        &[
+            "publish",
+            bundle.to_str().unwrap(),
+            "--registry",
+            &url,
+            "--namespace",
+            "t",
+            "--package",
+            "other",
+            "--release",
+            "0.1.0",
+        ],
+        &[],
+    );
+    assert_code(&o, 2);
+    assert!(
+        stderr(&o).contains("packageName is 'sample-operator'"),
+        "{}",
+        stderr(&o)
+    );
+
+    // The channel head names a CSV the bundle does not hold: verify stops it before the push.
+    let pkg = bundle.join("sample-operator.package.yaml");
+    let text = std::fs::read_to_string(&pkg).unwrap();
+    std::fs::write(
+        &pkg,
+        text.replace("sample-operator.v0.1.0", "sample-operator.v9.9.9"),
+    )
+    .unwrap();
+    let o = publish(&work, &bundle, &url, "t", &[]);
+    assert_code(&o, 1);
+    assert!(stderr(&o).contains("stage verify"), "{}", stderr(&o));
+    assert!(releases(&reg, "t").is_empty(), "nothing was pushed");
+
+    let o = publish(&work, &bundle, &url, "t", &["--release", "v0.1.0"]);
+    assert_code(&o, 2);
+}
+
+#[test]
+fn publish_to_the_real_appr_server() {
+    let Some(appr) = peer("APPR_URL") else { return };
+    let work = Work::sample();
+    let (bundle, pipeline_digest) = pipeline_bundle(&work);
+    let ns = unique("publish");
+    let o = publish(&work, &bundle, &appr, &ns, &["-v"]);
+    assert_code(&o, 0);
+    assert!(stderr(&o).contains(&format!(
+        "proof: pulled release 0.1.0 back, sha256:{pipeline_digest}"
+    )));
+    let show = work.run(
+        &[
+            "registry",
+            "show",
+            "--registry",
+            &appr,
+            &format!("{ns}/sample-operator"),
+            "--format",
+            "json",
+        ],
+        &[],
+    );
+    assert_code(&show, 0);
+    let listed: Vec<ReleaseInfo> = serde_json::from_slice(&show.stdout).unwrap();
+    assert_eq!(listed[0].digest, pipeline_digest);
+    let again = publish(&work, &bundle, &appr, &ns, &[]);
+    assert_code(&again, 0);
+    assert!(stderr(&again).contains("unchanged"));
+}
