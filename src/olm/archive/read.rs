@@ -1,232 +1,14 @@
-//! The bundle tarball: writing it reproducibly and reading it defensively.
-//!
-//! Writing follows what the app registry's consumers read (fact sheet §3): by default one
-//! flattened `bundle.yaml` whose `data.customResourceDefinitions`, `data.clusterServiceVersions`
-//! and `data.packages` are YAML strings holding lists; optionally the nested tree (the package
-//! file plus one folder per CSV version). The tar is reproducible: entries sorted, modes fixed,
-//! owner 0, mtime from `SOURCE_DATE_EPOCH` (or 0), and the gzip header carries no name or time.
-//! The registry's digest is the sha256 of the *uncompressed* tar.
-//!
-//! Reading treats the blob as untrusted: non-gzip or truncated data, entries with `..` or an
-//! absolute path, links, devices, too many entries, too many bytes or too high a compression
-//! ratio are refused with an error naming the entry. Nothing is written to disk while reading.
+//! Reading a bundle from untrusted bytes: gunzip and untar under limits, refusing unsafe
+//! entries, then parse the flattened `bundle.yaml` or a manifest tree; and reading a bundle from
+//! a folder or file on disk.
 
-use std::collections::BTreeMap;
-use std::io::{Read, Write};
+use std::io::Read;
 
-use flate2::Compression;
 use flate2::read::GzDecoder;
-use flate2::write::GzEncoder;
-use serde_yaml_ng::{Mapping, Value};
-use sha2::{Digest, Sha256};
+use serde_yaml_ng::Value;
 
-use super::{Bundle, Manifest, PackageManifest, crd_file_name, csv_file_name};
-
-/// How the bundle is laid out inside the tarball.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Default,
-    serde::Deserialize,
-    serde::Serialize,
-    clap::ValueEnum,
-)]
-#[serde(rename_all = "lowercase")]
-pub enum Layout {
-    /// One `bundle.yaml` with string-valued `data.*` (what courier pushes for a flat folder).
-    #[default]
-    Flat,
-    /// `<package>.package.yaml` plus one folder per CSV version.
-    Nested,
-}
-
-/// A packed bundle: the `.tar.gz` bytes and both digests.
-#[derive(Debug, Clone)]
-pub struct Packed {
-    pub gz: Vec<u8>,
-    /// sha256 (hex) of the uncompressed tar: what the app registry calls the digest.
-    pub digest: String,
-    /// sha256 (hex) of the `.tar.gz` file.
-    pub gz_digest: String,
-    /// Size of the uncompressed tar in bytes.
-    pub tar_size: u64,
-}
-
-/// Limits applied when reading an untrusted blob.
-#[derive(Debug, Clone, Copy)]
-pub struct Limits {
-    pub max_entries: usize,
-    pub max_bytes: u64,
-    /// Uncompressed bytes per compressed byte, above which the blob is refused.
-    pub max_ratio: u64,
-}
-
-impl Default for Limits {
-    fn default() -> Self {
-        Limits {
-            max_entries: 10_000,
-            max_bytes: 512 * 1024 * 1024,
-            max_ratio: 1_000,
-        }
-    }
-}
-
-/// Hex sha256 of some bytes.
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    hex::encode(Sha256::digest(bytes))
-}
-
-/// The files of a bundle in `layout`, as (path inside the tar, content), sorted by path.
-pub fn bundle_files(bundle: &Bundle, layout: Layout) -> Result<Vec<(String, Vec<u8>)>, String> {
-    let root = &bundle.package.package_name;
-    let mut files = BTreeMap::new();
-    match layout {
-        Layout::Flat => {
-            files.insert(format!("{root}/bundle.yaml"), flatten(bundle)?.into_bytes());
-        }
-        Layout::Nested => {
-            files.insert(
-                format!("{root}/{}", bundle.package.file_name()),
-                to_yaml(&bundle.package)?.into_bytes(),
-            );
-            for csv in &bundle.csvs {
-                let version = csv
-                    .spec_version()
-                    .ok_or_else(|| format!("{}: CSV has no spec.version", csv.file))?;
-                let name = csv
-                    .name()
-                    .ok_or_else(|| format!("{}: CSV has no metadata.name", csv.file))?;
-                files.insert(
-                    format!("{root}/{version}/{}", csv_file_name(name)),
-                    to_yaml(&csv.doc)?.into_bytes(),
-                );
-                for crd in owned_crds(bundle, csv) {
-                    files.insert(
-                        format!("{root}/{version}/{}", crd_file_name(crd)),
-                        to_yaml(&crd.doc)?.into_bytes(),
-                    );
-                }
-            }
-        }
-    }
-    Ok(files.into_iter().collect())
-}
-
-/// The CRDs of `bundle` that `csv` lists as owned.
-fn owned_crds<'a>(bundle: &'a Bundle, csv: &Manifest) -> Vec<&'a Manifest> {
-    let owned: Vec<&str> = super::value_at(&csv.doc, "spec.customresourcedefinitions.owned")
-        .and_then(Value::as_sequence)
-        .map(|s| {
-            s.iter()
-                .filter_map(|o| o.get("name").and_then(Value::as_str))
-                .collect()
-        })
-        .unwrap_or_default();
-    bundle
-        .crds
-        .iter()
-        .filter(|c| c.name().is_some_and(|n| owned.contains(&n)))
-        .collect()
-}
-
-fn to_yaml<T: serde::Serialize>(v: &T) -> Result<String, String> {
-    super::yaml::to_string_of(v)
-}
-
-/// The flattened `bundle.yaml` text.
-pub fn flatten(bundle: &Bundle) -> Result<String, String> {
-    let docs = |ms: &[Manifest]| to_yaml(&ms.iter().map(|m| &m.doc).collect::<Vec<_>>());
-    let entries = [
-        ("customResourceDefinitions", docs(&bundle.crds)?),
-        ("clusterServiceVersions", docs(&bundle.csvs)?),
-        ("packages", to_yaml(&[&bundle.package])?),
-    ];
-    let borrowed = entries.each_ref().map(|(k, v)| (*k, v.as_str()));
-    // The same bytes as the general emitter below, without running megabytes through it.
-    if let Some(text) = super::flat_yaml::emit(&borrowed) {
-        return Ok(text);
-    }
-    let mut data = Mapping::new();
-    for (key, value) in entries {
-        data.insert(key.into(), Value::String(value));
-    }
-    let mut top = Mapping::new();
-    top.insert("data".into(), Value::Mapping(data));
-    to_yaml(&top)
-}
-
-/// Packs files into a reproducible `.tar.gz`.
-pub fn pack(files: &[(String, Vec<u8>)], mtime: u64) -> Result<Packed, String> {
-    let mut tar = tar::Builder::new(Vec::new());
-    let mut dirs: Vec<String> = Vec::new();
-    let mut sorted: Vec<&(String, Vec<u8>)> = files.iter().collect();
-    sorted.sort_by(|a, b| a.0.cmp(&b.0));
-    for (path, content) in sorted {
-        // Parent folders first, each once, so extractors recreate them with fixed modes.
-        let mut prefix = String::new();
-        for part in path
-            .split('/')
-            .collect::<Vec<_>>()
-            .split_last()
-            .map(|(_, d)| d)
-            .unwrap_or(&[])
-        {
-            prefix.push_str(part);
-            prefix.push('/');
-            if !dirs.contains(&prefix) {
-                dirs.push(prefix.clone());
-                append(
-                    &mut tar,
-                    &prefix,
-                    &[],
-                    tar::EntryType::Directory,
-                    0o755,
-                    mtime,
-                )?;
-            }
-        }
-        append(
-            &mut tar,
-            path,
-            content,
-            tar::EntryType::Regular,
-            0o644,
-            mtime,
-        )?;
-    }
-    let tar_bytes = tar.into_inner().map_err(|e| e.to_string())?;
-    let mut gz = GzEncoder::new(Vec::new(), Compression::default());
-    gz.write_all(&tar_bytes).map_err(|e| e.to_string())?;
-    let gz = gz.finish().map_err(|e| e.to_string())?;
-    Ok(Packed {
-        digest: sha256_hex(&tar_bytes),
-        gz_digest: sha256_hex(&gz),
-        tar_size: tar_bytes.len() as u64,
-        gz,
-    })
-}
-
-fn append(
-    tar: &mut tar::Builder<Vec<u8>>,
-    path: &str,
-    content: &[u8],
-    kind: tar::EntryType,
-    mode: u32,
-    mtime: u64,
-) -> Result<(), String> {
-    let mut header = tar::Header::new_ustar();
-    header.set_entry_type(kind);
-    header.set_mode(mode);
-    header.set_uid(0);
-    header.set_gid(0);
-    header.set_mtime(mtime);
-    header.set_size(content.len() as u64);
-    tar.append_data(&mut header, path, content)
-        .map_err(|e| format!("{path}: {e}"))
-}
+use super::{Limits, sha256_hex};
+use crate::olm::{Bundle, Manifest, PackageManifest, crd_file_name, csv_file_name};
 
 /// Gunzips and reads an untrusted blob into its regular files, enforcing `limits`.
 /// Returns (path, content) pairs, and the sha256 of the uncompressed tar.
@@ -412,7 +194,7 @@ fn read_tree(files: &[(String, Vec<u8>)]) -> Result<Bundle, String> {
 /// Parses the outer document of a flattened `bundle.yaml`: the fast reader when the text has
 /// the shape this tool writes, else the general parser (same value either way).
 pub fn parse_flattened_top(what: &str, text: &str) -> Result<Value, String> {
-    match super::flat_yaml::read(text) {
+    match crate::olm::flat_yaml::read(text) {
         Some(v) => Ok(v),
         None => parse_single(what, text),
     }
@@ -442,7 +224,7 @@ fn parse_all(files: &[&(String, Vec<u8>)]) -> Vec<Result<Value, String>> {
 /// Parses one `data.*` string of a flattened bundle (a YAML list): item by item when it has
 /// the emitter's shape, else as one document (same value either way).
 pub fn parse_flattened_list(what: &str, text: &str) -> Result<Value, String> {
-    match super::flat_yaml::read_list(text) {
+    match crate::olm::flat_yaml::read_list(text) {
         Some(items) => Ok(Value::Sequence(items)),
         None => parse_single(what, text),
     }

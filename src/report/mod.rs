@@ -15,6 +15,9 @@ use serde::Serialize;
 
 use crate::olm::Finding;
 
+mod activity;
+pub use activity::Activity;
+
 /// How much to say.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Verbosity {
@@ -73,25 +76,6 @@ pub struct Reporter {
     summary: Mutex<Summary>,
 }
 
-/// A spinner for a transfer in progress, shown only on an interactive terminal; it clears its
-/// line when dropped. In CI logs and pipes it does nothing, so logs stay plain lines.
-pub struct Activity {
-    stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
-    thread: Option<std::thread::JoinHandle<()>>,
-}
-
-impl Drop for Activity {
-    fn drop(&mut self) {
-        if let Some(stop) = &self.stop {
-            stop.store(true, std::sync::atomic::Ordering::Relaxed);
-        }
-        if let Some(t) = self.thread.take() {
-            t.thread().unpark();
-            let _ = t.join();
-        }
-    }
-}
-
 /// How stage sections are folded in a CI log.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Fold {
@@ -134,48 +118,10 @@ impl Reporter {
     /// Starts a spinner labelled `label` (e.g. "pushing 1.2 MB to quay.io") until the returned
     /// guard is dropped; a no-op unless interactive and not quiet.
     pub fn activity(&self, label: &str) -> Activity {
-        use std::sync::atomic::{AtomicBool, Ordering};
-        // One spinner at a time: concurrent uploads share the line of the first.
-        static ACTIVE: AtomicBool = AtomicBool::new(false);
-        if !self.interactive
-            || self.verbosity == Verbosity::Quiet
-            || ACTIVE.swap(true, Ordering::AcqRel)
-        {
-            return Activity {
-                stop: None,
-                thread: None,
-            };
+        if !self.interactive || self.verbosity == Verbosity::Quiet {
+            return Activity::none();
         }
-        let stop = std::sync::Arc::new(AtomicBool::new(false));
-        let flag = stop.clone();
-        let label = label.to_string();
-        let thread = std::thread::spawn(move || {
-            const FRAMES: [char; 10] = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
-            let started = std::time::Instant::now();
-            let mut drawn = 0;
-            while !flag.load(Ordering::Relaxed) {
-                // Woken early by the guard's drop (unpark), so a quick transfer costs nothing.
-                std::thread::park_timeout(Duration::from_millis(100));
-                if flag.load(Ordering::Relaxed) {
-                    break;
-                }
-                // Show nothing for quick transfers; draw only after a short moment.
-                if started.elapsed() > Duration::from_millis(300) {
-                    let frame = FRAMES[drawn % FRAMES.len()];
-                    let secs = started.elapsed().as_secs_f64();
-                    eprint!("\r\x1b[2K    {frame} {label} ({secs:.1}s)");
-                    drawn += 1;
-                }
-            }
-            if drawn > 0 {
-                eprint!("\r\x1b[2K");
-            }
-            ACTIVE.store(false, Ordering::Release);
-        });
-        Activity {
-            stop: Some(stop),
-            thread: Some(thread),
-        }
+        activity::start(label)
     }
 
     /// Folds stage sections the way the CI's log viewer expects.
