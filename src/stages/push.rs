@@ -1,13 +1,13 @@
 //! The push stage: publish the verified bundle to the app registry, idempotently, and prove it.
 //!
-//! The order of a run: look the release up; already published with the same digest → nothing
-//! to do (a re-run after success, or after a later stage failed); with a different digest →
-//! refused unless `--force`, naming both digests. Then the one write, behind
-//! [`Ctx::may_write`] (a dry-run stops here and prints the exact request: URL, release,
-//! media type, size and digest, and which credentials would be sent, never their value). A 409
-//! during the push (someone pushed meanwhile, or our own earlier attempt landed before its
-//! answer was lost) is resolved by the same digest rule. After pushing, the release is pulled
-//! back *by release name*, as consumers do, and its digest compared with what was sent.
+//! The rule: a release already published with the same digest → nothing to do (a re-run after
+//! success, or after a later stage failed); with a different digest → refused unless `--force`,
+//! naming both digests. A dry-run or a forced run looks the release up first; a normal run sends
+//! the push straight away (the one write, behind [`Ctx::may_write`]) and applies the same rule
+//! to a 409 answer, which saves a round trip on every first publication. A dry-run stops before
+//! the write and prints the exact request: URL, release, media type, size and digest, and which
+//! credentials would be sent, never their value. After pushing, the release is read back *by
+//! release name*, as consumers do, and its digest compared with what was sent.
 //!
 //! A push is a single request that the server stores whole or not at all, so nothing is ever
 //! half-published. When the request fails (after the client's retries), the stage looks again
@@ -111,7 +111,15 @@ pub async fn push(
         packed.digest
     );
 
-    let existing = p.find(&release).await?;
+    // Look the release up first only when the answer changes what is sent: a dry-run says what
+    // it would do, and --force must not overwrite an identical release. Otherwise the push goes
+    // straight out and a 409 answer is resolved by the same digest rule below, which saves a
+    // round trip on every first publication.
+    let existing = if job.dry_run || job.force {
+        p.find(&release).await?
+    } else {
+        None
+    };
     if let Some(e) = &existing {
         if e.digest == packed.digest {
             report.kept(p.write(&release, packed.gz.len(), &packed.digest, false));
@@ -140,11 +148,15 @@ pub async fn push(
     match pushed {
         Ok(PushOutcome::Pushed) => {}
         Ok(PushOutcome::Exists) => {
-            // Someone published this release between our look-up and our push, or an earlier
-            // attempt of ours landed before its answer was lost.
+            // The release exists: a re-run after success, someone else's push, or an earlier
+            // attempt of ours that landed before its answer was lost.
             match p.find(&release).await? {
                 Some(e) if e.digest == packed.digest => {
-                    report.info("the registry already had this release with this digest (409)");
+                    report.kept(p.write(&release, packed.gz.len(), &packed.digest, false));
+                    report.info(&format!(
+                        "already published: {summary}; the registry already had this release with this digest (409), nothing to do"
+                    ));
+                    return Ok(());
                 }
                 Some(e) => return Err(conflict(&release, ns, pkg, &e.digest, &packed.digest)),
                 None => {
