@@ -4,7 +4,7 @@
 //!
 //! Nothing here is a second implementation: the folder is read with [`archive::read_path`],
 //! packed with [`archive::bundle_files`] and [`archive::pack`] exactly as the package stage packs
-//! it, verified by [`stages::verify::check`] on the exact bytes that will be sent, and pushed by
+//! it, verified by [`stages::verify::check`] (the bundle, and that the bytes to be sent are its packing), and pushed by
 //! [`stages::push::push`], the push stage's own logic (idempotent by digest, `--force` to
 //! overwrite, the dry-run choke point, proof by pull-back). Credentials come from `QUAY_TOKEN`
 //! or `QUAY_USERNAME`/`QUAY_PASSWORD`, as for `run`.
@@ -103,19 +103,20 @@ async fn stages(
         Ok(packed)
     })
     .await?;
+    let shown = format!("{}-{}.tar.gz", job.package, job.release);
+    stage(report, "verify", async {
+        let warnings = verify::check(report, &shown, &bundle, &packed, &[])?;
+        report.info(&format!("bundle valid ({warnings} warning(s))"));
+        Ok(())
+    })
+    .await?;
+    // Push needs only the package file: drop the parsed CSVs before the network round trips.
     let Bundle {
         package,
         csvs,
         crds,
     } = bundle;
     drop((csvs, crds));
-    let shown = format!("{}-{}.tar.gz", job.package, job.release);
-    stage(report, "verify", async {
-        let warnings = verify::check(report, &shown, &packed.gz, &[])?;
-        report.info(&format!("bundle valid ({warnings} warning(s))"));
-        Ok(())
-    })
-    .await?;
     stage(
         report,
         "push",

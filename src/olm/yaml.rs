@@ -27,6 +27,17 @@ pub fn to_string(value: &Value) -> String {
     out
 }
 
+/// Serialises a list of documents as one YAML sequence, without copying them into a new tree
+/// (a cumulative bundle's CSVs are megabytes).
+pub fn sequence_to_string(items: &[&Value]) -> String {
+    if items.is_empty() {
+        return "[]\n".into();
+    }
+    let mut out = String::with_capacity(items.len() * 4096);
+    sequence(&mut out, items.iter().copied(), 0);
+    out
+}
+
 /// Serialises any serde value through [`to_string`].
 pub fn to_string_of<T: serde::Serialize>(value: &T) -> Result<String, String> {
     serde_yaml_ng::to_value(value)
@@ -80,7 +91,7 @@ fn value_after_key(out: &mut String, v: &Value, indent: usize) {
     }
 }
 
-fn sequence(out: &mut String, s: &[Value], indent: usize) {
+fn sequence<'a>(out: &mut String, s: impl IntoIterator<Item = &'a Value>, indent: usize) {
     for item in s {
         pad(out, indent);
         out.push('-');

@@ -89,11 +89,11 @@ pub fn write_folder(bundle: &Bundle, dir: &Path) -> Result<()> {
     for csv in &bundle.csvs {
         write(
             csv_file_name(csv.name().unwrap_or("unnamed")),
-            to_yaml(&csv.doc)?,
+            crate::olm::yaml::to_string(&csv.doc),
         )?;
     }
     for crd in &bundle.crds {
-        write(crd_file_name(crd), to_yaml(&crd.doc)?)?;
+        write(crd_file_name(crd), crate::olm::yaml::to_string(&crd.doc))?;
     }
     Ok(())
 }

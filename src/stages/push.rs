@@ -250,7 +250,7 @@ impl Push<'_> {
         let gz = self.registry.pull_release(ns, pkg, release).await;
         self.notes();
         let gz = gz.map_err(|e| e.context(format!("pulling release {release} back")))?;
-        let (_, pulled) = archive::unpack(&gz, Default::default())
+        let pulled = archive::tar_digest(&gz, Default::default())
             .map_err(|e| Error::stage(format!("pulled release {release} back: {e}")))?;
         if pulled != digest {
             return Err(Error::stage(format!(

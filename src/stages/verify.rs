@@ -1,12 +1,13 @@
-//! The verify stage: validates the exact tarball the push stage will send, with the same code
-//! as `olm-release verify` ([`crate::olm::validate::verify_tarball`]), and stops the pipeline
-//! (before push and release) on any error finding, naming the first one. Render's own error
-//! findings stop it here too.
+//! The verify stage: validates the packaged bundle with the same rules as `olm-release verify`
+//! ([`crate::olm::validate::verify_packed`]: the in-memory bundle, and proof that the tarball the
+//! push stage will send is exactly its packing), and stops the pipeline (before push and release)
+//! on any error finding, naming the first one. Render's own error findings stop it here too.
 
 use super::Ctx;
 use crate::error::{Error, Result};
+use crate::olm::archive::Packed;
 use crate::olm::validate::{self, Options};
-use crate::olm::{Finding, Level};
+use crate::olm::{Bundle, Finding, Level};
 use crate::report::Reporter;
 
 pub async fn run(ctx: &mut Ctx<'_>) -> Result<()> {
@@ -18,7 +19,13 @@ pub async fn run(ctx: &mut Ctx<'_>) -> Result<()> {
         .iter()
         .flat_map(|r| r.findings.iter())
         .collect();
-    let warnings = check(ctx.report, &shown, &packaged.packed.gz, &rendered)?;
+    let warnings = check(
+        ctx.report,
+        &shown,
+        &packaged.bundle,
+        &packaged.packed,
+        &rendered,
+    )?;
     ctx.report.info(&format!(
         "bundle valid under profile {} ({warnings} warning(s)); bundle folder {}",
         Options::default().profile.as_str(),
@@ -27,12 +34,18 @@ pub async fn run(ctx: &mut Ctx<'_>) -> Result<()> {
     Ok(())
 }
 
-/// Validates the tarball `gz` (shown as `shown`), reports its findings, and fails on any error
-/// finding, its own or one of `earlier` (render's). Returns the number of warnings. The
-/// `publish` command calls this too, so both verify the same way.
-pub fn check(report: &Reporter, shown: &str, gz: &[u8], earlier: &[&Finding]) -> Result<usize> {
+/// Validates `bundle` and its packing `packed` (shown as `shown`), reports the findings, and
+/// fails on any error finding, its own or one of `earlier` (render's). Returns the number of
+/// warnings. The `publish` command calls this too, so both verify the same way.
+pub fn check(
+    report: &Reporter,
+    shown: &str,
+    bundle: &Bundle,
+    packed: &Packed,
+    earlier: &[&Finding],
+) -> Result<usize> {
     let opts = Options::default();
-    let verified = validate::verify_tarball(shown, gz, &opts);
+    let verified = validate::verify_packed(shown, bundle, packed, &opts);
     report.findings(&verified.findings);
     let errors: Vec<&Finding> = verified
         .findings

@@ -16,7 +16,7 @@ mod write;
 
 pub use read::{
     parse_flattened_list, parse_flattened_top, parse_single, read_bundle, read_flattened,
-    read_path, unpack,
+    read_path, tar_digest, unpack,
 };
 pub use write::{bundle_files, flatten, pack};
 

@@ -283,3 +283,34 @@ fn collect_dir(
     }
     Ok(())
 }
+
+/// The sha256 of the tar inside `gz`, streamed (the tar is never held in memory), under the
+/// same size limits as [`unpack`].
+pub fn tar_digest(gz: &[u8], limits: Limits) -> Result<String, String> {
+    use sha2::{Digest, Sha256};
+    let cap = limits
+        .max_bytes
+        .min((gz.len() as u64).saturating_mul(limits.max_ratio))
+        .saturating_add(1);
+    let mut reader = GzDecoder::new(gz).take(cap);
+    let mut hasher = Sha256::new();
+    let mut buf = vec![0u8; 64 * 1024];
+    let mut total = 0u64;
+    loop {
+        let n = reader
+            .read(&mut buf)
+            .map_err(|e| format!("the blob is not valid gzip data (truncated or corrupt): {e}"))?;
+        if n == 0 {
+            break;
+        }
+        total += n as u64;
+        hasher.update(&buf[..n]);
+    }
+    if total >= cap {
+        return Err(format!(
+            "the blob expands past the limit ({} bytes, ratio {}:1); refusing a possible gzip bomb",
+            limits.max_bytes, limits.max_ratio
+        ));
+    }
+    Ok(hex::encode(hasher.finalize()))
+}

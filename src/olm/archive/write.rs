@@ -8,6 +8,8 @@ use flate2::Compression;
 use flate2::write::GzEncoder;
 use serde_yaml_ng::{Mapping, Value};
 
+use sha2::{Digest, Sha256};
+
 use super::{Layout, Packed, sha256_hex};
 use crate::olm::{Bundle, Manifest, crd_file_name, csv_file_name};
 
@@ -33,12 +35,12 @@ pub fn bundle_files(bundle: &Bundle, layout: Layout) -> Result<Vec<(String, Vec<
                     .ok_or_else(|| format!("{}: CSV has no metadata.name", csv.file))?;
                 files.insert(
                     format!("{root}/{version}/{}", csv_file_name(name)),
-                    to_yaml(&csv.doc)?.into_bytes(),
+                    crate::olm::yaml::to_string(&csv.doc).into_bytes(),
                 );
                 for crd in owned_crds(bundle, csv) {
                     files.insert(
                         format!("{root}/{version}/{}", crd_file_name(crd)),
-                        to_yaml(&crd.doc)?.into_bytes(),
+                        crate::olm::yaml::to_string(&crd.doc).into_bytes(),
                     );
                 }
             }
@@ -70,7 +72,11 @@ fn to_yaml<T: serde::Serialize>(v: &T) -> Result<String, String> {
 
 /// The flattened `bundle.yaml` text.
 pub fn flatten(bundle: &Bundle) -> Result<String, String> {
-    let docs = |ms: &[Manifest]| to_yaml(&ms.iter().map(|m| &m.doc).collect::<Vec<_>>());
+    let docs = |ms: &[Manifest]| -> Result<String, String> {
+        Ok(crate::olm::yaml::sequence_to_string(
+            &ms.iter().map(|m| &m.doc).collect::<Vec<_>>(),
+        ))
+    };
     let entries = [
         ("customResourceDefinitions", docs(&bundle.crds)?),
         ("clusterServiceVersions", docs(&bundle.csvs)?),
@@ -92,7 +98,10 @@ pub fn flatten(bundle: &Bundle) -> Result<String, String> {
 
 /// Packs files into a reproducible `.tar.gz`.
 pub fn pack(files: &[(String, Vec<u8>)], mtime: u64) -> Result<Packed, String> {
-    let mut tar = tar::Builder::new(Vec::new());
+    // The tar is streamed through the hasher into the compressor, so the uncompressed tar is
+    // never held in memory.
+    let sink = Hashing::new(GzEncoder::new(Vec::new(), Compression::default()));
+    let mut tar = tar::Builder::new(sink);
     let mut dirs: Vec<String> = Vec::new();
     let mut sorted: Vec<&(String, Vec<u8>)> = files.iter().collect();
     sorted.sort_by(|a, b| a.0.cmp(&b.0));
@@ -129,20 +138,54 @@ pub fn pack(files: &[(String, Vec<u8>)], mtime: u64) -> Result<Packed, String> {
             mtime,
         )?;
     }
-    let tar_bytes = tar.into_inner().map_err(|e| e.to_string())?;
-    let mut gz = GzEncoder::new(Vec::new(), Compression::default());
-    gz.write_all(&tar_bytes).map_err(|e| e.to_string())?;
+    let sink = tar.into_inner().map_err(|e| e.to_string())?;
+    let (digest, tar_size, gz) = sink.finish();
     let gz = gz.finish().map_err(|e| e.to_string())?;
     Ok(Packed {
-        digest: sha256_hex(&tar_bytes),
+        digest,
         gz_digest: sha256_hex(&gz),
-        tar_size: tar_bytes.len() as u64,
+        tar_size,
         gz,
     })
 }
 
-fn append(
-    tar: &mut tar::Builder<Vec<u8>>,
+/// A writer that hashes (sha256) and counts what passes through it.
+struct Hashing<W> {
+    inner: W,
+    hasher: Sha256,
+    len: u64,
+}
+
+impl<W: Write> Hashing<W> {
+    fn new(inner: W) -> Self {
+        Hashing {
+            inner,
+            hasher: Sha256::new(),
+            len: 0,
+        }
+    }
+
+    /// The hex digest and byte count of what was written, and the inner writer.
+    fn finish(self) -> (String, u64, W) {
+        (hex::encode(self.hasher.finalize()), self.len, self.inner)
+    }
+}
+
+impl<W: Write> Write for Hashing<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.hasher.update(&buf[..n]);
+        self.len += n as u64;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+fn append<W: Write>(
+    tar: &mut tar::Builder<W>,
     path: &str,
     content: &[u8],
     kind: tar::EntryType,

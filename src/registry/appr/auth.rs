@@ -63,7 +63,7 @@ impl ApprClient {
             method: Method::POST,
             segments: vec!["api", "v1", "users", "login"],
             query: vec![],
-            body: Some(body),
+            body: Some(body.into()),
             auth: None,
             cap: MAX_JSON,
         };

@@ -24,7 +24,6 @@ pub mod wire;
 
 pub use auth::Credentials;
 
-use base64::Engine;
 use reqwest::Method;
 use tokio::sync::OnceCell;
 
@@ -261,12 +260,7 @@ impl ApprClient {
     ) -> Result<PushOutcome> {
         check_name("namespace", ns)?;
         check_name("package", pkg)?;
-        let body = serde_json::to_vec(&wire::PushBody {
-            blob: base64::engine::general_purpose::STANDARD.encode(gz),
-            release,
-            media_type: MEDIA_TYPE,
-        })
-        .map_err(|e| Error::stage(format!("push body: {e}")))?;
+        let body = wire::push_body(gz, release, MEDIA_TYPE);
         let auth = self.authorization().await?;
         let query = if force {
             vec![("force", "true")]

@@ -40,7 +40,7 @@ pub struct Request<'a> {
     pub segments: Vec<&'a str>,
     pub query: Vec<(&'a str, &'a str)>,
     /// A JSON body.
-    pub body: Option<Vec<u8>>,
+    pub body: Option<bytes::Bytes>,
     pub auth: Option<&'a Secret>,
     /// Largest body accepted.
     pub cap: u64,

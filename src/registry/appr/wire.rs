@@ -100,12 +100,34 @@ pub struct Channel {
     pub releases: Vec<String>,
 }
 
-/// The push body (fact sheet §2.4). `blob` is standard base64 with padding, one line.
-#[derive(Debug, Serialize)]
-pub struct PushBody<'a> {
-    pub blob: String,
-    pub release: &'a str,
-    pub media_type: &'a str,
+/// The push body (fact sheet §2.4): `{"blob": …, "release": …, "media_type": …}`, with `blob`
+/// standard base64 with padding on one line. Written straight into one buffer (the blob is
+/// megabytes; a `String` for the base64 and another for the JSON would double the peak), and
+/// shared, not copied, by every attempt of the request.
+pub fn push_body(gz: &[u8], release: &str, media_type: &str) -> bytes::Bytes {
+    use base64::Engine;
+    let engine = base64::engine::general_purpose::STANDARD;
+    let encoded = base64::encoded_len(gz.len(), true).unwrap_or(0);
+    let mut body = Vec::with_capacity(encoded + release.len() + media_type.len() + 64);
+    body.extend_from_slice(b"{\"blob\":\"");
+    let start = body.len();
+    body.resize(start + encoded, 0);
+    let written = engine.encode_slice(gz, &mut body[start..]).unwrap_or(0);
+    body.truncate(start + written);
+    body.extend_from_slice(b"\",\"release\":");
+    body.extend_from_slice(
+        serde_json::to_string(release)
+            .unwrap_or_default()
+            .as_bytes(),
+    );
+    body.extend_from_slice(b",\"media_type\":");
+    body.extend_from_slice(
+        serde_json::to_string(media_type)
+            .unwrap_or_default()
+            .as_bytes(),
+    );
+    body.push(b'}');
+    bytes::Bytes::from(body)
 }
 
 /// The login answer: `{"token": "basic …"}`. The token is wrapped in a `Secret` at once.
@@ -129,6 +151,7 @@ pub struct LoginUser<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use base64::Engine;
 
     #[test]
     fn reads_appr_and_quay_manifests() {
@@ -151,5 +174,19 @@ mod tests {
         assert!(
             serde_json::from_str::<Manifest>(r#"{"package": "a/b", "release": "1.0.0"}"#).is_err()
         );
+    }
+
+    #[test]
+    fn the_push_body_is_the_json_the_servers_parse() {
+        let gz = b"\x1f\x8b some bytes \xff\x00";
+        let body = super::push_body(gz, "0.1.0-rc.1", "helm");
+        let v: serde_json::Value = serde_json::from_slice(&body).unwrap();
+        assert_eq!(v["release"], "0.1.0-rc.1");
+        assert_eq!(v["media_type"], "helm");
+        let blob = base64::engine::general_purpose::STANDARD
+            .decode(v["blob"].as_str().unwrap())
+            .unwrap();
+        assert_eq!(blob, gz);
+        assert_eq!(v.as_object().unwrap().len(), 3);
     }
 }
