@@ -2,12 +2,17 @@
 //! bundle folder someone already has (a rendered `_out/.../bundle`, a `registry pull`, a folder
 //! kept in git), without a pipeline file.
 //!
-//! Nothing here is a second implementation: the folder is read with [`archive::read_path`],
-//! packed with [`archive::bundle_files`] and [`archive::pack`] exactly as the package stage packs
-//! it, verified by [`stages::verify::check`] (the bundle, and that the bytes to be sent are its packing), and pushed by
-//! [`stages::push::push`], the push stage's own logic (idempotent by digest, `--force` to
-//! overwrite, the dry-run choke point, proof by pull-back). Credentials come from `QUAY_TOKEN`
-//! or `QUAY_USERNAME`/`QUAY_PASSWORD`, as for `run`.
+//! Nothing here is a second implementation: a flat folder is read with
+//! [`archive::read_dir_with`], each CSV checked with the verify stage's per-CSV rules and
+//! serialised exactly as [`archive::flatten`] would as it is read, then kept only as its
+//! skeleton (so a cumulative bundle of hundreds of CSVs is never held parsed whole); the rules
+//! across the bundle run on the skeletons ([`stages::verify::check_streamed`], proven equal to
+//! the whole-bundle check on the verify corpus); the tarball is packed with [`archive::pack`];
+//! other layouts and files go through [`archive::read_path`] and [`archive::bundle_files`]
+//! exactly as the package stage does. It is pushed by [`stages::push::push`], the push stage's
+//! own logic (idempotent by digest, `--force` to overwrite, the dry-run choke point, proof by
+//! pull-back). Credentials come from `QUAY_TOKEN` or `QUAY_USERNAME`/`QUAY_PASSWORD`, as for
+//! `run`.
 //!
 //! The package named by `--package` must be the bundle's `packageName`: OLM consumers find the
 //! package under that name, and operator-courier refuses the same mismatch (fact sheet §8.2).
@@ -18,7 +23,7 @@ use std::time::Instant;
 use crate::cli::PublishArgs;
 use crate::error::{Error, Result};
 use crate::olm::archive::{self, Layout};
-use crate::olm::{Bundle, crd_file_name};
+use crate::olm::{Bundle, Finding, crd_file_name, validate};
 use crate::registry::Registry;
 use crate::report::Reporter;
 use crate::settings::{self, Env};
@@ -31,7 +36,8 @@ pub async fn run(args: &PublishArgs, env: &Env, report: &Reporter) -> Result<()>
         .map_err(|e| Error::input(format!("--release: {e}")))?;
     let mtime = source_date_epoch(env)?;
     let registry = super::registry::open(&args.at, env)?;
-    let bundle = archive::read_path(&args.dir).map_err(Error::input)?;
+    let read = read(args)?;
+    let bundle = read.bundle();
     if bundle.package.package_name != args.package {
         return Err(Error::input(format!(
             "{}: the bundle's packageName is '{}', but --package is '{}'; OLM finds a package by \
@@ -62,7 +68,7 @@ pub async fn run(args: &PublishArgs, env: &Env, report: &Reporter) -> Result<()>
         &job.release,
         job.dry_run,
     );
-    let result = stages(args, bundle, &job, &registry, report, mtime).await;
+    let result = stages(args, read, &job, &registry, report, mtime).await;
     if let Err(e) = &result {
         report.fail(&e.message);
     }
@@ -70,20 +76,90 @@ pub async fn run(args: &PublishArgs, env: &Env, report: &Reporter) -> Result<()>
     result
 }
 
-/// package → verify → push, each timed and folded like a pipeline stage. The parsed CSVs are
-/// dropped once packed: verify reads the tarball and push needs only the package file, so peak
-/// memory holds one parsed bundle, not two.
+/// A bundle folder as read: whole, or (flat layout from a folder) one CSV at a time, each CSV
+/// checked and serialised as it is read and kept only as its skeleton, so a cumulative bundle
+/// of hundreds of CSVs is never held parsed whole.
+enum Read {
+    Whole(Bundle),
+    Streamed {
+        skeletons: Bundle,
+        per_csv: Vec<Finding>,
+        csv_list: String,
+    },
+}
+
+impl Read {
+    /// The bundle (with skeleton CSVs when streamed): package file, CSV names and edges, CRDs.
+    fn bundle(&self) -> &Bundle {
+        match self {
+            Read::Whole(b) | Read::Streamed { skeletons: b, .. } => b,
+        }
+    }
+}
+
+fn read(args: &PublishArgs) -> Result<Read> {
+    if !(args.dir.is_dir() && args.layout == Layout::Flat) {
+        return archive::read_path(&args.dir)
+            .map(Read::Whole)
+            .map_err(Error::input);
+    }
+    let opts = validate::Options::default();
+    let (skeletons, items) = archive::read_dir_with(&args.dir, |csv| {
+        let mut sink = validate::Sink::new(&opts);
+        validate::check_csv(&csv, &mut sink);
+        let item = archive::csv_list_item(&csv);
+        (validate::skeleton(&csv), (sink.out, item))
+    })
+    .map_err(Error::input)?;
+    let mut per_csv = Vec::new();
+    let mut csv_list = String::with_capacity(items.iter().map(|(_, t)| t.len()).sum());
+    for (findings, item) in items {
+        per_csv.extend(findings);
+        csv_list.push_str(&item);
+    }
+    if skeletons.csvs.is_empty() {
+        csv_list.push_str("[]\n");
+    }
+    Ok(Read::Streamed {
+        skeletons,
+        per_csv,
+        csv_list,
+    })
+}
+
+/// package → verify → push, each timed and folded like a pipeline stage. Push needs only the
+/// package file, so the parsed CSVs are dropped before the network round trips.
 async fn stages(
     args: &PublishArgs,
-    bundle: Bundle,
+    read: Read,
     job: &Job,
     registry: &Registry,
     report: &Reporter,
     mtime: u64,
 ) -> Result<()> {
-    let packed = stage(report, "package", async {
-        let files = archive::bundle_files(&bundle, args.layout).map_err(Error::stage)?;
+    let (bundle, streamed) = match read {
+        Read::Whole(b) => (b, None),
+        Read::Streamed {
+            skeletons,
+            per_csv,
+            csv_list,
+        } => (skeletons, Some((per_csv, csv_list))),
+    };
+    let (packed, per_csv) = stage(report, "package", async {
+        let (files, per_csv) = match streamed {
+            None => (
+                archive::bundle_files(&bundle, args.layout).map_err(Error::stage)?,
+                None,
+            ),
+            Some((per_csv, csv_list)) => {
+                let text = archive::flatten_parts(&bundle.crds, csv_list, &bundle.package)
+                    .map_err(Error::stage)?;
+                let path = format!("{}/bundle.yaml", bundle.package.package_name);
+                (vec![(path, text.into_bytes())], Some(per_csv))
+            }
+        };
         let packed = archive::pack(&files, mtime).map_err(Error::stage)?;
+        drop(files);
         report.info(&format!(
             "bundle {} ({} CSVs, {} CRDs, {} layout): {} bytes",
             args.dir.display(),
@@ -100,17 +176,19 @@ async fn stages(
             packed.digest, packed.gz_digest
         ));
         report.detail(&contents(&bundle));
-        Ok(packed)
+        Ok((packed, per_csv))
     })
     .await?;
     let shown = format!("{}-{}.tar.gz", job.package, job.release);
     stage(report, "verify", async {
-        let warnings = verify::check(report, &shown, &bundle, &packed, &[])?;
+        let warnings = match per_csv {
+            None => verify::check(report, &shown, &bundle, &packed, &[])?,
+            Some(per_csv) => verify::check_streamed(report, &shown, &bundle, per_csv, &packed)?,
+        };
         report.info(&format!("bundle valid ({warnings} warning(s))"));
         Ok(())
     })
     .await?;
-    // Push needs only the package file: drop the parsed CSVs before the network round trips.
     let Bundle {
         package,
         csvs,

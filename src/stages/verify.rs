@@ -45,7 +45,31 @@ pub fn check(
     earlier: &[&Finding],
 ) -> Result<usize> {
     let opts = Options::default();
-    let verified = validate::verify_packed(shown, bundle, packed, &opts);
+    conclude(
+        report,
+        validate::verify_packed(shown, bundle, packed, &opts),
+        earlier,
+    )
+}
+
+/// [`check`] for a bundle read one CSV at a time (`publish` on a large folder): `per_csv` are
+/// the findings of each CSV's own checks, `skeletons` the bundle with its CSVs reduced to what
+/// the checks across the bundle read.
+pub fn check_streamed(
+    report: &Reporter,
+    shown: &str,
+    skeletons: &Bundle,
+    per_csv: Vec<Finding>,
+    packed: &Packed,
+) -> Result<usize> {
+    let opts = Options::default();
+    let verified = validate::verify_packed_streamed(shown, skeletons, per_csv, packed, &opts);
+    conclude(report, verified, &[])
+}
+
+/// Reports the findings and fails on any error, its own or one of `earlier`.
+fn conclude(report: &Reporter, verified: validate::Report, earlier: &[&Finding]) -> Result<usize> {
+    let opts = Options::default();
     report.findings(&verified.findings);
     let errors: Vec<&Finding> = verified
         .findings

@@ -192,3 +192,70 @@ fn publish_to_the_real_appr_server() {
     assert_code(&again, 0);
     assert!(stderr(&again).contains("unchanged"));
 }
+
+/// Reading a folder one CSV at a time (what `publish` does, to keep a large bundle's memory
+/// bounded) finds exactly what the whole-bundle check finds, and packs to the same bytes, on
+/// every bundle of the verify corpus, valid and broken alike.
+#[test]
+fn streamed_verification_equals_whole_bundle_verification() {
+    use olm_release::olm::archive;
+    use olm_release::olm::validate::{self, Options, Sink};
+
+    let opts = Options::default();
+    let root = crate::support::root().join("fixtures/verify");
+    let mut dirs = Vec::new();
+    for group in ["valid", "broken"] {
+        for entry in std::fs::read_dir(root.join(group)).unwrap() {
+            dirs.push(entry.unwrap().path());
+        }
+    }
+    dirs.sort();
+    let mut compared = 0;
+    for dir in dirs {
+        let Ok(whole) = archive::read_path(&dir) else {
+            // Folders that cannot be read as a bundle at all are refused the same way both ways.
+            assert!(
+                archive::read_dir_with(&dir, |m| (m, ())).is_err(),
+                "{}",
+                dir.display()
+            );
+            continue;
+        };
+        let (skeletons, items) = archive::read_dir_with(&dir, |csv| {
+            let mut sink = Sink::new(&opts);
+            validate::check_csv(&csv, &mut sink);
+            (
+                validate::skeleton(&csv),
+                (sink.out, archive::csv_list_item(&csv)),
+            )
+        })
+        .unwrap();
+        let mut per_csv = Vec::new();
+        let mut list = String::new();
+        for (f, item) in items {
+            per_csv.extend(f);
+            list.push_str(&item);
+        }
+        if skeletons.csvs.is_empty() {
+            list.push_str("[]\n");
+        }
+        let flat = archive::flatten(&whole).unwrap();
+        let streamed = archive::flatten_parts(&skeletons.crds, list, &skeletons.package).unwrap();
+        assert_eq!(flat, streamed, "{}: the same bundle.yaml", dir.display());
+        let path = format!("{}/bundle.yaml", whole.package.package_name);
+        let packed = archive::pack(&[(path, flat.into_bytes())], 0).unwrap();
+        let a = validate::verify_packed("b", &whole, &packed, &opts);
+        let b = validate::verify_packed_streamed("b", &skeletons, per_csv, &packed, &opts);
+        assert_eq!(
+            a.findings,
+            b.findings,
+            "{}: the same findings",
+            dir.display()
+        );
+        compared += 1;
+    }
+    assert!(
+        compared >= 50,
+        "the corpus was compared ({compared} bundles)"
+    );
+}

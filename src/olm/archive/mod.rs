@@ -15,10 +15,10 @@ mod read;
 mod write;
 
 pub use read::{
-    parse_flattened_list, parse_flattened_top, parse_single, read_bundle, read_flattened,
-    read_path, tar_digest, unpack,
+    parse_flattened_list, parse_flattened_top, parse_single, read_bundle, read_dir_with,
+    read_flattened, read_path, tar_digest, unpack,
 };
-pub use write::{bundle_files, flatten, pack};
+pub use write::{bundle_files, csv_list_item, flatten, flatten_parts, pack};
 
 use sha2::{Digest, Sha256};
 

@@ -314,3 +314,118 @@ pub fn tar_digest(gz: &[u8], limits: Limits) -> Result<String, String> {
     }
     Ok(hex::encode(hasher.finalize()))
 }
+
+/// One file of a folder, read and classified.
+enum Item<T> {
+    Package(PackageManifest),
+    Csv(Manifest, T),
+    Crd(Manifest),
+    Other,
+}
+
+/// Reads a bundle folder (flat or nested) a few files at a time, on every core, handing each
+/// CSV to `visit` as soon as it is parsed; `visit` returns what to keep of it (e.g. a skeleton)
+/// and something of its own (e.g. findings). A cumulative bundle of hundreds of CSVs thus never
+/// has to be held parsed whole. Files are visited in the same order, and classified by the same
+/// rules, as [`read_path`] does.
+pub fn read_dir_with<T: Send>(
+    dir: &std::path::Path,
+    visit: impl Fn(Manifest) -> (Manifest, T) + Sync,
+) -> Result<(Bundle, Vec<T>), String> {
+    let shown = dir.display().to_string();
+    let mut paths = Vec::new();
+    list_dir(dir, dir, &mut paths).map_err(|e| format!("{shown}: {e}"))?;
+    paths.sort();
+    paths.retain(|(rel, _)| rel.ends_with(".yaml") || rel.ends_with(".yml"));
+    let read_one = |(rel, path): &(String, std::path::PathBuf)| -> Result<Item<T>, String> {
+        let bytes = std::fs::read(path).map_err(|e| format!("{shown}/{rel}: {e}"))?;
+        let doc: Value = parse_single(rel, utf8(rel, &bytes)?)?;
+        let file = rel.rsplit('/').next().unwrap_or(rel).to_string();
+        if doc.get("packageName").is_some() {
+            return serde_yaml_ng::from_value::<PackageManifest>(doc)
+                .map(Item::Package)
+                .map_err(|e| format!("{rel}: {e}"));
+        }
+        Ok(match doc.get("kind").and_then(Value::as_str) {
+            Some("ClusterServiceVersion") => {
+                let (kept, extra) = visit(Manifest::new(file, doc));
+                Item::Csv(kept, extra)
+            }
+            Some("CustomResourceDefinition") => Item::Crd(Manifest::new(file, doc)),
+            _ => Item::Other,
+        })
+    };
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
+    let mut package = None;
+    let (mut csvs, mut crds, mut extras) = (Vec::new(), Vec::new(), Vec::new());
+    for batch in paths.chunks(threads * 2) {
+        let items: Vec<Result<Item<T>, String>> = if threads < 2 || batch.len() < 2 {
+            batch.iter().map(read_one).collect()
+        } else {
+            std::thread::scope(|scope| {
+                let workers: Vec<_> = batch
+                    .chunks(batch.len().div_ceil(threads))
+                    .map(|part| scope.spawn(|| part.iter().map(read_one).collect::<Vec<_>>()))
+                    .collect();
+                workers
+                    .into_iter()
+                    .flat_map(|w| w.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+                    .collect()
+            })
+        };
+        for ((rel, _), item) in batch.iter().zip(items) {
+            match item.map_err(|e| format!("{shown}: {e}"))? {
+                Item::Package(p) => {
+                    if package.replace(p).is_some() {
+                        return Err(format!("{shown}: {rel}: a second package file"));
+                    }
+                }
+                Item::Csv(m, extra) => {
+                    csvs.push(m);
+                    extras.push(extra);
+                }
+                Item::Crd(m) => {
+                    if !crds.iter().any(|c: &Manifest| c.doc == m.doc) {
+                        crds.push(m);
+                    }
+                }
+                Item::Other => {}
+            }
+        }
+    }
+    let package = package.ok_or_else(|| {
+        format!("{shown}: the folder holds no package file (a YAML file with packageName)")
+    })?;
+    Ok((
+        Bundle {
+            package,
+            csvs,
+            crds,
+        },
+        extras,
+    ))
+}
+
+/// Every regular file under `dir`: (path relative to `root`, full path).
+fn list_dir(
+    root: &std::path::Path,
+    dir: &std::path::Path,
+    out: &mut Vec<(String, std::path::PathBuf)>,
+) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        let path = entry.path();
+        let kind = entry.file_type()?;
+        if kind.is_dir() {
+            list_dir(root, &path, out)?;
+        } else if kind.is_file() {
+            let rel = path
+                .strip_prefix(root)
+                .unwrap_or(&path)
+                .to_string_lossy()
+                .replace('\\', "/");
+            out.push((rel, path));
+        }
+    }
+    Ok(())
+}

@@ -72,15 +72,29 @@ fn to_yaml<T: serde::Serialize>(v: &T) -> Result<String, String> {
 
 /// The flattened `bundle.yaml` text.
 pub fn flatten(bundle: &Bundle) -> Result<String, String> {
-    let docs = |ms: &[Manifest]| -> Result<String, String> {
-        Ok(crate::olm::yaml::sequence_to_string(
-            &ms.iter().map(|m| &m.doc).collect::<Vec<_>>(),
-        ))
-    };
+    let csvs = bundle.csvs.iter().map(|m| &m.doc).collect::<Vec<_>>();
+    flatten_parts(
+        &bundle.crds,
+        crate::olm::yaml::sequence_to_string(&csvs),
+        &bundle.package,
+    )
+}
+
+/// The flattened `bundle.yaml` from its parts, the CSV list already written as YAML (the
+/// concatenation of each CSV's [`csv_list_item`]), so CSVs can be serialised as they are read.
+pub fn flatten_parts(
+    crds: &[Manifest],
+    csv_list: String,
+    package: &crate::olm::PackageManifest,
+) -> Result<String, String> {
+    let crds = crds.iter().map(|m| &m.doc).collect::<Vec<_>>();
     let entries = [
-        ("customResourceDefinitions", docs(&bundle.crds)?),
-        ("clusterServiceVersions", docs(&bundle.csvs)?),
-        ("packages", to_yaml(&[&bundle.package])?),
+        (
+            "customResourceDefinitions",
+            crate::olm::yaml::sequence_to_string(&crds),
+        ),
+        ("clusterServiceVersions", csv_list),
+        ("packages", to_yaml(&[package])?),
     ];
     let borrowed = entries.each_ref().map(|(k, v)| (*k, v.as_str()));
     // The same bytes as the general emitter below, without running megabytes through it.
@@ -94,6 +108,12 @@ pub fn flatten(bundle: &Bundle) -> Result<String, String> {
     let mut top = Mapping::new();
     top.insert("data".into(), Value::Mapping(data));
     to_yaml(&top)
+}
+
+/// One CSV as an item of the flattened CSV list; the list of several is their concatenation
+/// (and `[]` when there are none).
+pub fn csv_list_item(csv: &Manifest) -> String {
+    crate::olm::yaml::sequence_to_string(&[&csv.doc])
 }
 
 /// Packs files into a reproducible `.tar.gz`.

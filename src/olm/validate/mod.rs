@@ -173,6 +173,29 @@ pub fn verify_packed(
     let file = bundle.package.file_name();
     let mut sink = Sink::new(opts);
     check(bundle, Some(&file), &mut sink);
+    packed_report(shown, packed, sink)
+}
+
+/// [`verify_packed`] for a bundle read one CSV at a time: each CSV was checked with
+/// [`check_csv`] when it was read (its findings are `per_csv`) and reduced to its
+/// [`skeleton`]; here the checks across the bundle run on the skeletons.
+pub fn verify_packed_streamed(
+    shown: &str,
+    skeletons: &Bundle,
+    per_csv: Vec<Finding>,
+    packed: &super::archive::Packed,
+    opts: &Options,
+) -> Report {
+    let file = skeletons.package.file_name();
+    let mut sink = Sink::new(opts);
+    sink.out = per_csv;
+    check_across(skeletons, Some(&file), &mut sink);
+    packed_report(shown, packed, sink)
+}
+
+/// Adds the check that the tarball is the packing, and makes the report.
+fn packed_report(shown: &str, packed: &super::archive::Packed, mut sink: Sink) -> Report {
+    let opts = sink.opts;
     match super::archive::tar_digest(&packed.gz, Default::default()) {
         Ok(digest) if digest == packed.digest => {}
         Ok(digest) => sink.add(
@@ -212,17 +235,56 @@ fn verify_files(source: String, files: &[(String, Vec<u8>)], flat: bool, opts: &
 /// (already reported), which turns off the package and channel checks.
 fn check(bundle: &Bundle, package_file: Option<&str>, sink: &mut Sink) {
     for csv in &bundle.csvs {
-        csv::check(csv, sink);
-        install::check(csv, sink);
+        check_csv(csv, sink);
     }
+    check_across(bundle, package_file, sink);
+    if sink.opts.profile == Profile::Modern {
+        package::check_size(bundle, sink);
+    }
+}
+
+/// The checks that look at one CSV alone. Together with [`check_across`] on the CSVs'
+/// [`skeleton`]s they find exactly what the whole-bundle check finds (except the modern
+/// profile's bundle-size rule, which needs every document whole), so a large bundle can be
+/// validated one CSV at a time.
+pub fn check_csv(csv: &Manifest, sink: &mut Sink) {
+    csv::check(csv, sink);
+    install::check(csv, sink);
+}
+
+/// What the checks across a bundle read of a CSV: its identity, version and upgrade edges
+/// (`replaces`, `skips`, `olm.skipRange`), its owned and required APIs and its examples. The
+/// rest (install strategy, permissions, icon, description) is only read by [`check_csv`].
+pub fn skeleton(csv: &Manifest) -> Manifest {
+    use serde_yaml_ng::{Mapping, Value};
+    let mut top = Mapping::new();
+    for key in ["apiVersion", "kind", "metadata"] {
+        if let Some(v) = csv.doc.get(key) {
+            top.insert(key.into(), v.clone());
+        }
+    }
+    if let Some(spec) = csv.doc.get("spec").and_then(Value::as_mapping) {
+        let mut kept = Mapping::new();
+        for key in ["version", "replaces", "skips", "customresourcedefinitions"] {
+            if let Some(v) = spec.get(key) {
+                kept.insert(key.into(), v.clone());
+            }
+        }
+        top.insert("spec".into(), Value::Mapping(kept));
+    } else if let Some(spec) = csv.doc.get("spec") {
+        top.insert("spec".into(), spec.clone());
+    }
+    Manifest::new(csv.file.clone(), Value::Mapping(top))
+}
+
+/// The checks across the bundle: owned CRDs against the CRD files, versions, the package file
+/// and the upgrade graph.
+fn check_across(bundle: &Bundle, package_file: Option<&str>, sink: &mut Sink) {
     crd::check(bundle, sink);
     graph::check_versions(bundle, sink);
     if let Some(file) = package_file {
         package::check(bundle, file, sink);
         graph::check(bundle, sink);
-    }
-    if sink.opts.profile == Profile::Modern {
-        package::check_size(bundle, sink);
     }
 }
 
