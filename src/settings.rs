@@ -222,12 +222,12 @@ fn check_stages(origin: &str, stages: &[StageName]) -> Result<()> {
             }
         }
     }
-    if let (Some(f), Some(p)) = (pos(FetchPrevious), pos(Package)) {
-        if f > p {
-            return Err(Error::input(format!(
-                "{origin}: stages: 'fetch-previous' must come before 'package'"
-            )));
-        }
+    if let (Some(f), Some(p)) = (pos(FetchPrevious), pos(Package))
+        && f > p
+    {
+        return Err(Error::input(format!(
+            "{origin}: stages: 'fetch-previous' must come before 'package'"
+        )));
     }
     Ok(())
 }

@@ -78,7 +78,7 @@ impl DirRegistry {
                 size: s.size,
             })
             .collect();
-        out.sort_by(|a, b| b.version().cmp(&a.version()));
+        out.sort_by_key(|r| std::cmp::Reverse(r.version()));
         Ok(out)
     }
 

@@ -104,13 +104,14 @@ pub async fn run(ctx: &mut Ctx<'_>) -> Result<()> {
             ctx.state.nothing_to_publish = Some(why);
         }
     }
-    if let Some(default) = &bundle.package.default_channel {
-        if bundle.package.channels.len() > 1 && !rendered_default {
-            ctx.report.decision(&format!(
+    if let Some(default) = &bundle.package.default_channel
+        && bundle.package.channels.len() > 1
+        && !rendered_default
+    {
+        ctx.report.decision(&format!(
                 "the package now has channels {}; defaultChannel is {default} (set defaultChannel in the package template to choose another)",
                 bundle.package.channels.iter().map(|c| c.name.as_str()).collect::<Vec<_>>().join(", ")
             ));
-        }
     }
     if let (Some(old), Some(new)) = (&previous_head, bundle.csvs.first()) {
         show_diff(ctx, old, new);

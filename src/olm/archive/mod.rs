@@ -74,6 +74,9 @@ impl Default for Limits {
     }
 }
 
+/// Files of a bundle as (path inside the tar, content).
+pub type Files = Vec<(String, Vec<u8>)>;
+
 /// Hex sha256 of some bytes.
 pub fn sha256_hex(bytes: &[u8]) -> String {
     hex::encode(Sha256::digest(bytes))

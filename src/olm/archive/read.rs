@@ -12,7 +12,7 @@ use crate::olm::{Bundle, Manifest, PackageManifest, crd_file_name, csv_file_name
 
 /// Gunzips and reads an untrusted blob into its regular files, enforcing `limits`.
 /// Returns (path, content) pairs, and the sha256 of the uncompressed tar.
-pub fn unpack(gz: &[u8], limits: Limits) -> Result<(Vec<(String, Vec<u8>)>, String), String> {
+pub fn unpack(gz: &[u8], limits: Limits) -> Result<(super::Files, String), String> {
     if gz.len() < 2 || gz[0] != 0x1f || gz[1] != 0x8b {
         return Err("the blob is not gzip data (no gzip magic bytes)".into());
     }

@@ -55,7 +55,7 @@ fn registry_errors_that_echo_the_request_never_leak_credentials() {
             let (method, path, needs_login) = APPR_ROUTES[n % APPR_ROUTES.len()];
             let by_login = needs_login || n % 2 == 1;
             // 500 is retried (each retry is reported), 400 is not.
-            let status = if n % 3 == 0 { 500 } else { 400 };
+            let status = if n.is_multiple_of(3) { 500 } else { 400 };
             runs.push((*v, *shape, method, path, by_login, status));
         }
     }
