@@ -14,8 +14,10 @@ const CSV: &str = "sample-operator.v0.1.0.clusterserviceversion.yaml";
 const SOURCE: &str = "sample-operatorsource.yaml";
 const TEMP_SUFFIX: &str = ".olm-release-new";
 
-/// Writes `pipelines/gh.yaml` releasing to `api`, with fast retries.
-fn pipeline(work: &Work, api: &str, release_extra: &str) {
+/// Writes `pipelines/gh.yaml`: render the sample, then release it to the GitHub at `api` with
+/// `options` (the `release.options` map, e.g. short retries) and `release_extra` lines. Shared
+/// by the GitHub, fault and secret tests.
+pub fn write_pipeline(work: &Work, api: &str, options: &str, release_extra: &str) -> &'static str {
     let yaml = format!(
         r#"name: gh-release
 package: sample-operator
@@ -36,11 +38,18 @@ release:
   api_url: {api}
   tag: v0.1.0
   assets: ["{{csv}}", {SOURCE}]
-  options: {{retry_delay_ms: "5", retries: "4", rate_limit_wait_seconds: "1"}}
+  options: {{{options}}}
 {release_extra}stages: [render, release]
 "#
     );
     std::fs::write(work.path().join("pipelines/gh.yaml"), yaml).unwrap();
+    "pipelines/gh.yaml"
+}
+
+/// The sample's release to `api`, with fast retries.
+fn pipeline(work: &Work, api: &str, release_extra: &str) {
+    let options = r#"retry_delay_ms: "5", retries: "4", rate_limit_wait_seconds: "1""#;
+    write_pipeline(work, api, options, release_extra);
 }
 
 /// Runs the binary off the runtime's threads, so the fake keeps answering.

@@ -248,10 +248,7 @@ pub fn parse_single<T: serde::de::DeserializeOwned>(what: &str, text: &str) -> R
 pub fn read_path(path: &std::path::Path) -> Result<Bundle, String> {
     let shown = path.display().to_string();
     if path.is_dir() {
-        let mut files = Vec::new();
-        collect_dir(path, path, &mut files).map_err(|e| format!("{shown}: {e}"))?;
-        files.sort();
-        return read_tree(&files).map_err(|e| format!("{shown}: {e}"));
+        return read_dir_with(path, |csv| (csv, ())).map(|(bundle, _)| bundle);
     }
     let bytes = std::fs::read(path).map_err(|e| format!("{shown}: {e}"))?;
     if bytes.starts_with(&[0x1f, 0x8b]) {
@@ -259,29 +256,6 @@ pub fn read_path(path: &std::path::Path) -> Result<Bundle, String> {
         return read_bundle(&files).map_err(|e| format!("{shown}: {e}"));
     }
     read_flattened(&shown, &bytes)
-}
-
-fn collect_dir(
-    root: &std::path::Path,
-    dir: &std::path::Path,
-    out: &mut Vec<(String, Vec<u8>)>,
-) -> std::io::Result<()> {
-    for entry in std::fs::read_dir(dir)? {
-        let entry = entry?;
-        let path = entry.path();
-        let kind = entry.file_type()?;
-        if kind.is_dir() {
-            collect_dir(root, &path, out)?;
-        } else if kind.is_file() {
-            let rel = path
-                .strip_prefix(root)
-                .unwrap_or(&path)
-                .to_string_lossy()
-                .replace('\\', "/");
-            out.push((rel, std::fs::read(&path)?));
-        }
-    }
-    Ok(())
 }
 
 /// The sha256 of the tar inside `gz`, streamed (the tar is never held in memory), under the

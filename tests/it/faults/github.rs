@@ -96,32 +96,8 @@ fn github_cases() -> Vec<GitHubCase> {
 
 /// Writes `pipelines/gh.yaml`: render, then release to `api` with short timeouts and retries.
 fn github_pipeline(work: &Work, api: &str) -> &'static str {
-    let yaml = format!(
-        r#"name: gh-release
-package: sample-operator
-channel: alpha
-version: 0.1.0
-render:
-  templates: fixtures/sample-operator/olm
-  vars:
-    Namespace: sample
-    DockerTag: v0.1.0
-    RegistryEndpoint: https://quay.io/cnr
-    RegistryNamespace: sample
-registry:
-  url: dir:_out/registry
-  namespace: sample
-release:
-  target: github:acme/sample-operator
-  api_url: {api}
-  tag: v0.1.0
-  assets: ["{{csv}}", {SOURCE}]
-  options: {{retries: "3", retry_delay_ms: "5", timeout_seconds: "1", upload_timeout_seconds: "1", rate_limit_wait_seconds: "1"}}
-stages: [render, release]
-"#
-    );
-    std::fs::write(work.path().join("pipelines/gh.yaml"), yaml).unwrap();
-    "pipelines/gh.yaml"
+    let options = r#"retries: "3", retry_delay_ms: "5", timeout_seconds: "1", upload_timeout_seconds: "1", rate_limit_wait_seconds: "1""#;
+    crate::github::write_pipeline(work, api, options, "")
 }
 
 /// Runs the pipeline with the token, off the runtime's threads so the fake keeps answering.

@@ -181,27 +181,8 @@ const GITHUB_ROUTES: [(&str, &str, u16); 5] = [
 ];
 
 fn github_pipeline(work: &Work, api: &str) {
-    let yaml = format!(
-        r#"name: gh-release
-package: sample-operator
-channel: alpha
-version: 0.1.0
-render:
-  templates: fixtures/sample-operator/olm
-  vars: {{Namespace: sample, DockerTag: v0.1.0, RegistryEndpoint: "https://quay.io/cnr", RegistryNamespace: sample}}
-registry:
-  url: dir:_out/registry
-  namespace: sample
-release:
-  target: github:acme/sample-operator
-  api_url: {api}
-  tag: v0.1.0
-  assets: ["{{csv}}", sample-operatorsource.yaml]
-  options: {{retries: "2", retry_delay_ms: "5", timeout_seconds: "2"}}
-stages: [render, release]
-"#
-    );
-    std::fs::write(work.path().join("pipelines/gh.yaml"), yaml).unwrap();
+    let options = r#"retries: "2", retry_delay_ms: "5", timeout_seconds: "2""#;
+    crate::github::write_pipeline(work, api, options, "");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
