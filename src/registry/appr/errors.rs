@@ -204,16 +204,10 @@ pub fn shorten(s: &str, max: usize) -> String {
     out
 }
 
-/// Reads `Retry-After` as a number of seconds (the HTTP-date form is not used by the registry).
+/// Reads `Retry-After`: seconds or an HTTP-date ([`crate::retry::retry_after`]).
 pub fn retry_after(headers: &reqwest::header::HeaderMap) -> Option<Duration> {
-    headers
-        .get(reqwest::header::RETRY_AFTER)?
-        .to_str()
-        .ok()?
-        .trim()
-        .parse::<u64>()
-        .ok()
-        .map(Duration::from_secs)
+    let value = headers.get(reqwest::header::RETRY_AFTER)?.to_str().ok()?;
+    crate::retry::retry_after(value, std::time::SystemTime::now())
 }
 
 #[cfg(test)]

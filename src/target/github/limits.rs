@@ -32,8 +32,7 @@ pub fn verdict(
             .map(str::trim)
     };
     let retry_after = header("retry-after")
-        .and_then(|v| v.parse::<u64>().ok())
-        .map(Duration::from_secs);
+        .and_then(|v| crate::retry::retry_after(v, std::time::SystemTime::now()));
     match status {
         422 => Verdict::Fail,
         403 | 429 => {
