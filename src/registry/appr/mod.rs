@@ -101,18 +101,30 @@ impl ApprClient {
         transport::at(&req.method, &self.transport.url(&req.segments, &req.query))
     }
 
-    /// Sends an authenticated request and parses a JSON answer; `Ok(None)` for a 404 whose
-    /// code is one of `absent` (a 404 without the API's JSON, e.g. a wrong base URL, is an
-    /// error).
+    /// A GET with a JSON answer; `Ok(None)` for a 404 whose code is one of `absent` (a 404
+    /// without the API's JSON, e.g. a wrong base URL, is an error).
     async fn get_json<T: serde::de::DeserializeOwned>(
         &self,
         segments: Vec<&str>,
         query: Vec<(&str, &str)>,
         absent: &[&str],
     ) -> Result<Option<T>> {
+        let absent = |code: &str| absent.contains(&code);
+        self.send_json(Method::GET, segments, query, &absent).await
+    }
+
+    /// Sends an authenticated request without a body and parses its JSON answer; `Ok(None)`
+    /// for a 404 whose API error code `absent` accepts.
+    async fn send_json<T: serde::de::DeserializeOwned>(
+        &self,
+        method: Method,
+        segments: Vec<&str>,
+        query: Vec<(&str, &str)>,
+        absent: &dyn Fn(&str) -> bool,
+    ) -> Result<Option<T>> {
         let auth = self.authorization().await?;
         let req = Request {
-            method: Method::GET,
+            method,
             segments,
             query,
             body: None,
@@ -123,9 +135,7 @@ impl ApprClient {
             Ok(answer) => json(&self.at(&req), &answer.body)
                 .map(Some)
                 .map_err(|f| self.error(f)),
-            Err(f) if f.status() == Some(404) && f.code().is_some_and(|c| absent.contains(&c)) => {
-                Ok(None)
-            }
+            Err(f) if f.status() == Some(404) && f.code().is_some_and(absent) => Ok(None),
             Err(f) => Err(self.error(f)),
         }
     }
@@ -282,28 +292,13 @@ impl ApprClient {
         }
     }
 
-    /// An authenticated write without a body; `Ok(None)` on a 404.
+    /// An authenticated write without a body; `Ok(None)` on a 404 from the API.
     async fn write<T: serde::de::DeserializeOwned>(
         &self,
         method: Method,
         segments: Vec<&str>,
     ) -> Result<Option<T>> {
-        let auth = self.authorization().await?;
-        let req = Request {
-            method,
-            segments,
-            query: vec![],
-            body: None,
-            auth,
-            cap: MAX_JSON,
-        };
-        match self.transport.send(&req).await {
-            Ok(answer) => json(&self.at(&req), &answer.body)
-                .map(Some)
-                .map_err(|f| self.error(f)),
-            Err(f) if f.status() == Some(404) && f.code().is_some() => Ok(None),
-            Err(f) => Err(self.error(f)),
-        }
+        self.send_json(method, segments, vec![], &|_| true).await
     }
 }
 

@@ -153,24 +153,10 @@ impl Proxy {
             up: tokio::sync::Notify::new(),
             listening: AtomicBool::new(true),
         });
-        let (tx, rx) = std::sync::mpsc::channel();
-        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         let s = shared.clone();
-        std::thread::spawn(move || {
-            let rt = tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-                .unwrap();
-            rt.block_on(async move {
-                let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-                tx.send(listener.local_addr().unwrap().port()).unwrap();
-                tokio::select! {
-                    _ = accept_loop(listener, s) => {}
-                    _ = stopped => {}
-                }
-            });
-        });
-        let port = rx.recv().unwrap();
+        let (addr, stop) =
+            crate::support::serve_on_loopback(move |listener| accept_loop(listener, s));
+        let port = addr.port();
         Proxy {
             origin: format!("http://127.0.0.1:{port}"),
             port,

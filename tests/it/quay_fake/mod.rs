@@ -111,28 +111,12 @@ pub struct Fake {
 impl Fake {
     pub fn start() -> Fake {
         let state = Arc::new(Mutex::new(State::default()));
-        let (tx, rx) = std::sync::mpsc::channel();
-        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         let shared = state.clone();
-        std::thread::spawn(move || {
-            let rt = tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-                .unwrap();
-            rt.block_on(async move {
-                let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-                tx.send(listener.local_addr().unwrap()).unwrap();
-                let app = axum::Router::new()
-                    .fallback(move |m, u, h, b| handler::handle(shared.clone(), m, u, h, b));
-                axum::serve(listener, app)
-                    .with_graceful_shutdown(async {
-                        let _ = stopped.await;
-                    })
-                    .await
-                    .unwrap();
-            });
+        let (addr, stop) = crate::support::serve_on_loopback(move |listener| async move {
+            let app = axum::Router::new()
+                .fallback(move |m, u, h, b| handler::handle(shared.clone(), m, u, h, b));
+            axum::serve(listener, app).await.unwrap();
         });
-        let addr = rx.recv().unwrap();
         Fake {
             url: format!("http://{addr}/cnr"),
             state,
