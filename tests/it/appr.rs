@@ -79,7 +79,7 @@ pub fn show(work: &Work, registry: &str, ns: &str, release: &str) -> serde_json:
     serde_json::from_str(&stdout(&o)).unwrap()
 }
 
-fn rt() -> tokio::runtime::Runtime {
+pub fn rt() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -87,7 +87,7 @@ fn rt() -> tokio::runtime::Runtime {
 }
 
 /// Release → digest, as the server reports it.
-fn published(url: &str, ns: &str) -> Vec<(String, String)> {
+pub fn published(url: &str, ns: &str) -> Vec<(String, String)> {
     let client = ApprClient::new(url, None).unwrap();
     rt().block_on(client.releases(ns, PKG))
         .unwrap()

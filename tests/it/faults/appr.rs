@@ -116,22 +116,7 @@ fn appr_cases() -> Vec<ApprCase> {
     ]
 }
 
-/// Release → digest, as the server reports it.
-fn published(url: &str, ns: &str) -> Vec<(String, String)> {
-    let client = ApprClient::new(url, None).unwrap();
-    rt().block_on(client.releases(ns, PKG))
-        .unwrap()
-        .into_iter()
-        .map(|r| (r.release, r.digest))
-        .collect()
-}
-
-fn rt() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap()
-}
+use crate::appr::{published, rt};
 
 /// What the server serves for `release`, checked whole: the digest it reports and the digest
 /// of the blob it serves by release name must agree. `None` when absent.
