@@ -326,6 +326,21 @@ fn bad_requests_are_input_errors() {
             ..
         })
     ));
+    let twice = req("widget.v0.3.0", "0.3.0", &["stable", "stable"]);
+    let err = fbc::add(&mut c, &twice).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "adding widget.v0.3.0 to the catalog: channels name stable twice"
+    );
+    let mut default = req("widget.v0.3.0", "0.3.0", &["stable"]);
+    default.default_channel = Some("fast".into());
+    assert!(matches!(
+        fbc::add(&mut c, &default),
+        Err(CatalogError::Request {
+            field: "default_channel",
+            ..
+        })
+    ));
     let no_channel = req("widget.v0.3.0", "0.3.0", &[]);
     assert!(matches!(
         fbc::add(&mut c, &no_channel),

@@ -296,3 +296,55 @@ fn a_dry_run_diff_shows_the_change_and_writes_nothing() {
         rendered["widget/catalog.yaml"]
     );
 }
+
+#[test]
+fn the_diff_of_a_release_to_a_large_catalog_is_its_entry_and_its_bundle() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let mut c = fbc::Catalog::default();
+    let req = |i: usize| fbc::AddBundle {
+        package: "widget".into(),
+        name: format!("widget.v1.{i}.0"),
+        version: format!("1.{i}.0"),
+        image: image(&i.to_string()),
+        channels: vec!["stable".into()],
+        ..Default::default()
+    };
+    for i in 0..400 {
+        fbc::add(&mut c, &req(i)).unwrap();
+    }
+    disk::write(root, &c, &[]).unwrap();
+    let loaded = read(root);
+    let mut c = loaded.catalog;
+    fbc::add(&mut c, &req(400)).unwrap();
+    let changes = disk::plan(root, &loaded.files, &write::render(&c).unwrap()).unwrap();
+    let diff = disk::diff(&changes);
+    let added: Vec<&str> = diff
+        .lines()
+        .filter(|l| l.starts_with('+') && !l.starts_with("+++"))
+        .collect();
+    assert_eq!(
+        added,
+        [
+            "+- name: widget.v1.400.0",
+            "+  replaces: widget.v1.399.0",
+            "+---",
+            "+schema: olm.bundle",
+            "+package: widget",
+            "+name: widget.v1.400.0",
+            &format!("+image: {}", image("400")),
+            "+properties:",
+            "+- type: olm.package",
+            "+  value:",
+            "+    packageName: widget",
+            "+    version: '1.400.0'",
+        ],
+        "{diff}"
+    );
+    assert!(
+        !diff
+            .lines()
+            .any(|l| l.starts_with('-') && !l.starts_with("---")),
+        "{diff}"
+    );
+}

@@ -21,6 +21,7 @@ use super::error::{CatalogError, OlderThanHead};
 use super::head::{edges, heads};
 use super::model::*;
 use super::properties;
+use super::write;
 use crate::olm::Manifest;
 use crate::olm::validate::text::Range;
 
@@ -112,6 +113,14 @@ fn check_request(req: &AddBundle) -> Result<semver::Version, CatalogError> {
             "must name at least one channel, none empty",
         ));
     }
+    if let Some(dup) = req
+        .channels
+        .iter()
+        .enumerate()
+        .find_map(|(i, c)| req.channels[..i].contains(c).then_some(c))
+    {
+        return Err(bad("channels", &format!("name {dup} twice")));
+    }
     if req.properties.iter().any(|p| p.type_ == PROPERTY_PACKAGE) {
         return Err(bad(
             "properties",
@@ -151,6 +160,20 @@ fn bundle_doc(req: &AddBundle) -> BundleDoc {
 pub fn add(catalog: &mut Catalog, req: &AddBundle) -> Result<AddOutcome, CatalogError> {
     let version = check_request(req)?;
     let pkg = req.package.as_str();
+    if let Some(d) = &req.default_channel
+        && !req.channels.contains(d)
+        && catalog.channel(pkg, d).is_none()
+    {
+        return Err(CatalogError::Request {
+            bundle: req.name.clone(),
+            field: "default_channel",
+            message: format!(
+                "names {d}, which is neither a channel of package {pkg} nor one this bundle joins"
+            ),
+        });
+    }
+    // Documents this adds are attributed to the file they will be written to.
+    let origin = Origin::new(write::package_file(pkg)?, 0);
     // The bundle document.
     let existing = catalog
         .bundles
@@ -234,7 +257,10 @@ pub fn add(catalog: &mut Catalog, req: &AddBundle) -> Result<AddOutcome, Catalog
 
     // Every decision is taken: change the model.
     match (&change, existing) {
-        (BundleChange::Added, _) => catalog.bundles.push(bundle_doc(req)),
+        (BundleChange::Added, _) => catalog.bundles.push(BundleDoc {
+            origin: origin.clone(),
+            ..bundle_doc(req)
+        }),
         (BundleChange::Replaced { .. }, Some(i)) => {
             let origin = catalog.bundles[i].origin.clone();
             catalog.bundles[i] = BundleDoc {
@@ -259,6 +285,7 @@ pub fn add(catalog: &mut Catalog, req: &AddBundle) -> Result<AddOutcome, Catalog
                 package: pkg.into(),
                 name: ch.clone(),
                 entries: vec![entry.clone()],
+                origin: origin.clone(),
                 ..ChannelDoc::default()
             }),
         }
@@ -269,6 +296,7 @@ pub fn add(catalog: &mut Catalog, req: &AddBundle) -> Result<AddOutcome, Catalog
             None => catalog.packages.push(PackageDoc {
                 name: pkg.into(),
                 default_channel: Some(to.clone()),
+                origin: origin.clone(),
                 ..PackageDoc::default()
             }),
         }
