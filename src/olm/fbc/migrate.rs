@@ -5,7 +5,8 @@
 //! file and every CSV and CRD published so far (the 2019 path carries them forward). [`plan`]
 //! splits it into one registry+v1 bundle per CSV that some channel reaches ([`BundleContents`]:
 //! that CSV, the CRDs it owns, the package, the channels it is in, the default channel) and
-//! the release model those channels form. Once each bundle image is pushed, [`catalog`] writes
+//! the release model those channels form ([`plan_with_releases`] takes each bundle's CRDs from
+//! the release that introduced its CSV). Once each bundle image is pushed, [`catalog`] writes
 //! the catalog that keeps exactly that upgrade graph: per channel, one entry per CSV the
 //! registry serves in it, with the CSV's own `replaces`, `skips` and `olm.skipRange`. A CSV no
 //! channel reaches cannot be listed in a catalog (every bundle needs an entry); it is left out
@@ -176,6 +177,31 @@ pub fn plan(bundle: &Bundle) -> Result<Migration, CatalogError> {
         left_out,
         icon,
     })
+}
+
+/// [`plan`], with each bundle's CRDs taken from the release that introduced its CSV (the
+/// release whose newest CSV it is) when `releases` holds it: the cumulative bundle carries only
+/// the newest copy of each CRD, and an older CSV's bundle image should hold the CRDs it was
+/// released with. `releases` are every release of the package, in any order.
+pub fn plan_with_releases(
+    cumulative: &Bundle,
+    releases: &[Bundle],
+) -> Result<Migration, CatalogError> {
+    let mut m = plan(cumulative)?;
+    for contents in &mut m.bundles {
+        let name = contents.name().to_string();
+        let introduced = releases.iter().find(|r| {
+            let newest = r.csvs.iter().max_by_key(|c| c.semver());
+            newest.and_then(Manifest::name) == Some(name.as_str())
+        });
+        if let Some(release) = introduced {
+            let crds = owned_crds(&contents.csv, &release.crds);
+            if !crds.is_empty() {
+                contents.crds = crds;
+            }
+        }
+    }
+    Ok(m)
 }
 
 fn icon_of(csv: &Manifest) -> Option<Icon> {

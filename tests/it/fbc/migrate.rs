@@ -230,6 +230,56 @@ fn kubevirt_releases_migrate_with_their_graph() {
         assert_eq!(crds, ["kubevirts.kubevirt.io"], "{}", c.name());
     }
     check_gvk(&plan, "kubevirt.io");
+    // With every release at hand, each bundle holds the CRD its CSV was released with.
+    let releases: Vec<Bundle> = crate::kubevirt_chain::TAGS[1..]
+        .iter()
+        .map(|t| archive::read_path(&work.path().join("_out").join(t).join("bundle")).unwrap())
+        .collect();
+    let plan = migrate::plan_with_releases(&cumulative, &releases).unwrap();
+    for (c, release) in plan.bundles.iter().zip(&releases) {
+        assert_eq!(c.crds, release.crds, "{}", c.name());
+    }
+}
+
+#[test]
+fn each_bundle_gets_the_crds_of_the_release_that_introduced_its_csv() {
+    let mut first = bundle(
+        "widget",
+        &[("alpha", "widget.v0.1.0")],
+        None,
+        vec![csv("widget.v0.1.0", "0.1.0", None, &[])],
+    );
+    // 0.1.0 shipped the CRD with v1 only; 0.2.0 added v1beta1 (the helper's CRD).
+    let versions = &mut first.crds[0].doc["spec"]["versions"];
+    *versions = serde_yaml_ng::from_str("[{name: v1, served: true, storage: true}]").unwrap();
+    let cumulative = bundle(
+        "widget",
+        &[("alpha", "widget.v0.2.0")],
+        None,
+        vec![
+            csv("widget.v0.2.0", "0.2.0", Some("widget.v0.1.0"), &[]),
+            csv("widget.v0.1.0", "0.1.0", None, &[]),
+        ],
+    );
+    let gvk_versions = |plan: &migrate::Migration, i: usize| -> Vec<String> {
+        let c = &plan.bundles[i];
+        fbc::properties::bundle_properties("widget", &c.csv, &c.crds)
+            .iter()
+            .filter(|p| p.type_ == "olm.gvk")
+            .map(|p| p.value["version"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let plain = migrate::plan(&cumulative).unwrap();
+    assert_eq!(
+        gvk_versions(&plain, 0),
+        ["v1", "v1beta1"],
+        "the cumulative copy"
+    );
+    let faithful =
+        migrate::plan_with_releases(&cumulative, &[first.clone(), cumulative.clone()]).unwrap();
+    assert_eq!(gvk_versions(&faithful, 0), ["v1"], "0.1.0 as released");
+    assert_eq!(gvk_versions(&faithful, 1), ["v1", "v1beta1"]);
+    assert_eq!(faithful.bundles[0].crds, first.crds);
 }
 
 /// Every migrated bundle provides the KubeVirt API it owns.
