@@ -12,7 +12,7 @@ use super::error::CatalogError;
 use super::model::{Catalog, ChannelDoc};
 
 /// The entries of `channel` that nothing in it replaces or skips, in entry order.
-pub fn heads(channel: &ChannelDoc) -> Vec<&str> {
+pub(crate) fn heads(channel: &ChannelDoc) -> Vec<&str> {
     let incoming: HashSet<&str> = channel
         .entries
         .iter()
@@ -28,7 +28,7 @@ pub fn heads(channel: &ChannelDoc) -> Vec<&str> {
 }
 
 /// The edges of a channel as short phrases (`b replaces a`, `c skips a`), for messages.
-pub fn edges(channel: &ChannelDoc) -> Vec<String> {
+pub(crate) fn edges(channel: &ChannelDoc) -> Vec<String> {
     let mut out = Vec::new();
     for e in &channel.entries {
         if let Some(r) = &e.replaces {

@@ -9,15 +9,15 @@
 //! domain: plain data in, typed results and findings out; it knows nothing of pipelines, stages
 //! or reports, so the catalog stage, `migrate` and `graph CATALOG` are thin wrappers.
 //!
-//! - [`model`]: the documents; [`parse`] and [`disk`] read a folder in any layout; [`write`]
+//! - [`model`]: the documents; [`parse`] and [`disk`] read a folder in any layout; [`write`](mod@write)
 //!   renders the one layout this tool writes (`<root>/<package>/catalog.yaml`), byte-identical
 //!   on a rerun; [`disk::plan`], [`disk::diff`] and [`disk::apply`] split writing so a dry-run
 //!   shows the exact diff.
-//! - [`add`]: a release's bundle joins its channels, `replaces` the head, keeps
+//! - [`add`](mod@add): a release's bundle joins its channels, `replaces` the head, keeps
 //!   `defaultChannel` right, and is a no-op when already there.
-//! - [`head`]: the head of a channel (fetch-previous from a catalog).
+//! - [`head`](mod@head): the head of a channel (fetch-previous from a catalog).
 //! - [`validate`](mod@validate): the rules of `opm validate` (operator-registry `alpha/model/model.go`).
-//! - [`release`] and [`compare`]: the release model of an app-registry bundle and of a catalog,
+//! - [`release`] and [`compare`](mod@compare): the release model of an app-registry bundle and of a catalog,
 //!   how they differ, their edges, and a skeleton bundle for the existing graph drawer.
 //! - [`migrate`]: an app-registry release → per-CSV bundle contents → the catalog that keeps
 //!   the same upgrade graph.

@@ -5,7 +5,7 @@
 //! Shapes are checked here (a `name` that is not a string, `entries` that is not a list): such
 //! a file is not a catalog, and the error names the file, the document and the field. What is
 //! well-formed but wrong for OLM (a missing default channel, two heads) is left to
-//! [`super::validate`], which reports every problem at once as `opm validate` does.
+//! [`super::validate()`], which reports every problem at once as `opm validate` does.
 
 use serde::Deserialize;
 use serde_yaml_ng::{Mapping, Value};
@@ -51,7 +51,11 @@ pub fn add_file(catalog: &mut Catalog, file: &str, bytes: &[u8]) -> Result<(), C
 }
 
 /// One document, by schema.
-pub fn add_doc(catalog: &mut Catalog, value: Value, origin: Origin) -> Result<(), CatalogError> {
+pub(crate) fn add_doc(
+    catalog: &mut Catalog,
+    value: Value,
+    origin: Origin,
+) -> Result<(), CatalogError> {
     let d = Doc {
         origin: &origin,
         path: String::new(),

@@ -22,7 +22,7 @@ fn crd_refs<'a>(csv: &'a Manifest, list: &str) -> Vec<&'a Value> {
 }
 
 /// The CRDs among `crds` that `csv` owns (`spec.customresourcedefinitions.owned[].name`).
-pub fn owned_crds(csv: &Manifest, crds: &[Manifest]) -> Vec<Manifest> {
+pub(crate) fn owned_crds(csv: &Manifest, crds: &[Manifest]) -> Vec<Manifest> {
     let owned: Vec<&str> = crd_refs(csv, "owned")
         .into_iter()
         .filter_map(|o| o.get("name").and_then(Value::as_str))
@@ -108,7 +108,7 @@ pub fn bundle_properties(package: &str, csv: &Manifest, crds: &[Manifest]) -> Ve
 }
 
 /// `metadata.annotations["olm.skipRange"]` of a CSV (the key holds a dot, so no dotted path).
-pub fn skip_range(csv: &Manifest) -> Option<&str> {
+pub(crate) fn skip_range(csv: &Manifest) -> Option<&str> {
     csv.doc
         .get("metadata")
         .and_then(|m| m.get("annotations"))

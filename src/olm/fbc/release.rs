@@ -1,6 +1,6 @@
 //! One release model, two sources: a package's channels and upgrade edges as the app registry's
 //! cumulative bundle states them (package file heads, each CSV's `replaces`, `skips` and
-//! `olm.skipRange`) and as a catalog states them (`olm.channel` entries). [`compare`] says
+//! `olm.skipRange`) and as a catalog states them (`olm.channel` entries). [`compare`](super::compare::compare) says
 //! exactly how two models differ, so a pipeline that publishes both ways can stop before any
 //! write when they disagree; [`ReleaseModel::edges`] lists the upgrade edges, and
 //! [`ReleaseModel::to_bundle`] turns a model into the skeleton bundle the existing graph drawer

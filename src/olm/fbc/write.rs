@@ -35,7 +35,7 @@ pub fn package_file(package: &str) -> Result<String, CatalogError> {
 }
 
 /// The file documents without a package are written to.
-pub const SHARED_FILE: &str = "catalog.yaml";
+pub(crate) const SHARED_FILE: &str = "catalog.yaml";
 
 /// Every file of the catalog in the chosen layout: relative path → content.
 pub fn render(catalog: &Catalog) -> Result<BTreeMap<String, String>, CatalogError> {
@@ -60,7 +60,7 @@ pub fn render(catalog: &Catalog) -> Result<BTreeMap<String, String>, CatalogErro
 }
 
 /// The documents of one package, in the file's order.
-pub fn render_package(catalog: &Catalog, package: &str) -> String {
+pub(crate) fn render_package(catalog: &Catalog, package: &str) -> String {
     let mut out = String::new();
     for p in catalog.packages.iter().filter(|p| p.name == package) {
         push_doc(&mut out, &package_value(p));

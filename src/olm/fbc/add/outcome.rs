@@ -42,7 +42,7 @@ pub enum DefaultChange {
     },
 }
 
-/// The outcome of [`add`], for the report.
+/// The outcome of [`add`](super::add), for the report.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AddOutcome {
     pub package: String,
