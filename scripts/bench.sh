@@ -18,6 +18,8 @@
 #  5. scripts/bench_measure.py: (a) olm-release publish, (b) courier verify + push, (c) tar czf +
 #     sha256sum + base64 + curl POST, and fetch-previous of the 100-CSV release; a table on
 #     stdout with a/b and a/c per N, and _out/bench/results.json.
+#  6. benches/catalog.rs: adding a release to a 500-bundle file-based catalog and validating it
+#     (read, add, validate, write; target < 0.5 s), also in _out/bench/catalog.txt.
 # Peak memory comes from GNU time (/usr/bin/time; `apt-get install time` if missing), else from
 # the rusage of each child. Courier needs minutes at N = 500, so (b) runs once there
 # (BENCH_COURIER_REPEATS_ABOVE_100). Everything talks to 127.0.0.1 only.
@@ -132,3 +134,7 @@ python3 scripts/bench_measure.py --bin "$bin" --appr "$APPR_URL" --bundles "$out
   --courier-repeats-above-100 "${BENCH_COURIER_REPEATS_ABOVE_100:-1}" \
   --model "$model" --work "$out/work" --out "$out/results.json" --extra "$extra"
 echo "binary: $size bytes; olm-release --version: $startup_ms ms ($startup_tool); release build step: ${build_s}s"
+
+# 6. The catalog stage on a 500-bundle catalog (issue 14).
+log "cargo bench --bench catalog"
+cargo bench --quiet --bench catalog | tee "$out/catalog.txt"

@@ -5,10 +5,12 @@
 //! read the few fields the pipeline reasons about (name, version, replaces, owned CRDs). The
 //! package file is small and fully typed ([`PackageManifest`]). A [`Bundle`] is the package plus
 //! every CSV and CRD that is published together; [`archive`] turns it into the app registry's
-//! tarball and back, and [`validate`] checks it.
+//! tarball and back, and [`validate`] checks it. [`fbc`] is the modern publishing path's half:
+//! file-based catalogs, their validation, and the migration from an app-registry release.
 
 pub mod archive;
 pub mod csv_build;
+pub mod fbc;
 pub mod finding;
 pub mod flat_yaml;
 pub mod graph;

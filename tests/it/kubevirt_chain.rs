@@ -17,12 +17,12 @@ use crate::appr::unique;
 use crate::support::{self, Work, assert_code, peer, stderr, stdout};
 use crate::verify::{courier_verify, ours, show};
 
-const TAGS: [&str; 8] = [
+pub(crate) const TAGS: [&str; 8] = [
     "v0.16.0", "v0.17.0", "v0.18.0", "v0.19.0", "v0.20.0", "v0.20.1", "v0.21.0", "v0.22.0",
 ];
 
 /// The KubeVirt release pipeline without its GitHub stage (GitHub is tested on its own).
-fn registry_only_pipeline(work: &Work) -> PathBuf {
+pub(crate) fn registry_only_pipeline(work: &Work) -> PathBuf {
     let text =
         std::fs::read_to_string(support::root().join("pipelines/kubevirt-release.yaml")).unwrap();
     let all = "stages: [render, fetch-previous, package, verify, push, release]";
@@ -43,7 +43,7 @@ fn registry_only_pipeline(work: &Work) -> PathBuf {
 }
 
 /// Runs the pipeline for `tag` from the shared KubeVirt checkout of that tag.
-fn release(
+pub(crate) fn release(
     work: &Work,
     pipeline: &Path,
     shared: &Path,

@@ -6,6 +6,7 @@ mod appr;
 mod cli;
 mod fault_proxy;
 mod faults;
+mod fbc;
 mod fuzz;
 mod github;
 mod github_fake;

@@ -1,0 +1,45 @@
+//! File-based catalogs (FBC): where OLM reads operators today, and the catalog half of
+//! publishing a release as a registry+v1 bundle image listed in a catalog.
+//!
+//! A catalog is a folder of YAML or JSON documents of three schemas (olm-docs,
+//! "file-based-catalogs"; operator-registry `alpha/declcfg`): `olm.package` (name, default
+//! channel, optional description and icon), `olm.channel` (the upgrade graph: entries with
+//! `replaces`, `skips`, `skipRange`) and `olm.bundle` (a bundle image by digest with its
+//! properties: exactly one `olm.package`, an `olm.gvk` per provided API). This module is pure
+//! domain: plain data in, typed results and findings out; it knows nothing of pipelines, stages
+//! or reports, so the catalog stage, `migrate` and `graph CATALOG` are thin wrappers.
+//!
+//! - [`model`]: the documents; [`parse`] and [`disk`] read a folder in any layout; [`write`](mod@write)
+//!   renders the one layout this tool writes (`<root>/<package>/catalog.yaml`), byte-identical
+//!   on a rerun; [`disk::plan`], [`disk::diff`] and [`disk::apply`] split writing so a dry-run
+//!   shows the exact diff.
+//! - [`add`](mod@add): a release's bundle joins its channels, `replaces` the head, keeps
+//!   `defaultChannel` right, and is a no-op when already there.
+//! - [`head`](mod@head): the head of a channel (fetch-previous from a catalog).
+//! - [`validate`](mod@validate): the rules of `opm validate` (operator-registry `alpha/model/model.go`).
+//! - [`release`] and [`compare`](mod@compare): the release model of an app-registry bundle and of a catalog,
+//!   how they differ, their edges, and a skeleton bundle for the existing graph drawer.
+//! - [`migrate`]: an app-registry release → per-CSV bundle contents → the catalog that keeps
+//!   the same upgrade graph.
+
+pub mod add;
+pub mod compare;
+pub mod disk;
+pub mod error;
+pub mod head;
+pub mod migrate;
+pub mod model;
+pub mod parse;
+pub mod properties;
+pub mod release;
+pub mod validate;
+pub mod write;
+
+pub use add::{AddBundle, AddOutcome, add};
+pub use compare::{Difference, compare};
+pub use disk::{FileChange, Loaded};
+pub use error::CatalogError;
+pub use head::{Head, head};
+pub use model::{BundleDoc, Catalog, ChannelDoc, Entry, PackageDoc, Property};
+pub use release::ReleaseModel;
+pub use validate::validate;

@@ -1,0 +1,250 @@
+//! The file-based-catalog model: the three schemas OLM reads (`olm.package`, `olm.channel`,
+//! `olm.bundle`) as typed documents, and every other schema kept as it was read.
+//!
+//! The model mirrors operator-registry's `alpha/declcfg` (`DeclarativeConfig`): flat lists of
+//! documents, each remembering the file and document it came from, so that validation can
+//! report duplicates and dangling references exactly as `opm validate` does, and name where
+//! they are. Fields the pipeline does not reason about are kept in `extra` (and property values
+//! as YAML values), so reading and writing a catalog loses nothing.
+
+use serde_yaml_ng::{Mapping, Value};
+
+pub const SCHEMA_PACKAGE: &str = "olm.package";
+pub const SCHEMA_CHANNEL: &str = "olm.channel";
+pub const SCHEMA_BUNDLE: &str = "olm.bundle";
+/// The bundle property naming the package and the version (exactly one per bundle).
+pub const PROPERTY_PACKAGE: &str = "olm.package";
+/// A bundle property per group/version/kind the bundle provides (its owned CRD versions).
+pub const PROPERTY_GVK: &str = "olm.gvk";
+/// A bundle property per group/version/kind the bundle needs from other operators.
+pub const PROPERTY_GVK_REQUIRED: &str = "olm.gvk.required";
+
+/// Where a document came from: a file relative to the catalog root (with `/`) and its
+/// 1-based position in that file. Empty for documents made in memory.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Origin {
+    pub file: String,
+    pub document: usize,
+}
+
+impl Origin {
+    pub fn new(file: impl Into<String>, document: usize) -> Self {
+        Origin {
+            file: file.into(),
+            document,
+        }
+    }
+}
+
+/// `olm.package` icon.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Icon {
+    pub base64data: String,
+    pub mediatype: String,
+}
+
+/// An `olm.package` document.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct PackageDoc {
+    pub name: String,
+    pub default_channel: Option<String>,
+    pub description: Option<String>,
+    pub icon: Option<Icon>,
+    /// Other keys, kept.
+    pub extra: Mapping,
+    pub origin: Origin,
+}
+
+/// One entry of an `olm.channel`: a bundle and its upgrade edges in that channel.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Entry {
+    pub name: String,
+    pub replaces: Option<String>,
+    pub skips: Vec<String>,
+    pub skip_range: Option<String>,
+    pub extra: Mapping,
+}
+
+impl Entry {
+    pub fn new(name: impl Into<String>, replaces: Option<&str>) -> Self {
+        Entry {
+            name: name.into(),
+            replaces: replaces.map(str::to_string),
+            ..Entry::default()
+        }
+    }
+}
+
+/// An `olm.channel` document.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ChannelDoc {
+    pub package: String,
+    pub name: String,
+    pub entries: Vec<Entry>,
+    pub extra: Mapping,
+    pub origin: Origin,
+}
+
+impl ChannelDoc {
+    pub fn entry(&self, name: &str) -> Option<&Entry> {
+        self.entries.iter().find(|e| e.name == name)
+    }
+}
+
+/// One bundle property: a type and a free-form value.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Property {
+    pub type_: String,
+    pub value: Value,
+}
+
+/// The value of an `olm.package` property.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PackageProperty {
+    pub package_name: String,
+    pub version: String,
+}
+
+fn mapping(pairs: &[(&str, &str)]) -> Value {
+    let mut m = Mapping::new();
+    for (k, v) in pairs {
+        m.insert(Value::from(*k), Value::from(*v));
+    }
+    Value::Mapping(m)
+}
+
+impl Property {
+    /// `olm.package` with `packageName` and `version`.
+    pub fn package(package_name: &str, version: &str) -> Self {
+        Property {
+            type_: PROPERTY_PACKAGE.into(),
+            value: mapping(&[("packageName", package_name), ("version", version)]),
+        }
+    }
+
+    /// `olm.gvk` (or `olm.gvk.required` with `required`) with `group`, `kind`, `version`.
+    pub fn gvk(group: &str, kind: &str, version: &str, required: bool) -> Self {
+        Property {
+            type_: if required {
+                PROPERTY_GVK_REQUIRED
+            } else {
+                PROPERTY_GVK
+            }
+            .into(),
+            value: mapping(&[("group", group), ("kind", kind), ("version", version)]),
+        }
+    }
+
+    /// The value of an `olm.package` property, if this is one with string fields.
+    pub fn as_package(&self) -> Option<PackageProperty> {
+        if self.type_ != PROPERTY_PACKAGE {
+            return None;
+        }
+        let get = |k: &str| {
+            self.value
+                .get(k)
+                .and_then(Value::as_str)
+                .map(str::to_string)
+        };
+        Some(PackageProperty {
+            package_name: get("packageName")?,
+            version: get("version")?,
+        })
+    }
+}
+
+/// An `olm.bundle` document.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct BundleDoc {
+    pub package: String,
+    pub name: String,
+    pub image: String,
+    pub properties: Vec<Property>,
+    pub extra: Mapping,
+    pub origin: Origin,
+}
+
+impl BundleDoc {
+    /// Every `olm.package` property (a valid bundle has exactly one).
+    pub fn package_properties(&self) -> impl Iterator<Item = &Property> {
+        self.properties
+            .iter()
+            .filter(|p| p.type_ == PROPERTY_PACKAGE)
+    }
+
+    /// The version of the single `olm.package` property, as written.
+    pub fn version_str(&self) -> Option<String> {
+        let mut it = self.package_properties();
+        match (it.next(), it.next()) {
+            (Some(p), None) => p.as_package().map(|p| p.version),
+            _ => None,
+        }
+    }
+
+    /// The version of the single `olm.package` property, parsed as SemVer.
+    pub fn version(&self) -> Option<semver::Version> {
+        self.version_str()
+            .and_then(|v| semver::Version::parse(&v).ok())
+    }
+}
+
+/// A document of any other schema, kept as read.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OtherDoc {
+    pub schema: String,
+    /// Its `package` field, if any.
+    pub package: String,
+    pub doc: Value,
+    pub origin: Origin,
+}
+
+/// A catalog: every document of a catalog folder.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Catalog {
+    pub packages: Vec<PackageDoc>,
+    pub channels: Vec<ChannelDoc>,
+    pub bundles: Vec<BundleDoc>,
+    pub others: Vec<OtherDoc>,
+}
+
+impl Catalog {
+    pub fn package(&self, name: &str) -> Option<&PackageDoc> {
+        self.packages.iter().find(|p| p.name == name)
+    }
+
+    pub fn channels_of<'a>(&'a self, package: &'a str) -> impl Iterator<Item = &'a ChannelDoc> {
+        self.channels.iter().filter(move |c| c.package == package)
+    }
+
+    pub fn channel(&self, package: &str, name: &str) -> Option<&ChannelDoc> {
+        self.channels
+            .iter()
+            .find(|c| c.package == package && c.name == name)
+    }
+
+    pub fn bundles_of<'a>(&'a self, package: &'a str) -> impl Iterator<Item = &'a BundleDoc> {
+        self.bundles.iter().filter(move |b| b.package == package)
+    }
+
+    pub fn bundle(&self, package: &str, name: &str) -> Option<&BundleDoc> {
+        self.bundles
+            .iter()
+            .find(|b| b.package == package && b.name == name)
+    }
+
+    /// Every package name any document mentions, sorted, once.
+    pub fn package_names(&self) -> Vec<&str> {
+        let mut names: Vec<&str> = self
+            .packages
+            .iter()
+            .map(|p| p.name.as_str())
+            .chain(self.channels.iter().map(|c| c.package.as_str()))
+            .chain(self.bundles.iter().map(|b| b.package.as_str()))
+            .chain(self.others.iter().map(|o| o.package.as_str()))
+            .filter(|n| !n.is_empty())
+            .collect();
+        names.sort_unstable();
+        names.dedup();
+        names
+    }
+}
