@@ -12,6 +12,7 @@ pub mod csv_build;
 pub mod finding;
 pub mod flat_yaml;
 pub mod graph;
+pub mod semdiff;
 pub mod validate;
 pub mod yaml;
 
