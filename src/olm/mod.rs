@@ -14,6 +14,7 @@ pub mod fbc;
 pub mod finding;
 pub mod flat_yaml;
 pub mod graph;
+pub mod semdiff;
 pub mod validate;
 pub mod yaml;
 
