@@ -14,7 +14,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
@@ -136,11 +135,14 @@ func readFile(path string) string {
 
 // parseFile reads one corpus file: `=== NAME` starts a case, `--- KEY[: VALUE]` lines right
 // after it are directives, the rest up to the next `===` line (without its final newline) is
-// the template.
+// the template. Lines are split on \n alone, so a carriage return stays in the template.
 func parseFile(path string, base map[string]interface{}) []testCase {
 	file := filepath.Base(path)
-	sc := bufio.NewScanner(strings.NewReader(readFile(path)))
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	all := strings.Split(readFile(path), "\n")
+	// The file's final newline ends the last line; it is not a line of its own.
+	if len(all) > 0 && all[len(all)-1] == "" {
+		all = all[:len(all)-1]
+	}
 	var cases []testCase
 	var cur *testCase
 	var lines []string
@@ -151,8 +153,7 @@ func parseFile(path string, base map[string]interface{}) []testCase {
 			cases = append(cases, *cur)
 		}
 	}
-	for sc.Scan() {
-		line := sc.Text()
+	for _, line := range all {
 		if strings.HasPrefix(line, "=== ") {
 			flush()
 			cur = &testCase{File: file, Name: strings.TrimSpace(line[4:]), Sprig: strings.HasPrefix(file, "sprig")}
