@@ -6,6 +6,7 @@
 //! `%!(NOVERB)`.
 
 mod float;
+mod number;
 mod quote;
 mod verbs;
 
