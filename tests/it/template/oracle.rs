@@ -129,18 +129,18 @@ fn go_text_template_agrees_on_the_corpus() {
     }
     let mut total = Row::default();
     let mut table = format!(
-        "template engine vs {} text/template on tests/template-corpus\n{:<28} {:>6} {:>10} {:>11} {:>10} {:>9}\n",
+        "template engine vs {} text/template on tests/template-corpus\n{:<32} {:>6} {:>10} {:>11} {:>10} {:>9}\n",
         report.go, "file", "cases", "same bytes", "both reject", "deviation", "disagree"
     );
     for (file, r) in &rows {
         table.push_str(&format!(
-            "{file:<28} {:>6} {:>10} {:>11} {:>10} {:>9}\n",
+            "{file:<32} {:>6} {:>10} {:>11} {:>10} {:>9}\n",
             r.cases, r.same_bytes, r.both_reject, r.deviations, r.disagree
         ));
         total.add(r);
     }
     table.push_str(&format!(
-        "{:<28} {:>6} {:>10} {:>11} {:>10} {:>9}\n",
+        "{:<32} {:>6} {:>10} {:>11} {:>10} {:>9}\n",
         "total", total.cases, total.same_bytes, total.both_reject, total.deviations, total.disagree
     ));
     let agreeing = total.same_bytes + total.both_reject;
