@@ -23,12 +23,26 @@ pub struct RenderSpec {
     /// `{{index .GeneratedManifests "FILE"}}` renders `manifests/generated/FILE` in place.
     #[serde(default)]
     pub includes: BTreeMap<String, String>,
-    /// Template variables (strings).
+    /// Template variables: any YAML value (strings, numbers, booleans, lists, maps), seen by
+    /// templates as Go sees YAML data (`{{range .Images}}` over a list or map).
     #[serde(default)]
-    pub vars: BTreeMap<String, String>,
+    pub vars: BTreeMap<String, serde_yaml_ng::Value>,
+    /// Functions templates may call besides Go's builtins: `go` (default) or `sprig` (the sprig
+    /// subset operator templates use: `default`, `quote`, `toYaml`, `semverCompare`, …).
+    #[serde(default)]
+    pub functions: TemplateFunctions,
     /// How the CSV is assembled structurally.
     #[serde(default)]
     pub csv: Option<CsvSpec>,
+}
+
+/// `render.functions`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TemplateFunctions {
+    #[default]
+    Go,
+    Sprig,
 }
 
 fn default_bundle_dir() -> String {

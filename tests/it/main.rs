@@ -19,6 +19,7 @@ mod quay_fake;
 mod registry_dir;
 mod render;
 mod secrets;
+mod template;
 mod travis;
 mod verify;
 mod yaml_compat;

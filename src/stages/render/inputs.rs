@@ -4,7 +4,8 @@
 //!
 //! Built-in variables: `CsvVersion`, `PackageName`, `Channel`, `CreatedAt`, and
 //! `ReplacesCsvVersion`, which is always empty here because fetch-previous sets `spec.replaces`
-//! structurally once it knows the predecessor. Pipeline variables may override the others.
+//! structurally once it knows the predecessor. Pipeline variables may override the others and
+//! keep their YAML type (a list stays a list templates can `range` over).
 
 use std::path::Path;
 use std::process::Command;
@@ -14,8 +15,9 @@ use serde::Deserialize;
 use crate::error::{Error, Result};
 use crate::olm::csv_build::{self, Doc, Parts};
 use crate::olm::{Finding, Level};
+use crate::pipeline::render_spec::TemplateFunctions;
 use crate::settings::{Settings, resolve_path};
-use crate::template::{self, Data, Value};
+use crate::template::{self, Data, Functions, Value};
 
 /// `createdAt`: `SOURCE_DATE_EPOCH`, else the commit time of the source folder's `HEAD`, so
 /// the same inputs render the same bytes. Without either, the UNIX epoch and a warning.
@@ -91,8 +93,12 @@ pub fn base_data(settings: &Settings, created_at: &str) -> Data {
         data.vars.insert(name.clone(), Value::Files(dir));
     }
     for (k, v) in &spec.vars {
-        data.set_str(k, v.clone());
+        data.vars.insert(k.clone(), Value::from_yaml(v));
     }
+    data.functions = match spec.functions {
+        TemplateFunctions::Go => Functions::Go,
+        TemplateFunctions::Sprig => Functions::Sprig,
+    };
     data
 }
 

@@ -1,0 +1,160 @@
+//! The functions a template may call: Go's builtins, and, when a pipeline opts in with
+//! `render.functions: sprig`, the sprig subset in [`super::sprig`]. Each function has Go's
+//! signature (parameter types, variadic tail), which the executor checks before calling.
+//!
+//! Builtins: `and`, `or` (short-circuiting, returning the deciding value), `not`, `len`,
+//! `index` (also how an include folder is read), `slice`, `eq` (one or more comparands), `ne`,
+//! `lt`, `le`, `gt`, `ge` (basic types only, ints and uints compare across), `print`, `printf`,
+//! `println`, `html`, `js`, `urlquery`, and `call`, which always fails since no function values
+//! are passed to templates.
+
+mod builtin;
+mod compare;
+mod escape;
+
+use super::exec::Exec;
+use super::{Error, Functions, Value};
+
+/// A Go parameter type, as far as argument checking needs it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Ty {
+    /// `interface{}`.
+    Any,
+    /// `reflect.Value` (the builtins' parameters; like `Any` for checking).
+    Refl,
+    Str,
+    Int,
+    Bool,
+    /// `map[string]interface{}`.
+    Map,
+}
+
+impl Ty {
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Ty::Any => "interface {}",
+            Ty::Refl => "reflect.Value",
+            Ty::Str => "string",
+            Ty::Int => "int",
+            Ty::Bool => "bool",
+            Ty::Map => "map[string]interface {}",
+        }
+    }
+
+    pub(crate) fn can_be_nil(self) -> bool {
+        matches!(self, Ty::Any | Ty::Refl | Ty::Map)
+    }
+}
+
+/// Why a call failed: Go's `error calling NAME: …`, or an error of an included template.
+pub(crate) enum CallError {
+    Message(String),
+    Template(Box<Error>),
+}
+
+impl From<String> for CallError {
+    fn from(m: String) -> Self {
+        CallError::Message(m)
+    }
+}
+
+impl From<&str> for CallError {
+    fn from(m: &str) -> Self {
+        CallError::Message(m.to_string())
+    }
+}
+
+pub(crate) type Imp = fn(&mut Exec<'_>, &[Value], usize) -> Result<Value, CallError>;
+
+pub(crate) struct Func {
+    pub params: &'static [Ty],
+    pub variadic: Option<Ty>,
+    /// `Some(true)` for `or`, `Some(false)` for `and`: arguments evaluated only as needed.
+    pub short_circuit: Option<bool>,
+    pub imp: Imp,
+}
+
+pub(crate) const fn f(params: &'static [Ty], imp: Imp) -> Func {
+    Func {
+        params,
+        variadic: None,
+        short_circuit: None,
+        imp,
+    }
+}
+
+pub(crate) const fn fv(params: &'static [Ty], rest: Ty, imp: Imp) -> Func {
+    Func {
+        params,
+        variadic: Some(rest),
+        short_circuit: None,
+        imp,
+    }
+}
+
+fn never(_: &mut Exec<'_>, _: &[Value], _: usize) -> Result<Value, CallError> {
+    Err("unreachable".into())
+}
+
+use Ty::{Any, Refl, Str};
+
+static AND: Func = Func {
+    params: &[Refl],
+    variadic: Some(Refl),
+    short_circuit: Some(false),
+    imp: never,
+};
+static OR: Func = Func {
+    params: &[Refl],
+    variadic: Some(Refl),
+    short_circuit: Some(true),
+    imp: never,
+};
+static CALL: Func = fv(&[Refl], Refl, builtin::call);
+static HTML: Func = fv(&[], Any, escape::html);
+static INDEX: Func = fv(&[Refl], Refl, builtin::index);
+static SLICE: Func = fv(&[Refl], Refl, builtin::slice);
+static JS: Func = fv(&[], Any, escape::js);
+static LEN: Func = f(&[Refl], builtin::len);
+static NOT: Func = f(&[Refl], builtin::not);
+static PRINT: Func = fv(&[], Any, builtin::print);
+static PRINTF: Func = fv(&[Str], Any, builtin::printf);
+static PRINTLN: Func = fv(&[], Any, builtin::println);
+static URLQUERY: Func = fv(&[], Any, escape::urlquery);
+static EQ: Func = fv(&[Refl], Refl, compare::eq);
+static NE: Func = f(&[Refl, Refl], compare::ne);
+static LT: Func = f(&[Refl, Refl], compare::lt);
+static LE: Func = f(&[Refl, Refl], compare::le);
+static GT: Func = f(&[Refl, Refl], compare::gt);
+static GE: Func = f(&[Refl, Refl], compare::ge);
+
+/// The function `name` in the set `functions` offers.
+pub(crate) fn lookup(name: &str, functions: Functions) -> Option<&'static Func> {
+    let builtin = match name {
+        "and" => Some(&AND),
+        "or" => Some(&OR),
+        "call" => Some(&CALL),
+        "html" => Some(&HTML),
+        "index" => Some(&INDEX),
+        "slice" => Some(&SLICE),
+        "js" => Some(&JS),
+        "len" => Some(&LEN),
+        "not" => Some(&NOT),
+        "print" => Some(&PRINT),
+        "printf" => Some(&PRINTF),
+        "println" => Some(&PRINTLN),
+        "urlquery" => Some(&URLQUERY),
+        "eq" => Some(&EQ),
+        "ne" => Some(&NE),
+        "lt" => Some(&LT),
+        "le" => Some(&LE),
+        "gt" => Some(&GT),
+        "ge" => Some(&GE),
+        _ => None,
+    };
+    match functions {
+        // Added functions take precedence over builtins, as in Go.
+        Functions::Sprig => super::sprig::lookup(name).or(builtin),
+        Functions::Go => builtin,
+    }
+}
