@@ -14,6 +14,7 @@ pub mod commands;
 pub mod diff;
 pub mod error;
 pub mod http;
+pub mod oci;
 pub mod olm;
 pub mod pipeline;
 pub mod plan;

@@ -8,10 +8,12 @@
 //! tarball and back, and [`validate`] checks it.
 
 pub mod archive;
+pub mod bundle_image;
 pub mod csv_build;
 pub mod finding;
 pub mod flat_yaml;
 pub mod graph;
+pub mod time;
 pub mod validate;
 pub mod yaml;
 
