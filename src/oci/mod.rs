@@ -49,7 +49,7 @@ impl Target {
     /// push).
     pub fn parse(text: &str) -> Result<Target, OciError> {
         let bad = |why: &str| OciError::Target {
-            target: text.to_string(),
+            target: without_userinfo(text),
             why: why.to_string(),
         };
         if let Some(path) = text.strip_prefix("oci:") {
@@ -115,6 +115,19 @@ impl RegistryRef {
             Some(p) => format!("{host}:{p}/{}", self.repository),
             None => format!("{host}/{}", self.repository),
         }
+    }
+}
+
+/// The target as it may be shown: a `user:password@` before the host becomes `****@`.
+fn without_userinfo(text: &str) -> String {
+    let start = text.find("://").map(|i| i + 3).unwrap_or(0);
+    let host_end = text[start..]
+        .find('/')
+        .map(|i| start + i)
+        .unwrap_or(text.len());
+    match text[start..host_end].rfind('@') {
+        Some(at) => format!("{}****{}", &text[..start], &text[start + at..]),
+        None => text.to_string(),
     }
 }
 
