@@ -132,3 +132,9 @@ python3 scripts/bench_measure.py --bin "$bin" --appr "$APPR_URL" --bundles "$out
   --courier-repeats-above-100 "${BENCH_COURIER_REPEATS_ABOVE_100:-1}" \
   --model "$model" --work "$out/work" --out "$out/results.json" --extra "$extra"
 echo "binary: $size bytes; olm-release --version: $startup_ms ms ($startup_tool); release build step: ${build_s}s"
+
+# 6. Bundle image build + push against `skopeo copy` of the same image (scripts/bench_oci.sh;
+#    BENCH_OCI=0 leaves it out).
+if [ "${BENCH_OCI:-1}" != 0 ]; then
+  bash scripts/bench_oci.sh
+fi

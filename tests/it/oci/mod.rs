@@ -8,6 +8,7 @@ mod fake;
 mod layout;
 mod real_registry;
 mod rules;
+mod split;
 
 use std::sync::Mutex;
 
