@@ -116,6 +116,12 @@ impl RegistryRef {
             None => format!("{host}/{}", self.repository),
         }
     }
+
+    /// The image by digest, as a file-based catalog's `olm.bundle` `image` pins it:
+    /// `HOST[:PORT]/REPOSITORY@sha256:…`.
+    pub fn pinned(&self, digest: &str) -> String {
+        format!("{}@{digest}", self.describe())
+    }
 }
 
 /// The target as it may be shown: a `user:password@` before the host becomes `****@`.

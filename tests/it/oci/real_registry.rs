@@ -97,6 +97,10 @@ async fn a_second_push_of_the_same_image_writes_nothing() {
     };
     let store = open(&registry, &repo("idempotent"), None);
     let (_, img) = image("0.1.0");
+    // The dry-run's question writes nothing.
+    let decision = check(&store, &req(&img, "0.1.0", false), &NoEvents).await;
+    assert_eq!(decision.unwrap(), Decision::New);
+    assert_eq!(store.resolve("0.1.0", &NoEvents).await.unwrap(), None);
     push(&store, &req(&img, "0.1.0", false), &NoEvents)
         .await
         .unwrap();

@@ -38,6 +38,13 @@ fn targets_parse_with_the_scheme_rules() {
         base("http://registry.lan:5000/x"),
         "http://registry.lan:5000/ x"
     );
+    let Target::Registry(r) = Target::parse("quay.io/kubevirt/kubevirt-bundle").unwrap() else {
+        unreachable!()
+    };
+    assert_eq!(
+        r.pinned("sha256:ab"),
+        "quay.io/kubevirt/kubevirt-bundle@sha256:ab"
+    );
     for (bad, why) in [
         ("oci:", "needs a folder"),
         ("kubevirt/bundle", "does not name a registry host"),
