@@ -183,6 +183,12 @@ pub fn check_tag(tag: &str) -> Result<(), OciError> {
     }
 }
 
+/// The tag for a release version: the version itself, with SemVer build metadata's `+` (not
+/// allowed in tags) written as `_`, the convention Helm uses for charts in OCI registries.
+pub fn tag_for_version(version: &str) -> String {
+    version.replace('+', "_")
+}
+
 /// Something the client did that a user may want to see.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Event {

@@ -207,14 +207,11 @@ impl RegistryClient {
             .content_type(&manifest.media_type)
             .body(manifest.bytes.clone());
         let answer = self.send(req, events).await?;
-        let digest = content_digest(&answer.headers);
-        if let Some(d) = &digest {
-            events.event(Event::ManifestPushed {
-                tag: tag.to_string(),
-                digest: d.clone(),
-            });
-        }
-        Ok(digest)
+        events.event(Event::ManifestPushed {
+            tag: tag.to_string(),
+            digest: manifest.digest.clone(),
+        });
+        Ok(content_digest(&answer.headers))
     }
 }
 

@@ -215,3 +215,33 @@ async fn unavailable_answers_are_retried_and_reported() {
     .unwrap_err();
     assert_eq!(e.status(), Some(503), "{e}");
 }
+
+#[tokio::test]
+async fn an_upload_location_on_another_host_is_refused() {
+    let fake = Fake::start();
+    fake.state.lock().unwrap().upload_location =
+        Some("https://storage.example/upload?session=1".into());
+    let s = store(&fake, "kubevirt/bundle", Some(PASSWORD));
+    let (_, img) = image("0.1.0");
+    let e = push(
+        &s,
+        &PushRequest {
+            image: &img,
+            tag: "0.1.0",
+            force: false,
+        },
+        &NoEvents,
+    )
+    .await
+    .unwrap_err();
+    assert!(matches!(e, OciError::Invalid { .. }), "{e}");
+    assert!(
+        e.to_string()
+            .contains("the upload location: a redirect to another host (https://storage.example)"),
+        "{e}"
+    );
+    assert!(
+        fake.seen().iter().all(|(m, _, _)| m != "PUT"),
+        "nothing was sent elsewhere or stored"
+    );
+}

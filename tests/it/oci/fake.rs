@@ -37,6 +37,8 @@ pub struct State {
     pub tamper_read_back: bool,
     /// Send this realm in challenges instead of the fake's own `/token`.
     pub realm: Option<String>,
+    /// Answer upload starts with this `Location` instead of the fake's own.
+    pub upload_location: Option<String>,
 }
 
 pub struct Fake {
@@ -158,7 +160,9 @@ async fn handle(
     match (&method, tail.split_once('/')) {
         (&Method::POST, Some(("blobs", "uploads/"))) => {
             st.uploads += 1;
-            let loc = format!("/v2/{name}/blobs/uploads/session-{}?state=abc", st.uploads);
+            let loc = st.upload_location.clone().unwrap_or_else(|| {
+                format!("/v2/{name}/blobs/uploads/session-{}?state=abc", st.uploads)
+            });
             (StatusCode::ACCEPTED, [("location", loc)]).into_response()
         }
         (&Method::PUT, Some(("blobs", up))) if up.starts_with("uploads/") => {

@@ -67,6 +67,11 @@ fn tags_follow_the_distribution_grammar() {
     for ok in ["0.1.0", "v0.22.0", "0.1.0-alpha.3", "latest", "_x"] {
         check_tag(ok).unwrap();
     }
+    assert_eq!(
+        olm_release::oci::tag_for_version("1.0.0+build.5"),
+        "1.0.0_build.5"
+    );
+    check_tag(&olm_release::oci::tag_for_version("1.0.0+build.5")).unwrap();
     for bad in ["", "1.0.0+build.5", ".x", "-x", "a/b", &"x".repeat(129)] {
         assert!(check_tag(bad).is_err(), "{bad}");
     }
