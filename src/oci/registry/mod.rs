@@ -26,9 +26,9 @@ use crate::retry::RetryPolicy;
 use crate::secret::Secret;
 
 /// Manifest media types this client reads.
-pub const MANIFEST_ACCEPT: &str = "application/vnd.oci.image.manifest.v1+json, application/vnd.oci.image.index.v1+json, application/vnd.docker.distribution.manifest.v2+json, application/vnd.docker.distribution.manifest.list.v2+json";
+pub(crate) const MANIFEST_ACCEPT: &str = "application/vnd.oci.image.manifest.v1+json, application/vnd.oci.image.index.v1+json, application/vnd.docker.distribution.manifest.v2+json, application/vnd.docker.distribution.manifest.list.v2+json";
 /// The largest manifest read (the distribution registry's own limit is 4 MiB).
-pub const MAX_MANIFEST: u64 = 4 * 1024 * 1024;
+pub(crate) const MAX_MANIFEST: u64 = 4 * 1024 * 1024;
 
 /// A client for one repository of one registry.
 #[derive(Debug)]

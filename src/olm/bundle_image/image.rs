@@ -151,7 +151,7 @@ fn descriptor(media_type: MediaType, blob: &Blob) -> Result<Descriptor, E> {
 
 /// Compact JSON with object keys sorted (serde_json's map is ordered by key), so maps held in
 /// `HashMap`s serialise the same way every time.
-pub fn canonical_json<T: serde::Serialize>(value: &T) -> Result<Vec<u8>, E> {
+pub(crate) fn canonical_json<T: serde::Serialize>(value: &T) -> Result<Vec<u8>, E> {
     let value = serde_json::to_value(value).map_err(build)?;
     serde_json::to_vec(&value).map_err(build)
 }
