@@ -184,6 +184,7 @@ impl BundleFolder {
         let tmp = parent.join(format!(".{name}.tmp-{}", std::process::id()));
         let old = parent.join(format!(".{name}.old-{}", std::process::id()));
         let _ = fs::remove_dir_all(&tmp);
+        let _ = fs::remove_dir_all(&old);
         let written = (|| {
             for (rel, bytes) in self
                 .files

@@ -5,6 +5,7 @@
 mod bearer;
 mod build;
 mod fake;
+mod kubevirt;
 mod layout;
 mod real_registry;
 mod rules;
