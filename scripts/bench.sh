@@ -138,3 +138,9 @@ echo "binary: $size bytes; olm-release --version: $startup_ms ms ($startup_tool)
 # 6. The catalog stage on a 500-bundle catalog (issue 14).
 log "cargo bench --bench catalog"
 cargo bench --quiet --bench catalog | tee "$out/catalog.txt"
+
+# 7. Bundle image build + push against `skopeo copy` of the same image (scripts/bench_oci.sh;
+#    BENCH_OCI=0 leaves it out).
+if [ "${BENCH_OCI:-1}" != 0 ]; then
+  bash scripts/bench_oci.sh
+fi

@@ -91,6 +91,20 @@ pub fn redirect_target(
     Ok(to)
 }
 
+/// Whether a URL's host is loopback (`localhost`, `127.0.0.0/8`, `::1`): the only hosts plain
+/// `http://` may reach without an explicit `insecure`. The host is the one a client would
+/// connect to (parsed as a URL, so `http://localhost:80@evil.example` is `evil.example`).
+pub fn is_loopback(url: &reqwest::Url) -> bool {
+    let Some(host) = url.host_str() else {
+        return false;
+    };
+    let bare = host.trim_start_matches('[').trim_end_matches(']');
+    bare.eq_ignore_ascii_case("localhost")
+        || bare
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

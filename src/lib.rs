@@ -4,8 +4,8 @@
 //! The layers, in the order a command passes through them: [`cli`] (arguments) → [`settings`]
 //! (arguments + environment + pipeline file, resolved once) → [`plan`] (printable steps) →
 //! [`stages`] (render, fetch-previous, package, verify, push, release) → clients ([`registry`],
-//! [`target`], built on [`http`]). The domain lives in [`olm`] (manifests, bundles, validation)
-//! and [`template`] (Go `text/template` rendering).
+//! [`target`], [`oci`], built on [`http`]). The domain lives in [`olm`] (manifests, bundles,
+//! bundle images, validation) and [`template`] (Go `text/template` rendering).
 
 pub mod app;
 pub mod ci;
@@ -14,6 +14,7 @@ pub mod commands;
 pub mod diff;
 pub mod error;
 pub mod http;
+pub mod oci;
 pub mod olm;
 pub mod pipeline;
 pub mod plan;

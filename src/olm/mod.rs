@@ -9,12 +9,14 @@
 //! file-based catalogs, their validation, and the migration from an app-registry release.
 
 pub mod archive;
+pub mod bundle_image;
 pub mod csv_build;
 pub mod fbc;
 pub mod finding;
 pub mod flat_yaml;
 pub mod graph;
 pub mod semdiff;
+pub mod time;
 pub mod validate;
 pub mod yaml;
 

@@ -153,7 +153,7 @@ impl DirRegistry {
 }
 
 /// Takes an exclusive lock on `path`, held until the returned file is dropped.
-fn lock(path: &Path) -> Result<fs::File> {
+pub(crate) fn lock(path: &Path) -> Result<fs::File> {
     let file = fs::OpenOptions::new()
         .create(true)
         .truncate(false)

@@ -13,6 +13,7 @@ mod github_fake;
 mod graph;
 mod hostile;
 mod kubevirt_chain;
+mod oci;
 mod pipeline;
 mod publish;
 mod quay_fake;

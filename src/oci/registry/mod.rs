@@ -1,0 +1,224 @@
+//! A small client for the OCI distribution API (distribution-spec `spec.md`): the calls a
+//! push needs and nothing more.
+//!
+//! - `GET /v2/` — the API check ([`RegistryClient::ping`]);
+//! - `HEAD`/`GET /v2/<name>/manifests/<tag or digest>` — what a tag holds, and the read-back;
+//! - `HEAD /v2/<name>/blobs/<digest>` — skip blobs already there;
+//! - `POST /v2/<name>/blobs/uploads/` then `PUT <location>?digest=…` — a monolithic upload;
+//! - `PUT /v2/<name>/manifests/<tag>` — the manifest, as the exact bytes that were digested.
+//!
+//! Requests, retries, redirects and authentication live in [`transport`] and [`auth`].
+
+mod auth;
+mod transport;
+
+pub use auth::{Challenge, Credentials};
+
+use bytes::Bytes;
+use reqwest::Method;
+use reqwest::header::{HeaderMap, LOCATION};
+
+use self::transport::Req;
+use super::{Event, Events, OciError, RegistryRef};
+use crate::http::HttpOptions;
+use crate::olm::bundle_image::Blob;
+use crate::retry::RetryPolicy;
+use crate::secret::Secret;
+
+/// Manifest media types this client reads.
+pub(crate) const MANIFEST_ACCEPT: &str = "application/vnd.oci.image.manifest.v1+json, application/vnd.oci.image.index.v1+json, application/vnd.docker.distribution.manifest.v2+json, application/vnd.docker.distribution.manifest.list.v2+json";
+/// The largest manifest read (the distribution registry's own limit is 4 MiB).
+pub(crate) const MAX_MANIFEST: u64 = 4 * 1024 * 1024;
+
+/// A client for one repository of one registry.
+#[derive(Debug)]
+pub struct RegistryClient {
+    http: reqwest::Client,
+    reference: RegistryRef,
+    credentials: Option<Credentials>,
+    insecure: bool,
+    opts: HttpOptions,
+    retry: RetryPolicy,
+    /// The `Authorization` value in force (Basic, or the last Bearer token), once a challenge
+    /// asked for one.
+    authorization: std::sync::Mutex<Option<Secret>>,
+}
+
+/// A manifest as the registry serves it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FetchedManifest {
+    pub media_type: Option<String>,
+    pub bytes: Bytes,
+}
+
+impl RegistryClient {
+    /// A client for `reference`. Plain http is refused unless the host is loopback or
+    /// `insecure` is set.
+    pub fn new(
+        reference: RegistryRef,
+        credentials: Option<Credentials>,
+        insecure: bool,
+        opts: HttpOptions,
+        retry: RetryPolicy,
+    ) -> Result<Self, OciError> {
+        if reference.base.scheme() == "http"
+            && !insecure
+            && !crate::http::is_loopback(&reference.base)
+        {
+            return Err(OciError::InsecureHttp {
+                url: reference.base.to_string(),
+            });
+        }
+        Ok(RegistryClient {
+            http: crate::http::client(opts),
+            reference,
+            credentials,
+            insecure,
+            opts,
+            retry,
+            authorization: std::sync::Mutex::new(None),
+        })
+    }
+
+    /// `HOST[:PORT]/REPOSITORY`.
+    pub fn describe(&self) -> String {
+        self.reference.describe()
+    }
+
+    fn url(&self, tail: &[&str]) -> reqwest::Url {
+        let mut url = self.reference.base.clone();
+        if let Ok(mut segs) = url.path_segments_mut() {
+            segs.pop_if_empty().push("v2");
+            segs.extend(self.reference.repository.split('/'));
+            segs.extend(tail);
+        }
+        url
+    }
+
+    /// `GET /v2/`: the registry speaks the distribution API and accepts our credentials.
+    pub async fn ping(&self, events: &dyn Events) -> Result<(), OciError> {
+        let mut url = self.reference.base.clone();
+        url.set_path("/v2/");
+        self.send(Req::new(Method::GET, url, &[200]), events)
+            .await?;
+        Ok(())
+    }
+
+    /// The digest a tag (or digest) resolves to, `None` when the repository or the tag does
+    /// not exist. Uses `HEAD` and its `Docker-Content-Digest`; falls back to hashing a `GET`.
+    pub async fn manifest_digest(
+        &self,
+        reference: &str,
+        events: &dyn Events,
+    ) -> Result<Option<String>, OciError> {
+        let req = Req::new(
+            Method::HEAD,
+            self.url(&["manifests", reference]),
+            &[200, 404],
+        )
+        .accept(MANIFEST_ACCEPT);
+        let answer = self.send(req, events).await?;
+        if answer.status == 404 {
+            return Ok(None);
+        }
+        if let Some(d) = content_digest(&answer.headers) {
+            return Ok(Some(d));
+        }
+        Ok(self
+            .get_manifest(reference, events)
+            .await?
+            .map(|m| format!("sha256:{}", crate::olm::archive::sha256_hex(&m.bytes))))
+    }
+
+    /// `GET /v2/<name>/manifests/<reference>`: the manifest bytes, `None` on 404.
+    pub async fn get_manifest(
+        &self,
+        reference: &str,
+        events: &dyn Events,
+    ) -> Result<Option<FetchedManifest>, OciError> {
+        let req = Req::new(
+            Method::GET,
+            self.url(&["manifests", reference]),
+            &[200, 404],
+        )
+        .accept(MANIFEST_ACCEPT)
+        .cap(MAX_MANIFEST);
+        let answer = self.send(req, events).await?;
+        if answer.status == 404 {
+            return Ok(None);
+        }
+        let media_type = answer
+            .headers
+            .get(reqwest::header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_string);
+        Ok(Some(FetchedManifest {
+            media_type,
+            bytes: answer.body,
+        }))
+    }
+
+    /// `HEAD /v2/<name>/blobs/<digest>`: whether the registry has the blob.
+    pub async fn has_blob(&self, digest: &str, events: &dyn Events) -> Result<bool, OciError> {
+        let req = Req::new(Method::HEAD, self.url(&["blobs", digest]), &[200, 404]);
+        Ok(self.send(req, events).await?.status == 200)
+    }
+
+    /// Uploads a blob in one piece: `POST /v2/<name>/blobs/uploads/`, then `PUT` of the bytes
+    /// to the returned location with `?digest=`. A failed pair is retried from the `POST`.
+    pub async fn upload_blob(&self, blob: &Blob, events: &dyn Events) -> Result<(), OciError> {
+        let at = format!("upload of {} to {}", blob.digest, self.describe());
+        self.retrying(&at, events, || async {
+            let mut start = self.url(&["blobs", "uploads", ""]);
+            start.set_query(None);
+            let answer = self
+                .send_once(&Req::new(Method::POST, start.clone(), &[202]), events)
+                .await?;
+            let location = answer
+                .headers
+                .get(LOCATION)
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_string);
+            let mut put =
+                crate::http::redirect_target(&start, location.as_deref()).map_err(|detail| {
+                    OciError::Invalid {
+                        at: transport::at(&Method::POST, &start),
+                        detail: format!("the upload location: {detail}"),
+                    }
+                })?;
+            put.query_pairs_mut().append_pair("digest", &blob.digest);
+            let req = Req::new(Method::PUT, put, &[201])
+                .content_type("application/octet-stream")
+                .body(blob.bytes.clone());
+            self.send_once(&req, events).await.map(|_| ())
+        })
+        .await
+    }
+
+    /// `PUT /v2/<name>/manifests/<tag>` with the exact bytes; returns the digest the registry
+    /// reports (`Docker-Content-Digest`), when it does.
+    pub async fn put_manifest(
+        &self,
+        tag: &str,
+        manifest: &Blob,
+        events: &dyn Events,
+    ) -> Result<Option<String>, OciError> {
+        let req = Req::new(Method::PUT, self.url(&["manifests", tag]), &[201])
+            .content_type(&manifest.media_type)
+            .body(manifest.bytes.clone());
+        let answer = self.send(req, events).await?;
+        events.event(Event::ManifestPushed {
+            tag: tag.to_string(),
+            digest: manifest.digest.clone(),
+        });
+        Ok(content_digest(&answer.headers))
+    }
+}
+
+fn content_digest(headers: &HeaderMap) -> Option<String> {
+    headers
+        .get("docker-content-digest")
+        .and_then(|v| v.to_str().ok())
+        .map(|s| s.trim().to_string())
+        .filter(|s| s.starts_with("sha256:"))
+}
