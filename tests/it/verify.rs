@@ -10,6 +10,7 @@ mod cli;
 mod corpus;
 mod courier_local;
 mod graph;
+mod parity;
 mod pipeline;
 
 use std::path::{Path, PathBuf};
@@ -49,6 +50,7 @@ pub fn ours(path: &Path, profile: Profile, operatorhub: bool) -> Report {
     let opts = Options {
         profile,
         operatorhub,
+        ..Options::default()
     };
     validate::verify_path(path, &opts).unwrap_or_else(|e| panic!("{e}"))
 }

@@ -1,42 +1,47 @@
-//! Bundle validation: the consolidated checklist of the fact sheet (§5.1) and the upgrade-graph
-//! checks (§6), each finding naming file, object and field, the upstream rule it mirrors and how
-//! to fix it.
+//! Bundle validation: every rule of the catalogue ([`rules`]), each finding naming file, object
+//! and field, the tools that enforce the rule and how to fix it.
 //!
 //! One entry point per input: [`verify_path`] (a folder, a flattened `bundle.yaml` or a
-//! `.tar.gz`, used by `olm-release verify`), [`verify_tarball`] (the verify stage, on the exact
-//! bytes it will push) and [`validate_with`] (an in-memory bundle). All of them end in the same
-//! rule modules: [`load`] (files: YAML, names, layout), [`csv`], [`present`] and [`install`]
-//! (one CSV at a time), [`crd`] (CRDs and what CSVs own), [`package`] (the package file) and
-//! [`graph`] (the upgrade graph). Levels per profile live in one table, [`rules`]; string checks
-//! are hand-written in [`text`] (no regular expressions to compile per CSV).
+//! `.tar.gz`, used by `olm-release verify`), [`verify_tarball`] (a blob), [`verify_packed`] (the
+//! verify stage, on the bundle it has just packed) and [`validate_with`] (an in-memory bundle).
+//! All of them end in the same two passes: the checks of one bundle ([`check_unit`]: each CSV
+//! alone in [`csv`], [`present`], [`install`] and [`types`]; CRDs and what the CSVs own in
+//! [`crd`]; other objects in [`objects`]) run on every bundle folder, and the checks across
+//! the package ([`package`], [`graph`]) run once on all its CSVs. [`load`] turns files into
+//! bundle folders; string checks are hand-written in [`text`] (no regular expressions to
+//! compile per CSV).
 
 pub mod crd;
 pub mod csv;
 pub mod graph;
 pub mod install;
 pub mod load;
+pub mod objects;
 pub mod package;
 pub mod present;
 pub mod rules;
 pub mod text;
+pub mod types;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
 use super::{Bundle, Finding, Level, Manifest};
-use rules::Rule;
+use rules::{Rule, Tool};
 
 /// Which era's rules apply.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, Serialize, clap::ValueEnum)]
 #[serde(rename_all = "kebab-case")]
 pub enum Profile {
-    /// OpenShift 4.1 / app registry, as operator-courier 2.1.11 and the 2019 OLM CRDs check.
+    /// OpenShift 4.1 / app registry: what operator-courier 2.1.11 and the registry loader
+    /// enforced.
     #[default]
     #[value(name = "appregistry-2019")]
     #[serde(rename = "appregistry-2019")]
     Appregistry2019,
-    /// operator-framework/api's current rules.
+    /// What operator-framework/api's validators and `opm validate` enforce today.
     Modern,
 }
 
@@ -50,20 +55,54 @@ impl Profile {
 }
 
 /// What to enforce.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Options {
     pub profile: Profile,
-    /// OperatorHub rules as errors (what `operator-courier verify --ui_validate_io` enforces).
+    /// OperatorHub's rules too (courier's `--ui_validate_io`, api's OperatorHub validator).
     pub operatorhub: bool,
+    /// The categories to accept instead of the catalog's list (`--categories FILE`, like
+    /// operator-framework/api's `OPERATOR_BUNDLE_CATEGORIES`).
+    pub categories: Option<Arc<[String]>>,
 }
 
 impl Options {
     pub fn new(profile: Profile) -> Self {
         Options {
             profile,
-            operatorhub: false,
+            ..Options::default()
         }
     }
+}
+
+/// Why a path could not be verified at all (an input error: exit 2).
+#[derive(Debug, thiserror::Error)]
+pub enum VerifyError {
+    #[error("{}: cannot read it: {source}", path.display())]
+    Read {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{}: is not a categories file: {why}; expected JSON {{\"categories\": [\"Name\", ...]}}", path.display())]
+    Categories { path: PathBuf, why: String },
+}
+
+/// Reads a custom categories file: JSON `{"categories": [...]}` as operator-framework/api's
+/// `OPERATOR_BUNDLE_CATEGORIES` file.
+pub fn read_categories(path: &Path) -> Result<Arc<[String]>, VerifyError> {
+    #[derive(Deserialize)]
+    struct File {
+        categories: Vec<String>,
+    }
+    let bytes = std::fs::read(path).map_err(|source| VerifyError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let file: File = serde_json::from_slice(&bytes).map_err(|e| VerifyError::Categories {
+        path: path.to_path_buf(),
+        why: e.to_string(),
+    })?;
+    Ok(file.categories.into())
 }
 
 /// What a verification found, and about what.
@@ -120,15 +159,20 @@ pub fn validate_with(bundle: &Bundle, opts: &Options) -> Vec<Finding> {
     Report::new(String::new(), opts, sink.out).findings
 }
 
-/// Verifies a folder (flat or nested), a flattened `bundle.yaml`, or a `.tar.gz`. Fails only
-/// when the path cannot be read; everything wrong inside is a finding.
-pub fn verify_path(path: &Path, opts: &Options) -> Result<Report, String> {
+/// Verifies a folder (a flat bundle or a tree of version folders), a flattened `bundle.yaml`,
+/// or a `.tar.gz`. Fails only when the path cannot be read; everything wrong inside is a
+/// finding.
+pub fn verify_path(path: &Path, opts: &Options) -> Result<Report, VerifyError> {
     let shown = path.display().to_string();
+    let read = |source| VerifyError::Read {
+        path: path.to_path_buf(),
+        source,
+    };
     if path.is_dir() {
-        let files = load::read_dir(path).map_err(|e| format!("{shown}: {e}"))?;
+        let files = load::read_dir(path).map_err(read)?;
         return Ok(verify_files(shown, &files, false, opts));
     }
-    let bytes = std::fs::read(path).map_err(|e| format!("{shown}: {e}"))?;
+    let bytes = std::fs::read(path).map_err(read)?;
     if bytes.starts_with(&[0x1f, 0x8b]) {
         return Ok(verify_tarball(&shown, &bytes, opts));
     }
@@ -189,13 +233,13 @@ pub fn verify_packed_streamed(
     let file = skeletons.package.file_name();
     let mut sink = Sink::new(opts);
     sink.out = per_csv;
+    crd::check(&Unit::of(skeletons), &mut sink);
     check_across(skeletons, Some(&file), &mut sink);
     packed_report(shown, packed, sink)
 }
 
 /// Adds the check that the tarball is the packing, and makes the report.
 fn packed_report(shown: &str, packed: &super::archive::Packed, mut sink: Sink) -> Report {
-    let opts = sink.opts;
     match super::archive::tar_digest(&packed.gz, Default::default()) {
         Ok(digest) if digest == packed.digest => {}
         Ok(digest) => sink.add(
@@ -209,7 +253,7 @@ fn packed_report(shown: &str, packed: &super::archive::Packed, mut sink: Sink) -
         ),
         Err(e) => sink.add(&rules::BUNDLE_FORMAT, &At::new(shown, "bundle"), "", e),
     }
-    let mut report = Report::new(shown.to_string(), opts, sink.out);
+    let mut report = Report::new(shown.to_string(), sink.opts, sink.out);
     report.digest = Some(packed.digest.clone());
     report.gz_digest = Some(packed.gz_digest.clone());
     report
@@ -217,39 +261,96 @@ fn packed_report(shown: &str, packed: &super::archive::Packed, mut sink: Sink) -
 
 fn verify_files(source: String, files: &[(String, Vec<u8>)], flat: bool, opts: &Options) -> Report {
     let mut sink = Sink::new(opts);
-    let loaded = if flat {
-        files
-            .first()
-            .map(|(name, bytes)| load::flattened(name, bytes, &mut sink))
-            .unwrap_or_default()
-    } else {
-        load::tree(files, &mut sink)
+    let loaded = match files {
+        [(name, bytes)] if flat => load::flattened(name, bytes, &mut sink),
+        _ => load::tree(files, &mut sink),
     };
-    if let Some(bundle) = &loaded.bundle {
-        check(bundle, loaded.package_file.as_deref(), &mut sink);
-    }
+    check_loaded(loaded, &mut sink);
     Report::new(source, opts, sink.out)
 }
 
-/// Every bundle-level rule. `package_file` is `None` when the bundle had no package file
-/// (already reported), which turns off the package and channel checks.
+/// Checks what [`load`] found: each bundle folder as a bundle, then the package across them.
+fn check_loaded(loaded: load::Loaded, sink: &mut Sink) {
+    sink.nested = loaded.nested;
+    let mut csvs = Vec::new();
+    for f in loaded.folders {
+        let unit = Unit {
+            csvs: &f.csvs,
+            crds: &f.crds,
+            objects: &f.objects,
+        };
+        for csv in unit.csvs {
+            check_csv(csv, sink);
+        }
+        check_unit(&unit, sink);
+        csvs.extend(f.csvs);
+    }
+    let (file, package) = match loaded.package {
+        Some((file, p)) => (Some(file), p),
+        None => (
+            None,
+            super::PackageManifest {
+                package_name: String::new(),
+                channels: Vec::new(),
+                default_channel: None,
+            },
+        ),
+    };
+    let bundle = Bundle {
+        package,
+        csvs,
+        crds: Vec::new(),
+    };
+    check_across(&bundle, file.as_deref(), sink);
+}
+
+/// The manifests of one bundle: what the checks of a bundle (as opposed to a package) see.
+#[derive(Debug, Clone, Copy)]
+pub struct Unit<'a> {
+    pub csvs: &'a [Manifest],
+    pub crds: &'a [Manifest],
+    /// Objects other than CSVs and CRDs.
+    pub objects: &'a [Manifest],
+}
+
+impl<'a> Unit<'a> {
+    /// A flat in-memory bundle as one unit.
+    pub fn of(bundle: &'a Bundle) -> Self {
+        Unit {
+            csvs: &bundle.csvs,
+            crds: &bundle.crds,
+            objects: &[],
+        }
+    }
+}
+
+/// Every rule on a flat in-memory bundle. `package_file` is `None` when the bundle had no
+/// package file (already reported), which turns off the package and channel checks.
 fn check(bundle: &Bundle, package_file: Option<&str>, sink: &mut Sink) {
     for csv in &bundle.csvs {
         check_csv(csv, sink);
     }
+    check_unit(&Unit::of(bundle), sink);
     check_across(bundle, package_file, sink);
-    if sink.opts.profile == Profile::Modern {
-        package::check_size(bundle, sink);
-    }
 }
 
-/// The checks that look at one CSV alone. Together with [`check_across`] on the CSVs'
-/// [`skeleton`]s they find exactly what the whole-bundle check finds (except the modern
-/// profile's bundle-size rule, which needs every document whole), so a large bundle can be
-/// validated one CSV at a time.
+/// The checks that look at one CSV alone. Together with the CRD checks and [`check_across`] on
+/// the CSVs' [`skeleton`]s they find what the whole-bundle check finds (except the checks that
+/// read the install strategy across objects and the bundle-size rule, which need every document
+/// whole), so a large bundle can be validated one CSV at a time.
 pub fn check_csv(csv: &Manifest, sink: &mut Sink) {
     csv::check(csv, sink);
     install::check(csv, sink);
+    types::check(csv, sink);
+}
+
+/// The checks of one bundle beyond its CSVs alone: CRDs and ownership, other objects, size.
+pub fn check_unit(unit: &Unit, sink: &mut Sink) {
+    crd::check(unit, sink);
+    objects::check(unit, sink);
+    if sink.on(&rules::BUNDLE_SIZE) {
+        package::check_size(unit, sink);
+    }
 }
 
 /// What the checks across a bundle read of a CSV: its identity, version and upgrade edges
@@ -277,10 +378,8 @@ pub fn skeleton(csv: &Manifest) -> Manifest {
     Manifest::new(csv.file.clone(), Value::Mapping(top))
 }
 
-/// The checks across the bundle: owned CRDs against the CRD files, versions, the package file
-/// and the upgrade graph.
+/// The checks across the package: names and versions, the package file and the upgrade graph.
 fn check_across(bundle: &Bundle, package_file: Option<&str>, sink: &mut Sink) {
-    crd::check(bundle, sink);
     graph::check_versions(bundle, sink);
     if let Some(file) = package_file {
         package::check(bundle, file, sink);
@@ -313,6 +412,8 @@ impl<'a> At<'a> {
 pub struct Sink<'o> {
     pub opts: &'o Options,
     pub out: Vec<Finding>,
+    /// The input is a tree of version folders (courier's nested mode), not one flat bundle.
+    pub nested: bool,
 }
 
 impl<'o> Sink<'o> {
@@ -320,12 +421,13 @@ impl<'o> Sink<'o> {
         Sink {
             opts,
             out: Vec::new(),
+            nested: false,
         }
     }
 
     /// Reports `rule` with its generic fix (nothing when the rule is off in this profile).
     pub fn add(&mut self, rule: &Rule, at: &At, field: &str, message: impl Into<String>) {
-        self.add_fix(rule, at, field, message, rule.fix);
+        self.report(rule, &[], at, field, message.into(), rule.fix);
     }
 
     /// Reports `rule` with a specific fix.
@@ -337,18 +439,43 @@ impl<'o> Sink<'o> {
         message: impl Into<String>,
         fix: impl Into<String>,
     ) {
-        let Some(level) = rule.level(self.opts) else {
+        self.report(rule, &[], at, field, message.into(), &fix.into());
+    }
+
+    /// Reports `rule` for a case that the tools in `except` accept (they are left out of the
+    /// level and the attribution).
+    pub fn add_except(
+        &mut self,
+        rule: &Rule,
+        except: &[Tool],
+        at: &At,
+        field: &str,
+        message: impl Into<String>,
+    ) {
+        self.report(rule, except, at, field, message.into(), rule.fix);
+    }
+
+    fn report(
+        &mut self,
+        rule: &Rule,
+        except: &[Tool],
+        at: &At,
+        field: &str,
+        message: String,
+        fix: &str,
+    ) {
+        let Some((level, by)) = rule.judge(self.opts, except) else {
             return;
         };
         self.out.push(Finding {
             level,
             rule: rule.id.to_string(),
-            mirrors: rule.mirrors.to_string(),
+            mirrors: by,
             file: at.file.to_string(),
             object: at.object.to_string(),
             field: field.to_string(),
-            message: message.into(),
-            fix: fix.into(),
+            message,
+            fix: fix.to_string(),
         });
     }
 
