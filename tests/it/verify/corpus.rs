@@ -18,6 +18,9 @@ use super::{corpus_dir, courier_verify, ours, show};
 struct Cases {
     valid: Vec<String>,
     broken: Vec<Case>,
+    /// Package-manifest trees, checked in `super::trees`.
+    #[allow(dead_code)]
+    trees: Vec<serde_yaml_ng::Value>,
 }
 
 #[derive(Debug, Deserialize)]

@@ -24,6 +24,7 @@ use std::path::Path;
 
 use serde_yaml_ng::Value;
 
+use super::rules::Tool;
 use super::{At, Sink, package, rules};
 use crate::olm::{Channel, Manifest, PackageManifest};
 
@@ -364,6 +365,12 @@ fn root_package(
         return Some((file, p));
     }
     if let Some(found) = from_metadata(metadata, folders) {
+        let msg = format!(
+            "holds no package file; the registry+v1 annotations in {} name package {}, which operator-framework/api reads, but courier and the app registry need a package file",
+            found.0, found.1.package_name
+        );
+        let at = At::new("(bundle)", "(package)");
+        sink.add_except(&rules::PACKAGE, &[Tool::Api], &at, "", msg);
         return Some(found);
     }
     let at = At::new("(bundle)", "(bundle)");
