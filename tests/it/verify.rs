@@ -12,6 +12,7 @@ mod courier_local;
 mod graph;
 mod parity;
 mod pipeline;
+mod rules;
 mod trees;
 
 use std::path::{Path, PathBuf};

@@ -221,7 +221,7 @@ fn annotations(csv: &Manifest, at: &At, sink: &mut Sink) {
         }
     }
     let examples = get("alm-examples").or_else(|| get("olm.examples"));
-    super::crd::examples(csv, examples, at, sink);
+    super::examples::check(csv, examples, at, sink);
 }
 
 /// Each comma-separated category against the catalog's list, or the `--categories` file's.

@@ -5,31 +5,36 @@
 //! `.tar.gz`, used by `olm-release verify`), [`verify_tarball`] (a blob), [`verify_packed`] (the
 //! verify stage, on the bundle it has just packed) and [`validate_with`] (an in-memory bundle).
 //! All of them end in the same two passes: the checks of one bundle ([`check_unit`]: each CSV
-//! alone in [`csv`], [`present`], [`install`] and [`types`]; CRDs and what the CSVs own in
-//! [`crd`]; other objects in [`objects`]) run on every bundle folder, and the checks across
+//! alone in [`csv`], [`examples`], [`present`], [`install`] and [`types`]; CRDs and what the
+//! CSVs own in [`crd`]; other objects in [`objects`]) run on every bundle folder, and the checks across
 //! the package ([`package`], [`graph`]) run once on all its CSVs. [`load`] turns files into
 //! bundle folders; string checks are hand-written in [`text`] (no regular expressions to
 //! compile per CSV).
 
 pub mod crd;
 pub mod csv;
+pub mod examples;
 pub mod graph;
 pub mod install;
 pub mod load;
 pub mod objects;
 pub mod package;
 pub mod present;
+mod report;
 pub mod rules;
+mod sink;
 pub mod text;
 pub mod types;
+
+pub use report::{Report, verify_packed, verify_packed_streamed, verify_path, verify_tarball};
+pub use sink::{At, Sink};
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Bundle, Finding, Level, Manifest};
-use rules::{Rule, Tool};
+use super::{Bundle, Finding, Manifest};
 
 /// Which era's rules apply.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, Serialize, clap::ValueEnum)]
@@ -105,47 +110,6 @@ pub fn read_categories(path: &Path) -> Result<Arc<[String]>, VerifyError> {
     Ok(file.categories.into())
 }
 
-/// What a verification found, and about what.
-#[derive(Debug, Clone, Serialize)]
-pub struct Report {
-    /// The path or name that was verified.
-    pub source: String,
-    pub profile: Profile,
-    pub operatorhub: bool,
-    /// sha256 of the uncompressed tar (the app registry's digest), for a `.tar.gz`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub digest: Option<String>,
-    /// sha256 of the `.tar.gz` file, for a `.tar.gz`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub gz_digest: Option<String>,
-    pub errors: usize,
-    pub warnings: usize,
-    /// Errors first, then warnings, each in file order.
-    pub findings: Vec<Finding>,
-}
-
-impl Report {
-    fn new(source: String, opts: &Options, mut findings: Vec<Finding>) -> Self {
-        findings.sort_by(|a, b| (a.level, &a.file).cmp(&(b.level, &b.file)));
-        findings.dedup();
-        let errors = super::finding::errors(&findings);
-        Report {
-            source,
-            profile: opts.profile,
-            operatorhub: opts.operatorhub,
-            digest: None,
-            gz_digest: None,
-            errors,
-            warnings: findings.len() - errors,
-            findings,
-        }
-    }
-
-    pub fn is_valid(&self) -> bool {
-        self.errors == 0
-    }
-}
-
 /// Validates an in-memory bundle (as packaged: the package file is `bundle.package.file_name()`).
 pub fn validate(bundle: &Bundle, profile: Profile) -> Vec<Finding> {
     validate_with(bundle, &Options::new(profile))
@@ -156,121 +120,11 @@ pub fn validate_with(bundle: &Bundle, opts: &Options) -> Vec<Finding> {
     let file = bundle.package.file_name();
     let mut sink = Sink::new(opts);
     check(bundle, Some(&file), &mut sink);
-    Report::new(String::new(), opts, sink.out).findings
-}
-
-/// Verifies a folder (a flat bundle or a tree of version folders), a flattened `bundle.yaml`,
-/// or a `.tar.gz`. Fails only when the path cannot be read; everything wrong inside is a
-/// finding.
-pub fn verify_path(path: &Path, opts: &Options) -> Result<Report, VerifyError> {
-    let shown = path.display().to_string();
-    let read = |source| VerifyError::Read {
-        path: path.to_path_buf(),
-        source,
-    };
-    if path.is_dir() {
-        let files = load::read_dir(path).map_err(read)?;
-        return Ok(verify_files(shown, &files, false, opts));
-    }
-    let bytes = std::fs::read(path).map_err(read)?;
-    if bytes.starts_with(&[0x1f, 0x8b]) {
-        return Ok(verify_tarball(&shown, &bytes, opts));
-    }
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| shown.clone());
-    Ok(verify_files(shown, &[(name, bytes)], true, opts))
-}
-
-/// Verifies a bundle `.tar.gz` exactly as the registry's consumers would read it: one regular
-/// file is a flattened `bundle.yaml`, several are a manifest tree.
-pub fn verify_tarball(shown: &str, gz: &[u8], opts: &Options) -> Report {
-    let mut report = match super::archive::unpack(gz, Default::default()) {
-        Ok((files, digest)) => {
-            let files = load::strip_top_folder(files);
-            let mut r = verify_files(shown.to_string(), &files, files.len() == 1, opts);
-            r.digest = Some(digest);
-            r
-        }
-        Err(e) => {
-            let mut sink = Sink::new(opts);
-            sink.add(&rules::BUNDLE_FORMAT, &At::new(shown, "bundle"), "", e);
-            Report::new(shown.to_string(), opts, sink.out)
-        }
-    };
-    report.gz_digest = Some(super::archive::sha256_hex(gz));
-    report
-}
-
-/// Verifies a bundle this process has just packed: the in-memory bundle is validated, and the
-/// tarball is checked to be exactly its packing (its tar's sha256 is the digest recorded when it
-/// was packed from that bundle). Because packing is a pure function of the bundle, the bytes
-/// that will be sent are the validated bundle; this skips parsing megabytes of YAML a second
-/// time. (That the writer's YAML reads back as the same values is property-tested.)
-pub fn verify_packed(
-    shown: &str,
-    bundle: &Bundle,
-    packed: &super::archive::Packed,
-    opts: &Options,
-) -> Report {
-    let file = bundle.package.file_name();
-    let mut sink = Sink::new(opts);
-    check(bundle, Some(&file), &mut sink);
-    packed_report(shown, packed, sink)
-}
-
-/// [`verify_packed`] for a bundle read one CSV at a time: each CSV was checked with
-/// [`check_csv`] when it was read (its findings are `per_csv`) and reduced to its
-/// [`skeleton`]; here the checks across the bundle run on the skeletons.
-pub fn verify_packed_streamed(
-    shown: &str,
-    skeletons: &Bundle,
-    per_csv: Vec<Finding>,
-    packed: &super::archive::Packed,
-    opts: &Options,
-) -> Report {
-    let file = skeletons.package.file_name();
-    let mut sink = Sink::new(opts);
-    sink.out = per_csv;
-    crd::check(&Unit::of(skeletons), &mut sink);
-    check_across(skeletons, Some(&file), &mut sink);
-    packed_report(shown, packed, sink)
-}
-
-/// Adds the check that the tarball is the packing, and makes the report.
-fn packed_report(shown: &str, packed: &super::archive::Packed, mut sink: Sink) -> Report {
-    match super::archive::tar_digest(&packed.gz, Default::default()) {
-        Ok(digest) if digest == packed.digest => {}
-        Ok(digest) => sink.add(
-            &rules::BUNDLE_FORMAT,
-            &At::new(shown, "bundle"),
-            "",
-            format!(
-                "the tarball holds sha256:{digest}, not the packed bundle's sha256:{}",
-                packed.digest
-            ),
-        ),
-        Err(e) => sink.add(&rules::BUNDLE_FORMAT, &At::new(shown, "bundle"), "", e),
-    }
-    let mut report = Report::new(shown.to_string(), sink.opts, sink.out);
-    report.digest = Some(packed.digest.clone());
-    report.gz_digest = Some(packed.gz_digest.clone());
-    report
-}
-
-fn verify_files(source: String, files: &[(String, Vec<u8>)], flat: bool, opts: &Options) -> Report {
-    let mut sink = Sink::new(opts);
-    let loaded = match files {
-        [(name, bytes)] if flat => load::flattened(name, bytes, &mut sink),
-        _ => load::tree(files, &mut sink),
-    };
-    check_loaded(loaded, &mut sink);
-    Report::new(source, opts, sink.out)
+    report::sorted(sink.out)
 }
 
 /// Checks what [`load`] found: each bundle folder as a bundle, then the package across them.
-fn check_loaded(loaded: load::Loaded, sink: &mut Sink) {
+pub(crate) fn check_loaded(loaded: load::Loaded, sink: &mut Sink) {
     sink.nested = loaded.nested;
     let mut csvs = Vec::new();
     for f in loaded.folders {
@@ -326,7 +180,7 @@ impl<'a> Unit<'a> {
 
 /// Every rule on a flat in-memory bundle. `package_file` is `None` when the bundle had no
 /// package file (already reported), which turns off the package and channel checks.
-fn check(bundle: &Bundle, package_file: Option<&str>, sink: &mut Sink) {
+pub(crate) fn check(bundle: &Bundle, package_file: Option<&str>, sink: &mut Sink) {
     for csv in &bundle.csvs {
         check_csv(csv, sink);
     }
@@ -379,112 +233,10 @@ pub fn skeleton(csv: &Manifest) -> Manifest {
 }
 
 /// The checks across the package: names and versions, the package file and the upgrade graph.
-fn check_across(bundle: &Bundle, package_file: Option<&str>, sink: &mut Sink) {
+pub(crate) fn check_across(bundle: &Bundle, package_file: Option<&str>, sink: &mut Sink) {
     graph::check_versions(bundle, sink);
     if let Some(file) = package_file {
         package::check(bundle, file, sink);
         graph::check(bundle, sink);
-    }
-}
-
-/// Where a finding is: the file and the object.
-#[derive(Debug, Clone, Copy)]
-pub struct At<'a> {
-    pub file: &'a str,
-    pub object: &'a str,
-}
-
-impl<'a> At<'a> {
-    pub fn new(file: &'a str, object: &'a str) -> Self {
-        At { file, object }
-    }
-
-    /// A manifest, named by `metadata.name`.
-    pub fn of(m: &'a Manifest) -> Self {
-        At {
-            file: &m.file,
-            object: m.name().unwrap_or("(unnamed)"),
-        }
-    }
-}
-
-/// Collects findings at the level each rule has under the options.
-pub struct Sink<'o> {
-    pub opts: &'o Options,
-    pub out: Vec<Finding>,
-    /// The input is a tree of version folders (courier's nested mode), not one flat bundle.
-    pub nested: bool,
-}
-
-impl<'o> Sink<'o> {
-    pub fn new(opts: &'o Options) -> Self {
-        Sink {
-            opts,
-            out: Vec::new(),
-            nested: false,
-        }
-    }
-
-    /// Reports `rule` with its generic fix (nothing when the rule is off in this profile).
-    pub fn add(&mut self, rule: &Rule, at: &At, field: &str, message: impl Into<String>) {
-        self.report(rule, &[], at, field, message.into(), rule.fix);
-    }
-
-    /// Reports `rule` with a specific fix.
-    pub fn add_fix(
-        &mut self,
-        rule: &Rule,
-        at: &At,
-        field: &str,
-        message: impl Into<String>,
-        fix: impl Into<String>,
-    ) {
-        self.report(rule, &[], at, field, message.into(), &fix.into());
-    }
-
-    /// Reports `rule` for a case that the tools in `except` accept (they are left out of the
-    /// level and the attribution).
-    pub fn add_except(
-        &mut self,
-        rule: &Rule,
-        except: &[Tool],
-        at: &At,
-        field: &str,
-        message: impl Into<String>,
-    ) {
-        self.report(rule, except, at, field, message.into(), rule.fix);
-    }
-
-    fn report(
-        &mut self,
-        rule: &Rule,
-        except: &[Tool],
-        at: &At,
-        field: &str,
-        message: String,
-        fix: &str,
-    ) {
-        let Some((level, by)) = rule.judge(self.opts, except) else {
-            return;
-        };
-        self.out.push(Finding {
-            level,
-            rule: rule.id.to_string(),
-            mirrors: by,
-            file: at.file.to_string(),
-            object: at.object.to_string(),
-            field: field.to_string(),
-            message,
-            fix: fix.to_string(),
-        });
-    }
-
-    /// Whether `rule` reports anything under these options (to skip costly checks).
-    pub fn on(&self, rule: &Rule) -> bool {
-        rule.level(self.opts).is_some()
-    }
-
-    pub fn level(&self, rule: &Rule) -> Option<Level> {
-        rule.level(self.opts)
     }
 }

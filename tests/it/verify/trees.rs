@@ -67,9 +67,9 @@ fn trees_are_checked_folder_by_folder_and_across_folders_only_for_the_graph() {
             );
             for e in &t.findings {
                 assert!(
-                    r.findings
-                        .iter()
-                        .any(|f| f.rule == e.rule && f.file == e.file && f.level.as_str() == e.level),
+                    r.findings.iter().any(|f| f.rule == e.rule
+                        && f.file == e.file
+                        && f.level.as_str() == e.level),
                     "{}: no {:?} {} in {}:\n{}",
                     t.name,
                     e.level,

@@ -17,16 +17,15 @@
 //! [`flattened`] reads an app-registry `bundle.yaml`.
 
 mod flattened;
+mod metadata;
 pub mod parse;
 
-use std::collections::BTreeMap;
 use std::path::Path;
 
 use serde_yaml_ng::Value;
 
-use super::rules::Tool;
-use super::{At, Sink, package, rules};
-use crate::olm::{Channel, Manifest, PackageManifest};
+use super::{At, Sink, rules};
+use crate::olm::{Manifest, PackageManifest};
 
 pub use flattened::flattened;
 
@@ -157,9 +156,14 @@ struct Doc {
 }
 
 /// Parses every YAML file; reports what cannot be read, repeated keys and extra documents.
-fn parse_files(files: &[(String, Vec<u8>)], sink: &mut Sink) -> (Vec<Doc>, Vec<String>) {
+/// What parsing found: the documents, the other files, and the files that are not YAML
+/// (path, why).
+type Parsed = (Vec<Doc>, Vec<String>, Vec<(String, String)>);
+
+fn parse_files(files: &[(String, Vec<u8>)], sink: &mut Sink) -> Parsed {
     let mut docs = Vec::new();
     let mut other = Vec::new();
+    let mut broken = Vec::new();
     for (path, bytes) in files {
         let yaml = path.ends_with(".yaml") || path.ends_with(".yml");
         let hidden = path.split('/').any(|c| c.starts_with('.'));
@@ -169,14 +173,13 @@ fn parse_files(files: &[(String, Vec<u8>)], sink: &mut Sink) -> (Vec<Doc>, Vec<S
         }
         let at = At::new(path, "(file)");
         let Ok(text) = std::str::from_utf8(bytes) else {
-            sink.add(&rules::FILE_YAML, &at, "", "is not UTF-8 text");
+            broken.push((path.clone(), "is not UTF-8 text".to_string()));
             continue;
         };
         let parsed = match parse::documents(text) {
             Ok(p) => p,
             Err(e) => {
-                let msg = format!("is not valid YAML: {e}");
-                sink.add(&rules::FILE_YAML, &at, "", msg);
+                broken.push((path.clone(), format!("is not valid YAML: {e}")));
                 continue;
             }
         };
@@ -205,12 +208,12 @@ fn parse_files(files: &[(String, Vec<u8>)], sink: &mut Sink) -> (Vec<Doc>, Vec<S
             });
         }
     }
-    (docs, other)
+    (docs, other, broken)
 }
 
 /// Loads a manifest tree (a folder, or a tar with several files).
 pub fn tree(files: &[(String, Vec<u8>)], sink: &mut Sink) -> Loaded {
-    let (docs, other) = parse_files(files, sink);
+    let (docs, other, broken) = parse_files(files, sink);
     // Bundle folders: the folders that directly hold a CSV.
     let mut bundles: Vec<String> = docs
         .iter()
@@ -235,6 +238,25 @@ pub fn tree(files: &[(String, Vec<u8>)], sink: &mut Sink) -> Loaded {
     let stray = |path: &str, msg: &str, sink: &mut Sink| {
         sink.add(&rules::FILE_STRAY, &At::new(path, "(file)"), "", msg);
     };
+    // courier parses every YAML file of the root and of its folders; deeper ones only matter
+    // in a bundle folder.
+    for (path, why) in &broken {
+        let read = path.matches('/').count() <= 1 || home(path).1;
+        if read {
+            sink.add(
+                &rules::FILE_YAML,
+                &At::new(path, "(file)"),
+                "",
+                why.as_str(),
+            );
+        } else {
+            stray(
+                path,
+                &format!("{why}; it is outside every bundle folder, so nothing reads it"),
+                sink,
+            );
+        }
+    }
     for path in &other {
         let name = path.trim_end_matches('/').rsplit('/').next().unwrap_or("");
         match home(path) {
@@ -329,111 +351,10 @@ pub fn tree(files: &[(String, Vec<u8>)], sink: &mut Sink) -> Loaded {
             "holds no ClusterServiceVersion",
         );
     }
-    let package = root_package(packages, &metadata, &folders, sink);
+    let package = metadata::root_package(packages, &metadata, &folders, sink);
     Loaded {
         package,
         folders,
         nested,
     }
-}
-
-/// The package: the root's package file, else (registry+v1 bundles) the package their
-/// `metadata/annotations.yaml` name, with each channel's head the highest version listing it.
-fn root_package(
-    mut packages: Vec<(String, Value, bool)>,
-    metadata: &[(String, Value)],
-    folders: &[Folder],
-    sink: &mut Sink,
-) -> Option<(String, PackageManifest)> {
-    if packages.len() > 1 {
-        let names: Vec<&str> = packages.iter().map(|p| p.0.as_str()).collect();
-        let msg = format!(
-            "holds {} package files ({}); courier and the registry read exactly one",
-            packages.len(),
-            names.join(", ")
-        );
-        sink.add(
-            &rules::PACKAGE,
-            &At::new("(bundle)", "(package)"),
-            "packageName",
-            msg,
-        );
-    }
-    if !packages.is_empty() {
-        let (file, doc, _) = packages.remove(0);
-        let p = package::parse(&doc, &file, sink);
-        return Some((file, p));
-    }
-    if let Some(found) = from_metadata(metadata, folders) {
-        let msg = format!(
-            "holds no package file; the registry+v1 annotations in {} name package {}, which operator-framework/api reads, but courier and the app registry need a package file",
-            found.0, found.1.package_name
-        );
-        let at = At::new("(bundle)", "(package)");
-        sink.add_except(&rules::PACKAGE, &[Tool::Api], &at, "", msg);
-        return Some(found);
-    }
-    let at = At::new("(bundle)", "(bundle)");
-    let msg = "holds no package file (a YAML file with packageName and channels) in its root";
-    sink.add(&rules::PACKAGE, &at, "", msg);
-    None
-}
-
-fn from_metadata(
-    metadata: &[(String, Value)],
-    folders: &[Folder],
-) -> Option<(String, PackageManifest)> {
-    let ann = |doc: &Value, key: &str| {
-        doc.get("annotations")
-            .and_then(|a| a.get(key))
-            .and_then(Value::as_str)
-            .map(str::to_string)
-    };
-    let (file, first) = metadata.first()?;
-    let name = ann(first, PACKAGE_ANNOTATION)?;
-    // channel → (version, CSV name) of its highest bundle.
-    let mut heads: BTreeMap<String, (semver::Version, String)> = BTreeMap::new();
-    let mut default = None;
-    for (path, doc) in metadata {
-        let dir = parent(parent(path));
-        let Some(folder) = folders.iter().find(|f| within(&f.path, dir)) else {
-            continue;
-        };
-        default = default.or_else(|| ann(doc, DEFAULT_ANNOTATION));
-        for csv in &folder.csvs {
-            let (Some(csv_name), Some(v)) = (
-                csv.name(),
-                csv.spec_version().and_then(super::text::tolerant_semver),
-            ) else {
-                continue;
-            };
-            for ch in ann(doc, CHANNELS_ANNOTATION).unwrap_or_default().split(',') {
-                let ch = ch.trim();
-                if ch.is_empty() {
-                    continue;
-                }
-                let e = heads
-                    .entry(ch.to_string())
-                    .or_insert((v.clone(), csv_name.to_string()));
-                if v > e.0 {
-                    *e = (v.clone(), csv_name.to_string());
-                }
-            }
-        }
-    }
-    let channels = heads
-        .into_iter()
-        .map(|(name, (_, head))| Channel {
-            name,
-            current_csv: head,
-        })
-        .collect();
-    Some((
-        file.clone(),
-        PackageManifest {
-            package_name: name,
-            channels,
-            default_channel: default,
-        },
-    ))
 }

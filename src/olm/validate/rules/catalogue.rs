@@ -148,7 +148,7 @@ catalogue! {
     ALM_EXAMPLES_COVERAGE = Rule::new("alm-examples-coverage", "every owned API has an example in alm-examples",
         "add an example CR for every owned CRD to alm-examples")
         .ui(W).api(W);
-    FIELD_TYPE = Rule::new("field-type", "every CSV field has the type the ClusterServiceVersion API declares",
+    FIELD_TYPE = Rule::new("field-type", "every CSV field has the type the ClusterServiceVersion API declares (courier checks only that the install strategy's deployments and permissions are lists)",
         "write the field with its declared type (strings quoted, lists as lists)")
         .courier(E).registry(E).api(E);
 

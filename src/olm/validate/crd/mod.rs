@@ -1,8 +1,10 @@
-//! CRDs and what CSVs own, within one bundle: the fields a CRD needs, its versions and
-//! conversion webhook; each owned CRD present (found by group, version and kind, as
-//! operator-framework/api and the registry find it, and by name, as courier does) with the
-//! CSV's kind and version; no CRD unowned and none twice; owned-CRD descriptions; and
-//! `alm-examples` against the APIs the CSV provides.
+//! CRDs and what CSVs own, within one bundle: each owned CRD present (found by group, version
+//! and kind, as operator-framework/api and the registry find it, and by name, as courier
+//! does) with the CSV's kind and version; no CRD unowned and none twice. The checks of one CRD
+//! by itself (fields, versions, conversion webhook) and of the owned entries' descriptions
+//! are in [`fields`].
+
+mod fields;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
@@ -70,12 +72,12 @@ impl<'a> Crd<'a> {
 type Entry<'a> = (&'a Manifest, usize, bool);
 
 /// A group/version/kind as the Kubernetes libraries print it.
-fn gvk_text(group: &str, version: &str, kind: &str) -> String {
+pub(crate) fn gvk_text(group: &str, version: &str, kind: &str) -> String {
     format!("{group}/{version}, Kind={kind}")
 }
 
 /// The `spec.customresourcedefinitions.owned` entries of a CSV.
-fn owned(csv: &Manifest) -> &[Value] {
+pub(crate) fn owned(csv: &Manifest) -> &[Value] {
     value_at(&csv.doc, "spec.customresourcedefinitions.owned")
         .and_then(Value::as_sequence)
         .map(Vec::as_slice)
@@ -85,7 +87,7 @@ fn owned(csv: &Manifest) -> &[Value] {
 pub fn check(unit: &Unit, sink: &mut Sink) {
     let crds: Vec<Crd> = unit.crds.iter().map(Crd::new).collect();
     for c in &crds {
-        fields(c, sink);
+        fields::fields(c, sink);
     }
     // (CSV, CRD name) → its owned entries naming a CRD with a singular version, and whether
     // each equals it (courier compares them CSV by CSV).
@@ -105,7 +107,7 @@ pub fn check(unit: &Unit, sink: &mut Sink) {
                     sink.add(&rules::CRD_OWNED, &at, &field(k), msg);
                 }
             }
-            descriptions(o, &field(""), &at, sink);
+            fields::descriptions(o, &field(""), &at, sink);
             if name.is_empty() || kind.is_empty() || version.is_empty() {
                 continue;
             }
@@ -222,143 +224,6 @@ pub fn check(unit: &Unit, sink: &mut Sink) {
     duplicates(&crds, sink);
 }
 
-/// The fields every CRD needs (courier 2.1.11's list and the API server's), its versions and
-/// its conversion webhook.
-fn fields(c: &Crd, sink: &mut Sink) {
-    let at = At::of(c.m);
-    let doc = &c.m.doc;
-    for (path, present) in [
-        ("metadata.name", c.m.name().is_some()),
-        ("apiVersion", doc.get("apiVersion").is_some()),
-        ("spec.group", !c.group.is_empty()),
-        ("spec.names.kind", !c.kind.is_empty()),
-        ("spec.names.plural", !c.plural.is_empty()),
-        (
-            "spec.version or spec.versions",
-            c.version.is_some() || c.has_versions,
-        ),
-    ] {
-        if !present {
-            sink.add(
-                &rules::CRD_FIELDS,
-                &at,
-                path,
-                format!("is missing (crd {path} not defined)"),
-            );
-        }
-    }
-    if let (Some(name), false, false) = (c.m.name(), c.plural.is_empty(), c.group.is_empty())
-        && name != format!("{}.{}", c.plural, c.group)
-    {
-        let msg = format!(
-            "is {name}; the API server requires <plural>.<group>, {}.{}",
-            c.plural, c.group
-        );
-        sink.add_except(
-            &rules::CRD_FIELDS,
-            &[Tool::Courier, Tool::Registry],
-            &at,
-            "metadata.name",
-            msg,
-        );
-    }
-    if c.v1 && !c.has_versions && c.version.is_some() {
-        let msg = "is set, but an apiextensions.k8s.io/v1 CRD has no spec.version: list it under spec.versions (the API server then finds no version, so none marked as storage version)";
-        sink.add(&rules::CRD_VERSIONS, &at, "spec.version", msg);
-    }
-    let Some(vs) = value_at(doc, "spec.versions") else {
-        return;
-    };
-    let Some(vs) = vs.as_sequence().filter(|v| !v.is_empty()) else {
-        return sink.add(
-            &rules::CRD_FIELDS,
-            &at,
-            "spec.versions",
-            "must be a non-empty list",
-        );
-    };
-    let mut names = HashSet::new();
-    for (i, v) in vs.iter().enumerate() {
-        if v.get("name").is_none() || v.get("served").is_none() || v.get("storage").is_none() {
-            let msg = "needs name, served and storage";
-            sink.add(&rules::CRD_FIELDS, &at, &format!("spec.versions[{i}]"), msg);
-        }
-        if let Some(n) = v.get("name").and_then(Value::as_str)
-            && !names.insert(n)
-        {
-            let msg =
-                format!("{n} is listed twice; spec.versions must contain unique version names");
-            sink.add(
-                &rules::CRD_VERSIONS,
-                &at,
-                &format!("spec.versions[{i}].name"),
-                msg,
-            );
-        }
-    }
-    let storage = vs
-        .iter()
-        .filter(|v| v.get("storage") == Some(&Value::Bool(true)))
-        .count();
-    if storage != 1 {
-        let msg =
-            format!("flags {storage} versions as storage; exactly one must be the storage version");
-        sink.add(&rules::CRD_FIELDS, &at, "spec.versions", msg);
-    }
-    if let (Some(v), Some(first)) = (c.version, c.versions.first())
-        && !c.v1
-        && v != *first
-    {
-        let msg = format!("is {v}, but spec.versions[0] is {first}; they must be the same");
-        sink.add(&rules::CRD_VERSIONS, &at, "spec.version", msg);
-    }
-    if c.v1 && c.m.str_at("spec.conversion.strategy") == Some("Webhook") {
-        let listed = value_at(doc, "spec.conversion.webhook.conversionReviewVersions")
-            .and_then(Value::as_sequence)
-            .is_some_and(|l| !l.is_empty());
-        if !listed {
-            let msg = "spec.conversion.conversionReviewVersions: Required value (a v1 CRD's Webhook conversion must list the ConversionReview versions it understands)";
-            sink.add(
-                &rules::CRD_CONVERSION,
-                &at,
-                "spec.conversion.webhook.conversionReviewVersions",
-                msg,
-            );
-        }
-    }
-}
-
-/// Owned entries' and descriptors' displayName and description (the 2019 CSV schema).
-fn descriptions(owned: &Value, base: &str, at: &At, sink: &mut Sink) {
-    if !sink.on(&rules::CRD_DESCRIPTIONS) {
-        return;
-    }
-    for k in ["displayName", "description"] {
-        if owned
-            .get(k)
-            .and_then(Value::as_str)
-            .is_none_or(str::is_empty)
-        {
-            let msg = "is missing; the 2019 CSV schema requires it";
-            sink.add(&rules::CRD_DESCRIPTIONS, at, &format!("{base}{k}"), msg);
-        }
-    }
-    for kind in ["specDescriptors", "statusDescriptors", "actionDescriptors"] {
-        let Some(ds) = owned.get(kind).and_then(Value::as_sequence) else {
-            continue;
-        };
-        for (i, d) in ds.iter().enumerate() {
-            for k in ["path", "displayName", "description"] {
-                if d.get(k).and_then(Value::as_str).is_none_or(str::is_empty) {
-                    let field = format!("{base}{kind}[{i}].{k}");
-                    let msg = "is missing; the 2019 CSV schema requires it";
-                    sink.add(&rules::CRD_DESCRIPTIONS, at, &field, msg);
-                }
-            }
-        }
-    }
-}
-
 /// The same group/version/kind defined by two CRD manifests.
 fn duplicates(crds: &[Crd], sink: &mut Sink) {
     let mut first: HashMap<(&str, &str, &str), &Crd> = HashMap::new();
@@ -380,86 +245,4 @@ fn duplicates(crds: &[Crd], sink: &mut Sink) {
             }
         }
     }
-}
-
-/// The APIs a CSV provides: its owned CRDs and API services, as (group, version, kind).
-fn provided(csv: &Manifest) -> Vec<(String, String, String)> {
-    let mut out: Vec<(String, String, String)> = owned(csv)
-        .iter()
-        .filter_map(|o| {
-            let get = |k: &str| o.get(k).and_then(Value::as_str);
-            let group = get("name")?.split_once('.')?.1;
-            Some((group.into(), get("version")?.into(), get("kind")?.into()))
-        })
-        .collect();
-    if let Some(services) =
-        value_at(&csv.doc, "spec.apiservicedefinitions.owned").and_then(Value::as_sequence)
-    {
-        for s in services {
-            let get = |k: &str| s.get(k).and_then(Value::as_str).unwrap_or("").to_string();
-            out.push((get("group"), get("version"), get("kind")));
-        }
-    }
-    out
-}
-
-/// `alm-examples`: JSON (courier); a list of CRs of APIs the CSV provides (api); an example for
-/// every provided API (a warning).
-pub fn examples(csv: &Manifest, value: Option<&Value>, at: &At, sink: &mut Sink) {
-    let field = "metadata.annotations.alm-examples";
-    let provided = provided(csv);
-    let coverage = |sink: &mut Sink, covered: &[bool]| {
-        for (o, _) in provided.iter().zip(covered).filter(|(_, c)| !**c) {
-            let msg = format!(
-                "has no example of provided API {} (provided API should have an example annotation)",
-                gvk_text(&o.0, &o.1, &o.2)
-            );
-            sink.add(&rules::ALM_EXAMPLES_COVERAGE, at, field, msg);
-        }
-    };
-    let Some(value) = value else {
-        if !provided.is_empty() {
-            let msg = "is missing; users get no example CR (example annotations not found)";
-            sink.add(&rules::ALM_EXAMPLES_COVERAGE, at, field, msg);
-        }
-        return;
-    };
-    let Some(text) = value.as_str() else {
-        return; // a type error
-    };
-    if text.trim().is_empty() {
-        let msg = "is empty; courier parses it as JSON and fails, newer tools see no example";
-        sink.add(&rules::ALM_EXAMPLES_EMPTY, at, field, msg);
-        return coverage(sink, &vec![false; provided.len()]);
-    }
-    let parsed: serde_json::Value = match serde_json::from_str(text) {
-        Ok(v) => v,
-        Err(e) => {
-            let msg = format!("is not valid JSON: invalid example (JSON parse error): {e}");
-            return sink.add(&rules::ALM_EXAMPLES, at, field, msg);
-        }
-    };
-    let Some(items) = parsed.as_array() else {
-        let msg = "is valid JSON but not a list of CRs (error decoding example CustomResource)";
-        return sink.add(&rules::ALM_EXAMPLES_KIND, at, field, msg);
-    };
-    let mut covered = vec![false; provided.len()];
-    for (i, ex) in items.iter().enumerate() {
-        let api = ex.get("apiVersion").and_then(|v| v.as_str()).unwrap_or("");
-        let kind = ex.get("kind").and_then(|v| v.as_str()).unwrap_or("");
-        let (group, version) = api.split_once('/').unwrap_or(("", api));
-        match provided
-            .iter()
-            .position(|o| (o.0.as_str(), o.1.as_str(), o.2.as_str()) == (group, version, kind))
-        {
-            Some(j) => covered[j] = true,
-            None => {
-                let msg = format!(
-                    "example {i} is a {kind} of {api}, which the CSV does not provide (example must have a provided API)"
-                );
-                sink.add(&rules::ALM_EXAMPLES_KIND, at, field, msg);
-            }
-        }
-    }
-    coverage(sink, &covered);
 }
