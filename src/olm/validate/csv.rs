@@ -2,7 +2,7 @@
 //! needs), its annotations (`alm-examples`, capabilities, categories, `certified`, the exact
 //! spelling of OLM's annotations, `olm.skipRange`) and its own view of the graph (`skips`).
 //! Presentation fields are in [`super::present`]; install modes, the install strategy and
-//! permissions in [`super::install`]; field types in [`super::types`].
+//! permissions in [`super::install`]; field types in `types`.
 
 use serde_yaml_ng::Value;
 

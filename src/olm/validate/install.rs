@@ -1,6 +1,6 @@
 //! How a CSV installs: install modes (and their coupling with conversion webhooks), the install
 //! strategy, deployments and permissions, and the permission verbs of the 2019 CSV schema.
-//! (Field types, e.g. deployments that are not a list, are checked in [`super::types`].)
+//! (Field types, e.g. deployments that are not a list, are checked in `types`.)
 
 use std::collections::BTreeSet;
 

@@ -4,27 +4,26 @@
 //! One entry point per input: [`verify_path`] (a folder, a flattened `bundle.yaml` or a
 //! `.tar.gz`, used by `olm-release verify`), [`verify_tarball`] (a blob), [`verify_packed`] (the
 //! verify stage, on the bundle it has just packed) and [`validate_with`] (an in-memory bundle).
-//! All of them end in the same two passes: the checks of one bundle ([`check_unit`]: each CSV
-//! alone in [`csv`], [`examples`], [`present`], [`install`] and [`types`]; CRDs and what the
-//! CSVs own in [`crd`]; other objects in [`objects`]) run on every bundle folder, and the checks across
-//! the package ([`package`], [`graph`]) run once on all its CSVs. [`load`] turns files into
-//! bundle folders; string checks are hand-written in [`text`] (no regular expressions to
-//! compile per CSV).
+//! All of them end in the same two passes: the checks of one bundle (each CSV alone in [`csv`],
+//! `examples`, [`present`], [`install`] and `types`; CRDs and what the CSVs own in [`crd`];
+//! other objects in `objects`) run on every bundle folder, and the checks across the package
+//! ([`package`], [`graph`]) run once on all its CSVs. [`load`] turns files into bundle folders;
+//! string checks are hand-written in [`text`] (no regular expressions to compile per CSV).
 
 pub mod crd;
 pub mod csv;
-pub mod examples;
+mod examples;
 pub mod graph;
 pub mod install;
 pub mod load;
-pub mod objects;
+mod objects;
 pub mod package;
 pub mod present;
 mod report;
 pub mod rules;
 mod sink;
 pub mod text;
-pub mod types;
+mod types;
 
 pub use report::{Report, verify_packed, verify_packed_streamed, verify_path, verify_tarball};
 pub use sink::{At, Sink};
@@ -82,12 +81,14 @@ impl Options {
 /// Why a path could not be verified at all (an input error: exit 2).
 #[derive(Debug, thiserror::Error)]
 pub enum VerifyError {
+    /// The path (or the categories file) cannot be read.
     #[error("{}: cannot read it: {source}", path.display())]
     Read {
         path: PathBuf,
         #[source]
         source: std::io::Error,
     },
+    /// The categories file is not `{"categories": [...]}`.
     #[error("{}: is not a categories file: {why}; expected JSON {{\"categories\": [\"Name\", ...]}}", path.display())]
     Categories { path: PathBuf, why: String },
 }
@@ -160,16 +161,16 @@ pub(crate) fn check_loaded(loaded: load::Loaded, sink: &mut Sink) {
 
 /// The manifests of one bundle: what the checks of a bundle (as opposed to a package) see.
 #[derive(Debug, Clone, Copy)]
-pub struct Unit<'a> {
-    pub csvs: &'a [Manifest],
-    pub crds: &'a [Manifest],
+pub(crate) struct Unit<'a> {
+    pub(crate) csvs: &'a [Manifest],
+    pub(crate) crds: &'a [Manifest],
     /// Objects other than CSVs and CRDs.
-    pub objects: &'a [Manifest],
+    pub(crate) objects: &'a [Manifest],
 }
 
 impl<'a> Unit<'a> {
     /// A flat in-memory bundle as one unit.
-    pub fn of(bundle: &'a Bundle) -> Self {
+    pub(crate) fn of(bundle: &'a Bundle) -> Self {
         Unit {
             csvs: &bundle.csvs,
             crds: &bundle.crds,
@@ -188,10 +189,10 @@ pub(crate) fn check(bundle: &Bundle, package_file: Option<&str>, sink: &mut Sink
     check_across(bundle, package_file, sink);
 }
 
-/// The checks that look at one CSV alone. Together with the CRD checks and [`check_across`] on
-/// the CSVs' [`skeleton`]s they find what the whole-bundle check finds (except the checks that
-/// read the install strategy across objects and the bundle-size rule, which need every document
-/// whole), so a large bundle can be validated one CSV at a time.
+/// The checks that look at one CSV alone. Together with the CRD checks and the checks across
+/// the package on the CSVs' [`skeleton`]s they find what the whole-bundle check finds (except
+/// the checks that read the install strategy across objects and the bundle-size rule, which
+/// need every document whole), so a large bundle can be validated one CSV at a time.
 pub fn check_csv(csv: &Manifest, sink: &mut Sink) {
     csv::check(csv, sink);
     install::check(csv, sink);
@@ -199,7 +200,7 @@ pub fn check_csv(csv: &Manifest, sink: &mut Sink) {
 }
 
 /// The checks of one bundle beyond its CSVs alone: CRDs and ownership, other objects, size.
-pub fn check_unit(unit: &Unit, sink: &mut Sink) {
+pub(crate) fn check_unit(unit: &Unit, sink: &mut Sink) {
     crd::check(unit, sink);
     objects::check(unit, sink);
     if sink.on(&rules::BUNDLE_SIZE) {

@@ -48,7 +48,7 @@ const REMOVED: &[(&str, &str, &str)] = &[
     ("flowcontrol.apiserver.k8s.io/v1beta2", "*", "1.29"),
 ];
 
-pub fn check(unit: &Unit, sink: &mut Sink) {
+pub(crate) fn check(unit: &Unit, sink: &mut Sink) {
     if sink.on(&rules::DEPRECATED_API) {
         for m in unit.crds.iter().chain(unit.objects) {
             deprecated(m, sink);

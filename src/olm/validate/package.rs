@@ -171,7 +171,7 @@ fn names(p: &PackageManifest) -> String {
 
 /// The modern api's size limit: the bundle's manifests, gzipped and base64-encoded, must stay
 /// under 1 MiB (an error), and a warning above 85 % of it.
-pub fn check_size(unit: &Unit, sink: &mut Sink) {
+pub(crate) fn check_size(unit: &Unit, sink: &mut Sink) {
     const LIMIT: usize = 1024 * 1024;
     let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
     let docs = unit

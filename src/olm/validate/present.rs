@@ -1,5 +1,5 @@
 //! What the catalog shows of a CSV: the icon, maturity, maintainers, links and provider, and
-//! `minKubeVersion`. (Their types are checked in [`super::types`].)
+//! `minKubeVersion`. (Their types are checked in `types`.)
 
 use serde_yaml_ng::Value;
 

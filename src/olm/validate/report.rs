@@ -121,8 +121,8 @@ pub fn verify_packed(
 }
 
 /// [`verify_packed`] for a bundle read one CSV at a time: each CSV was checked with
-/// [`check_csv`] when it was read (its findings are `per_csv`) and reduced to its
-/// [`skeleton`]; here the checks across the bundle run on the skeletons.
+/// [`check_csv`](super::check_csv) when it was read (its findings are `per_csv`) and reduced to its
+/// [`skeleton`](super::skeleton); here the checks across the bundle run on the skeletons.
 pub fn verify_packed_streamed(
     shown: &str,
     skeletons: &Bundle,

@@ -2,8 +2,10 @@
 //! into the ClusterServiceVersion type: a YAML number where a string is declared
 //! (`minKubeVersion: 1.21`), a string where a list is (`maintainers: someone`), an annotation
 //! that is not a string. Such a CSV fails to decode as a whole (operator-registry's ConfigMap
-//! loader, operator-framework/api), or is refused by the API server. operator-courier checks
-//! only that the install strategy's deployments and permissions are lists.
+//! loader, which reads flat bundles; operator-framework/api), or is refused by the API server
+//! at install (a package tree's CSVs, which the registry's directory loader stores undecoded).
+//! operator-courier checks only that the install strategy's deployments and permissions are
+//! lists.
 //!
 //! The type table covers the fields of the ClusterServiceVersion API that authors write; a
 //! field it does not list is not checked (an unknown field is dropped by the decoders).
@@ -182,10 +184,13 @@ fn walk(t: &T, v: &Value, path: &str, at: &At, sink: &mut Sink) {
             ""
         };
         let msg = format!("is {shown}, but the API declares {}{quote}", expected(t));
-        let except: &[Tool] = if COURIER_LISTS.contains(&path) {
-            &[]
-        } else {
-            &[Tool::Courier]
+        // The ConfigMap loader decodes a flat bundle's CSVs into the typed API; the directory
+        // loader of a package tree keeps the spec as raw JSON.
+        let except: &[Tool] = match (COURIER_LISTS.contains(&path), sink.nested) {
+            (true, false) => &[],
+            (true, true) => &[Tool::Registry],
+            (false, false) => &[Tool::Courier],
+            (false, true) => &[Tool::Courier, Tool::Registry],
         };
         sink.add_except(&rules::FIELD_TYPE, except, at, path, msg);
         return;

@@ -284,3 +284,53 @@ fn a_package_name_quay_refuses_is_an_error_before_push() {
     assert_eq!(f.mirrors, "olm-release");
     assert!(f.message.contains("Widget-Operator"), "{f}");
 }
+
+#[test]
+fn a_field_of_the_wrong_type_is_an_error_where_a_loader_decodes_it() {
+    let unquoted = |dir: &Path, csv: &str| {
+        let p = dir.join(csv);
+        let text = std::fs::read_to_string(&p).unwrap();
+        let text = text.replacen(
+            "  maturity: alpha\n",
+            "  maturity: alpha\n  minKubeVersion: 1.21\n",
+            1,
+        );
+        std::fs::write(&p, text).unwrap();
+    };
+    // A flat bundle: the registry's ConfigMap loader decodes every CSV into the typed API.
+    let flat = tempfile::tempdir().unwrap();
+    support::copy_dir(&corpus_dir().join("valid/single"), flat.path());
+    unquoted(
+        flat.path(),
+        "widget-operator.v1.0.0.clusterserviceversion.yaml",
+    );
+    let r = ours(flat.path(), Profile::Appregistry2019, false);
+    let f = r
+        .findings
+        .iter()
+        .find(|f| f.rule == "field-type")
+        .unwrap_or_else(|| panic!("{}", show(&r)));
+    assert_eq!((f.level, f.mirrors.as_str()), (Level::Error, "registry"));
+    assert_eq!(f.field, "spec.minKubeVersion");
+    assert!(f.message.contains("a number (1.21)"), "{f}");
+    // A package tree: the directory loader keeps the spec undecoded; the cluster refuses it.
+    let tree = tempfile::tempdir().unwrap();
+    support::copy_dir(&corpus_dir().join("trees/widget-tree"), tree.path());
+    unquoted(tree.path(), "1.1.0/csv.yaml");
+    let r = ours(tree.path(), Profile::Appregistry2019, false);
+    let f = r
+        .findings
+        .iter()
+        .find(|f| f.rule == "field-type")
+        .unwrap_or_else(|| panic!("{}", show(&r)));
+    assert_eq!(
+        (f.level, f.mirrors.as_str()),
+        (Level::Warning, "olm-release")
+    );
+    // operator-framework/api refuses it either way.
+    has(
+        &ours(tree.path(), Profile::Modern, false),
+        "field-type",
+        Level::Error,
+    );
+}

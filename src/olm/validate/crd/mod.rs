@@ -2,7 +2,7 @@
 //! and kind, as operator-framework/api and the registry find it, and by name, as courier
 //! does) with the CSV's kind and version; no CRD unowned and none twice. The checks of one CRD
 //! by itself (fields, versions, conversion webhook) and of the owned entries' descriptions
-//! are in [`fields`].
+//! are in `fields`.
 
 mod fields;
 
@@ -84,7 +84,7 @@ pub(crate) fn owned(csv: &Manifest) -> &[Value] {
         .unwrap_or(&[])
 }
 
-pub fn check(unit: &Unit, sink: &mut Sink) {
+pub(crate) fn check(unit: &Unit, sink: &mut Sink) {
     let crds: Vec<Crd> = unit.crds.iter().map(Crd::new).collect();
     for c in &crds {
         fields::fields(c, sink);
