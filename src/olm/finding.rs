@@ -58,10 +58,11 @@ impl fmt::Display for Finding {
             self.field,
             self.message
         )?;
-        match self.mirrors.as_str() {
-            "" => {}
-            "olm-release" => write!(f, " (olm-release's own check)")?,
-            by => write!(f, " (enforced by {by})")?,
+        match (self.mirrors.as_str(), self.level) {
+            ("", _) => {}
+            ("olm-release", _) => write!(f, " (olm-release's own check)")?,
+            (by, Level::Error) => write!(f, " (enforced by {by})")?,
+            (by, Level::Warning) => write!(f, " (a warning of {by})")?,
         }
         if !self.fix.is_empty() {
             write!(f, " (fix: {})", self.fix)?;

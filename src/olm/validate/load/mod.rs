@@ -156,14 +156,20 @@ struct Doc {
 }
 
 /// Parses every YAML file; reports what cannot be read, repeated keys and extra documents.
-/// What parsing found: the documents, the other files, and the files that are not YAML
-/// (path, why).
-type Parsed = (Vec<Doc>, Vec<String>, Vec<(String, String)>);
+/// What parsing found: the documents, the other files, the files that are not YAML and the
+/// files holding several documents (each with why).
+type Parsed = (
+    Vec<Doc>,
+    Vec<String>,
+    Vec<(String, String)>,
+    Vec<(String, String)>,
+);
 
 fn parse_files(files: &[(String, Vec<u8>)], sink: &mut Sink) -> Parsed {
     let mut docs = Vec::new();
     let mut other = Vec::new();
     let mut broken = Vec::new();
+    let mut several = Vec::new();
     for (path, bytes) in files {
         let yaml = path.ends_with(".yaml") || path.ends_with(".yml");
         let hidden = path.split('/').any(|c| c.starts_with('.'));
@@ -187,17 +193,12 @@ fn parse_files(files: &[(String, Vec<u8>)], sink: &mut Sink) -> Parsed {
             let msg = "repeats this key; the last value is used, as PyYAML and go-yaml do";
             sink.add(&rules::YAML_DUPLICATE_KEY, &at, key, msg);
         }
-        let manifests = parsed
-            .docs
-            .iter()
-            .filter(|d| !matches!(classify(d), Kind::Other | Kind::Object))
-            .count();
-        if parsed.docs.len() > 1 && manifests > 0 {
-            let msg = format!(
-                "holds {} YAML documents; courier reads one manifest per file",
+        if parsed.docs.len() > 1 {
+            let why = format!(
+                "holds {} YAML documents; courier reads one per file (PyYAML refuses a stream of several)",
                 parsed.docs.len()
             );
-            sink.add(&rules::FILE_DOCUMENTS, &at, "", msg);
+            several.push((path.clone(), why));
         }
         for doc in parsed.docs {
             let kind = classify(&doc);
@@ -208,12 +209,12 @@ fn parse_files(files: &[(String, Vec<u8>)], sink: &mut Sink) -> Parsed {
             });
         }
     }
-    (docs, other, broken)
+    (docs, other, broken, several)
 }
 
 /// Loads a manifest tree (a folder, or a tar with several files).
 pub fn tree(files: &[(String, Vec<u8>)], sink: &mut Sink) -> Loaded {
-    let (docs, other, broken) = parse_files(files, sink);
+    let (docs, other, broken, several) = parse_files(files, sink);
     // Bundle folders: the folders that directly hold a CSV.
     let mut bundles: Vec<String> = docs
         .iter()
@@ -240,9 +241,13 @@ pub fn tree(files: &[(String, Vec<u8>)], sink: &mut Sink) -> Loaded {
     };
     // courier parses every YAML file of the root and of its folders; deeper ones only matter
     // in a bundle folder.
+    let read = |path: &str| path.matches('/').count() <= 1 || home(path).1;
+    for (path, why) in several.iter().filter(|(p, _)| read(p)) {
+        let at = At::new(path, "(file)");
+        sink.add(&rules::FILE_DOCUMENTS, &at, "", why.as_str());
+    }
     for (path, why) in &broken {
-        let read = path.matches('/').count() <= 1 || home(path).1;
-        if read {
+        if read(path) {
             sink.add(
                 &rules::FILE_YAML,
                 &At::new(path, "(file)"),

@@ -186,17 +186,19 @@ impl Rule {
     /// The level and the attribution (tools, or `olm-release`) of this rule under `opts`,
     /// leaving out `except` (tools that accept this particular case). `None`: not reported.
     pub fn judge(&self, opts: &Options, except: &[Tool]) -> Option<(Level, String)> {
-        let mut level = None;
-        let mut by = Vec::new();
-        for &t in tools(opts) {
-            if except.contains(&t) {
-                continue;
-            }
-            if let Some(l) = self.by(t) {
-                level = strictest(level, Some(l));
-                by.push(t.as_str());
-            }
-        }
+        let judging = || {
+            tools(opts)
+                .iter()
+                .filter(|t| !except.contains(t))
+                .filter_map(|&t| self.by(t).map(|l| (t, l)))
+        };
+        let level = judging().fold(None, |acc, (_, l)| strictest(acc, Some(l)));
+        // Only the tools that give it this level: a tool that merely warns does not enforce
+        // an error.
+        let by: Vec<&str> = judging()
+            .filter(|(_, l)| Some(*l) == level)
+            .map(|(t, _)| t.as_str())
+            .collect();
         match level {
             Some(l) => Some((l, by.join(", "))),
             None => self
@@ -271,6 +273,11 @@ mod tests {
         };
         assert_eq!(CSV_CATEGORIES.level(&y2019), None);
         assert_eq!(CSV_CATEGORIES.level(&hub), Some(Level::Error));
+        // courier warns, its OperatorHub mode refuses: the error is courier-ui's alone.
+        assert_eq!(
+            CSV_DISPLAY_NAME.judge(&hub, &[]),
+            Some((Level::Error, "courier-ui".into()))
+        );
     }
 
     #[test]
