@@ -1,6 +1,6 @@
-//! The false alarms and misses the upstream suites exposed, one test each, on the shared
-//! upstream inputs (`../shared/peer-suites`) where they hold a case and on the corpus otherwise:
-//! what olm-release used to reject and the upstream tools accept now passes (at most with a
+//! The false alarms and misses the upstream suites exposed, one test each, on the upstream test
+//! inputs (through `support::shared()`) where they hold a case and on the corpus otherwise: what
+//! olm-release used to reject and the upstream tools accept now passes (at most with a
 //! warning), and what operator-framework/api checks and olm-release missed is now reported.
 
 use std::path::{Path, PathBuf};

@@ -1,5 +1,6 @@
-//! Parity with the upstream validators' own test suites (`../shared/peer-suites`): every case
-//! of `expectations.yaml` (operator-courier's test bundles under `appregistry-2019`,
+//! Parity with the upstream validators' own test suites (their inputs and asserted verdicts,
+//! read through `support::shared()`): every case of `expectations.yaml` (operator-courier's
+//! test bundles under `appregistry-2019`,
 //! operator-framework/api's test data under `modern`, `--operatorhub` where the upstream test
 //! is an OperatorHub one) is made into a bundle folder as the case says, verified, and
 //! compared with the verdict the upstream test asserts. The test prints a table per suite
