@@ -229,14 +229,26 @@ pub struct RunArgs {
 
 #[derive(Debug, Args)]
 pub struct VerifyArgs {
-    /// A bundle folder, a flattened bundle.yaml, or a bundle .tar.gz.
-    pub path: PathBuf,
-    /// Which era's rules apply.
+    /// A bundle folder (a flat bundle, or a package tree with one folder per version), a
+    /// flattened bundle.yaml, or a bundle .tar.gz.
+    #[arg(required_unless_present = "list_rules")]
+    pub path: Option<PathBuf>,
+    /// Which tools' rules apply: appregistry-2019 (operator-courier 2.1.11 and the registry
+    /// loader) or modern (operator-framework/api and opm validate).
     #[arg(long, value_enum, default_value_t = Profile::Appregistry2019)]
     pub profile: Profile,
-    /// Also enforce OperatorHub's rules as errors, like `operator-courier verify --ui_validate_io`.
+    /// Also enforce OperatorHub's rules as errors (courier's --ui_validate_io, api's
+    /// OperatorHub validator).
     #[arg(long)]
     pub operatorhub: bool,
+    /// Accept these categories instead of the catalog's list: a JSON file
+    /// {"categories": ["Name", ...]}, as operator-framework/api's OPERATOR_BUNDLE_CATEGORIES.
+    #[arg(long, value_name = "FILE", env = "OPERATOR_BUNDLE_CATEGORIES")]
+    pub categories: Option<PathBuf>,
+    /// Print the rule catalogue (each rule, the tools that enforce it, its level per profile)
+    /// and exit; with --format json as JSON.
+    #[arg(long)]
+    pub list_rules: bool,
 }
 
 fn parse_var(s: &str) -> Result<(String, String), String> {

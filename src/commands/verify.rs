@@ -1,19 +1,42 @@
-//! `olm-release verify PATH`: validates a bundle folder, a flattened bundle.yaml or a .tar.gz
-//! with the same code the verify stage runs ([`crate::olm::validate`]). Findings go to stdout,
-//! one line each (or one JSON document with `--format json`); the closing line goes to stderr.
-//! Any error finding fails the command (exit 1); an unreadable path is an input error (exit 2).
+//! `olm-release verify PATH`: validates a bundle folder (flat, or a package tree with one folder
+//! per version), a flattened bundle.yaml or a .tar.gz with the same code the verify stage runs
+//! ([`crate::olm::validate`]). Findings go to stdout, one line each (or one JSON document with
+//! `--format json`); the closing line goes to stderr. Any error finding fails the command
+//! (exit 1); an unreadable path or categories file is an input error (exit 2).
+//! `verify --list-rules` prints the rule catalogue instead.
 
 use crate::cli::VerifyArgs;
 use crate::error::{Error, Result};
-use crate::olm::validate::{self, Options};
+use crate::olm::validate::{self, Options, rules};
 
-/// `verify PATH`.
+/// `verify PATH` or `verify --list-rules`.
 pub fn run(args: &VerifyArgs, json: bool) -> Result<()> {
+    if args.list_rules {
+        if json {
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&rules::table()).expect("the rule table serialises")
+            );
+        } else {
+            print!("{}", rules::table_text());
+        }
+        return Ok(());
+    }
+    let Some(path) = &args.path else {
+        return Err(Error::input("verify needs a PATH (or --list-rules)"));
+    };
+    let categories = match &args.categories {
+        Some(file) => {
+            Some(validate::read_categories(file).map_err(|e| Error::input(e.to_string()))?)
+        }
+        None => None,
+    };
     let opts = Options {
         profile: args.profile,
         operatorhub: args.operatorhub,
+        categories,
     };
-    let report = validate::verify_path(&args.path, &opts).map_err(Error::input)?;
+    let report = validate::verify_path(path, &opts).map_err(|e| Error::input(e.to_string()))?;
     if json {
         println!(
             "{}",
@@ -27,7 +50,7 @@ pub fn run(args: &VerifyArgs, json: bool) -> Result<()> {
             eprintln!("digest sha256:{d} (tar), sha256:{g} (.tar.gz)");
         }
     }
-    let shown = args.path.display();
+    let shown = path.display();
     let profile = opts.profile.as_str();
     if !report.is_valid() {
         return Err(Error::stage(format!(

@@ -1,9 +1,10 @@
 //! Findings: what validation (and rendering) report about a bundle.
 //!
 //! A finding names the file, the object and the field it is about, the rule it reports, the
-//! upstream rule that rule mirrors (`courier-2019`, `olm-crd-2019`, `registry`, `api`, or
-//! `olm-release` for checks no upstream tool made) and how to fix it, with a level: errors stop
-//! a pipeline before anything is published, warnings are shown and kept in the summary.
+//! upstream tools that enforce that rule under the active profile (`courier`, `courier-ui`,
+//! `registry`, `api`, `api-operatorhub`, `opm`, or `olm-release` where none of them does) and
+//! how to fix it, with a level: errors stop a pipeline before anything is published, warnings
+//! are shown and kept in the summary.
 
 use serde::Serialize;
 use std::fmt;
@@ -29,7 +30,9 @@ pub struct Finding {
     pub level: Level,
     /// The rule reported, e.g. `replaces-target` (see `olm::validate::rules`).
     pub rule: String,
-    /// The upstream rule it mirrors, e.g. `courier-2019` or `registry` (empty when none).
+    /// The tools that enforce the rule under the active profile, comma-separated (e.g.
+    /// `courier, registry`), or `olm-release` when none of them does (empty for findings that
+    /// are not validation rules).
     #[serde(skip_serializing_if = "String::is_empty")]
     pub mirrors: String,
     /// File the object came from.
@@ -55,8 +58,11 @@ impl fmt::Display for Finding {
             self.field,
             self.message
         )?;
-        if !self.mirrors.is_empty() {
-            write!(f, " (mirrors {})", self.mirrors)?;
+        match (self.mirrors.as_str(), self.level) {
+            ("", _) => {}
+            ("olm-release", _) => write!(f, " (olm-release's own check)")?,
+            (by, Level::Error) => write!(f, " (enforced by {by})")?,
+            (by, Level::Warning) => write!(f, " (a warning of {by})")?,
         }
         if !self.fix.is_empty() {
             write!(f, " (fix: {})", self.fix)?;

@@ -10,7 +10,10 @@ mod cli;
 mod corpus;
 mod courier_local;
 mod graph;
+mod parity;
 mod pipeline;
+mod rules;
+mod trees;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -49,6 +52,7 @@ pub fn ours(path: &Path, profile: Profile, operatorhub: bool) -> Report {
     let opts = Options {
         profile,
         operatorhub,
+        ..Options::default()
     };
     validate::verify_path(path, &opts).unwrap_or_else(|e| panic!("{e}"))
 }

@@ -1,12 +1,12 @@
-//! Rules on one CSV by itself: identity (1 `spec.version`, 2 `metadata.name`, 15 required
-//! fields), annotations (12 `alm-examples`, 17 capabilities and categories, 21 `certified`,
-//! 6 `olm.skipRange`) and the CSV's own view of the graph (3 `replaces` itself, 5 `skips`).
+//! Rules on one CSV by itself: identity (`metadata.name`, `spec.version`, the fields a CSV
+//! needs), its annotations (`alm-examples`, capabilities, categories, `certified`, the exact
+//! spelling of OLM's annotations, `olm.skipRange`) and its own view of the graph (`skips`).
 //! Presentation fields are in [`super::present`]; install modes, the install strategy and
-//! permissions in [`super::install`].
+//! permissions in [`super::install`]; field types in `types`.
 
 use serde_yaml_ng::Value;
 
-use super::text::{Range, is_dns1123_subdomain, strict_semver};
+use super::text::{Range, is_dns1123_subdomain, strict_semver, tolerant_semver};
 use super::{At, Profile, Sink, rules};
 use crate::olm::{Manifest, value_at};
 
@@ -17,7 +17,8 @@ const CAPABILITIES: &[&str] = &[
     "Deep Insights",
     "Auto Pilot",
 ];
-/// courier 2019's list (fact sheet §4.2); the modern api adds the last two.
+/// The catalog's categories as courier 2.1.11 lists them; operator-framework/api adds the last
+/// two.
 const CATEGORIES: &[&str] = &[
     "AI/Machine Learning",
     "Application Runtime",
@@ -35,6 +36,14 @@ const CATEGORIES: &[&str] = &[
     "Streaming & Messaging",
     "Modernization & Migration",
     "Observability",
+];
+/// OLM's annotations whose case matters (operator-framework/api's case-sensitive set).
+const CASE_SENSITIVE: &[&str] = &[
+    "olm.operatorGroup",
+    "olm.operatorNamespace",
+    "olm.targetNamespaces",
+    "olm.providedAPIs",
+    "olm.skipRange",
 ];
 
 /// A YAML value's type, for messages.
@@ -56,21 +65,19 @@ pub fn check(csv: &Manifest, sink: &mut Sink) {
     match doc.get("metadata").and_then(|m| m.get("name")) {
         Some(Value::String(name)) => {
             if !is_dns1123_subdomain(name) || name.len() > 63 {
-                let msg =
-                    format!("'{name}' is not a lowercase DNS-1123 name of at most 63 characters");
+                let msg = format!(
+                    "'{name}' is invalid: must be a lowercase DNS-1123 name of no more than 63 characters"
+                );
                 sink.add(&rules::CSV_NAME, &at, "metadata.name", msg);
             }
         }
-        Some(other) => sink.add(
-            &rules::CSV_REQUIRED,
-            &at,
-            "metadata.name",
-            format!("is {}, not a string", type_name(other)),
-        ),
+        Some(_) => {} // a type error, reported by the type checks
         None => sink.add(&rules::CSV_REQUIRED, &at, "metadata.name", "is missing"),
     }
-    if doc.get("apiVersion").is_none() {
-        sink.add(&rules::CSV_REQUIRED, &at, "apiVersion", "is missing");
+    for key in ["apiVersion", "kind"] {
+        if doc.get(key).is_none() {
+            sink.add(&rules::CSV_REQUIRED, &at, key, "is missing");
+        }
     }
     annotations(csv, &at, sink);
     let Some(spec) = doc.get("spec").filter(|s| s.is_mapping()) else {
@@ -84,15 +91,18 @@ pub fn check(csv: &Manifest, sink: &mut Sink) {
         .is_none_or(str::is_empty)
     {
         sink.add(
-            &rules::CSV_REQUIRED,
+            &rules::CSV_DISPLAY_NAME,
             &at,
             "spec.displayName",
             "is missing or empty",
         );
     }
+    if spec.get("provider").is_none() {
+        let msg = "is missing (provider name not specified)";
+        sink.add(&rules::CSV_PROVIDER, &at, "spec.provider", msg);
+    }
     for (field, rule) in [
         ("description", &rules::CSV_UI_FIELDS),
-        ("provider", &rules::CSV_UI_FIELDS),
         ("icon", &rules::CSV_RECOMMENDED),
         ("maturity", &rules::CSV_RECOMMENDED),
     ] {
@@ -101,45 +111,40 @@ pub fn check(csv: &Manifest, sink: &mut Sink) {
         }
     }
     super::present::check(spec, &at, sink);
-    graph_fields(csv, spec, &at, sink);
+    skips(csv, spec, &at, sink);
 }
 
 fn version(csv: &Manifest, spec: &Value, at: &At, sink: &mut Sink) {
     let field = "spec.version";
-    match spec.get("version") {
-        None => sink.add(&rules::CSV_VERSION, at, field, "is missing"),
-        Some(Value::String(v)) => match strict_semver(v) {
-            None => sink.add(
-                &rules::CSV_VERSION,
-                at,
-                field,
-                format!(
-                    "'{v}' is not strict SemVer 2.0 (e.g. 1.2.3, no v prefix, no leading zeros)"
-                ),
-            ),
-            Some(_) => {
-                if let Some(name) = csv.name()
-                    && !(name.ends_with(&format!(".v{v}")) || name.ends_with(&format!(".{v}")))
-                {
-                    let msg = format!(
-                        "metadata.name {name} does not end in .v{v} (spec.version); no upstream tool compares them"
-                    );
-                    sink.add(&rules::CSV_NAME_VERSION, at, "metadata.name", msg);
-                }
-            }
-        },
-        Some(other) => {
-            let msg = format!(
-                "is {}, not a string; 2019 OLM fails to decode the whole CSV",
-                type_name(other)
-            );
-            sink.add(&rules::CSV_VERSION, at, field, msg);
+    let v = match spec.get("version") {
+        None | Some(Value::Null) => {
+            return sink.add(&rules::CSV_VERSION_MISSING, at, field, "is missing");
         }
+        Some(Value::String(v)) => v,
+        Some(_) => return, // a type error, reported by the type checks
+    };
+    let Some(parsed) = tolerant_semver(v) else {
+        let msg = format!("'{v}' is not a valid semantic version");
+        return sink.add(&rules::CSV_VERSION, at, field, msg);
+    };
+    if strict_semver(v).is_none() {
+        let msg = format!(
+            "'{v}' is read as {parsed} by OLM today, but it is not strict SemVer 2.0 (no v prefix, three numbers, no leading zeros)"
+        );
+        sink.add(&rules::CSV_VERSION_STRICT, at, field, msg);
+    }
+    if let Some(name) = csv.name()
+        && !(name.ends_with(&format!(".v{v}")) || name.ends_with(&format!(".{v}")))
+    {
+        let msg = format!(
+            "metadata.name {name} does not end in .v{v} (spec.version); no upstream tool compares them"
+        );
+        sink.add(&rules::CSV_NAME_VERSION, at, "metadata.name", msg);
     }
 }
 
 fn annotations(csv: &Manifest, at: &At, sink: &mut Sink) {
-    let Some(ann) = value_at(&csv.doc, "metadata.annotations").filter(|a| a.is_mapping()) else {
+    let Some(ann) = value_at(&csv.doc, "metadata.annotations").and_then(Value::as_mapping) else {
         sink.add(
             &rules::CSV_UI_FIELDS,
             at,
@@ -148,6 +153,7 @@ fn annotations(csv: &Manifest, at: &At, sink: &mut Sink) {
         );
         return;
     };
+    let get = |k: &str| ann.get(k);
     for key in [
         "categories",
         "description",
@@ -156,7 +162,7 @@ fn annotations(csv: &Manifest, at: &At, sink: &mut Sink) {
         "support",
         "certified",
     ] {
-        if ann.get(key).is_none() {
+        if get(key).is_none() {
             sink.add(
                 &rules::CSV_RECOMMENDED,
                 at,
@@ -165,90 +171,87 @@ fn annotations(csv: &Manifest, at: &At, sink: &mut Sink) {
             );
         }
     }
-    if let Some(v) = ann.get("certified").filter(|v| !v.is_string()) {
+    if let Some(v) = get("certified").filter(|v| !v.is_string()) {
         let msg = format!("is {}, not a string", type_name(v));
         sink.add(&rules::CERTIFIED, at, "metadata.annotations.certified", msg);
     }
-    if let Some(v) = ann.get("capabilities") {
+    if let Some(v) = get("capabilities") {
         let s = v.as_str().unwrap_or("");
         if !CAPABILITIES.contains(&s) {
-            let msg = format!("'{s}' is not one of {}", CAPABILITIES.join(", "));
-            sink.add(
-                &rules::CSV_CAPABILITIES,
+            let msg = format!(
+                "'{s}' is not a valid capabilities level (one of {})",
+                CAPABILITIES.join(", ")
+            );
+            let field = "metadata.annotations.capabilities";
+            sink.add(&rules::CSV_CAPABILITIES, at, field, msg);
+        }
+    }
+    if let Some(v) = get("categories") {
+        categories(v.as_str().unwrap_or(""), at, sink);
+    }
+    for key in ann.keys().filter_map(Value::as_str) {
+        if let Some(right) = CASE_SENSITIVE
+            .iter()
+            .find(|k| k.eq_ignore_ascii_case(key) && **k != key)
+        {
+            let msg = format!("annotation {key} uses wrong case; should be {right}");
+            let field = format!("metadata.annotations.{key}");
+            sink.add_fix(
+                &rules::ANNOTATION_CASE,
                 at,
-                "metadata.annotations.capabilities",
+                &field,
                 msg,
+                format!("rename it to {right}"),
             );
         }
     }
-    if let Some(v) = ann.get("categories") {
-        let known = match sink.opts.profile {
-            Profile::Appregistry2019 => &CATEGORIES[..14],
-            Profile::Modern => CATEGORIES,
-        };
-        for c in v.as_str().unwrap_or("").split(',').map(str::trim) {
-            if !known.contains(&c) {
-                let msg = format!("category '{c}' is not in the catalog's list");
-                sink.add(
-                    &rules::CSV_CATEGORIES,
-                    at,
-                    "metadata.annotations.categories",
-                    msg,
-                );
-            }
-        }
+    if get("olm.properties").is_some() {
+        let msg = "declares properties in the CSV; define them in metadata/properties.yaml";
+        sink.add(
+            &rules::OLM_PROPERTIES,
+            at,
+            "metadata.annotations.olm.properties",
+            msg,
+        );
     }
-    if let Some(v) = ann.get("olm.skipRange") {
+    if let Some(v) = get("olm.skipRange") {
         let field = "metadata.annotations.olm.skipRange";
-        match Range::parse(v.as_str().unwrap_or("")) {
-            Err(e) => sink.add(&rules::SKIP_RANGE, at, field, e),
-            Ok(range) => {
-                if let Some(own) = csv.spec_version().and_then(strict_semver)
-                    && range.contains(&own)
-                {
-                    let msg = format!(
-                        "contains the CSV's own version {own}; OLM would upgrade it to itself"
-                    );
-                    sink.add(&rules::SKIP_RANGE, at, field, msg);
-                }
-            }
+        if let Err(e) = Range::parse(v.as_str().unwrap_or("")) {
+            sink.add(&rules::SKIP_RANGE, at, field, e);
         }
     }
-    let examples = ann.get("alm-examples").or_else(|| ann.get("olm.examples"));
-    super::crd::examples(csv, examples, at, sink);
+    let examples = get("alm-examples").or_else(|| get("olm.examples"));
+    super::examples::check(csv, examples, at, sink);
 }
 
-fn graph_fields(csv: &Manifest, spec: &Value, at: &At, sink: &mut Sink) {
-    let replaces = match spec.get("replaces") {
-        None | Some(Value::Null) => None,
-        Some(Value::String(r)) if r.is_empty() => None,
-        Some(Value::String(r)) => Some(r.as_str()),
-        Some(other) => {
-            let msg = format!("is {}, not the name of a CSV", type_name(other));
-            sink.add(&rules::REPLACES_TARGET, at, "spec.replaces", msg);
-            None
+/// Each comma-separated category against the catalog's list, or the `--categories` file's.
+fn categories(value: &str, at: &At, sink: &mut Sink) {
+    let custom = sink.opts.categories.clone();
+    let known: Vec<&str> = match &custom {
+        Some(list) => list.iter().map(String::as_str).collect(),
+        None if sink.opts.profile == Profile::Appregistry2019 => CATEGORIES[..14].to_vec(),
+        None => CATEGORIES.to_vec(),
+    };
+    let set = if custom.is_some() {
+        "the --categories file's list"
+    } else {
+        "the set of standard categories"
+    };
+    for c in value.split(',').map(str::trim) {
+        if !known.contains(&c) {
+            let msg = format!("value \"{c}\" is not in {set}");
+            let field = "metadata.annotations.categories";
+            sink.add(&rules::CSV_CATEGORIES, at, field, msg);
         }
-    };
-    if replaces.is_some() && replaces == csv.name() {
-        sink.add(
-            &rules::REPLACES_SELF,
-            at,
-            "spec.replaces",
-            "names the CSV itself",
-        );
     }
-    let Some(skips) = spec.get("skips") else {
+}
+
+/// `spec.skips`: CSV names, none repeating `spec.replaces`. (Its type is a type check.)
+fn skips(csv: &Manifest, spec: &Value, at: &At, sink: &mut Sink) {
+    let Some(items) = spec.get("skips").and_then(Value::as_sequence) else {
         return;
     };
-    let Some(items) = skips.as_sequence() else {
-        sink.add(
-            &rules::SKIPS,
-            at,
-            "spec.skips",
-            format!("is {}, not a list of CSV names", type_name(skips)),
-        );
-        return;
-    };
+    let replaces = csv.replaces();
     for (i, s) in items.iter().enumerate() {
         let field = format!("spec.skips[{i}]");
         match s.as_str() {
@@ -264,13 +267,7 @@ fn graph_fields(csv: &Manifest, spec: &Value, at: &At, sink: &mut Sink) {
                 &field,
                 format!("repeats spec.replaces ({name}); a CSV either replaces or skips another"),
             ),
-            Some(_) => {}
-            None => sink.add(
-                &rules::SKIPS,
-                at,
-                &field,
-                format!("is {}, not a CSV name", type_name(s)),
-            ),
+            _ => {}
         }
     }
 }

@@ -1,13 +1,14 @@
-//! The upgrade graph (checklist rules 3 and 4, fact sheet §6), the checks courier never made:
-//! every `replaces` names a CSV of the bundle, no cycles, one head per channel, no stranded
-//! CSV, at most one replacer per CSV along each channel, no downgrade edges; and names and
-//! versions unique across the bundle. Built on [`crate::olm::graph::Graph`], so each check is
-//! linear in the number of CSVs.
+//! The upgrade graph of a package, across all its bundles: each channel walked from its head
+//! through `replaces` as the registry walks it (a `replaces` naming a missing CSV fails the
+//! load, a loop never ends), CSVs no head reaches (through `replaces`, `skips` or the head's
+//! `olm.skipRange`), downgrade edges; and names and versions unique across the package. Built
+//! on [`crate::olm::graph::Graph`], so each check is linear in the number of CSVs.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
+use super::text::Range;
 use super::{At, Sink, rules};
-use crate::olm::graph::Graph;
+use crate::olm::graph::{Broken, Graph};
 use crate::olm::{Bundle, Manifest};
 
 /// No two CSVs with the same `metadata.name` or the same `spec.version`.
@@ -20,16 +21,16 @@ pub fn check_versions(bundle: &Bundle, sink: &mut Sink) {
             && let Some(prev) = names.insert(name, csv)
         {
             let msg = format!("{name} is also the name of the CSV in {}", prev.file);
-            sink.add(&rules::CSV_UNIQUE, &at, "metadata.name", msg);
+            sink.add(&rules::CSV_UNIQUE_NAME, &at, "metadata.name", msg);
         }
-        if let Some(v) = csv.semver() {
+        if let Some(v) = csv.spec_version().and_then(super::text::tolerant_semver) {
             let shown = v.to_string();
             if let Some(prev) = versions.insert(v, csv) {
                 let msg = format!(
                     "{shown} is also the version of {}",
                     prev.name().unwrap_or(&prev.file)
                 );
-                sink.add(&rules::CSV_UNIQUE, &at, "spec.version", msg);
+                sink.add(&rules::CSV_UNIQUE_VERSION, &at, "spec.version", msg);
             }
         }
     }
@@ -38,40 +39,70 @@ pub fn check_versions(bundle: &Bundle, sink: &mut Sink) {
 /// The graph checks, channel by channel.
 pub fn check(bundle: &Bundle, sink: &mut Sink) {
     let g = Graph::new(bundle);
-    for i in 0..g.len() {
-        if let Some(target) = g.csv(i).replaces()
-            && g.index(target).is_none()
-            && g.csv(i).name() != Some(target)
-        {
-            let msg = format!(
-                "names {target}, which is not in the bundle; the registry then fails to load every package of the catalog"
-            );
-            sink.add(
-                &rules::REPLACES_TARGET,
-                &At::of(g.csv(i)),
-                "spec.replaces",
-                msg,
-            );
-        }
-    }
-    cycles(&g, sink);
-    downgrades(&g, sink);
-    // CSV index → the first channel that contains it.
+    // CSV index → the first channel that reaches it.
     let mut reached: BTreeMap<usize, &str> = BTreeMap::new();
+    let mut missing = BTreeSet::new();
+    let mut loops = BTreeSet::new();
     for channel in &bundle.package.channels {
         if g.index(&channel.current_csv).is_none() {
             continue; // reported by the package rules
         }
         let chain = g.walk(&channel.current_csv);
-        ambiguous(&g, &chain.members, &channel.name, sink);
-        for i in g.channel_content(&chain) {
+        let last = chain.members.last().copied();
+        match (&chain.broken, last) {
+            (Some(Broken::Missing(target)), Some(tail)) if missing.insert(tail) => {
+                let msg = format!(
+                    "names {target}, which is not in the package; the registry fails to load the catalog ({} specifies replacement that couldn't be found)",
+                    channel.current_csv
+                );
+                sink.add(
+                    &rules::REPLACES_TARGET,
+                    &At::of(g.csv(tail)),
+                    "spec.replaces",
+                    msg,
+                );
+            }
+            (Some(Broken::Cycle(at)), Some(tail)) => {
+                let start = chain.members.iter().position(|&m| g.name(m) == at);
+                let mut cycle: Vec<usize> = chain.members[start.unwrap_or(0)..].to_vec();
+                let first = cycle.iter().copied().min().unwrap_or(tail);
+                if loops.insert(first) {
+                    cycle.push(g.index(at).unwrap_or(tail));
+                    let names: Vec<&str> = cycle.iter().map(|&c| g.name(c)).collect();
+                    let msg = format!("the replaces chain loops: {}", names.join(" -> "));
+                    sink.add(
+                        &rules::GRAPH_CYCLE,
+                        &At::of(g.csv(first)),
+                        "spec.replaces",
+                        msg,
+                    );
+                }
+            }
+            _ => {}
+        }
+        let mut content = g.channel_content(&chain);
+        // A head's olm.skipRange offers an upgrade from every version it covers.
+        if let Some(range) = chain
+            .members
+            .first()
+            .and_then(|&h| g.csv(h).str_at("metadata.annotations.olm.skipRange"))
+            .and_then(|r| Range::parse(r).ok())
+        {
+            for i in 0..g.len() {
+                if g.csv(i).semver().is_some_and(|v| range.contains(&v)) {
+                    content.insert(i);
+                }
+            }
+        }
+        for i in content {
             reached.entry(i).or_insert(&channel.name);
         }
     }
+    downgrades(&g, sink);
     for i in (0..g.len()).filter(|i| !reached.contains_key(i)) {
         let csv = g.csv(i);
         let at = At::of(csv);
-        // Follow its replaces until it meets a channel: then it is a second head there.
+        // Follow its replaces until it meets a channel: then it forks that channel.
         let into = g
             .walk(g.name(i))
             .members
@@ -80,20 +111,20 @@ pub fn check(bundle: &Bundle, sink: &mut Sink) {
         match into {
             Some((j, channel)) => {
                 let msg = format!(
-                    "is a second head of channel {channel}: nothing replaces it and its chain joins the channel at {}",
+                    "is not in channel {channel} but its replaces chain joins it at {}: a second head, which OLM never offers",
                     g.name(j)
                 );
                 sink.add(&rules::GRAPH_HEADS, &at, "spec.replaces", msg);
             }
             None => {
-                let msg = "is reached from no channel head through replaces or skips; OLM never offers it".to_string();
+                let msg = "is reached from no channel head through replaces, skips or skipRange; OLM never offers it";
                 sink.add(&rules::GRAPH_STRANDED, &at, "metadata.name", msg);
             }
         }
     }
 }
 
-/// Every `replaces` edge must go to a lower version.
+/// Every `replaces` edge should go to a lower version.
 fn downgrades(g: &Graph, sink: &mut Sink) {
     for i in 0..g.len() {
         let newer = g.csv(i);
@@ -115,76 +146,6 @@ fn downgrades(g: &Graph, sink: &mut Sink) {
                 "spec.replaces",
                 msg,
             );
-        }
-    }
-}
-
-/// Along one channel, each CSV is replaced (or skipped) by at most one member.
-fn ambiguous(g: &Graph, members: &[usize], channel: &str, sink: &mut Sink) {
-    let mut by: HashMap<&str, Vec<usize>> = HashMap::new();
-    for &i in members {
-        let targets = g.csv(i).replaces().into_iter().chain(g.skips(i));
-        let mut mine: Vec<&str> = targets.collect();
-        mine.sort_unstable();
-        mine.dedup();
-        for t in mine {
-            by.entry(t).or_default().push(i);
-        }
-    }
-    let mut targets: Vec<_> = by.into_iter().filter(|(_, v)| v.len() > 1).collect();
-    targets.sort();
-    for (target, replacers) in targets {
-        let names: Vec<&str> = replacers.iter().map(|&i| g.name(i)).collect();
-        let msg = format!(
-            "in channel {channel}, {target} is replaced or skipped by {}; OLM picks one at random",
-            names.join(" and ")
-        );
-        sink.add(
-            &rules::REPLACES_AMBIGUOUS,
-            &At::of(g.csv(replacers[1])),
-            "spec.replaces",
-            msg,
-        );
-    }
-}
-
-/// Each `replaces` cycle once, on its first member in bundle order.
-fn cycles(g: &Graph, sink: &mut Sink) {
-    // 0 = unvisited, 1 = on the current path, 2 = done.
-    let mut state = vec![0u8; g.len()];
-    for start in 0..g.len() {
-        let mut path = Vec::new();
-        let mut cur = Some(start);
-        while let Some(i) = cur {
-            match state[i] {
-                2 => break,
-                1 => {
-                    let pos = path.iter().position(|&p| p == i).unwrap_or(0);
-                    let cycle = &path[pos..];
-                    let first = cycle.iter().copied().min().unwrap_or(i);
-                    let names: Vec<&str> = cycle.iter().map(|&c| g.name(c)).collect();
-                    let msg = format!(
-                        "the replaces chain loops: {} -> {}",
-                        names.join(" -> "),
-                        g.name(i)
-                    );
-                    sink.add(
-                        &rules::GRAPH_CYCLE,
-                        &At::of(g.csv(first)),
-                        "spec.replaces",
-                        msg,
-                    );
-                    break;
-                }
-                _ => {
-                    state[i] = 1;
-                    path.push(i);
-                    cur = g.csv(i).replaces().and_then(|r| g.index(r));
-                }
-            }
-        }
-        for p in path {
-            state[p] = 2;
         }
     }
 }

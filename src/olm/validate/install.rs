@@ -1,13 +1,14 @@
-//! How a CSV installs: install modes (checklist rule 9), the install strategy, deployments and
-//! permissions (rule 10), and the permission verbs of the 2019 CSV schema (rule 19).
+//! How a CSV installs: install modes (and their coupling with conversion webhooks), the install
+//! strategy, deployments and permissions, and the permission verbs of the 2019 CSV schema.
+//! (Field types, e.g. deployments that are not a list, are checked in `types`.)
 
 use std::collections::BTreeSet;
 
 use serde_yaml_ng::Value;
 
-use super::csv::type_name;
+use super::rules::Tool;
 use super::{At, Sink, rules};
-use crate::olm::Manifest;
+use crate::olm::{Manifest, value_at};
 
 const MODES: &[&str] = &[
     "OwnNamespace",
@@ -46,62 +47,51 @@ pub fn check(csv: &Manifest, sink: &mut Sink) {
         );
         return;
     };
+    let field = "spec.install.strategy";
     match install.get("strategy").and_then(Value::as_str) {
         Some("deployment") => {}
-        Some(other) => sink.add(
-            &rules::INSTALL,
-            &at,
-            "spec.install.strategy",
-            format!("is '{other}'; only deployment is supported"),
-        ),
-        None => sink.add(&rules::INSTALL, &at, "spec.install.strategy", "is missing"),
+        Some(other) => {
+            let msg = format!("is '{other}'; it must be one of ['deployment']");
+            sink.add_except(&rules::INSTALL, &[Tool::Api], &at, field, msg);
+        }
+        None => sink.add(&rules::INSTALL, &at, field, "is missing"),
     }
     let Some(ispec) = install.get("spec").filter(|s| s.is_mapping()) else {
-        sink.add(&rules::INSTALL, &at, "spec.install.spec", "is missing");
+        let msg = "is missing (the deployments and permissions to install)";
+        sink.add_except(&rules::INSTALL, &[Tool::Api], &at, "spec.install.spec", msg);
         return;
     };
     match ispec.get("deployments") {
-        None => sink.add(
+        None | Some(Value::Null) => sink.add(
             &rules::INSTALL,
             &at,
             "spec.install.spec.deployments",
             "is missing",
         ),
         Some(Value::Sequence(ds)) if ds.is_empty() => sink.add(
-            &rules::INSTALL,
+            &rules::INSTALL_ENTRIES,
             &at,
             "spec.install.spec.deployments",
             "is empty; nothing would run",
         ),
         Some(Value::Sequence(ds)) => {
             for (i, d) in ds.iter().enumerate() {
+                let base = format!("spec.install.spec.deployments[{i}]");
                 if d.get("name")
                     .and_then(Value::as_str)
                     .is_none_or(str::is_empty)
                 {
-                    sink.add(
-                        &rules::INSTALL,
-                        &at,
-                        &format!("spec.install.spec.deployments[{i}].name"),
-                        "is missing",
-                    );
+                    let field = format!("{base}.name");
+                    sink.add(&rules::INSTALL_ENTRIES, &at, &field, "is missing");
                 }
                 if !d.get("spec").is_some_and(Value::is_mapping) {
-                    sink.add(
-                        &rules::INSTALL,
-                        &at,
-                        &format!("spec.install.spec.deployments[{i}].spec"),
-                        "is missing (a DeploymentSpec)",
-                    );
+                    let field = format!("{base}.spec");
+                    let msg = "is missing (a DeploymentSpec)";
+                    sink.add(&rules::INSTALL_ENTRIES, &at, &field, msg);
                 }
             }
         }
-        Some(other) => sink.add(
-            &rules::INSTALL,
-            &at,
-            "spec.install.spec.deployments",
-            format!("is {}, not a list", type_name(other)),
-        ),
+        Some(_) => {} // a type error
     }
     permissions(ispec, "permissions", VERBS, &at, sink);
     permissions(
@@ -116,95 +106,83 @@ pub fn check(csv: &Manifest, sink: &mut Sink) {
 fn install_modes(spec: &Value, at: &At, sink: &mut Sink) {
     let field = "spec.installModes";
     let modes = match spec.get("installModes") {
-        None => {
+        None | Some(Value::Null) => {
             return sink.add(
                 &rules::INSTALL_MODES,
                 at,
                 field,
-                "is missing; OLM cannot match any OperatorGroup",
+                "is missing (install modes not found); OLM cannot match any OperatorGroup",
             );
+        }
+        Some(Value::Sequence(m)) if m.is_empty() => {
+            let msg = "is empty (install modes not found); OLM cannot match any OperatorGroup";
+            return sink.add_except(&rules::INSTALL_MODES, &[Tool::Courier], at, field, msg);
         }
         Some(Value::Sequence(m)) => m,
-        Some(other) => {
-            return sink.add(
-                &rules::INSTALL_MODES,
-                at,
-                field,
-                format!("is {}, not a list", type_name(other)),
-            );
-        }
+        Some(_) => return, // a type error
     };
     let mut seen = BTreeSet::new();
-    let mut supported = 0;
+    let mut supported = BTreeSet::new();
     for (i, m) in modes.iter().enumerate() {
         let t = m.get("type").and_then(Value::as_str).unwrap_or("");
+        let entry = format!("{field}[{i}].type");
         if !MODES.contains(&t) {
-            sink.add(
-                &rules::INSTALL_MODES,
-                at,
-                &format!("{field}[{i}].type"),
-                format!("'{t}' is not one of {}", MODES.join(", ")),
-            );
+            let msg = format!("'{t}' is not one of {}", MODES.join(", "));
+            sink.add(&rules::INSTALL_MODES_VALUES, at, &entry, msg);
         } else if !seen.insert(t) {
-            sink.add(
-                &rules::INSTALL_MODES,
-                at,
-                &format!("{field}[{i}].type"),
-                format!("{t} is listed twice; OLM fails the CSV with InvalidInstallModes"),
-            );
+            let msg = format!("{t} is listed twice; OLM fails the CSV with InvalidInstallModes");
+            sink.add(&rules::INSTALL_MODES_VALUES, at, &entry, msg);
         }
-        match m.get("supported") {
-            Some(Value::Bool(true)) => supported += 1,
-            Some(Value::Bool(false)) => {}
-            _ => sink.add(
-                &rules::INSTALL_MODES,
-                at,
-                &format!("{field}[{i}].supported"),
-                "must be true or false",
-            ),
+        if m.get("supported") == Some(&Value::Bool(true)) {
+            supported.insert(t);
         }
     }
-    if supported == 0 {
+    if supported.is_empty() {
         sink.add(
-            &rules::INSTALL_MODES,
+            &rules::INSTALL_MODES_VALUES,
             at,
             field,
-            "supports no install mode; no OperatorGroup can install it",
+            "supports none of the install modes; no OperatorGroup can install it",
         );
+    }
+    // Conversion webhooks serve every namespace, so only AllNamespaces can work.
+    let conversion = spec
+        .get("webhookdefinitions")
+        .and_then(Value::as_sequence)
+        .is_some_and(|ws| {
+            ws.iter().any(|w| {
+                w.get("conversionCRDs")
+                    .and_then(Value::as_sequence)
+                    .is_some_and(|c| !c.is_empty())
+            })
+        });
+    if conversion && supported.iter().copied().ne(["AllNamespaces"]) {
+        let msg = format!(
+            "supports {}; only AllNamespaces InstallModeType is supported when conversionCRDs is present",
+            supported.iter().copied().collect::<Vec<_>>().join(", ")
+        );
+        sink.add(&rules::WEBHOOK_INSTALL_MODES, at, field, msg);
     }
 }
 
 fn permissions(ispec: &Value, key: &str, verbs: &[&str], at: &At, sink: &mut Sink) {
-    let Some(v) = ispec.get(key) else { return };
-    let base = format!("spec.install.spec.{key}");
-    let Some(items) = v.as_sequence() else {
-        return sink.add(
-            &rules::INSTALL,
-            at,
-            &base,
-            format!("is {}, not a list", type_name(v)),
-        );
+    let Some(items) = ispec.get(key).and_then(Value::as_sequence) else {
+        return;
     };
+    let base = format!("spec.install.spec.{key}");
     let check_verbs = sink.on(&rules::PERMISSION_VERBS);
     for (i, p) in items.iter().enumerate() {
         if p.get("serviceAccountName")
             .and_then(Value::as_str)
             .is_none_or(str::is_empty)
         {
-            sink.add(
-                &rules::INSTALL,
-                at,
-                &format!("{base}[{i}].serviceAccountName"),
-                "is missing",
-            );
+            let field = format!("{base}[{i}].serviceAccountName");
+            sink.add(&rules::INSTALL_ENTRIES, at, &field, "is missing");
         }
         let Some(rules_list) = p.get("rules").and_then(Value::as_sequence) else {
-            sink.add(
-                &rules::INSTALL,
-                at,
-                &format!("{base}[{i}].rules"),
-                "is missing or not a list",
-            );
+            let field = format!("{base}[{i}].rules");
+            let msg = "is missing or not a list";
+            sink.add(&rules::INSTALL_ENTRIES, at, &field, msg);
             continue;
         };
         if !check_verbs {
@@ -225,4 +203,17 @@ fn permissions(ispec: &Value, key: &str, verbs: &[&str], at: &At, sink: &mut Sin
             }
         }
     }
+}
+
+/// The service accounts the CSV's deployments run as (OLM creates them).
+pub fn service_accounts(csv: &Manifest) -> Vec<&str> {
+    value_at(&csv.doc, "spec.install.spec.deployments")
+        .and_then(Value::as_sequence)
+        .map(|ds| {
+            ds.iter()
+                .filter_map(|d| value_at(d, "spec.template.spec.serviceAccountName"))
+                .filter_map(Value::as_str)
+                .collect()
+        })
+        .unwrap_or_default()
 }

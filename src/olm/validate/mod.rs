@@ -1,42 +1,51 @@
-//! Bundle validation: the consolidated checklist of the fact sheet (§5.1) and the upgrade-graph
-//! checks (§6), each finding naming file, object and field, the upstream rule it mirrors and how
-//! to fix it.
+//! Bundle validation: every rule of the catalogue ([`rules`]), each finding naming file, object
+//! and field, the tools that enforce the rule and how to fix it.
 //!
 //! One entry point per input: [`verify_path`] (a folder, a flattened `bundle.yaml` or a
-//! `.tar.gz`, used by `olm-release verify`), [`verify_tarball`] (the verify stage, on the exact
-//! bytes it will push) and [`validate_with`] (an in-memory bundle). All of them end in the same
-//! rule modules: [`load`] (files: YAML, names, layout), [`csv`], [`present`] and [`install`]
-//! (one CSV at a time), [`crd`] (CRDs and what CSVs own), [`package`] (the package file) and
-//! [`graph`] (the upgrade graph). Levels per profile live in one table, [`rules`]; string checks
-//! are hand-written in [`text`] (no regular expressions to compile per CSV).
+//! `.tar.gz`, used by `olm-release verify`), [`verify_tarball`] (a blob), [`verify_packed`] (the
+//! verify stage, on the bundle it has just packed) and [`validate_with`] (an in-memory bundle).
+//! All of them end in the same two passes: the checks of one bundle (each CSV alone in [`csv`],
+//! `examples`, [`present`], [`install`] and `types`; CRDs and what the CSVs own in [`crd`];
+//! other objects in `objects`) run on every bundle folder, and the checks across the package
+//! ([`package`], [`graph`]) run once on all its CSVs. [`load`] turns files into bundle folders;
+//! string checks are hand-written in [`text`] (no regular expressions to compile per CSV).
 
 pub mod crd;
 pub mod csv;
+mod examples;
 pub mod graph;
 pub mod install;
 pub mod load;
+mod objects;
 pub mod package;
 pub mod present;
+mod report;
 pub mod rules;
+mod sink;
 pub mod text;
+mod types;
 
-use std::path::Path;
+pub use report::{Report, verify_packed, verify_packed_streamed, verify_path, verify_tarball};
+pub use sink::{At, Sink};
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Bundle, Finding, Level, Manifest};
-use rules::Rule;
+use super::{Bundle, Finding, Manifest};
 
 /// Which era's rules apply.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, Serialize, clap::ValueEnum)]
 #[serde(rename_all = "kebab-case")]
 pub enum Profile {
-    /// OpenShift 4.1 / app registry, as operator-courier 2.1.11 and the 2019 OLM CRDs check.
+    /// OpenShift 4.1 / app registry: what operator-courier 2.1.11 and the registry loader
+    /// enforced.
     #[default]
     #[value(name = "appregistry-2019")]
     #[serde(rename = "appregistry-2019")]
     Appregistry2019,
-    /// operator-framework/api's current rules.
+    /// What operator-framework/api's validators and `opm validate` enforce today.
     Modern,
 }
 
@@ -50,61 +59,56 @@ impl Profile {
 }
 
 /// What to enforce.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Options {
     pub profile: Profile,
-    /// OperatorHub rules as errors (what `operator-courier verify --ui_validate_io` enforces).
+    /// OperatorHub's rules too (courier's `--ui_validate_io`, api's OperatorHub validator).
     pub operatorhub: bool,
+    /// The categories to accept instead of the catalog's list (`--categories FILE`, like
+    /// operator-framework/api's `OPERATOR_BUNDLE_CATEGORIES`).
+    pub categories: Option<Arc<[String]>>,
 }
 
 impl Options {
     pub fn new(profile: Profile) -> Self {
         Options {
             profile,
-            operatorhub: false,
+            ..Options::default()
         }
     }
 }
 
-/// What a verification found, and about what.
-#[derive(Debug, Clone, Serialize)]
-pub struct Report {
-    /// The path or name that was verified.
-    pub source: String,
-    pub profile: Profile,
-    pub operatorhub: bool,
-    /// sha256 of the uncompressed tar (the app registry's digest), for a `.tar.gz`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub digest: Option<String>,
-    /// sha256 of the `.tar.gz` file, for a `.tar.gz`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub gz_digest: Option<String>,
-    pub errors: usize,
-    pub warnings: usize,
-    /// Errors first, then warnings, each in file order.
-    pub findings: Vec<Finding>,
+/// Why a path could not be verified at all (an input error: exit 2).
+#[derive(Debug, thiserror::Error)]
+pub enum VerifyError {
+    /// The path (or the categories file) cannot be read.
+    #[error("{}: cannot read it: {source}", path.display())]
+    Read {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    /// The categories file is not `{"categories": [...]}`.
+    #[error("{}: is not a categories file: {why}; expected JSON {{\"categories\": [\"Name\", ...]}}", path.display())]
+    Categories { path: PathBuf, why: String },
 }
 
-impl Report {
-    fn new(source: String, opts: &Options, mut findings: Vec<Finding>) -> Self {
-        findings.sort_by(|a, b| (a.level, &a.file).cmp(&(b.level, &b.file)));
-        findings.dedup();
-        let errors = super::finding::errors(&findings);
-        Report {
-            source,
-            profile: opts.profile,
-            operatorhub: opts.operatorhub,
-            digest: None,
-            gz_digest: None,
-            errors,
-            warnings: findings.len() - errors,
-            findings,
-        }
+/// Reads a custom categories file: JSON `{"categories": [...]}` as operator-framework/api's
+/// `OPERATOR_BUNDLE_CATEGORIES` file.
+pub fn read_categories(path: &Path) -> Result<Arc<[String]>, VerifyError> {
+    #[derive(Deserialize)]
+    struct File {
+        categories: Vec<String>,
     }
-
-    pub fn is_valid(&self) -> bool {
-        self.errors == 0
-    }
+    let bytes = std::fs::read(path).map_err(|source| VerifyError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let file: File = serde_json::from_slice(&bytes).map_err(|e| VerifyError::Categories {
+        path: path.to_path_buf(),
+        why: e.to_string(),
+    })?;
+    Ok(file.categories.into())
 }
 
 /// Validates an in-memory bundle (as packaged: the package file is `bundle.package.file_name()`).
@@ -117,139 +121,91 @@ pub fn validate_with(bundle: &Bundle, opts: &Options) -> Vec<Finding> {
     let file = bundle.package.file_name();
     let mut sink = Sink::new(opts);
     check(bundle, Some(&file), &mut sink);
-    Report::new(String::new(), opts, sink.out).findings
+    report::sorted(sink.out)
 }
 
-/// Verifies a folder (flat or nested), a flattened `bundle.yaml`, or a `.tar.gz`. Fails only
-/// when the path cannot be read; everything wrong inside is a finding.
-pub fn verify_path(path: &Path, opts: &Options) -> Result<Report, String> {
-    let shown = path.display().to_string();
-    if path.is_dir() {
-        let files = load::read_dir(path).map_err(|e| format!("{shown}: {e}"))?;
-        return Ok(verify_files(shown, &files, false, opts));
-    }
-    let bytes = std::fs::read(path).map_err(|e| format!("{shown}: {e}"))?;
-    if bytes.starts_with(&[0x1f, 0x8b]) {
-        return Ok(verify_tarball(&shown, &bytes, opts));
-    }
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| shown.clone());
-    Ok(verify_files(shown, &[(name, bytes)], true, opts))
-}
-
-/// Verifies a bundle `.tar.gz` exactly as the registry's consumers would read it: one regular
-/// file is a flattened `bundle.yaml`, several are a manifest tree.
-pub fn verify_tarball(shown: &str, gz: &[u8], opts: &Options) -> Report {
-    let mut report = match super::archive::unpack(gz, Default::default()) {
-        Ok((files, digest)) => {
-            let files = load::strip_top_folder(files);
-            let mut r = verify_files(shown.to_string(), &files, files.len() == 1, opts);
-            r.digest = Some(digest);
-            r
+/// Checks what [`load`] found: each bundle folder as a bundle, then the package across them.
+pub(crate) fn check_loaded(loaded: load::Loaded, sink: &mut Sink) {
+    sink.nested = loaded.nested;
+    let mut csvs = Vec::new();
+    for f in loaded.folders {
+        let unit = Unit {
+            csvs: &f.csvs,
+            crds: &f.crds,
+            objects: &f.objects,
+        };
+        for csv in unit.csvs {
+            check_csv(csv, sink);
         }
-        Err(e) => {
-            let mut sink = Sink::new(opts);
-            sink.add(&rules::BUNDLE_FORMAT, &At::new(shown, "bundle"), "", e);
-            Report::new(shown.to_string(), opts, sink.out)
-        }
-    };
-    report.gz_digest = Some(super::archive::sha256_hex(gz));
-    report
-}
-
-/// Verifies a bundle this process has just packed: the in-memory bundle is validated, and the
-/// tarball is checked to be exactly its packing (its tar's sha256 is the digest recorded when it
-/// was packed from that bundle). Because packing is a pure function of the bundle, the bytes
-/// that will be sent are the validated bundle; this skips parsing megabytes of YAML a second
-/// time. (That the writer's YAML reads back as the same values is property-tested.)
-pub fn verify_packed(
-    shown: &str,
-    bundle: &Bundle,
-    packed: &super::archive::Packed,
-    opts: &Options,
-) -> Report {
-    let file = bundle.package.file_name();
-    let mut sink = Sink::new(opts);
-    check(bundle, Some(&file), &mut sink);
-    packed_report(shown, packed, sink)
-}
-
-/// [`verify_packed`] for a bundle read one CSV at a time: each CSV was checked with
-/// [`check_csv`] when it was read (its findings are `per_csv`) and reduced to its
-/// [`skeleton`]; here the checks across the bundle run on the skeletons.
-pub fn verify_packed_streamed(
-    shown: &str,
-    skeletons: &Bundle,
-    per_csv: Vec<Finding>,
-    packed: &super::archive::Packed,
-    opts: &Options,
-) -> Report {
-    let file = skeletons.package.file_name();
-    let mut sink = Sink::new(opts);
-    sink.out = per_csv;
-    check_across(skeletons, Some(&file), &mut sink);
-    packed_report(shown, packed, sink)
-}
-
-/// Adds the check that the tarball is the packing, and makes the report.
-fn packed_report(shown: &str, packed: &super::archive::Packed, mut sink: Sink) -> Report {
-    let opts = sink.opts;
-    match super::archive::tar_digest(&packed.gz, Default::default()) {
-        Ok(digest) if digest == packed.digest => {}
-        Ok(digest) => sink.add(
-            &rules::BUNDLE_FORMAT,
-            &At::new(shown, "bundle"),
-            "",
-            format!(
-                "the tarball holds sha256:{digest}, not the packed bundle's sha256:{}",
-                packed.digest
-            ),
+        check_unit(&unit, sink);
+        csvs.extend(f.csvs);
+    }
+    let (file, package) = match loaded.package {
+        Some((file, p)) => (Some(file), p),
+        None => (
+            None,
+            super::PackageManifest {
+                package_name: String::new(),
+                channels: Vec::new(),
+                default_channel: None,
+            },
         ),
-        Err(e) => sink.add(&rules::BUNDLE_FORMAT, &At::new(shown, "bundle"), "", e),
-    }
-    let mut report = Report::new(shown.to_string(), opts, sink.out);
-    report.digest = Some(packed.digest.clone());
-    report.gz_digest = Some(packed.gz_digest.clone());
-    report
-}
-
-fn verify_files(source: String, files: &[(String, Vec<u8>)], flat: bool, opts: &Options) -> Report {
-    let mut sink = Sink::new(opts);
-    let loaded = if flat {
-        files
-            .first()
-            .map(|(name, bytes)| load::flattened(name, bytes, &mut sink))
-            .unwrap_or_default()
-    } else {
-        load::tree(files, &mut sink)
     };
-    if let Some(bundle) = &loaded.bundle {
-        check(bundle, loaded.package_file.as_deref(), &mut sink);
-    }
-    Report::new(source, opts, sink.out)
+    let bundle = Bundle {
+        package,
+        csvs,
+        crds: Vec::new(),
+    };
+    check_across(&bundle, file.as_deref(), sink);
 }
 
-/// Every bundle-level rule. `package_file` is `None` when the bundle had no package file
-/// (already reported), which turns off the package and channel checks.
-fn check(bundle: &Bundle, package_file: Option<&str>, sink: &mut Sink) {
+/// The manifests of one bundle: what the checks of a bundle (as opposed to a package) see.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Unit<'a> {
+    pub(crate) csvs: &'a [Manifest],
+    pub(crate) crds: &'a [Manifest],
+    /// Objects other than CSVs and CRDs.
+    pub(crate) objects: &'a [Manifest],
+}
+
+impl<'a> Unit<'a> {
+    /// A flat in-memory bundle as one unit.
+    pub(crate) fn of(bundle: &'a Bundle) -> Self {
+        Unit {
+            csvs: &bundle.csvs,
+            crds: &bundle.crds,
+            objects: &[],
+        }
+    }
+}
+
+/// Every rule on a flat in-memory bundle. `package_file` is `None` when the bundle had no
+/// package file (already reported), which turns off the package and channel checks.
+pub(crate) fn check(bundle: &Bundle, package_file: Option<&str>, sink: &mut Sink) {
     for csv in &bundle.csvs {
         check_csv(csv, sink);
     }
+    check_unit(&Unit::of(bundle), sink);
     check_across(bundle, package_file, sink);
-    if sink.opts.profile == Profile::Modern {
-        package::check_size(bundle, sink);
-    }
 }
 
-/// The checks that look at one CSV alone. Together with [`check_across`] on the CSVs'
-/// [`skeleton`]s they find exactly what the whole-bundle check finds (except the modern
-/// profile's bundle-size rule, which needs every document whole), so a large bundle can be
-/// validated one CSV at a time.
+/// The checks that look at one CSV alone. Together with the CRD checks and the checks across
+/// the package on the CSVs' [`skeleton`]s they find what the whole-bundle check finds (except
+/// the checks that read the install strategy across objects and the bundle-size rule, which
+/// need every document whole), so a large bundle can be validated one CSV at a time.
 pub fn check_csv(csv: &Manifest, sink: &mut Sink) {
     csv::check(csv, sink);
     install::check(csv, sink);
+    types::check(csv, sink);
+}
+
+/// The checks of one bundle beyond its CSVs alone: CRDs and ownership, other objects, size.
+pub(crate) fn check_unit(unit: &Unit, sink: &mut Sink) {
+    crd::check(unit, sink);
+    objects::check(unit, sink);
+    if sink.on(&rules::BUNDLE_SIZE) {
+        package::check_size(unit, sink);
+    }
 }
 
 /// What the checks across a bundle read of a CSV: its identity, version and upgrade edges
@@ -277,87 +233,11 @@ pub fn skeleton(csv: &Manifest) -> Manifest {
     Manifest::new(csv.file.clone(), Value::Mapping(top))
 }
 
-/// The checks across the bundle: owned CRDs against the CRD files, versions, the package file
-/// and the upgrade graph.
-fn check_across(bundle: &Bundle, package_file: Option<&str>, sink: &mut Sink) {
-    crd::check(bundle, sink);
+/// The checks across the package: names and versions, the package file and the upgrade graph.
+pub(crate) fn check_across(bundle: &Bundle, package_file: Option<&str>, sink: &mut Sink) {
     graph::check_versions(bundle, sink);
     if let Some(file) = package_file {
         package::check(bundle, file, sink);
         graph::check(bundle, sink);
-    }
-}
-
-/// Where a finding is: the file and the object.
-#[derive(Debug, Clone, Copy)]
-pub struct At<'a> {
-    pub file: &'a str,
-    pub object: &'a str,
-}
-
-impl<'a> At<'a> {
-    pub fn new(file: &'a str, object: &'a str) -> Self {
-        At { file, object }
-    }
-
-    /// A manifest, named by `metadata.name`.
-    pub fn of(m: &'a Manifest) -> Self {
-        At {
-            file: &m.file,
-            object: m.name().unwrap_or("(unnamed)"),
-        }
-    }
-}
-
-/// Collects findings at the level each rule has under the options.
-pub struct Sink<'o> {
-    pub opts: &'o Options,
-    pub out: Vec<Finding>,
-}
-
-impl<'o> Sink<'o> {
-    pub fn new(opts: &'o Options) -> Self {
-        Sink {
-            opts,
-            out: Vec::new(),
-        }
-    }
-
-    /// Reports `rule` with its generic fix (nothing when the rule is off in this profile).
-    pub fn add(&mut self, rule: &Rule, at: &At, field: &str, message: impl Into<String>) {
-        self.add_fix(rule, at, field, message, rule.fix);
-    }
-
-    /// Reports `rule` with a specific fix.
-    pub fn add_fix(
-        &mut self,
-        rule: &Rule,
-        at: &At,
-        field: &str,
-        message: impl Into<String>,
-        fix: impl Into<String>,
-    ) {
-        let Some(level) = rule.level(self.opts) else {
-            return;
-        };
-        self.out.push(Finding {
-            level,
-            rule: rule.id.to_string(),
-            mirrors: rule.mirrors.to_string(),
-            file: at.file.to_string(),
-            object: at.object.to_string(),
-            field: field.to_string(),
-            message: message.into(),
-            fix: fix.into(),
-        });
-    }
-
-    /// Whether `rule` reports anything under these options (to skip costly checks).
-    pub fn on(&self, rule: &Rule) -> bool {
-        rule.level(self.opts).is_some()
-    }
-
-    pub fn level(&self, rule: &Rule) -> Option<Level> {
-        rule.level(self.opts)
     }
 }

@@ -1,14 +1,15 @@
-//! The package file (checklist rules 13 and 14): a name, at least one channel, unique channel
-//! names, each head an existing CSV, and a `defaultChannel` among the channels (required with
-//! more than one). Parsing is lenient so that a malformed package still yields the other
-//! findings. Also the modern profile's package-wide extras: bundle size and channel names.
+//! The package file: a name Quay accepts, at least one channel, unique channel names, each head
+//! an existing CSV, and a `defaultChannel` among the channels (required with more than one).
+//! Parsing is lenient so that a malformed package still yields the other findings. Also
+//! operator-framework/api's bundle size limit and its channel-naming advice.
 
 use std::collections::BTreeSet;
 use std::io::Write;
 
 use serde_yaml_ng::Value;
 
-use super::{At, Sink, rules};
+use super::rules::Tool;
+use super::{At, Sink, Unit, rules};
 use crate::olm::{Bundle, Channel, PackageManifest};
 
 /// Reads a package document, reporting missing or mistyped fields.
@@ -16,7 +17,17 @@ pub fn parse(doc: &Value, file: &str, sink: &mut Sink) -> PackageManifest {
     let name = doc.get("packageName").and_then(Value::as_str).unwrap_or("");
     let at = At::new(file, if name.is_empty() { "(package)" } else { name });
     if name.is_empty() {
-        sink.add(&rules::PACKAGE, &at, "packageName", "is missing or empty");
+        sink.add(
+            &rules::PACKAGE,
+            &at,
+            "packageName",
+            "is missing or empty (packageName empty)",
+        );
+    } else if !quay_name(name) {
+        let msg = format!(
+            "{name} is not a name Quay's app registry accepts for a repository (lowercase letters, digits, '-', '_', '.')"
+        );
+        sink.add(&rules::PACKAGE_NAME, &at, "packageName", msg);
     }
     let mut channels = Vec::new();
     match doc.get("channels") {
@@ -70,7 +81,18 @@ pub fn parse(doc: &Value, file: &str, sink: &mut Sink) -> PackageManifest {
     }
 }
 
-/// Rules 13 and 14 on the package of `bundle` (read from `file`).
+/// A repository name Quay's app registry accepts: lowercase alphanumerics first, then also
+/// `-`, `_` and `.`.
+fn quay_name(name: &str) -> bool {
+    let b = name.as_bytes();
+    !b.is_empty()
+        && b.len() <= 255
+        && (b[0].is_ascii_lowercase() || b[0].is_ascii_digit())
+        && b.iter()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || b"-_.".contains(c))
+}
+
+/// The package of `bundle` (read from `file`) against the bundle's CSVs.
 pub fn check(bundle: &Bundle, file: &str, sink: &mut Sink) {
     let p = &bundle.package;
     let at = At::new(file, &p.package_name);
@@ -79,10 +101,11 @@ pub fn check(bundle: &Bundle, file: &str, sink: &mut Sink) {
             &rules::PACKAGE,
             &at,
             "channels",
-            "lists no channel; OLM has nothing to subscribe to",
+            "lists no channel (no package channels defined); OLM has nothing to subscribe to",
         );
     }
     let mut seen = BTreeSet::new();
+    let mut unconventional = Vec::new();
     for c in &p.channels {
         if !c.name.is_empty() && !seen.insert(c.name.as_str()) {
             let msg = format!("channel {} is listed twice", c.name);
@@ -91,22 +114,26 @@ pub fn check(bundle: &Bundle, file: &str, sink: &mut Sink) {
         if !c.current_csv.is_empty() && bundle.csv(&c.current_csv).is_none() {
             let field = format!("channels[{}].currentCSV", c.name);
             let msg = format!(
-                "names {}, which is not the metadata.name of any CSV in the bundle",
+                "names {}, which is not the metadata.name of any CSV of the package (channel.currentCSV is not included in list of csvs)",
                 c.current_csv
             );
-            sink.add(&rules::PACKAGE_CURRENT_CSV, &at, &field, msg);
+            // courier checks heads only in a flat bundle.
+            let except: &[Tool] = if sink.nested { &[Tool::Courier] } else { &[] };
+            sink.add_except(&rules::PACKAGE_CURRENT_CSV, except, &at, &field, msg);
         }
-        if sink.on(&rules::CHANNEL_NAME)
-            && !["stable", "fast", "candidate"]
-                .iter()
-                .any(|p| c.name.starts_with(p))
+        if !["stable", "fast", "candidate"]
+            .iter()
+            .any(|p| c.name.starts_with(p))
         {
-            let msg = format!(
-                "channel {} does not start with stable, fast or candidate",
-                c.name
-            );
-            sink.add(&rules::CHANNEL_NAME, &at, "channels", msg);
+            unconventional.push(format!("{:?}", c.name));
         }
+    }
+    if !unconventional.is_empty() {
+        let msg = format!(
+            "channel(s) [{}] are not following the recommended naming convention (stable, fast, candidate)",
+            unconventional.join(" ")
+        );
+        sink.add(&rules::CHANNEL_NAME, &at, "channels", msg);
     }
     match p.default_channel.as_deref().filter(|d| !d.is_empty()) {
         Some(d) if !seen.contains(d) => {
@@ -114,11 +141,17 @@ pub fn check(bundle: &Bundle, file: &str, sink: &mut Sink) {
                 "names {d}, which is not a channel of the package ({})",
                 names(p)
             );
-            sink.add(&rules::DEFAULT_CHANNEL, &at, "defaultChannel", msg);
+            // With one channel the registry ignores a wrong default.
+            let except: &[Tool] = if p.channels.len() > 1 {
+                &[]
+            } else {
+                &[Tool::Registry]
+            };
+            sink.add_except(&rules::DEFAULT_CHANNEL, except, &at, "defaultChannel", msg);
         }
         None if p.channels.len() > 1 => {
             let msg = format!(
-                "is empty but the package has {} channels ({}); the registry fails to load it",
+                "is empty but the package has {} channels ({}); the registry fails to load it (no default channel specified)",
                 p.channels.len(),
                 names(p)
             );
@@ -138,17 +171,27 @@ fn names(p: &PackageManifest) -> String {
 
 /// The modern api's size limit: the bundle's manifests, gzipped and base64-encoded, must stay
 /// under 1 MiB (an error), and a warning above 85 % of it.
-pub fn check_size(bundle: &Bundle, sink: &mut Sink) {
+pub(crate) fn check_size(unit: &Unit, sink: &mut Sink) {
     const LIMIT: usize = 1024 * 1024;
     let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-    let docs = bundle.csvs.iter().chain(&bundle.crds).map(|m| &m.doc);
+    let docs = unit
+        .csvs
+        .iter()
+        .chain(unit.crds)
+        .chain(unit.objects)
+        .map(|m| &m.doc);
     for doc in docs {
         if let Ok(text) = serde_yaml_ng::to_string(doc) {
             let _ = gz.write_all(text.as_bytes());
         }
     }
     let size = gz.finish().map(|b| b.len().div_ceil(3) * 4).unwrap_or(0);
-    let at = At::new("(bundle)", &bundle.package.package_name);
+    let object = unit
+        .csvs
+        .first()
+        .and_then(|c| c.name())
+        .unwrap_or("(bundle)");
+    let at = At::new("(bundle)", object);
     if size > LIMIT {
         let msg = format!("is {size} bytes gzipped and base64-encoded, over the 1 MiB limit");
         sink.add(&rules::BUNDLE_SIZE, &at, "", msg);

@@ -1,10 +1,10 @@
-//! What the catalog shows of a CSV: the icon (checklist rule 11), maturity, maintainers, links
-//! and provider (rule 16), and `minKubeVersion` (rule 20).
+//! What the catalog shows of a CSV: the icon, maturity, maintainers, links and provider, and
+//! `minKubeVersion`. (Their types are checked in `types`.)
 
 use serde_yaml_ng::Value;
 
-use super::csv::type_name;
-use super::text::{is_email, is_url, is_xyz};
+use super::rules::Tool;
+use super::text::{is_email, is_url, strict_semver};
 use super::{At, Sink, rules};
 
 const MATURITY: &[&str] = &[
@@ -19,57 +19,26 @@ const MATURITY: &[&str] = &[
 ];
 const MEDIATYPES: &[&str] = &["image/gif", "image/jpeg", "image/png", "image/svg+xml"];
 
-pub fn check(spec: &Value, at: &At, sink: &mut Sink) {
-    if let Some(icon) = spec.get("icon") {
-        let bad =
-            |sink: &mut Sink, field: &str, msg: String| sink.add(&rules::ICON, at, field, msg);
-        match icon.as_sequence() {
-            None => bad(
-                sink,
-                "spec.icon",
-                format!("is {}, not a list", type_name(icon)),
-            ),
-            Some(list) if list.len() != 1 => bad(
-                sink,
-                "spec.icon",
-                format!("has {} entries; the catalog shows exactly one", list.len()),
-            ),
-            Some(list) => {
-                let i = &list[0];
-                let keys = i.as_mapping().map(|m| m.len()).unwrap_or(0);
-                match (
-                    i.get("base64data").and_then(Value::as_str),
-                    i.get("mediatype").and_then(Value::as_str),
-                ) {
-                    (Some(_), Some(mt)) if !MEDIATYPES.contains(&mt) => bad(
-                        sink,
-                        "spec.icon[0].mediatype",
-                        format!("'{mt}' is not one of {}", MEDIATYPES.join(", ")),
-                    ),
-                    (Some(_), Some(_)) if keys != 2 => bad(
-                        sink,
-                        "spec.icon[0]",
-                        "has keys besides base64data and mediatype".into(),
-                    ),
-                    (Some(_), Some(_)) => {}
-                    _ => bad(
-                        sink,
-                        "spec.icon[0]",
-                        "needs the string fields base64data and mediatype".into(),
-                    ),
-                }
-            }
-        }
+/// A scalar as text (`1.21` for a YAML number), for checks that read what a string field
+/// would hold.
+pub fn scalar_text(v: &Value) -> Option<String> {
+    match v {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        Value::Bool(b) => Some(b.to_string()),
+        _ => None,
     }
-    if let Some(m) = spec.get("maturity") {
-        let s = m.as_str().unwrap_or("");
-        if !MATURITY.contains(&s) {
-            let msg = format!(
-                "'{s}' is not one of {}; the 2019 CSV schema rejects it at install",
-                MATURITY.join(", ")
-            );
-            sink.add(&rules::CSV_MATURITY, at, "spec.maturity", msg);
-        }
+}
+
+pub fn check(spec: &Value, at: &At, sink: &mut Sink) {
+    if let Some(list) = spec.get("icon").and_then(Value::as_sequence) {
+        icon(list, at, sink);
+    }
+    if let Some(s) = spec.get("maturity").and_then(Value::as_str)
+        && !MATURITY.contains(&s)
+    {
+        let msg = format!("'{s}' is not one of {}", MATURITY.join(", "));
+        sink.add(&rules::CSV_MATURITY, at, "spec.maturity", msg);
     }
     list_of_pairs(
         spec,
@@ -81,32 +50,72 @@ pub fn check(spec: &Value, at: &At, sink: &mut Sink) {
         sink,
     );
     list_of_pairs(spec, "links", "url", is_url, &rules::CSV_LINKS, at, sink);
-    if let Some(p) = spec.get("provider") {
-        let ok = p.as_mapping().is_some_and(|m| m.len() == 1)
-            && p.get("name").is_some_and(Value::is_string);
-        if !ok {
-            sink.add(
-                &rules::CSV_PROVIDER,
-                at,
-                "spec.provider",
-                "must hold exactly one key, name (OperatorHub rejects others such as url)",
+    if let Some(p) = spec.get("provider").and_then(Value::as_mapping) {
+        if p.get("name")
+            .and_then(Value::as_str)
+            .is_none_or(str::is_empty)
+        {
+            sink.add(&rules::CSV_PROVIDER, at, "spec.provider.name", "is missing");
+        }
+        let others: Vec<&str> = p
+            .keys()
+            .filter_map(Value::as_str)
+            .filter(|k| *k != "name")
+            .collect();
+        if !others.is_empty() {
+            let msg = format!(
+                "has keys besides name ({}); OperatorHub's courier check allows name only",
+                others.join(", ")
             );
+            sink.add(&rules::CSV_PROVIDER_KEYS, at, "spec.provider", msg);
         }
     }
-    if let Some(v) = spec.get("minKubeVersion") {
-        let s = v.as_str().unwrap_or("");
-        if !s.is_empty() && !is_xyz(s) {
+    if let Some(s) = spec.get("minKubeVersion").and_then(scalar_text)
+        && !s.trim().is_empty()
+        && strict_semver(&s).is_none()
+    {
+        let msg = format!("has an invalid value: {s} (not X.Y.Z)");
+        sink.add(&rules::MIN_KUBE_VERSION, at, "spec.minKubeVersion", msg);
+    }
+}
+
+fn icon(list: &[Value], at: &At, sink: &mut Sink) {
+    if list.len() != 1 {
+        let msg = format!(
+            "has {} elements; it should only have one element (the catalog shows exactly one)",
+            list.len()
+        );
+        sink.add(&rules::ICON_HUB, at, "spec.icon", msg);
+    }
+    for (i, icon) in list.iter().enumerate() {
+        let field = format!("spec.icon[{i}]");
+        let data = icon.get("base64data").and_then(Value::as_str);
+        let mediatype = icon.get("mediatype").and_then(Value::as_str);
+        if data.is_none_or(str::is_empty) || mediatype.is_none_or(str::is_empty) {
             sink.add(
-                &rules::MIN_KUBE_VERSION,
+                &rules::ICON,
                 at,
-                "spec.minKubeVersion",
-                format!("'{s}' is not X.Y.Z"),
+                &field,
+                "needs both base64data and mediatype",
             );
+        }
+        if let Some(mt) = mediatype.filter(|mt| !mt.is_empty() && !MEDIATYPES.contains(mt)) {
+            let msg = format!(
+                "mediatype {mt} is not a valid mediatype (one of {})",
+                MEDIATYPES.join(", ")
+            );
+            sink.add(&rules::ICON_HUB, at, &format!("{field}.mediatype"), msg);
+        }
+        let keys = icon.as_mapping().map_or(0, |m| m.len());
+        if data.is_some() && mediatype.is_some() && keys != 2 {
+            let msg = "has keys besides base64data and mediatype";
+            sink.add_except(&rules::ICON_HUB, &[Tool::ApiHub], at, &field, msg);
         }
     }
 }
 
-/// A list of `{name, <key>}` entries whose `<key>` must pass `valid`.
+/// A list of `{name, <key>}` entries whose `<key>` must pass `valid`. (A list of something
+/// else is a type error, reported by the type checks.)
 fn list_of_pairs(
     spec: &Value,
     list: &str,
@@ -116,29 +125,26 @@ fn list_of_pairs(
     at: &At,
     sink: &mut Sink,
 ) {
-    let Some(v) = spec.get(list) else { return };
-    let Some(items) = v.as_sequence() else {
-        sink.add(
-            rule,
-            at,
-            &format!("spec.{list}"),
-            format!("is {}, not a list of {{name, {key}}}", type_name(v)),
-        );
+    let Some(items) = spec.get(list).and_then(Value::as_sequence) else {
         return;
     };
     for (i, item) in items.iter().enumerate() {
         let field = format!("spec.{list}[{i}]");
         let name = item.get("name").and_then(Value::as_str).unwrap_or("");
         match item.get(key).and_then(Value::as_str) {
-            _ if name.is_empty() => sink.add(rule, at, &format!("{field}.name"), "is missing"),
-            None => sink.add(rule, at, &format!("{field}.{key}"), "is missing"),
+            v if name.is_empty() || v.is_none_or(str::is_empty) => sink.add(
+                rule,
+                at,
+                &field,
+                format!("elements should contain both name and {key}"),
+            ),
             Some(s) if !valid(s) => sink.add(
                 rule,
                 at,
                 &format!("{field}.{key}"),
-                format!("'{s}' is not a valid {key}"),
+                format!("{key} {s} is invalid"),
             ),
-            Some(_) => {}
+            _ => {}
         }
     }
 }

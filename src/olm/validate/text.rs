@@ -1,5 +1,5 @@
 //! Small, allocation-light checks on strings that several rules share: DNS-1123 names, strict
-//! SemVer, `X.Y.Z`, e-mail addresses, URLs and `olm.skipRange` ranges. Hand-written instead of
+//! and tolerant SemVer, e-mail addresses, URLs and `olm.skipRange` ranges. Hand-written instead of
 //! regular expressions so validating a bundle of a hundred CSVs compiles nothing and stays well
 //! under a millisecond per CSV.
 
@@ -21,15 +21,6 @@ pub fn is_dns1123_subdomain(s: &str) -> bool {
 /// Strict SemVer 2.0 (no `v`, no leading zeros, three numbers).
 pub fn strict_semver(s: &str) -> Option<semver::Version> {
     semver::Version::parse(s).ok()
-}
-
-/// `X.Y.Z` with plain decimal numbers (no prerelease), as `minKubeVersion` requires.
-pub fn is_xyz(s: &str) -> bool {
-    let parts: Vec<&str> = s.split('.').collect();
-    parts.len() == 3
-        && parts
-            .iter()
-            .all(|p| !p.is_empty() && p.bytes().all(|c| c.is_ascii_digit()))
 }
 
 /// A plausible e-mail address: one `@`, a local part, a dotted domain, no spaces.
@@ -80,39 +71,36 @@ enum Op {
     Le,
 }
 
-/// An `olm.skipRange` in the grammar OLM parses (blang/semver ranges): comparators such as
-/// `>=1.0.0` joined by spaces (and) and `||` (or).
+/// An `olm.skipRange` in the grammar OLM parses it with (blang/semver's `ParseRange`):
+/// comparators joined by whitespace (and) and `||` (or). As there, a space after an operator
+/// is allowed (`< 0.6.0` is `<0.6.0`), an operator may be `=`, `==`, `!`, `!=`, `>`, `>=`, `<`
+/// or `<=` (none means `=`), a version is strict SemVer, and `x` wildcards expand
+/// (`1.2.x` is `>=1.2.0 <1.3.0`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Range(Vec<Vec<Comparator>>);
 
 impl Range {
     pub fn parse(s: &str) -> Result<Range, String> {
         let mut any = Vec::new();
-        for alternative in s.split("||") {
-            let mut all = Vec::new();
-            for part in alternative.split_whitespace() {
-                let (op, rest) = [
-                    (">=", Op::Ge),
-                    ("<=", Op::Le),
-                    ("!=", Op::Ne),
-                    ("==", Op::Eq),
-                    (">", Op::Gt),
-                    ("<", Op::Lt),
-                    ("=", Op::Eq),
-                    ("!", Op::Ne),
-                ]
-                .iter()
-                .find_map(|(p, op)| part.strip_prefix(p).map(|r| (*op, r)))
-                .unwrap_or((Op::Eq, part));
-                let version = semver::Version::parse(rest)
-                    .map_err(|e| format!("'{part}' is not a comparison with a version: {e}"))?;
-                all.push(Comparator { op, version });
-            }
-            if all.is_empty() {
-                return Err(format!("'{s}' has an empty alternative"));
-            }
-            any.push(all);
+        let mut all = Vec::new();
+        let tokens = split_range(s);
+        if tokens.is_empty() {
+            return Err(format!("'{s}' holds no comparison"));
         }
+        for token in &tokens {
+            if token == "||" {
+                if all.is_empty() {
+                    return Err(format!("'{s}' has an empty alternative around ||"));
+                }
+                any.push(std::mem::take(&mut all));
+                continue;
+            }
+            all.extend(comparators(token)?);
+        }
+        if all.is_empty() {
+            return Err(format!("'{s}' has an empty alternative around ||"));
+        }
+        any.push(all);
         Ok(Range(any))
     }
 
@@ -134,6 +122,121 @@ impl Range {
     }
 }
 
+/// Splits a range at whitespace, except whitespace right after an operator character, and
+/// drops the spaces inside each part.
+fn split_range(s: &str) -> Vec<String> {
+    let mut parts = Vec::new();
+    let mut current = String::new();
+    let mut last = ' ';
+    for c in s.chars() {
+        if c.is_whitespace() {
+            if !matches!(last, '>' | '<' | '=') && !current.is_empty() {
+                parts.push(std::mem::take(&mut current));
+            }
+        } else {
+            current.push(c);
+            last = c;
+        }
+    }
+    if !current.is_empty() {
+        parts.push(current);
+    }
+    parts
+}
+
+/// One part of a range: an operator and a version, the version possibly with `x` wildcards
+/// (which expand to one or two comparisons).
+fn comparators(part: &str) -> Result<Vec<Comparator>, String> {
+    let bad = |why: &str| format!("'{part}' is not a comparison with a version: {why}");
+    let Some(i) = part.find(|c: char| c.is_ascii_digit() || c == 'x' || c == 'X' || c == '*')
+    else {
+        return Err(bad("no version"));
+    };
+    let (op_text, version) = part.split_at(i);
+    let op = match op_text {
+        "" | "=" | "==" => Op::Eq,
+        "!" | "!=" => Op::Ne,
+        ">" => Op::Gt,
+        ">=" => Op::Ge,
+        "<" => Op::Lt,
+        "<=" => Op::Le,
+        other => return Err(bad(&format!("'{other}' is not an operator"))),
+    };
+    let fields: Vec<&str> = version.split('.').collect();
+    let wild = |f: &str| matches!(f, "x" | "X" | "*");
+    let first_wild = fields.iter().take(3).position(|f| wild(f));
+    let Some(w) = first_wild else {
+        let version = semver::Version::parse(version).map_err(|e| bad(&e.to_string()))?;
+        return Ok(vec![Comparator { op, version }]);
+    };
+    // `1.x`, `1.2.x`, `x`: the fixed fields, then the lowest version of the wildcard's span
+    // and the lowest version above it.
+    let fixed: Vec<u64> = fields[..w]
+        .iter()
+        .map(|f| {
+            f.parse::<u64>()
+                .map_err(|_| bad("a wildcard version needs numbers before x"))
+        })
+        .collect::<Result<_, _>>()?;
+    if fields.len() > 3 || fields[w..].iter().any(|f| !wild(f)) {
+        return Err(bad("only trailing fields may be x"));
+    }
+    let at = |n: &[u64]| {
+        semver::Version::new(
+            n.first().copied().unwrap_or(0),
+            n.get(1).copied().unwrap_or(0),
+            n.get(2).copied().unwrap_or(0),
+        )
+    };
+    let low = at(&fixed);
+    let high = match fixed.len() {
+        0 => None,
+        n => {
+            let mut up = fixed.clone();
+            up[n - 1] += 1;
+            Some(at(&up))
+        }
+    };
+    let c = |op, version| Comparator { op, version };
+    Ok(match (op, high) {
+        (Op::Eq, None) => vec![c(Op::Ge, low)],
+        (Op::Eq, Some(h)) => vec![c(Op::Ge, low), c(Op::Lt, h)],
+        (Op::Ne, None) => vec![c(Op::Lt, low)],
+        (Op::Ne, Some(h)) => vec![c(Op::Lt, low), c(Op::Ge, h)],
+        (Op::Gt | Op::Le, None) => vec![c(if op == Op::Gt { Op::Lt } else { Op::Ge }, low)],
+        (Op::Gt, Some(h)) => vec![c(Op::Ge, h)],
+        (Op::Le, Some(h)) => vec![c(Op::Lt, h)],
+        (Op::Ge, _) => vec![c(Op::Ge, low)],
+        (Op::Lt, _) => vec![c(Op::Lt, low)],
+    })
+}
+
+/// A version as OLM reads `spec.version` (blang/semver's `ParseTolerant`): surrounding spaces
+/// and a leading `v` are dropped, a missing minor or patch is 0, leading zeros are dropped.
+pub fn tolerant_semver(s: &str) -> Option<semver::Version> {
+    let s = s.trim();
+    let s = s.strip_prefix('v').unwrap_or(s);
+    let (core, rest) = match s.find(['-', '+']) {
+        Some(i) => s.split_at(i),
+        None => (s, ""),
+    };
+    let mut nums: Vec<String> = Vec::new();
+    for f in core.split('.') {
+        if f.is_empty() || !f.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        let t = f.trim_start_matches('0');
+        nums.push(if t.is_empty() { "0".into() } else { t.into() });
+    }
+    if nums.len() > 3 {
+        return None;
+    }
+    while nums.len() < 3 {
+        nums.push("0".into());
+    }
+    semver::Version::parse(&format!("{}{rest}", nums.join("."))).ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -153,8 +256,6 @@ mod tests {
         for bad in ["v1.2.3", "1.2", "01.2.3", "1.2.3 ", ""] {
             assert!(strict_semver(bad).is_none(), "{bad}");
         }
-        assert!(is_xyz("1.11.0"));
-        assert!(!is_xyz("1.11") && !is_xyz("v1.11.0") && !is_xyz("1.11.0-rc"));
     }
 
     #[test]
@@ -175,8 +276,34 @@ mod tests {
         let or = Range::parse("<1.0.0 || >=2.0.0 !2.1.0").unwrap();
         assert!(or.contains(&v("0.1.0")) && or.contains(&v("2.0.0")));
         assert!(!or.contains(&v("2.1.0")) && !or.contains(&v("1.5.0")));
-        for bad in [">=1.0 <2.0.0", "", "soon", ">=1.0.0 ||"] {
+        for bad in [
+            ">=1.0 <2.0.0",
+            "",
+            "soon",
+            ">=1.0.0 ||",
+            "|| <1.0.0",
+            "~1.0.0",
+            "v1.0.0",
+        ] {
             assert!(Range::parse(bad).is_err(), "{bad}");
         }
+        // As OLM reads them: a space after the operator, wildcards.
+        let spaced = Range::parse("< 0.6.0").unwrap();
+        assert!(spaced.contains(&v("0.5.9")) && !spaced.contains(&v("0.6.0")));
+        let wide = Range::parse(">= 4.3.0 < 4.7.0").unwrap();
+        assert!(wide.contains(&v("4.6.0")));
+        let x = Range::parse("1.2.x").unwrap();
+        assert!(x.contains(&v("1.2.7")) && !x.contains(&v("1.3.0")));
+        assert!(Range::parse("<0.0.5").unwrap().contains(&v("0.0.5-rc.1")));
+    }
+
+    #[test]
+    fn tolerant_versions() {
+        let t = |s| tolerant_semver(s).map(|v| v.to_string());
+        assert_eq!(t("v1.2"), Some("1.2.0".into()));
+        assert_eq!(t(" 1.02.3-rc.1 "), Some("1.2.3-rc.1".into()));
+        assert_eq!(t("1"), Some("1.0.0".into()));
+        assert_eq!(t("soon"), None);
+        assert_eq!(t("1.2.3.4"), None);
     }
 }

@@ -1,4 +1,4 @@
-//! The bundle tarball (fact sheet §3): flattened bundle.yaml with string-valued data.*, the
+//! The bundle tarball (what operator-courier packs and operator-registry reads): flattened bundle.yaml with string-valued data.*, the
 //! nested option, and reproducibility (same inputs → same bytes; both digests right).
 
 use std::io::Read;

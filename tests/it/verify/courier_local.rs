@@ -1,5 +1,5 @@
 //! scripts/courier_local.py: courier's push, rewritten from the hard-coded Quay URL to a
-//! loopback registry, and refused anywhere else (fact sheet §8.2).
+//! loopback registry, and refused anywhere else.
 
 use std::process::Command;
 use std::sync::{Arc, Mutex};
