@@ -235,7 +235,7 @@ mod tests {
         assert_eq!(str_at(&docs[0], &["metadata", "namespace"]), Some("x"));
         assert_eq!(
             str_at(&docs[0], &["spec", "image"]),
-            Some("x/opxxxxx"),
+            Some("x/opx@xx:xx"),
             "inline actions become x"
         );
         assert_eq!(
