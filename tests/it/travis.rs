@@ -45,7 +45,10 @@ fn our_travis_build_runs_the_test_suite() {
         .find("olm-release run pipelines/olm-release.yaml")
         .expect(script);
     assert!(dist < run, "{script}");
-    assert!(script.contains("_dist/olm-release-$VERSION-x86_64-unknown-linux-gnu"), "{script}");
+    assert!(
+        script.contains("_dist/olm-release-$VERSION-x86_64-unknown-linux-gnu"),
+        "{script}"
+    );
 }
 
 /// The installer lines of an example: the pinned installer URL and its sha256 check.
@@ -91,7 +94,12 @@ fn the_github_actions_example_mirrors_the_travis_one() {
             .unwrap()
             .ends_with("olm-release run pipelines/kubevirt-release.yaml")
     );
-    assert!(run("Version")["run"].as_str().unwrap().contains("next-version --build"));
+    assert!(
+        run("Version")["run"]
+            .as_str()
+            .unwrap()
+            .contains("next-version --build")
+    );
 }
 
 #[test]
