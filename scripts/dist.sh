@@ -65,7 +65,7 @@ zig_dir=$("$zig_venv/bin/python" -c 'import os, ziglang; print(os.path.dirname(z
 export PATH="$zig_dir:$PATH"
 [ "$(zig version)" = "$ZIG_VERSION" ] || die "zig $(zig version) found, $ZIG_VERSION expected"
 
-if [ "$(cargo zigbuild --version 2>/dev/null | awk '{print $2}')" != "$ZIGBUILD_VERSION" ]; then
+if [ "$(cargo-zigbuild --version 2>/dev/null | awk '{print $2}')" != "$ZIGBUILD_VERSION" ]; then
   echo "dist.sh: installing cargo-zigbuild $ZIGBUILD_VERSION (cargo install --locked)" >&2
   cargo install --locked --quiet "cargo-zigbuild@$ZIGBUILD_VERSION" >&2
 fi

@@ -1,8 +1,8 @@
 //! Commands that are not the pipeline itself, one module each.
 
-pub mod completions;
+pub(crate) mod completions;
 pub mod graph;
-pub mod init;
+pub(crate) mod init;
 pub mod next_version;
 pub mod publish;
 pub mod registry;

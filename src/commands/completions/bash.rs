@@ -42,7 +42,7 @@ struct State {
 }
 
 /// The script for `cmd`, registered for the binary `bin`.
-pub fn generate(cmd: &mut Command, bin: &str) -> String {
+pub(crate) fn generate(cmd: &mut Command, bin: &str) -> String {
     cmd.build();
     let mut states = Vec::new();
     collect(cmd, String::new(), &mut states);

@@ -7,7 +7,7 @@
 //! `olm-release` it completes nothing past the first subcommand. zsh, fish, elvish and
 //! PowerShell come from clap_complete, whose scripts for them keep the binary's name verbatim.
 
-pub mod bash;
+pub(crate) mod bash;
 
 use std::io::Write;
 
@@ -21,7 +21,7 @@ use crate::error::{Error, Result};
 const BIN: &str = "olm-release";
 
 /// The completion script for `shell`.
-pub fn script(shell: Shell) -> String {
+pub(crate) fn script(shell: Shell) -> String {
     let mut cmd = Cli::command();
     match shell {
         Shell::Bash => bash::generate(&mut cmd, BIN),
@@ -34,7 +34,7 @@ pub fn script(shell: Shell) -> String {
 }
 
 /// Prints the completion script for `shell` on stdout.
-pub fn run(shell: Shell) -> Result<()> {
+pub(crate) fn run(shell: Shell) -> Result<()> {
     std::io::stdout()
         .write_all(script(shell).as_bytes())
         .map_err(|e| Error::stage(format!("writing the completion script: {e}")))

@@ -17,7 +17,7 @@ const REPOSITORY: &str = env!("CARGO_PKG_REPOSITORY");
 const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// The installer's URL at this version's tag, and its sha256.
-pub fn installer() -> (String, String) {
+pub(crate) fn installer() -> (String, String) {
     let raw = REPOSITORY.replacen(
         "https://github.com/",
         "https://raw.githubusercontent.com/",
@@ -30,7 +30,7 @@ pub fn installer() -> (String, String) {
 }
 
 /// `.travis.yml`.
-pub fn travis(c: &Choices) -> String {
+pub(crate) fn travis(c: &Choices) -> String {
     let (url, sha) = installer();
     let branch = &c.branch;
     format!(
@@ -75,7 +75,7 @@ deploy:
 }
 
 /// `.github/workflows/olm-release.yml`.
-pub fn github(c: &Choices) -> String {
+pub(crate) fn github(c: &Choices) -> String {
     let (url, sha) = installer();
     let branch = &c.branch;
     format!(

@@ -18,7 +18,7 @@ use super::parts::{self, Crd, Deployment, Permissions};
 use super::scan::{Scan, YamlFile, actions};
 
 /// Template variables the render stage defines itself.
-pub const BUILT_IN: &[&str] = &[
+pub(crate) const BUILT_IN: &[&str] = &[
     "CsvVersion",
     "PackageName",
     "Channel",
@@ -28,7 +28,7 @@ pub const BUILT_IN: &[&str] = &[
 
 /// How the repository's OLM manifests are laid out.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Layout {
+pub(crate) enum Layout {
     /// Templates rendered in place: `templates` holds the `bundle` sub-folder.
     Templates { templates: String, bundle: String },
     /// operator-sdk's catalog: `catalog` holds the package file and `catalog/version/`.
@@ -54,7 +54,7 @@ impl Layout {
 
 /// Everything the pipelines are written from.
 #[derive(Debug, Clone)]
-pub struct Found {
+pub(crate) struct Found {
     pub layout: Layout,
     /// The package and where the name came from.
     pub package: Option<(String, String)>,
@@ -80,7 +80,7 @@ pub struct Found {
 }
 
 /// Reads the layout and the operator's parts out of `scan`.
-pub fn detect(scan: &Scan) -> Found {
+pub(crate) fn detect(scan: &Scan) -> Found {
     let layout = layout(scan);
     let outside = |f: &&YamlFile| match &layout {
         Layout::Templates { templates, .. } => !under(&f.rel, templates),

@@ -6,12 +6,12 @@
 //! exists is overwritten without `--force`. It prints what it found, what it wrote, and the
 //! secrets and variables to set.
 
-pub mod ci;
-pub mod detect;
-pub mod parts;
-pub mod pipeline;
-pub mod scan;
-pub mod starter;
+pub(crate) mod ci;
+pub(crate) mod detect;
+pub(crate) mod parts;
+pub(crate) mod pipeline;
+pub(crate) mod scan;
+pub(crate) mod starter;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -23,7 +23,7 @@ use detect::{Found, Layout};
 
 /// Why `init` could not scaffold.
 #[derive(Debug, thiserror::Error)]
-pub enum InitError {
+pub(crate) enum InitError {
     #[error("{}: cannot scan the repository: {source}", dir.display())]
     Scan {
         dir: PathBuf,
@@ -58,7 +58,7 @@ impl From<InitError> for Error {
 }
 
 /// What the pipelines are written with: the detected values with the user's overrides.
-pub struct Choices {
+pub(crate) struct Choices {
     pub package: String,
     pub channel: String,
     /// The app-registry namespace.
@@ -78,7 +78,7 @@ pub struct Choices {
 }
 
 /// `init`.
-pub fn run(args: &InitArgs) -> Result<()> {
+pub(crate) fn run(args: &InitArgs) -> Result<()> {
     let plan = plan(args)?;
     let root = args.out.as_deref().unwrap_or(&args.source);
     let existing: Vec<String> = plan
@@ -119,14 +119,14 @@ pub fn run(args: &InitArgs) -> Result<()> {
 }
 
 /// Everything `init` would write and say, computed without writing.
-pub struct Plan {
+pub(crate) struct Plan {
     pub files: Vec<(String, String)>,
     pub found_lines: Vec<String>,
     pub todo: Vec<String>,
 }
 
 /// Scans, detects and renders every file.
-pub fn plan(args: &InitArgs) -> Result<Plan, InitError> {
+pub(crate) fn plan(args: &InitArgs) -> Result<Plan, InitError> {
     let source = &args.source;
     let scan = scan::scan(source).map_err(|e| InitError::Scan {
         dir: source.clone(),

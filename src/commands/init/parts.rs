@@ -12,7 +12,7 @@ use super::scan::{Scan, YamlFile, str_at};
 
 /// A CRD file.
 #[derive(Debug, Clone)]
-pub struct Crd {
+pub(crate) struct Crd {
     pub file: String,
     pub name: String,
     pub group: String,
@@ -22,7 +22,7 @@ pub struct Crd {
 
 /// The operator's Deployment.
 #[derive(Debug, Clone)]
-pub struct Deployment {
+pub(crate) struct Deployment {
     pub file: String,
     pub name: String,
     pub service_account: Option<String>,
@@ -33,7 +33,7 @@ pub struct Deployment {
 
 /// The operator's permissions.
 #[derive(Debug, Clone)]
-pub struct Permissions {
+pub(crate) struct Permissions {
     pub service_account: String,
     pub role: String,
     /// A ClusterRole (`clusterPermissions`) or a Role (`permissions`).
@@ -42,7 +42,7 @@ pub struct Permissions {
     pub files: Vec<String>,
 }
 
-pub fn crds<'a>(files: impl Iterator<Item = &'a YamlFile>) -> Vec<Crd> {
+pub(crate) fn crds<'a>(files: impl Iterator<Item = &'a YamlFile>) -> Vec<Crd> {
     let mut out = Vec::new();
     for f in files.filter(|f| !f.is_template()) {
         for d in f.of_kind("CustomResourceDefinition") {
@@ -78,7 +78,7 @@ pub fn crds<'a>(files: impl Iterator<Item = &'a YamlFile>) -> Vec<Crd> {
 }
 
 /// Custom resources of the CRDs' kinds written in plain files (operator-sdk's `*_cr.yaml`).
-pub fn examples(scan: &Scan, crds: &[Crd]) -> Vec<serde_json::Value> {
+pub(crate) fn examples(scan: &Scan, crds: &[Crd]) -> Vec<serde_json::Value> {
     let mut out = Vec::new();
     for crd in crds {
         let api = format!("{}/{}", crd.group, crd.version);
@@ -96,7 +96,7 @@ pub fn examples(scan: &Scan, crds: &[Crd]) -> Vec<serde_json::Value> {
 }
 
 /// The operator's Deployment: the one named like an operator, else the only one.
-pub fn deployment<'a>(files: impl Iterator<Item = &'a YamlFile>) -> Option<Deployment> {
+pub(crate) fn deployment<'a>(files: impl Iterator<Item = &'a YamlFile>) -> Option<Deployment> {
     let all: Vec<Deployment> = files
         .flat_map(|f| {
             f.of_kind("Deployment").filter_map(|d| {
@@ -124,7 +124,7 @@ pub fn deployment<'a>(files: impl Iterator<Item = &'a YamlFile>) -> Option<Deplo
 }
 
 /// The operator's role through its service account's binding, and the RBAC files beside it.
-pub fn permissions<'a>(
+pub(crate) fn permissions<'a>(
     files: impl Iterator<Item = &'a YamlFile> + Clone,
     deployment: Option<&Deployment>,
 ) -> Option<Permissions> {
@@ -188,7 +188,7 @@ pub fn permissions<'a>(
 }
 
 /// The icon: an image named like a logo or an icon, the shallowest first.
-pub fn icon(images: &[String]) -> Option<String> {
+pub(crate) fn icon(images: &[String]) -> Option<String> {
     images
         .iter()
         .filter(|p| {

@@ -16,13 +16,13 @@ use super::detect::Found;
 
 /// Which of the two pipelines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
+pub(crate) enum Kind {
     Release,
     Alpha,
 }
 
 /// A template variable's value in the pipeline, and whether the user must set it.
-pub struct VarValue {
+pub(crate) struct VarValue {
     pub name: String,
     pub env: String,
     pub value: String,
@@ -30,7 +30,7 @@ pub struct VarValue {
 }
 
 /// The pipeline file text.
-pub fn write(kind: Kind, found: &Found, c: &Choices) -> String {
+pub(crate) fn write(kind: Kind, found: &Found, c: &Choices) -> String {
     let mut s = String::new();
     let pkg = &c.package;
     let (what, header) = match kind {
@@ -179,7 +179,7 @@ fn write_csv(s: &mut String, found: &Found, c: &Choices) {
 }
 
 /// The `render.vars` entries: every template variable not filled from the CSV parts.
-pub fn var_values(kind: Kind, found: &Found, c: &Choices) -> Vec<VarValue> {
+pub(crate) fn var_values(kind: Kind, found: &Found, c: &Choices) -> Vec<VarValue> {
     found
         .vars
         .keys()
@@ -229,7 +229,7 @@ fn guess(name: &str, kind: Kind, c: &Choices) -> Option<String> {
 }
 
 /// `DockerPrefix` → `DOCKER_PREFIX`, `CSVNamespace` → `CSV_NAMESPACE`.
-pub fn env_name(var: &str) -> String {
+pub(crate) fn env_name(var: &str) -> String {
     let chars: Vec<char> = var.chars().collect();
     let mut out = String::new();
     for (i, &ch) in chars.iter().enumerate() {
@@ -250,7 +250,7 @@ pub fn env_name(var: &str) -> String {
 }
 
 /// A YAML scalar, quoted when plain style would change its meaning.
-pub fn yq(s: &str) -> String {
+pub(crate) fn yq(s: &str) -> String {
     let plain = !s.is_empty()
         && s.chars()
             .all(|c| c.is_ascii_alphanumeric() || "-_./${}:*@+".contains(c))

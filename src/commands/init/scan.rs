@@ -38,7 +38,7 @@ const MAX_DEPTH: usize = 8;
 const MAX_FILE: u64 = 4 << 20;
 
 /// One YAML file of the repository.
-pub struct YamlFile {
+pub(crate) struct YamlFile {
     /// Path relative to the repository root, with `/`.
     pub rel: String,
     /// The text as written.
@@ -89,7 +89,7 @@ impl YamlFile {
 
 /// What the scan found.
 #[derive(Default)]
-pub struct Scan {
+pub(crate) struct Scan {
     pub yaml: Vec<YamlFile>,
     /// Image files (relative paths), candidates for the icon.
     pub images: Vec<String>,
@@ -103,7 +103,7 @@ impl Scan {
 }
 
 /// Scans the repository at `root`.
-pub fn scan(root: &Path) -> std::io::Result<Scan> {
+pub(crate) fn scan(root: &Path) -> std::io::Result<Scan> {
     let mut out = Scan::default();
     walk(root, root, 0, &mut out)?;
     out.yaml.sort_by(|a, b| a.rel.cmp(&b.rel));
@@ -168,7 +168,7 @@ fn parse(text: &str) -> Vec<Value> {
 }
 
 /// Template text made parseable: lines of actions only are dropped, other actions become `x`.
-pub fn neutralise(text: &str) -> String {
+pub(crate) fn neutralise(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for line in text.lines() {
         let stripped = strip_actions(line, "");
@@ -202,7 +202,7 @@ fn strip_actions(line: &str, with: &str) -> String {
 }
 
 /// Every `{{…}}` action's inside in `text`.
-pub fn actions(text: &str) -> Vec<&str> {
+pub(crate) fn actions(text: &str) -> Vec<&str> {
     let mut out = Vec::new();
     let mut rest = text;
     while let Some(start) = rest.find("{{") {
@@ -216,7 +216,7 @@ pub fn actions(text: &str) -> Vec<&str> {
 }
 
 /// The string at `path` in a document.
-pub fn str_at<'a>(doc: &'a Value, path: &[&str]) -> Option<&'a str> {
+pub(crate) fn str_at<'a>(doc: &'a Value, path: &[&str]) -> Option<&'a str> {
     let mut v = doc;
     for key in path {
         v = v.get(*key)?;

@@ -11,11 +11,11 @@ use super::detect::{Found, Layout};
 use super::pipeline::yq;
 
 /// Where the generated templates go, relative to the repository.
-pub const TEMPLATES: &str = "olm";
-pub const BUNDLE: &str = "bundle";
+pub(crate) const TEMPLATES: &str = "olm";
+pub(crate) const BUNDLE: &str = "bundle";
 
 /// The generated templates and what the pipeline needs to render them.
-pub struct Generated {
+pub(crate) struct Generated {
     /// (path relative to the repository, text).
     pub files: Vec<(String, String)>,
     /// Include folders by variable.
@@ -25,7 +25,12 @@ pub struct Generated {
 }
 
 /// The templates for `found`, whose CSV is named `csv_name` (`{version}` for the version).
-pub fn generate(found: &Found, package: &str, csv_name: &str, owner: Option<&str>) -> Generated {
+pub(crate) fn generate(
+    found: &Found,
+    package: &str,
+    csv_name: &str,
+    owner: Option<&str>,
+) -> Generated {
     let dir = format!("{TEMPLATES}/{BUNDLE}");
     let mut out = Generated {
         files: Vec::new(),
