@@ -17,7 +17,7 @@
 # - the binary is linked by zig (cargo-zigbuild) against glibc 2.17's symbol versions, with
 #   pinned versions of zig and cargo-zigbuild, `--locked` dependencies, the checkout and cargo
 #   home folders remapped out of the binary (--remap-path-prefix for Rust, -ffile-prefix-map
-#   for the C parts of ring) and no build id;
+#   for the C parts of ring), no build id, and a clean environment for the build;
 # - the archive is written by GNU tar with entries sorted by name, owner and group 0, modes
 #   0755/0644, every mtime = SOURCE_DATE_EPOCH (default: the commit time of HEAD), and gzip
 #   without a name or a timestamp (-n).
@@ -84,8 +84,18 @@ cargo_home="${CARGO_HOME:-$HOME/.cargo}"
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$root/target/dist}"
 export RUSTFLAGS="--remap-path-prefix=$root=/build/olm-release --remap-path-prefix=$cargo_home=/cargo -C link-arg=-Wl,--build-id=none"
 export CFLAGS="-ffile-prefix-map=$root=/build/olm-release -ffile-prefix-map=$cargo_home=/cargo"
+# The dependencies first, with the caller's network settings (proxies, certificates); then the
+# build offline in a clean environment, so nothing of the caller's (CARGO_*, CC, a test runner's
+# variables) can change the bytes or make the build scripts of dependencies rerun.
+cargo fetch --locked --quiet >&2
+keep=(PATH="$PATH" HOME="$HOME" CARGO_TARGET_DIR="$CARGO_TARGET_DIR" RUSTFLAGS="$RUSTFLAGS"
+  CFLAGS="$CFLAGS" SOURCE_DATE_EPOCH="$SOURCE_DATE_EPOCH")
+for v in CARGO_HOME RUSTUP_HOME RUSTUP_TOOLCHAIN; do
+  if [ -n "${!v:-}" ]; then keep+=("$v=${!v}"); fi
+done
 echo "dist.sh: building olm-release $version for $TARGET (glibc $GLIBC) in $CARGO_TARGET_DIR" >&2
-cargo zigbuild --locked --release --quiet --target "$TARGET.$GLIBC" --bin olm-release >&2
+env -i "${keep[@]}" cargo zigbuild --locked --offline --release --quiet \
+  --target "$TARGET.$GLIBC" --bin olm-release >&2
 bin="$CARGO_TARGET_DIR/$TARGET/release/olm-release"
 
 glibc_max=$(objdump -T "$bin" | grep -o 'GLIBC_[0-9.]*' | sed 's/GLIBC_//' | sort -uV | tail -n 1)

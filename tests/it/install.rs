@@ -124,11 +124,12 @@ fn tools(dir: &Path, drop: &[&str], extra: &[(&str, &str)]) -> PathBuf {
 
 /// Runs the installer with dash and only the given PATH and base URL.
 fn install(dir: &Path, path: &Path, base: &str, args: &[&str]) -> Output {
-    let shell = if Path::new("/usr/bin/dash").exists() || Path::new("/bin/dash").exists() {
-        "dash"
-    } else {
-        "sh"
-    };
+    // By absolute path: the child's PATH is the tools folder, and Command looks the program up
+    // in it.
+    let shell = ["/usr/bin/dash", "/bin/dash", "/bin/sh"]
+        .into_iter()
+        .find(|p| Path::new(p).exists())
+        .expect("a POSIX sh");
     Command::new(shell)
         .arg(root().join("scripts/install.sh"))
         .args(args)

@@ -156,3 +156,18 @@ fn the_operator_example_dry_runs_prs_and_publishes_tags_and_master() {
         assert!(root().join(p).is_file(), "{p}");
     }
 }
+
+#[test]
+fn the_readme_installer_line_is_pinned() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let section = readme
+        .split("### Installing in CI")
+        .nth(1)
+        .and_then(|s| s.split("\n### ").next())
+        .expect("README has an \"Installing in CI\" section");
+    assert_pinned_installer(section);
+    assert!(
+        section.contains(&format!("--version {}", env!("CARGO_PKG_VERSION"))),
+        "{section}"
+    );
+}
