@@ -67,7 +67,7 @@ if command -v curl >/dev/null 2>&1; then
   final_url() { curl --proto '=https,http' -fsSLI --retry 3 --connect-timeout 20 -o /dev/null -w '%{url_effective}' "$1"; }
 elif command -v wget >/dev/null 2>&1; then
   fetch() { wget -q --tries=3 --timeout=20 -O "$2" "$1"; }
-  final_url() { wget --tries=3 --timeout=20 -S -O /dev/null "$1" 2>&1 | sed -n 's/^ *Location: *//p' | tail -n 1 | tr -d '\r'; }
+  final_url() { wget --tries=3 --timeout=20 -S -O /dev/null "$1" 2>&1 | awk 'tolower($1) == "location:" {print $2}' | tail -n 1 | tr -d '\r'; }
 else
   die "neither curl nor wget is installed: install one of them"
 fi
