@@ -74,22 +74,9 @@ pub async fn run(cli: Cli, env: Env) -> Result<()> {
         }
         Command::Verify(args) => commands::verify::run(&args, json),
         Command::Graph(args) => graph(&args, cli.format, &env).await,
-        Command::NextVersion(args) => {
-            let last = match &args.last {
-                Some(t) => t.clone(),
-                None => commands::next_version::last_tag(&args.source)?,
-            };
-            println!(
-                "{}",
-                commands::next_version::alpha_after(&last, args.build)?
-            );
-            Ok(())
-        }
-        Command::Completions(args) => {
-            let mut cmd = <Cli as clap::CommandFactory>::command();
-            clap_complete::generate(args.shell, &mut cmd, "olm-release", &mut std::io::stdout());
-            Ok(())
-        }
+        Command::NextVersion(args) => commands::next_version::run(&args),
+        Command::Init(args) => commands::init::run(&args),
+        Command::Completions(args) => commands::completions::run(args.shell),
         Command::Man => {
             let cmd = <Cli as clap::CommandFactory>::command();
             clap_mangen::Man::new(cmd)

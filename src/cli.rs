@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, Parser, Subcommand, ValueEnum, ValueHint};
 
 use crate::olm::archive::Layout;
 use crate::olm::validate::Profile;
@@ -51,7 +51,9 @@ pub enum Command {
     Graph(GraphArgs),
     /// Print the version for an alpha build: after the last release, before the next one.
     NextVersion(NextVersionArgs),
-    /// Print shell completions for olm-release.
+    /// Scaffold an operator repository: release and alpha pipelines and a CI configuration.
+    Init(InitArgs),
+    /// Print shell completions for olm-release (bash, zsh, fish, elvish, powershell).
     Completions(CompletionsArgs),
     /// Print the man page of olm-release (roff).
     Man,
@@ -114,9 +116,51 @@ pub struct NextVersionArgs {
     /// The CI build number that orders alpha builds (e.g. $TRAVIS_BUILD_NUMBER).
     #[arg(long)]
     pub build: u64,
-    /// The git checkout to read tags from.
-    #[arg(long, value_name = "DIR", default_value = ".")]
+    /// The git checkout to read tags from (it needs the history and the tags, not a shallow
+    /// clone).
+    #[arg(long, value_name = "DIR", default_value = ".", value_hint = ValueHint::DirPath)]
     pub source: PathBuf,
+}
+
+#[derive(Debug, Args)]
+pub struct InitArgs {
+    /// The operator repository to scan.
+    #[arg(long, value_name = "DIR", default_value = ".", value_hint = ValueHint::DirPath)]
+    pub source: PathBuf,
+    /// Write the files under DIR instead of the repository, to review them first (their paths
+    /// stay relative to the repository: run them with --source).
+    #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
+    pub out: Option<PathBuf>,
+    /// Overwrite files that already exist.
+    #[arg(long)]
+    pub force: bool,
+    /// The OLM package (app-registry repository); default: read from the package file.
+    #[arg(long)]
+    pub package: Option<String>,
+    /// The channel releases go to; default: the package file's default channel, else alpha.
+    #[arg(long)]
+    pub channel: Option<String>,
+    /// The app-registry namespace (Quay organisation); default: the GitHub owner.
+    #[arg(long)]
+    pub namespace: Option<String>,
+    /// The GitHub repository whose releases get the assets, OWNER/REPO; default: the origin
+    /// remote's.
+    #[arg(long, value_name = "OWNER/REPO")]
+    pub github: Option<String>,
+    /// The CI configurations to write (repeatable); default: travis and github.
+    #[arg(long, value_enum)]
+    pub ci: Vec<CiKind>,
+}
+
+/// A CI service `init` writes a configuration for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CiKind {
+    /// `.travis.yml`.
+    Travis,
+    /// `.github/workflows/olm-release.yml` (GitHub Actions).
+    Github,
+    /// No CI configuration.
+    None,
 }
 
 #[derive(Debug, Args)]
