@@ -1,15 +1,15 @@
-//! Commands: each builds its settings and calls the stages or the domain code. `main` only
+//! Commands: each resolves its settings, builds its plan or request, and runs it. `main` only
 //! parses arguments, captures the environment and maps errors to exit codes.
 
-use crate::cli::{Cli, Command, Format, GraphArgs};
+use std::sync::Arc;
+
+use crate::cli::{Cli, Command, Format, PipelineArgs};
 use crate::commands;
 use crate::error::{Error, Result};
-use crate::olm::archive;
-use crate::plan;
-use crate::registry::{Location, Registry};
+use crate::exec;
+use crate::plan::{self, Plan};
 use crate::report::{Fold, Reporter, Verbosity};
-use crate::settings::{self, Env, RunOptions, Settings};
-use crate::stages::{self, Ctx, State};
+use crate::settings::{self, Env, RunMode};
 
 /// Runs the command the user asked for.
 pub async fn run(cli: Cli, env: Env) -> Result<()> {
@@ -32,165 +32,110 @@ pub async fn run(cli: Cli, env: Env) -> Result<()> {
     let interactive = std::io::IsTerminal::is_terminal(&std::io::stderr())
         && ci.provider.is_none()
         && !env.contains_key("CI");
-    let report = Reporter::new(verbosity, json)
-        .with_fold(Fold::for_provider(ci.provider.as_deref()))
-        .with_interactive(interactive);
+    let report = Arc::new(
+        Reporter::new(verbosity, json)
+            .with_fold(Fold::for_provider(ci.provider.as_deref()))
+            .with_interactive(interactive),
+    );
     match cli.command {
         Command::Run(args) => {
-            let opts = RunOptions {
+            let mode = RunMode {
                 dry_run: args.dry_run,
                 force: args.force,
             };
-            let settings = settings::resolve(&args.common, opts, &env)?;
-            run_pipeline(&settings, &report).await
+            let plan = pipeline_plan(&args.common, mode, &env)?;
+            run_plan(&plan, &report).await
         }
         Command::Plan(args) => {
-            let settings = settings::resolve(&args, RunOptions::default(), &env)?;
-            let plan = plan::build(&settings);
+            let mode = RunMode {
+                dry_run: args.dry_run,
+                force: args.force,
+            };
+            let plan = pipeline_plan(&args.common, mode, &env)?;
             if json {
-                println!(
-                    "{}",
-                    serde_json::to_string_pretty(&plan).expect("plan serialises")
-                );
+                crate::out::stdout(&format!(
+                    "{}\n",
+                    serde_json::to_string_pretty(&plan).expect("a plan serialises")
+                ));
             } else {
-                print!("{plan}");
+                crate::out::stdout(&plan.to_string());
             }
             Ok(())
         }
         Command::Render(args) => {
-            let settings = settings::resolve(&args, RunOptions::default(), &env)?;
-            let out = args
-                .out
-                .clone()
-                .unwrap_or_else(|| settings.out.join("render"));
-            let rendered = stages::render::render(&settings, &out)?;
+            let s = settings::resolve(&args, RunMode::default(), &env)?;
+            let into = args.out.clone().unwrap_or_else(|| s.out.join("render"));
+            let step = plan::render_only(&s, into)?;
+            let rendered = exec::render::render(&step)?;
             for f in &rendered.findings {
-                eprintln!("{f}");
+                crate::out::stderr(&format!("{f}\n"));
             }
             for f in &rendered.files {
-                println!("{}", out.join(&f.path).display());
+                crate::out::stdout(&format!("{}\n", rendered.dir.join(&f.path).display()));
             }
             Ok(())
         }
         Command::Verify(args) => commands::verify::run(&args, json),
-        Command::Graph(args) => graph(&args, cli.format, &env).await,
+        Command::Graph(args) => commands::graph::run(&args, cli.format, &env, &report).await,
         Command::NextVersion(args) => {
             let last = match &args.last {
                 Some(t) => t.clone(),
                 None => commands::next_version::last_tag(&args.source)?,
             };
-            println!(
-                "{}",
-                commands::next_version::alpha_after(&last, args.build)?
-            );
+            let next = commands::next_version::alpha_after(&last, args.build)?;
+            crate::out::stdout(&format!("{next}\n"));
             Ok(())
         }
         Command::Completions(args) => {
             let mut cmd = <Cli as clap::CommandFactory>::command();
-            clap_complete::generate(args.shell, &mut cmd, "olm-release", &mut std::io::stdout());
+            let mut buf = Vec::new();
+            clap_complete::generate(args.shell, &mut cmd, "olm-release", &mut buf);
+            crate::out::stdout(&String::from_utf8_lossy(&buf));
             Ok(())
         }
         Command::Man => {
             let cmd = <Cli as clap::CommandFactory>::command();
+            let mut buf = Vec::new();
             clap_mangen::Man::new(cmd)
-                .render(&mut std::io::stdout())
-                .map_err(|e| Error::stage(format!("writing the man page: {e}")))
+                .render(&mut buf)
+                .map_err(|e| Error::stage(format!("writing the man page: {e}")))?;
+            crate::out::stdout(&String::from_utf8_lossy(&buf));
+            Ok(())
         }
-        Command::Registry(cmd) => commands::registry::run(cmd, &env, json).await,
-        Command::Publish(args) => commands::publish::run(&args, &env, &report).await,
+        Command::Registry(cmd) => commands::registry::run(cmd, &env, json, &report).await,
+        Command::Publish(args) => {
+            let plan = commands::publish::plan(&args, &env)?;
+            run_plan(&plan, &report).await
+        }
     }
 }
 
-/// Opens the registry the settings name.
-pub fn open_registry(settings: &Settings) -> Result<Registry> {
-    let r = &settings.registry;
-    Registry::open(&r.location, r.credentials.clone(), r.http, r.retry)
+/// A pipeline file resolved and planned; every problem at once.
+fn pipeline_plan(args: &PipelineArgs, mode: RunMode, env: &Env) -> Result<Plan> {
+    let s = settings::resolve(args, mode, env)?;
+    Ok(plan::build(&s)?)
 }
 
-/// `run`: the plan, then every stage, then the summary.
-pub async fn run_pipeline(settings: &Settings, report: &Reporter) -> Result<()> {
-    let p = &settings.pipeline;
+/// `run` and `publish`: the plan (with `-v`), every step, then the summary.
+async fn run_plan(plan: &Plan, report: &Arc<Reporter>) -> Result<()> {
+    let h = plan.header();
     report.begin(
-        &p.name,
-        &p.package,
-        &p.channel,
-        &settings.version.to_string(),
-        settings.dry_run,
+        &h.pipeline,
+        h.package.as_deref().unwrap_or_default(),
+        h.channel.as_deref().unwrap_or_default(),
+        &h.version,
+        h.dry_run,
     );
-    for line in plan::build(settings).to_string().lines() {
+    for line in plan.to_string().lines() {
         report.detail(line);
     }
-    std::fs::create_dir_all(&settings.out)
-        .map_err(|e| Error::io(crate::error::Class::Stage, &settings.out, e))?;
-    let mut ctx = Ctx {
-        settings,
-        report,
-        registry: open_registry(settings)?,
-        state: State::default(),
-    };
-    let result = stages::run_all(&mut ctx).await;
+    for n in &h.notes {
+        report.info(n);
+    }
+    let result = exec::execute(plan, report).await;
     if let Err(e) = &result {
-        report.fail(&e.message);
+        report.fail(&e.to_string());
     }
     report.finish();
     result
-}
-
-/// `graph`: draws the upgrade graph of a bundle file or of a registry's default release.
-async fn graph(args: &GraphArgs, format: Format, env: &Env) -> Result<()> {
-    use commands::graph::{Style, draw};
-    let bundle = match (&args.bundle, &args.registry) {
-        (Some(path), _) => archive::read_path(path).map_err(Error::input)?,
-        (None, Some(url)) => {
-            let (ns, pkg) = (
-                args.namespace.as_deref().unwrap_or_default(),
-                args.package.as_deref().unwrap_or_default(),
-            );
-            let location =
-                Location::parse(url).map_err(|e| Error::input(format!("--registry: {e}")))?;
-            if let Location::Http(u) = &location {
-                settings::check_url(u, false)
-                    .map_err(|e| Error::input(format!("--registry: {e}")))?;
-            }
-            let credentials = settings::registry_credentials(env);
-            let registry = Registry::open(
-                &location,
-                credentials,
-                Default::default(),
-                Default::default(),
-            )?;
-            let releases = registry.releases(ns, pkg).await?;
-            let default = releases.first().ok_or_else(|| {
-                Error::stage(format!(
-                    "{} {ns}/{pkg} has no releases",
-                    registry.describe()
-                ))
-            })?;
-            let gz = registry.pull(ns, pkg, &default.digest).await?;
-            stages::fetch_previous::read_previous(&gz, &default.digest).map_err(|e| {
-                Error::stage(format!("release {} of {ns}/{pkg}: {e}", default.release))
-            })?
-        }
-        (None, None) => return Err(Error::input("graph needs a bundle path or --registry")),
-    };
-    let out = match format {
-        Format::Human => draw(&bundle, Style::Text),
-        Format::Dot => draw(&bundle, Style::Dot),
-        Format::Mermaid => draw(&bundle, Style::Mermaid),
-        Format::Json => {
-            let channels: Vec<_> = bundle
-                .package
-                .channels
-                .iter()
-                .map(|c| serde_json::json!({"name": c.name, "head": c.current_csv, "chain": crate::olm::graph::walk(&bundle, &c.current_csv).0}))
-                .collect();
-            serde_json::to_string_pretty(
-                &serde_json::json!({"package": bundle.package.package_name, "channels": channels}),
-            )
-            .expect("graph serialises")
-                + "\n"
-        }
-    };
-    print!("{out}");
-    Ok(())
 }

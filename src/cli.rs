@@ -1,8 +1,11 @@
 //! The command line: clap types only, a doc line on every argument. Nothing here runs anything;
-//! `settings` turns these into resolved settings and `app` runs the command.
+//! `settings` turns these into resolved settings and `app` runs the command. Domain enums
+//! (the validation profile, the tarball layout) are parsed here by name, so the domain needs no
+//! clap.
 
 use std::path::PathBuf;
 
+use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::olm::archive::Layout;
@@ -42,7 +45,7 @@ pub enum Command {
     /// Run the pipeline's stages.
     Run(RunArgs),
     /// Print the resolved steps (inputs, versions, targets) without touching anything.
-    Plan(PipelineArgs),
+    Plan(RunArgs),
     /// Render the manifests only, into --out.
     Render(PipelineArgs),
     /// Validate a bundle folder, a flattened bundle.yaml or a .tar.gz.
@@ -86,7 +89,7 @@ pub struct PublishArgs {
     #[arg(long)]
     pub force: bool,
     /// Tarball layout: one flattened bundle.yaml, or the package plus a folder per version.
-    #[arg(long, value_enum, default_value_t = Layout::Flat)]
+    #[arg(long, default_value = "flat", value_parser = layout_parser())]
     pub layout: Layout,
 }
 
@@ -214,12 +217,13 @@ pub struct PipelineArgs {
     pub insecure: bool,
 }
 
+/// `run` and `plan`: a pipeline file and the run's mode.
 #[derive(Debug, Args)]
 pub struct RunArgs {
     #[command(flatten)]
     pub common: PipelineArgs,
     /// Do everything except the writes to the registry and the release target; print each
-    /// skipped write.
+    /// skipped write (with plan: plan such a run).
     #[arg(long)]
     pub dry_run: bool,
     /// Overwrite a release already published with different content.
@@ -232,11 +236,27 @@ pub struct VerifyArgs {
     /// A bundle folder, a flattened bundle.yaml, or a bundle .tar.gz.
     pub path: PathBuf,
     /// Which era's rules apply.
-    #[arg(long, value_enum, default_value_t = Profile::Appregistry2019)]
+    #[arg(long, default_value = "appregistry-2019", value_parser = profile_parser())]
     pub profile: Profile,
     /// Also enforce OperatorHub's rules as errors, like `operator-courier verify --ui_validate_io`.
     #[arg(long)]
     pub operatorhub: bool,
+}
+
+/// `--profile` by name (the domain's [`Profile`] has no clap).
+fn profile_parser() -> impl TypedValueParser<Value = Profile> {
+    PossibleValuesParser::new(["appregistry-2019", "modern"]).map(|s| match s.as_str() {
+        "modern" => Profile::Modern,
+        _ => Profile::Appregistry2019,
+    })
+}
+
+/// `--layout` by name (the domain's [`Layout`] has no clap).
+fn layout_parser() -> impl TypedValueParser<Value = Layout> {
+    PossibleValuesParser::new(["flat", "nested"]).map(|s| match s.as_str() {
+        "nested" => Layout::Nested,
+        _ => Layout::Flat,
+    })
 }
 
 fn parse_var(s: &str) -> Result<(String, String), String> {

@@ -13,16 +13,18 @@ pub mod cli;
 pub mod commands;
 pub mod diff;
 pub mod error;
+mod events;
+pub mod exec;
 pub mod http;
 pub mod olm;
+mod out;
 pub mod pipeline;
 pub mod plan;
 pub mod registry;
-pub mod report;
+mod report;
 pub mod retry;
 pub mod secret;
 pub mod settings;
-pub mod stages;
 pub mod target;
 pub mod template;
 
@@ -33,3 +35,17 @@ pub const VERSION_LINE: &str = concat!(
     env!("OLM_RELEASE_COMMIT"),
     ")"
 );
+
+pub use exec::Rendered;
+
+/// Renders a pipeline's templates into `into`, as `olm-release render PIPELINE --out INTO`
+/// does: the settings resolved from `args` and `env`, the plan's render step, and the step run.
+pub fn render(
+    args: &cli::PipelineArgs,
+    env: &settings::Env,
+    into: &std::path::Path,
+) -> error::Result<Rendered> {
+    let s = settings::resolve(args, settings::RunMode::default(), env)?;
+    let step = plan::render_only(&s, into.to_path_buf())?;
+    exec::render::render(&step)
+}

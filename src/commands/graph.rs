@@ -7,15 +7,86 @@
 
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
+use std::sync::Arc;
 
 use serde_yaml_ng::Value;
 
-use crate::olm::Bundle;
+use crate::cli::{Format, GraphArgs};
+use crate::error::{Error, Result};
+use crate::events::Events;
 use crate::olm::graph::{Broken, walk};
+use crate::olm::{Bundle, archive};
+use crate::registry::Registry;
+use crate::settings::{self, Env};
+
+/// `graph`: draws the upgrade graph of a bundle file or of a registry's default release.
+pub(crate) async fn run(
+    args: &GraphArgs,
+    format: Format,
+    env: &Env,
+    events: &Arc<impl Events + 'static>,
+) -> Result<()> {
+    let bundle = match (&args.bundle, &args.registry) {
+        (Some(path), _) => archive::read_path(path).map_err(Error::input)?,
+        (None, Some(url)) => {
+            let (ns, pkg) = (
+                args.namespace.as_deref().unwrap_or_default(),
+                args.package.as_deref().unwrap_or_default(),
+            );
+            let location = settings::registry_location(url, false)
+                .map_err(|e| Error::input(format!("--registry: {e}")))?;
+            let registry = Registry::open(
+                &location,
+                settings::registry_credentials(env),
+                Default::default(),
+                Default::default(),
+                events.clone(),
+            )?;
+            let releases = registry.releases(ns, pkg).await?;
+            let default = releases.first().ok_or_else(|| {
+                Error::stage(format!(
+                    "{} {ns}/{pkg} has no releases",
+                    registry.describe()
+                ))
+            })?;
+            let gz = registry.pull(ns, pkg, &default.digest).await?;
+            archive::unpack_release(&gz, &default.digest).map_err(|e| {
+                Error::stage(format!("release {} of {ns}/{pkg}: {e}", default.release))
+            })?
+        }
+        (None, None) => return Err(Error::input("graph needs a bundle path or --registry")),
+    };
+    let out = match format {
+        Format::Human => draw(&bundle, Style::Text),
+        Format::Dot => draw(&bundle, Style::Dot),
+        Format::Mermaid => draw(&bundle, Style::Mermaid),
+        Format::Json => {
+            let channels: Vec<_> = bundle
+                .package
+                .channels
+                .iter()
+                .map(|c| {
+                    serde_json::json!({
+                        "name": c.name,
+                        "head": c.current_csv,
+                        "chain": walk(&bundle, &c.current_csv).0,
+                    })
+                })
+                .collect();
+            let doc = serde_json::json!({
+                "package": bundle.package.package_name,
+                "channels": channels,
+            });
+            serde_json::to_string_pretty(&doc).expect("graph serialises") + "\n"
+        }
+    };
+    crate::out::stdout(&out);
+    Ok(())
+}
 
 /// How to draw the graph.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Style {
+pub(crate) enum Style {
     Text,
     Dot,
     Mermaid,
@@ -45,7 +116,7 @@ fn version(bundle: &Bundle, name: &str) -> String {
 }
 
 /// Draws the bundle's graph in `style`.
-pub fn draw(bundle: &Bundle, style: Style) -> String {
+pub(crate) fn draw(bundle: &Bundle, style: Style) -> String {
     match style {
         Style::Text => text(bundle),
         Style::Dot => dot(bundle),

@@ -1,4 +1,5 @@
-//! Upgrade graphs: channels walked from their heads through `replaces` (fact sheet §6).
+//! Upgrade graphs: channels walked from their heads through `replaces` (OLM docs, "Creating an
+//! update graph").
 //!
 //! [`Graph`] indexes a bundle's CSVs by name once (so checks on a bundle of a hundred CSVs stay
 //! linear) and answers what the registry computes at load time: the chain of a channel (head,

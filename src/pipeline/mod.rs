@@ -18,15 +18,14 @@ pub use model::{OlderPolicy, Pipeline, RegistrySpec, ReleaseSpec, StageName};
 
 use crate::error::{Error, Result};
 
-/// Reads, checks and expands a pipeline file.
-pub fn load(path: &Path, vars: &Vars) -> Result<Pipeline> {
-    let text = std::fs::read_to_string(path).map_err(|e| {
+/// Reads a pipeline file's text.
+pub fn read(path: &Path) -> Result<String> {
+    std::fs::read_to_string(path).map_err(|e| {
         Error::input(format!(
             "{}: cannot read the pipeline file: {e}",
             path.display()
         ))
-    })?;
-    parse(&path.display().to_string(), &text, vars)
+    })
 }
 
 /// Parses pipeline text; `origin` names it in errors.

@@ -3,7 +3,7 @@
 //!
 //! A registry holds, per namespace and package, releases named by strict SemVer, each pointing at
 //! a blob (the bundle `.tar.gz`) by the sha256 of its uncompressed tar. `default` is the highest
-//! SemVer release, pre-releases included (fact sheet §2.6). Pushing a release that exists is a
+//! SemVer release, pre-releases included (SemVer 2.0 §11 precedence). Pushing a release that exists is a
 //! conflict unless forced. Stages talk to [`Registry`] only; they never know which kind it is.
 
 pub mod appr;
@@ -92,7 +92,7 @@ pub struct PushRequest {
     pub credentials: String,
 }
 
-/// Quay answers a namespace listing with at most this many packages (fact sheet §2.9).
+/// Quay answers a namespace listing with at most this many packages (its list page size).
 pub const QUAY_LIST_CAP: usize = 50;
 
 /// A registry client of either kind.
@@ -103,21 +103,21 @@ pub enum Registry {
 }
 
 impl Registry {
-    /// Opens the registry at `location`. Credentials are used by HTTP registries only.
-    pub fn open(
+    /// Opens the registry at `location`, reporting retries and transfers to `events`.
+    /// Credentials are used by HTTP registries only.
+    pub(crate) fn open(
         location: &Location,
         credentials: Option<appr::Credentials>,
         http: crate::http::HttpOptions,
         retry: crate::retry::RetryPolicy,
+        events: std::sync::Arc<dyn crate::events::Events>,
     ) -> Result<Self> {
         Ok(match location {
             Location::Dir(path) => Registry::Dir(dir::DirRegistry::new(path)),
-            Location::Http(url) => Registry::Appr(Box::new(appr::ApprClient::with_options(
-                url.clone(),
-                credentials,
-                http,
-                retry,
-            )?)),
+            Location::Http(url) => Registry::Appr(Box::new(
+                appr::ApprClient::with_options(url.clone(), credentials, http, retry)?
+                    .with_events(events),
+            )),
         })
     }
 
@@ -247,14 +247,6 @@ impl Registry {
                 r.describe()
             ))),
             Registry::Appr(r) => r.delete(ns, pkg, release).await,
-        }
-    }
-
-    /// Notices (retries) the client gathered since the last call.
-    pub fn take_notes(&self) -> Vec<String> {
-        match self {
-            Registry::Dir(_) => Vec::new(),
-            Registry::Appr(r) => r.take_notes(),
         }
     }
 

@@ -13,10 +13,11 @@ use std::time::Duration;
 
 use serde::Serialize;
 
+use crate::events::{Events, RetryNote, Transfer, Write};
 use crate::olm::Finding;
 
 mod activity;
-pub use activity::Activity;
+use activity::Activity;
 
 /// How much to say.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -24,18 +25,6 @@ pub enum Verbosity {
     Quiet,
     Normal,
     Verbose,
-}
-
-/// Something published (or that would have been, in a dry-run).
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
-pub struct Write {
-    /// What is written, e.g. `bundle 0.2.0`.
-    pub what: String,
-    /// Where, e.g. `dir:_out/registry sample/sample-operator`.
-    pub target: String,
-    /// sha256 of what is written, when known.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub digest: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -55,6 +44,11 @@ pub struct Summary {
     pub dry_run: bool,
     pub stages: Vec<StageReport>,
     pub decisions: Vec<String>,
+    /// What fetch-previous decided, as data.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub decision: Option<serde_json::Value>,
+    /// Other things the run noticed and said.
+    pub notes: Vec<String>,
     pub published: Vec<Write>,
     pub kept: Vec<Write>,
     pub skipped: Vec<Write>,
@@ -117,7 +111,7 @@ impl Reporter {
 
     /// Starts a spinner labelled `label` (e.g. "pushing 1.2 MB to quay.io") until the returned
     /// guard is dropped; a no-op unless interactive and not quiet.
-    pub fn activity(&self, label: &str) -> Activity {
+    fn activity(&self, label: &str) -> Activity {
         if !self.interactive || self.verbosity == Verbosity::Quiet {
             return Activity::none();
         }
@@ -132,7 +126,7 @@ impl Reporter {
 
     fn line(&self, min: Verbosity, text: &str) {
         if self.verbosity >= min {
-            eprintln!("{text}");
+            crate::out::line(text);
         }
     }
 
@@ -213,10 +207,19 @@ impl Reporter {
         self.line(Verbosity::Quiet, &format!("warning: {text}"));
     }
 
-    /// A decision the pipeline took (e.g. what `replaces` is and why); kept in the summary.
-    pub fn decision(&self, text: &str) {
+    /// What fetch-previous decided (as data, and in words); kept in the summary.
+    pub(crate) fn decided<T: Serialize>(&self, decision: &T, text: &str) {
         self.line(Verbosity::Normal, &format!("    {text}"));
-        self.summary.lock().unwrap().decisions.push(text.into());
+        let mut s = self.summary.lock().unwrap();
+        s.decisions.push(text.into());
+        s.decision = serde_json::to_value(decision).ok();
+    }
+
+    /// Something the run noticed and says once (e.g. a new `defaultChannel`); kept in the
+    /// summary.
+    pub(crate) fn note(&self, text: &str) {
+        self.line(Verbosity::Normal, &format!("    {text}"));
+        self.summary.lock().unwrap().notes.push(text.into());
     }
 
     pub fn findings(&self, findings: &[Finding]) {
@@ -272,8 +275,12 @@ impl Reporter {
     }
 
     /// Records the channel head of the bundle being published.
-    pub fn channel_head(&self, csv: &str) {
-        self.summary.lock().unwrap().channel_head = Some(csv.to_string());
+    pub(crate) fn channel_head(&self, channel: &str, csv: &str) {
+        let mut s = self.summary.lock().unwrap();
+        s.channel_head = Some(csv.to_string());
+        if s.channel.is_empty() {
+            s.channel = channel.to_string();
+        }
     }
 
     pub fn fail(&self, error: &str) {
@@ -339,6 +346,28 @@ impl Reporter {
         if let Some(e) = &s.error {
             eprintln!("  failed: {e}");
         }
+    }
+}
+
+impl Events for Reporter {
+    fn retrying(&self, note: &RetryNote) {
+        self.warn(&note.to_string());
+    }
+
+    fn transfer(&self, label: &str) -> Transfer {
+        Transfer::until_dropped(self.activity(label))
+    }
+
+    fn note(&self, text: &str) {
+        self.info(text);
+    }
+
+    fn detail(&self, text: &str) {
+        Reporter::detail(self, text);
+    }
+
+    fn warn(&self, text: &str) {
+        Reporter::warn(self, text);
     }
 }
 

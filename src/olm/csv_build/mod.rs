@@ -13,6 +13,7 @@
 
 pub mod icon;
 pub mod rbac;
+pub mod spec;
 
 use std::collections::BTreeMap;
 
@@ -21,7 +22,7 @@ use serde_yaml_ng::{Mapping, Value};
 pub use icon::Icon;
 pub use rbac::Doc;
 
-use crate::pipeline::render_spec::{CsvSpec, PermissionSpec};
+use spec::{CsvSpec, PermissionSpec};
 
 /// A service account and its rules.
 #[derive(Debug, Clone, PartialEq)]

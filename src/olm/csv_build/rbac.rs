@@ -2,7 +2,8 @@
 //!
 //! A CSV cannot reference existing roles, so KubeVirt put into its CSV the operator's own
 //! ClusterRole rules followed by the rules of every component (Cluster)Role the operator
-//! creates (fact sheet §1.1; an operator must hold every permission it grants). This module does
+//! creates (Kubernetes RBAC forbids granting a permission one does not hold: "Privilege
+//! escalation prevention" in the RBAC docs). This module does
 //! that from the YAML files themselves: the named role's rules first, then the rules of the
 //! other roles listed (or all of them), in file order.
 //!

@@ -28,12 +28,11 @@ use super::{Bundle, Finding, Level, Manifest};
 use rules::Rule;
 
 /// Which era's rules apply.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, Serialize, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Profile {
     /// OpenShift 4.1 / app registry, as operator-courier 2.1.11 and the 2019 OLM CRDs check.
     #[default]
-    #[value(name = "appregistry-2019")]
     #[serde(rename = "appregistry-2019")]
     Appregistry2019,
     /// operator-framework/api's current rules.

@@ -1,5 +1,6 @@
 //! Credentials and the `Authorization` value: a ready token, or a login exchanged once on first
-//! use (`POST /api/v1/users/login`, fact sheet §2.2), and scrubbing secrets out of messages.
+//! use (`POST /api/v1/users/login`, Quay's CNR login route), and scrubbing secrets out of
+//! messages.
 
 use base64::Engine;
 use reqwest::Method;
@@ -77,7 +78,7 @@ impl ApprClient {
                 Ok(token)
             }
             // appr 0.7.4 has no login route and no authentication: send what Quay's login
-            // would have returned (fact sheet §2.2).
+            // would have returned (appr's `api/impl/registry.py` has no login).
             Err(Failure::Status(e)) if e.status == 404 && e.code.is_none() => {
                 let basic = base64::engine::general_purpose::STANDARD
                     .encode(format!("{username}:{}", password.expose()));

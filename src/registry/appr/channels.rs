@@ -1,4 +1,4 @@
-//! Deleting releases and the app-registry channel endpoints (fact sheet §2.3). App-registry
+//! Deleting releases and the app-registry channel endpoints (appr's `/channels` routes). App-registry
 //! channels are not OLM channels: OLM reads those from the package file inside the blob.
 
 use reqwest::Method;

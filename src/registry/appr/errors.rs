@@ -1,6 +1,6 @@
 //! What can go wrong talking to an app registry, and how it reads to a user.
 //!
-//! Servers answer errors in two shapes (fact sheet §2.8): appr's bare
+//! Servers answer errors in two shapes: appr's bare
 //! `{"code", "message", "details"}` and Quay's envelope `{"error": {…}}`, which is sometimes a
 //! bare string (`{"error": "Cannot push an application to an image repository…"}`). Anything
 //! else (an HTML error page from a proxy or a wrong base URL, plain text, invalid JSON) is

@@ -1,4 +1,5 @@
-//! The CNR/"appr" HTTP client, as Quay and appr 0.7.4 serve the API (fact sheet §2).
+//! The CNR/"appr" HTTP client, as Quay and appr 0.7.4 serve the API (the app-registry
+//! protocol of github.com/app-registry/appr, `appr/api/`).
 //!
 //! [`ApprClient`] takes a base URL (`https://quay.io/cnr`, or a loopback server in tests) and
 //! offers the calls the pipeline and maintainers need: login, list a namespace, a package's
@@ -18,9 +19,9 @@
 
 mod auth;
 mod channels;
-pub mod errors;
-pub mod transport;
-pub mod wire;
+pub(crate) mod errors;
+pub(crate) mod transport;
+pub(crate) mod wire;
 
 pub use auth::Credentials;
 
@@ -84,9 +85,10 @@ impl ApprClient {
         self.credentials.as_ref()
     }
 
-    /// Retry notices since the last call, for the caller to report.
-    pub fn take_notes(&self) -> Vec<String> {
-        self.transport.take_notes()
+    /// Reports retries and transfers to `events` from now on.
+    pub(crate) fn with_events(mut self, events: std::sync::Arc<dyn crate::events::Events>) -> Self {
+        self.transport.events = events;
+        self
     }
 
     /// The URL of the push request (never holds credentials).
@@ -223,8 +225,12 @@ impl ApprClient {
         Ok(m)
     }
 
-    async fn get_blob(&self, segments: Vec<&str>) -> Result<Vec<u8>> {
+    async fn get_blob(&self, segments: Vec<&str>, what: &str) -> Result<Vec<u8>> {
         let auth = self.authorization().await?;
+        let _transfer = self
+            .transport
+            .events
+            .transfer(&format!("downloading {what}"));
         let req = Request {
             method: Method::GET,
             segments,
@@ -242,18 +248,22 @@ impl ApprClient {
         check_name("namespace", ns)?;
         check_name("package", pkg)?;
         wire::check_digest(digest).map_err(Error::stage)?;
-        self.get_blob(vec![
-            "api", "v1", "packages", ns, pkg, "blobs", "sha256", digest,
-        ])
+        self.get_blob(
+            vec!["api", "v1", "packages", ns, pkg, "blobs", "sha256", digest],
+            &format!("{ns}/{pkg} sha256:{digest}"),
+        )
         .await
     }
 
     /// `GET …/{release}/helm/pull`: the `.tar.gz` of a release.
     pub async fn pull_release(&self, ns: &str, pkg: &str, release: &str) -> Result<Vec<u8>> {
         check_names(ns, pkg, release)?;
-        self.get_blob(vec![
-            "api", "v1", "packages", ns, pkg, release, MEDIA_TYPE, "pull",
-        ])
+        self.get_blob(
+            vec![
+                "api", "v1", "packages", ns, pkg, release, MEDIA_TYPE, "pull",
+            ],
+            &format!("release {release} of {ns}/{pkg}"),
+        )
         .await
     }
 
@@ -285,6 +295,10 @@ impl ApprClient {
             auth,
             cap: MAX_JSON,
         };
+        let _transfer = self
+            .transport
+            .events
+            .transfer(&format!("pushing {} bytes to {ns}/{pkg}", gz.len()));
         match self.transport.send(&req).await {
             Ok(_) => Ok(PushOutcome::Pushed),
             Err(f) if f.status() == Some(409) => Ok(PushOutcome::Exists),

@@ -2,18 +2,20 @@
 //! redirects and size-capped bodies.
 //!
 //! Every call goes through [`Transport::send`]. It retries (with [`RetryPolicy`]) connection
-//! errors, timeouts, 5xx and 429 (honouring `Retry-After`), and nothing else; a POST is retried
+//! errors, timeouts, 5xx and 429 (honouring `Retry-After`), and nothing else, reporting each
+//! retry through [`Events`] as it waits; a POST is retried
 //! too, because the push stage resolves a push that landed before its answer was lost (the
 //! retry then meets a 409 and compares digests). Redirects within the registry's origin are
 //! followed for reads; anything else is an error, so the `Authorization` header (marked
 //! sensitive, so it never appears in debug output) never reaches another host.
 
-use std::sync::Mutex;
+use std::sync::Arc;
 
 use reqwest::header::{AUTHORIZATION, CONTENT_TYPE, HeaderValue, LOCATION};
 use reqwest::{Method, Url};
 
 use super::errors::{ApiError, Failure, describe_non_json, retry_after};
+use crate::events::{Events, RetryNote, Silent};
 use crate::http::{self, BodyError, HttpOptions};
 use crate::retry::{RetryPolicy, Verdict};
 use crate::secret::Secret;
@@ -23,14 +25,21 @@ pub const MAX_JSON: u64 = 16 * 1024 * 1024;
 /// Same-origin redirects followed for one read.
 const MAX_REDIRECTS: usize = 5;
 
-#[derive(Debug)]
-pub struct Transport {
+pub(crate) struct Transport {
     http: reqwest::Client,
     base: Url,
-    pub opts: HttpOptions,
-    pub retry: RetryPolicy,
-    /// Retries that happened, for the caller to report.
-    notes: Mutex<Vec<String>>,
+    pub(crate) opts: HttpOptions,
+    pub(crate) retry: RetryPolicy,
+    /// Where retries and transfers are reported, as they happen.
+    pub(crate) events: Arc<dyn Events>,
+}
+
+impl std::fmt::Debug for Transport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Transport")
+            .field("base", &self.base.as_str())
+            .finish_non_exhaustive()
+    }
 }
 
 /// One request, relative to the base URL.
@@ -68,7 +77,7 @@ impl Transport {
             base,
             opts,
             retry,
-            notes: Mutex::new(Vec::new()),
+            events: Arc::new(Silent),
         })
     }
 
@@ -82,11 +91,6 @@ impl Transport {
             url.query_pairs_mut().extend_pairs(query);
         }
         url
-    }
-
-    /// Retries since the last call, one line each.
-    pub fn take_notes(&self) -> Vec<String> {
-        std::mem::take(&mut *self.notes.lock().unwrap_or_else(|e| e.into_inner()))
     }
 
     /// Sends the request, retrying what may be retried; returns only 2xx answers.
@@ -113,14 +117,13 @@ impl Transport {
                         Failure::Transport { detail, .. } => detail.clone(),
                         Failure::Invalid { detail, .. } => detail.clone(),
                     };
-                    self.notes
-                        .lock()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .push(format!(
-                            "{at}: {why}; retrying in {:.1}s (attempt {} of {max})",
-                            wait.as_secs_f64(),
-                            n + 1
-                        ));
+                    self.events.retrying(&RetryNote {
+                        call: at.clone(),
+                        why,
+                        next_attempt: n + 1,
+                        max_attempts: max,
+                        wait,
+                    });
                 },
             )
             .await;

@@ -1,4 +1,4 @@
-//! The JSON shapes of the CNR API (fact sheet §2.5), as both servers send them.
+//! The JSON shapes of the CNR API (appr's `appr/api/` routes), as both servers send them.
 //!
 //! Only the fields the client reads are declared; unknown fields are ignored (Quay and appr
 //! differ in extras such as `namespace`, `updated_at` or a top-level manifest `digest`). Missing
@@ -90,7 +90,7 @@ pub struct ListItem {
     pub visibility: Option<String>,
 }
 
-/// An app-registry channel (not an OLM channel: fact sheet §2.3).
+/// An app-registry channel (not an OLM channel: OLM reads channels from the package file).
 #[derive(Debug, Clone, Deserialize, Serialize, PartialEq, Eq)]
 pub struct Channel {
     pub name: String,
@@ -100,7 +100,7 @@ pub struct Channel {
     pub releases: Vec<String>,
 }
 
-/// The push body (fact sheet §2.4): `{"blob": …, "release": …, "media_type": …}`, with `blob`
+/// The push body, as appr's `push` route reads it: `{"blob": …, "release": …, "media_type": …}`, with `blob`
 /// standard base64 with padding on one line. Written straight into one buffer (the blob is
 /// megabytes; a `String` for the base64 and another for the JSON would double the peak), and
 /// shared, not copied, by every attempt of the request.

@@ -5,9 +5,9 @@
 //! so we see every status and header (for `retry-after` and `x-ratelimit-reset`) and page by
 //! `page=N` rather than following absolute `Link` URLs (octocrab would prefix a GitHub
 //! Enterprise base path to them). Uploads bypass octocrab (module `upload`). octocrab's
-//! immediate retries are not compiled in (no `retry` feature, §7.7 item 7); every call here is
-//! retried by our [`RetryPolicy`](crate::retry::RetryPolicy) as [`limits`] classifies it, and
-//! every call has a timeout.
+//! immediate retries are not compiled in (no `retry` feature); every call here is retried by
+//! our [`RetryPolicy`](crate::retry::RetryPolicy) as [`limits`] classifies it, each retry
+//! reported through [`Events`], and every call has a timeout.
 
 use std::fmt;
 
@@ -18,11 +18,13 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
+use std::sync::Arc;
+
 use super::config::{Config, encode, upload_root};
 use super::limits;
 use super::plan::Remote;
 use crate::error::{Error, Result};
-use crate::report::Reporter;
+use crate::events::{Events, RetryNote};
 use crate::retry::Verdict;
 use crate::secret::Secret;
 
@@ -35,7 +37,7 @@ const MAX_PAGES: u32 = 100;
 
 /// A release, the fields we use.
 #[derive(Debug, Clone, Deserialize)]
-pub struct Release {
+pub(crate) struct Release {
     pub id: u64,
     pub tag_name: String,
     pub draft: bool,
@@ -44,13 +46,11 @@ pub struct Release {
     pub immutable: Option<bool>,
     #[serde(default)]
     pub upload_url: String,
-    #[serde(default)]
-    pub html_url: Option<String>,
 }
 
 /// One failed call: what was asked, what came back, and whether to retry.
 #[derive(Debug)]
-pub struct ApiError {
+pub(crate) struct ApiError {
     /// Method and URL path, e.g. `POST /repos/o/r/releases` (never a header or the token).
     pub what: String,
     pub status: Option<u16>,
@@ -71,12 +71,20 @@ impl ApiError {
     }
 }
 
+impl ApiError {
+    /// What went wrong, without the call: `HTTP 503: Service Unavailable` or the transport's
+    /// message.
+    pub(crate) fn why(&self) -> String {
+        match self.status {
+            Some(s) => format!("HTTP {s}: {}", self.message),
+            None => self.message.clone(),
+        }
+    }
+}
+
 impl fmt::Display for ApiError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.status {
-            Some(s) => write!(f, "{}: HTTP {s}: {}", self.what, self.message)?,
-            None => write!(f, "{}: {}", self.what, self.message)?,
-        }
+        write!(f, "{}: {}", self.what, self.why())?;
         if !self.errors.is_empty() {
             let errors: Vec<String> = self.errors.iter().map(Value::to_string).collect();
             write!(f, " {}", errors.join(", "))?;
@@ -94,10 +102,10 @@ impl From<ApiError> for Error {
     }
 }
 
-pub type ApiResult<T> = std::result::Result<T, ApiError>;
+pub(crate) type ApiResult<T> = std::result::Result<T, ApiError>;
 
 /// A client for one repository's releases.
-pub struct Client<'a> {
+pub(crate) struct Client {
     octo: Octocrab,
     pub(super) uploads: reqwest::Client,
     pub(super) token: Secret,
@@ -106,18 +114,18 @@ pub struct Client<'a> {
     pub(super) upload_root: String,
     /// `/repos/{owner}/{repo}`, encoded.
     pub(super) repo_route: String,
-    pub cfg: Config,
-    pub(super) report: &'a Reporter,
+    pub(crate) cfg: Config,
+    pub(super) events: Arc<dyn Events>,
 }
 
-impl<'a> Client<'a> {
-    pub fn new(
+impl Client {
+    pub(crate) fn new(
         api: &str,
         owner: &str,
         repo: &str,
         token: &Secret,
         cfg: Config,
-        report: &'a Reporter,
+        events: Arc<dyn Events>,
     ) -> Result<Self> {
         if token.expose().is_empty() || !token.expose().bytes().all(|b| b.is_ascii_graphic()) {
             return Err(Error::input(
@@ -150,7 +158,7 @@ impl<'a> Client<'a> {
             upload_root,
             repo_route: format!("/repos/{}/{}", encode(owner), encode(repo)),
             cfg,
-            report,
+            events,
         })
     }
 
@@ -160,14 +168,20 @@ impl<'a> Client<'a> {
         F: FnMut() -> Fut,
         Fut: Future<Output = ApiResult<T>>,
     {
+        let max_attempts = self.cfg.retry.max_attempts;
         self.cfg
             .retry
             .run(
                 op,
                 |e: &ApiError| e.verdict,
                 |n, wait, e| {
-                    self.report
-                        .info(&format!("{e}; retry {n} in {:.1}s", wait.as_secs_f64()))
+                    self.events.retrying(&RetryNote {
+                        call: e.what.clone(),
+                        why: e.why(),
+                        next_attempt: n + 1,
+                        max_attempts,
+                        wait,
+                    })
                 },
             )
             .await
@@ -336,7 +350,7 @@ impl<'a> Client<'a> {
     }
 
     /// The published release for `tag` (get-by-tag never returns drafts).
-    pub async fn release_by_tag(&self, tag: &str) -> ApiResult<Option<Release>> {
+    pub(crate) async fn release_by_tag(&self, tag: &str) -> ApiResult<Option<Release>> {
         let route = format!("{}/releases/tags/{}", self.repo_route, encode(tag));
         match self.call(Method::GET, &route, None).await {
             Ok((_, r)) => Ok(Some(r)),
@@ -345,14 +359,22 @@ impl<'a> Client<'a> {
         }
     }
 
+    /// The preflight read: the first page of one release, which needs a token that may read
+    /// the repository.
+    pub(crate) async fn check(&self) -> ApiResult<()> {
+        let route = format!("{}/releases?per_page=1", self.repo_route);
+        let _: (_, Vec<Release>) = self.call(Method::GET, &route, None).await?;
+        Ok(())
+    }
+
     /// Every release, drafts included (for a token with push access).
-    pub async fn releases(&self) -> ApiResult<Vec<Release>> {
+    pub(crate) async fn releases(&self) -> ApiResult<Vec<Release>> {
         self.list_all(&format!("{}/releases", self.repo_route))
             .await
     }
 
     /// Creates a draft release for `tag`.
-    pub async fn create_draft(&self, tag: &str, prerelease: bool) -> ApiResult<Release> {
+    pub(crate) async fn create_draft(&self, tag: &str, prerelease: bool) -> ApiResult<Release> {
         let body = serde_json::json!({
             "tag_name": tag,
             "name": tag,
@@ -363,19 +385,19 @@ impl<'a> Client<'a> {
         Ok(self.call(Method::POST, &route, Some(&body)).await?.1)
     }
 
-    pub async fn update_release(&self, id: u64, body: &Value) -> ApiResult<Release> {
+    pub(crate) async fn update_release(&self, id: u64, body: &Value) -> ApiResult<Release> {
         let route = format!("{}/releases/{id}", self.repo_route);
         Ok(self.call(Method::PATCH, &route, Some(body)).await?.1)
     }
 
     /// Every asset of a release, whatever its state.
-    pub async fn assets(&self, release: u64) -> ApiResult<Vec<Remote>> {
+    pub(crate) async fn assets(&self, release: u64) -> ApiResult<Vec<Remote>> {
         self.list_all(&format!("{}/releases/{release}/assets", self.repo_route))
             .await
     }
 
     /// Deletes an asset; one already gone counts as deleted.
-    pub async fn delete_asset(&self, id: u64) -> ApiResult<()> {
+    pub(crate) async fn delete_asset(&self, id: u64) -> ApiResult<()> {
         let route = format!("{}/releases/assets/{id}", self.repo_route);
         match self.call::<Value>(Method::DELETE, &route, None).await {
             Ok(_) => Ok(()),
@@ -384,7 +406,7 @@ impl<'a> Client<'a> {
         }
     }
 
-    pub async fn rename_asset(&self, id: u64, name: &str) -> ApiResult<Remote> {
+    pub(crate) async fn rename_asset(&self, id: u64, name: &str) -> ApiResult<Remote> {
         let route = format!("{}/releases/assets/{id}", self.repo_route);
         let body = serde_json::json!({ "name": name });
         Ok(self.call(Method::PATCH, &route, Some(&body)).await?.1)

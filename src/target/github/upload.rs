@@ -1,7 +1,8 @@
 //! Uploading assets: a plain reqwest client (from [`crate::http`]) instead of octocrab, which
-//! puts `/api/v3` in front of a GitHub Enterprise upload path (fact sheet §7.7 item 6),
-//! re-reads the release before every upload (item 4), sends no token to an upload host it does
-//! not know (item 5) and does not encode the name (item 1). The endpoint comes from the
+//! puts `/api/v3` in front of a GitHub Enterprise upload path, re-reads the release before
+//! every upload, sends no token to an upload host it does not know and does not encode the
+//! name (GitHub's REST docs, "Upload a release asset", describe the upload URL and the `name`
+//! query parameter). The endpoint comes from the
 //! release's `upload_url` and must lie under the upload root derived from the API base
 //! ([`super::config::upload_root`]), since the token goes with it; the `Authorization` header
 //! is marked sensitive. A failed attempt is retried only after the assets are listed again
@@ -15,11 +16,11 @@ use super::plan::Remote;
 use crate::error::{Error, Result};
 use crate::retry::Verdict;
 
-impl Client<'_> {
+impl Client {
     /// The upload endpoint of `release` (no query): the origin and path of its `upload_url`
     /// template, which must lie under the upload root derived from the API base, since the
     /// token goes with it.
-    pub fn upload_endpoint(&self, release: &Release) -> Result<String> {
+    pub(crate) fn upload_endpoint(&self, release: &Release) -> Result<String> {
         let from_template = release.upload_url.split('{').next().unwrap_or("").trim();
         if from_template.is_empty() {
             return Ok(format!(
@@ -38,7 +39,12 @@ impl Client<'_> {
     }
 
     /// One upload attempt, no retry.
-    pub async fn upload_once(&self, endpoint: &str, name: &str, bytes: &[u8]) -> ApiResult<Remote> {
+    pub(crate) async fn upload_once(
+        &self,
+        endpoint: &str,
+        name: &str,
+        bytes: &[u8],
+    ) -> ApiResult<Remote> {
         let url = format!("{endpoint}?name={}", encode(name));
         let what = format!("POST {endpoint}?name={}", encode(name));
         let mut auth = HeaderValue::from_str(&format!("Bearer {}", self.token.expose()))
@@ -76,7 +82,7 @@ impl Client<'_> {
     /// Uploads `bytes` as `name`, retrying as classified. Before each retry the assets are
     /// listed again: a failed attempt may have left a `starter` asset under the name (deleted,
     /// or the retry would get 422) or may in fact have completed (then it is the result).
-    pub async fn upload(
+    pub(crate) async fn upload(
         &self,
         release: u64,
         endpoint: &str,
@@ -100,7 +106,7 @@ impl Client<'_> {
                         {
                             return Ok(r.clone());
                         }
-                        self.report.info(&format!(
+                        self.events.note(&format!(
                             "deleting asset {name} left in state '{}' by the failed attempt",
                             r.state
                         ));

@@ -1,12 +1,12 @@
-//! The push stage: publish the verified bundle to the app registry, idempotently, and prove it.
+//! The push step: publish the verified bundle to the app registry, idempotently, and prove it.
 //!
 //! The rule: a release already published with the same digest → nothing to do (a re-run after
 //! success, or after a later stage failed); with a different digest → refused unless `--force`,
 //! naming both digests. A dry-run or a forced run looks the release up first; a normal run sends
-//! the push straight away (the one write, behind [`Ctx::may_write`]) and applies the same rule
+//! the push straight away (the one write, behind the executor's gate) and applies the same rule
 //! to a 409 answer, which saves a round trip on every first publication. A dry-run stops before
-//! the write and prints the exact request: URL, release, media type, size and digest, and which
-//! credentials would be sent, never their value. After pushing, the release is read back *by
+//! the write (the gate records it as skipped) and prints the exact request: URL, release,
+//! media type, size and digest, and which credentials would be sent, never their value. After pushing, the release is read back *by
 //! release name*, as consumers do, and its digest compared with what was sent.
 //!
 //! A push is a single request that the server stores whole or not at all, so nothing is ever
@@ -14,100 +14,61 @@
 //! and says exactly where things stand: not published, published with our digest (the answer
 //! was lost; continue), or published with another digest.
 //!
-//! Stage order (fact sheet §1.8, §1.11 item 9): KubeVirt's Travis deploy pushed to Quay before
-//! the GitHub release until #2592 moved the push last, "so it can't break the release
+//! Stage order: KubeVirt's Travis deploy pushed to Quay before the GitHub release until
+//! kubevirt/kubevirt#2592 moved the push last, "so it can't break the release
 //! anymore". Here the default order is render → fetch-previous → package → verify → push →
 //! release: the bundle is never pushed unverified, and because a push is idempotent, a run
 //! whose release stage failed is simply run again: push finds its own digest and does nothing,
 //! and the release stage completes.
 
-use super::Ctx;
+use super::{Decision, Verified};
 use crate::error::{Error, Result};
-use crate::olm::PackageManifest;
+use crate::events::{Gate, Write};
 use crate::olm::archive::{self, Packed};
+use crate::plan::PushStep;
 use crate::registry::{PushOutcome, Registry, ReleaseInfo};
-use crate::report::{Reporter, Write};
-use crate::settings::Settings;
+use crate::report::Reporter;
 
-/// What one push publishes and where. The push stage fills it from the pipeline's settings;
-/// `olm-release publish` fills it from its arguments, so both go through the same code below.
-#[derive(Debug, Clone)]
-pub struct Job {
-    pub namespace: String,
-    pub package: String,
-    /// The OLM channel whose head the summary names.
-    pub channel: String,
-    pub release: String,
-    pub force: bool,
-    pub dry_run: bool,
-}
-
-impl Job {
-    pub fn from_settings(s: &Settings) -> Self {
-        Job {
-            namespace: s.registry.namespace.clone(),
-            package: s.pipeline.package.clone(),
-            channel: s.pipeline.channel.clone(),
-            release: s.version.to_string(),
-            force: s.force,
-            dry_run: s.dry_run,
-        }
-    }
-}
-
-/// The registry, the reporter and the job: everything one push uses.
+/// The registry, the reporter and the step: everything one push uses.
 struct Push<'a> {
     registry: &'a Registry,
     report: &'a Reporter,
-    job: &'a Job,
+    step: &'a PushStep,
 }
 
-/// The push stage: the pipeline's settings as a [`Job`], then [`push`].
-pub async fn run(ctx: &mut Ctx<'_>) -> Result<()> {
-    if let Some(why) = &ctx.state.nothing_to_publish {
-        ctx.report.info(&format!("nothing to push: {why}"));
-        return Ok(());
-    }
-    let job = Job::from_settings(ctx.settings);
-    let packaged = ctx.packaged()?;
-    push(
-        &ctx.registry,
-        ctx.report,
-        &job,
-        &packaged.bundle.package,
-        &packaged.packed,
-    )
-    .await
-}
-
-/// Publishes `packed` (whose package file is `package`) as `job` says, idempotently, and
-/// proves it by pulling it back.
-pub async fn push(
+/// The push step: publishes the verified bundle as the step says, idempotently, and proves
+/// it by pulling it back.
+pub(crate) async fn run(
+    step: &PushStep,
     registry: &Registry,
     report: &Reporter,
-    job: &Job,
-    package: &PackageManifest,
-    packed: &Packed,
+    gate: &dyn Gate,
+    verified: &Verified,
 ) -> Result<()> {
+    if let Some(Decision::SkipOlder { head }) = &verified.decision {
+        report.info(&format!(
+            "nothing to push: the version is older than {head}, the head of the channel; policy 'skip'"
+        ));
+        return Ok(());
+    }
     let p = Push {
         registry,
         report,
-        job,
+        step,
     };
-    let (ns, pkg, channel) = (&job.namespace, &job.package, &job.channel);
-    // The release is a parsed SemVer upstream; check the text once more before anything is sent.
-    let release = job.release.clone();
-    semver::Version::parse(&release).map_err(|e| {
-        Error::input(format!(
-            "release '{release}' is not strict SemVer ({e}); nothing was sent"
-        ))
-    })?;
-    let head = package
-        .channel(channel)
-        .map(|c| c.current_csv.clone())
-        .unwrap_or_else(|| "(none)".into());
+    let (ns, pkg, release) = (&step.namespace, &step.package, &step.release);
+    let packed: &Packed = &verified.packed;
+    let channel = step
+        .channel
+        .as_deref()
+        .or(verified.package.default_channel.as_deref())
+        .or_else(|| verified.package.channels.first().map(|c| c.name.as_str()));
+    let head = channel
+        .and_then(|c| verified.package.channel(c))
+        .map(|c| format!("channel {} head {}", c.name, c.current_csv))
+        .unwrap_or_else(|| "no channel head".into());
     let summary = format!(
-        "{ns}/{pkg} release {release}, channel {channel} head {head}, sha256:{}",
+        "{ns}/{pkg} release {release}, {head}, sha256:{}",
         packed.digest
     );
 
@@ -115,50 +76,46 @@ pub async fn push(
     // it would do, and --force must not overwrite an identical release. Otherwise the push goes
     // straight out and a 409 answer is resolved by the same digest rule below, which saves a
     // round trip on every first publication.
-    let existing = if job.dry_run || job.force {
-        p.find(&release).await?
+    let existing = if step.look_up_first {
+        p.find(release).await?
     } else {
         None
     };
     if let Some(e) = &existing {
         if e.digest == packed.digest {
-            report.kept(p.write(&release, packed.gz.len(), &packed.digest, false));
+            gate.kept(p.write(packed.gz.len(), &packed.digest, false));
             report.info(&format!("already published: {summary}; nothing to do"));
             return Ok(());
         }
-        if !job.force {
-            return Err(conflict(&release, ns, pkg, &e.digest, &packed.digest));
+        if !step.force {
+            return Err(conflict(release, ns, pkg, &e.digest, &packed.digest));
         }
         report.warn(&format!(
             "--force: overwriting release {release} of {ns}/{pkg} (published sha256:{}) with sha256:{}",
             e.digest, packed.digest
         ));
     }
-    let force = existing.is_some() && job.force;
-    let w = p.write(&release, packed.gz.len(), &packed.digest, force);
+    let force = existing.is_some() && step.force;
+    let w = p.write(packed.gz.len(), &packed.digest, force);
     let creds = registry.push_request(ns, pkg, force).credentials;
-    if !super::may_write(report, job.dry_run, w.clone()) {
+    if !gate.allow(&w) {
         report.info(&format!("dry-run: credentials: {creds}"));
         return Ok(());
     }
-    let spinner = report.activity(&format!("pushing {} bytes to {ns}/{pkg}", packed.gz.len()));
-    let pushed = registry.push(ns, pkg, &release, &packed.gz, force).await;
-    drop(spinner);
-    p.notes();
-    match pushed {
+    match registry.push(ns, pkg, release, &packed.gz, force).await {
         Ok(PushOutcome::Pushed) => {}
         Ok(PushOutcome::Exists) => {
             // The release exists: a re-run after success, someone else's push, or an earlier
             // attempt of ours that landed before its answer was lost.
-            match p.find(&release).await? {
+            match p.find(release).await? {
                 Some(e) if e.digest == packed.digest => {
-                    report.kept(p.write(&release, packed.gz.len(), &packed.digest, false));
+                    gate.kept(p.write(packed.gz.len(), &packed.digest, false));
                     report.info(&format!(
                         "already published: {summary}; the registry already had this release with this digest (409), nothing to do"
                     ));
                     return Ok(());
                 }
-                Some(e) => return Err(conflict(&release, ns, pkg, &e.digest, &packed.digest)),
+                Some(e) => return Err(conflict(release, ns, pkg, &e.digest, &packed.digest)),
                 None => {
                     return Err(Error::stage(format!(
                         "the registry refused release {release} of {ns}/{pkg} as existing (409), but does not list it"
@@ -166,47 +123,39 @@ pub async fn push(
                 }
             }
         }
-        Err(e) => p.after_failure(e, &release, &packed.digest).await?,
+        Err(e) => p.after_failure(e, release, &packed.digest).await?,
     }
-    p.prove(&release, &packed.digest).await?;
-    report.published(w);
+    p.prove(release, &packed.digest).await?;
+    gate.done(w);
     report.info(&format!("published {summary}"));
     Ok(())
 }
 
 impl Push<'_> {
     /// What is written, for the report and the dry-run line: the exact request.
-    fn write(&self, release: &str, size: usize, digest: &str, force: bool) -> Write {
-        let req = self
-            .registry
-            .push_request(&self.job.namespace, &self.job.package, force);
+    fn write(&self, size: usize, digest: &str, force: bool) -> Write {
+        let s = self.step;
+        let req = self.registry.push_request(&s.namespace, &s.package, force);
         Write {
-            what: format!("bundle release {release} (media_type helm, {size}-byte .tar.gz)"),
+            what: format!(
+                "bundle release {} (media_type helm, {size}-byte .tar.gz)",
+                s.release
+            ),
             target: req.target,
             digest: Some(digest.to_string()),
         }
     }
 
-    /// Reports the client's retries.
-    fn notes(&self) {
-        for n in self.registry.take_notes() {
-            self.report.warn(&n);
-        }
-    }
-
     async fn find(&self, release: &str) -> Result<Option<ReleaseInfo>> {
-        let found = self
-            .registry
-            .release(&self.job.namespace, &self.job.package, release)
-            .await;
-        self.notes();
-        found
+        self.registry
+            .release(&self.step.namespace, &self.step.package, release)
+            .await
     }
 
     /// After a failed push: look again and say where things stand. `Ok` when the release did
     /// land with this bundle's digest (only the answer was lost); otherwise the error to report.
     async fn after_failure(&self, e: Error, release: &str, digest: &str) -> Result<()> {
-        let (ns, pkg) = (&self.job.namespace, &self.job.package);
+        let (ns, pkg) = (&self.step.namespace, &self.step.package);
         let failed = e.context(format!("pushing release {release} of {ns}/{pkg}"));
         let state = match self.find(release).await {
             Ok(None) => {
@@ -226,16 +175,16 @@ impl Push<'_> {
                 "looking the release up again failed too ({look}); check {ns}/{pkg} {release} by hand"
             ),
         };
-        Err(Error {
-            message: format!("{}; {state}", failed.message),
-            ..failed
+        Err(Error::Message {
+            class: failed.class(),
+            message: format!("{failed}; {state}"),
         })
     }
 
     /// Reads the release back as a consumer would (by release name) and checks the registry
     /// reports and serves exactly what was sent.
     async fn prove(&self, release: &str, digest: &str) -> Result<()> {
-        let (ns, pkg) = (&self.job.namespace, &self.job.package);
+        let (ns, pkg) = (&self.step.namespace, &self.step.package);
         let listed = self.find(release).await?.ok_or_else(|| {
             Error::stage(format!(
                 "pushed release {release} of {ns}/{pkg}, but the registry does not list it"
@@ -247,9 +196,11 @@ impl Push<'_> {
                 listed.digest
             )));
         }
-        let gz = self.registry.pull_release(ns, pkg, release).await;
-        self.notes();
-        let gz = gz.map_err(|e| e.context(format!("pulling release {release} back")))?;
+        let gz = self
+            .registry
+            .pull_release(ns, pkg, release)
+            .await
+            .map_err(|e| e.context(format!("pulling release {release} back")))?;
         let pulled = archive::tar_digest(&gz, Default::default())
             .map_err(|e| Error::stage(format!("pulled release {release} back: {e}")))?;
         if pulled != digest {
