@@ -13,6 +13,7 @@ mod graph;
 mod hostile;
 mod kubevirt_chain;
 mod pipeline;
+mod plan;
 mod publish;
 mod quay_fake;
 mod registry_dir;
