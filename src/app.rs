@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use crate::cli::{Cli, Command, Format, PipelineArgs};
 use crate::commands;
-use crate::error::{Error, Result};
+use crate::error::{CommandError, Result};
 use crate::exec;
 use crate::plan::{self, Plan};
 use crate::report::{Fold, Reporter, Verbosity};
@@ -24,9 +24,7 @@ pub async fn run(cli: Cli, env: Env) -> Result<()> {
     if matches!(cli.format, Format::Dot | Format::Mermaid)
         && !matches!(cli.command, Command::Graph(_))
     {
-        return Err(Error::input(
-            "--format dot and --format mermaid apply to the graph command only",
-        ));
+        return Err(CommandError::Format.into());
     }
     let ci = crate::ci::CiContext::from_env(&env);
     let interactive = std::io::IsTerminal::is_terminal(&std::io::stderr())
@@ -98,7 +96,7 @@ pub async fn run(cli: Cli, env: Env) -> Result<()> {
             let mut buf = Vec::new();
             clap_mangen::Man::new(cmd)
                 .render(&mut buf)
-                .map_err(|e| Error::stage(format!("writing the man page: {e}")))?;
+                .map_err(|e| CommandError::Man(e.to_string()))?;
             crate::out::stdout(&String::from_utf8_lossy(&buf));
             Ok(())
         }

@@ -1,18 +1,33 @@
 //! Errors and their exit codes.
 //!
-//! Two classes matter to a user and to CI: input errors (the pipeline file, a variable, an
-//! argument or an input file is wrong: exit 2) and stage failures (a stage ran and failed, or a
-//! server said no: exit 1). Every error carries a message that names what went wrong and where
-//! (file and line, field, URL) and how to fix it. Errors never carry secrets: clients build them
-//! from status, URL path and server text only.
+//! Each area has its own error enum (thiserror), and each variant knows its [`Class`]:
+//! input errors (the pipeline file, a variable, an argument, a credential or an input file is
+//! wrong: exit 2), stage failures (a step ran and failed, or a server said no: exit 1), and
+//! internal errors (a bug: exit 70, `EX_SOFTWARE` of sysexits.h, with a line asking for a
+//! report). [`Error`] gathers them for `main`, which maps the class to the exit code. Causes
+//! stay attached as `source()`, so the JSON summary can list the chain; the message a user
+//! reads names the file and line, field, URL and the fix. Errors never carry secrets: clients
+//! build them from status, URL path and server text only, and scrub what they hold.
 //!
-//! Problems found before anything runs (the plan's static checks) are collected, not stopped at:
-//! [`Problems`] lists every one of them at once.
+//! Problems found before anything runs (the plan's static checks) are collected, not stopped
+//! at: [`Problems`] lists every one of them at once.
 
 use std::fmt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde::Serialize;
+
+pub use crate::commands::CommandError;
+pub use crate::exec::StepError;
+pub use crate::exec::{
+    AssetError, FetchError, PackageError, PreflightError, PushError, RenderError, VerifyError,
+};
+pub use crate::pipeline::PipelineError;
+pub use crate::pipeline::interpolate::ExpandError;
+pub use crate::registry::RegistryError;
+pub use crate::registry::appr::errors::{ApiError as RegistryApiError, Failure};
+pub use crate::target::TargetError;
+pub use crate::target::github::{ApiError as GitHubApiError, GitHubError};
 
 /// What kind of failure this is; decides the exit code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -22,8 +37,7 @@ pub enum Class {
     Input,
     /// A stage failed while running, or a server refused (exit 1).
     Stage,
-    /// A bug in olm-release (exit 70, `EX_SOFTWARE` of sysexits.h): the message asks for a
-    /// report.
+    /// A bug in olm-release (exit 70); the message asks for a report.
     Internal,
 }
 
@@ -38,12 +52,11 @@ impl Class {
     }
 }
 
-/// An error with its class and a human message (already holding its context).
+/// Any error of the program.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    /// A failure described by its message.
-    #[error("{message}")]
-    Message { class: Class, message: String },
+    #[error(transparent)]
+    Pipeline(#[from] PipelineError),
     /// Problems found before anything ran, all of them.
     #[error(transparent)]
     Problems(#[from] Problems),
@@ -54,53 +67,57 @@ pub enum Error {
         #[source]
         source: Box<Error>,
     },
+    #[error(transparent)]
+    StepFailed(Box<StepError>),
+    #[error(transparent)]
+    Registry(#[from] RegistryError),
+    #[error(transparent)]
+    GitHub(#[from] GitHubError),
+    #[error(transparent)]
+    Target(#[from] TargetError),
+    #[error(transparent)]
+    Command(#[from] CommandError),
+    /// Reading or writing a local file.
+    #[error("{}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        class: Class,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("internal error (a bug in olm-release; please report it with this message): {0}")]
+    Internal(String),
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 impl Error {
-    /// An input error (exit 2).
-    pub fn input(message: impl Into<String>) -> Self {
-        Error::Message {
-            class: Class::Input,
-            message: message.into(),
-        }
-    }
-
-    /// A stage failure (exit 1).
-    pub fn stage(message: impl Into<String>) -> Self {
-        Error::Message {
-            class: Class::Stage,
-            message: message.into(),
-        }
-    }
-
     /// A bug: something the code's own invariants rule out happened.
     pub fn internal(message: impl Into<String>) -> Self {
-        Error::Message {
-            class: Class::Internal,
-            message: format!(
-                "internal error (a bug in olm-release; please report it with this message): {}",
-                message.into()
-            ),
+        Error::Internal(message.into())
+    }
+
+    /// An I/O error on `path`, classed as `class`.
+    pub fn io(class: Class, path: &Path, source: std::io::Error) -> Self {
+        Error::Io {
+            path: path.to_path_buf(),
+            class,
+            source,
         }
     }
 
     /// What kind of failure this is.
     pub fn class(&self) -> Class {
         match self {
-            Error::Message { class, .. } => *class,
-            Error::Problems(_) => Class::Input,
+            Error::Pipeline(_) | Error::Problems(_) => Class::Input,
             Error::Step { source, .. } => source.class(),
-        }
-    }
-
-    /// Prefixes the message with what was being done ("reading X: <cause>").
-    pub fn context(self, what: impl fmt::Display) -> Self {
-        let class = self.class();
-        Error::Message {
-            class,
-            message: format!("{what}: {self}"),
+            Error::StepFailed(e) => e.class(),
+            Error::Registry(e) => e.class(),
+            Error::GitHub(e) => e.class(),
+            Error::Target(e) => e.class(),
+            Error::Command(e) => e.class(),
+            Error::Io { class, .. } => *class,
+            Error::Internal(_) => Class::Internal,
         }
     }
 
@@ -109,29 +126,27 @@ impl Error {
         self.class().exit_code()
     }
 
-    /// An I/O error on `path`, classed as `class`.
-    pub fn io(class: Class, path: &Path, err: std::io::Error) -> Self {
-        Error::Message {
-            class,
-            message: format!("{}: {err}", path.display()),
+    /// The causes under this error's own message, outermost first (for the JSON summary).
+    pub fn causes(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut cause = std::error::Error::source(self);
+        while let Some(c) = cause {
+            out.push(c.to_string());
+            cause = c.source();
         }
+        out
     }
 }
 
-/// Adds context to any result whose error can be shown.
-pub trait Context<T> {
-    /// On error, wraps it as a stage failure prefixed with `what`.
-    fn stage_context(self, what: impl FnOnce() -> String) -> Result<T>;
-    /// On error, wraps it as an input error prefixed with `what`.
-    fn input_context(self, what: impl FnOnce() -> String) -> Result<T>;
+impl From<StepError> for Error {
+    fn from(e: StepError) -> Error {
+        Error::StepFailed(Box::new(e))
+    }
 }
 
-impl<T, E: fmt::Display> Context<T> for std::result::Result<T, E> {
-    fn stage_context(self, what: impl FnOnce() -> String) -> Result<T> {
-        self.map_err(|e| Error::stage(format!("{}: {e}", what())))
-    }
-    fn input_context(self, what: impl FnOnce() -> String) -> Result<T> {
-        self.map_err(|e| Error::input(format!("{}: {e}", what())))
+impl From<crate::target::github::ApiError> for Error {
+    fn from(e: crate::target::github::ApiError) -> Error {
+        Error::GitHub(e.into())
     }
 }
 

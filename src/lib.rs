@@ -8,6 +8,7 @@
 //! and [`template`] (Go `text/template` rendering).
 
 pub mod app;
+mod atomic;
 pub mod ci;
 pub mod cli;
 pub mod commands;

@@ -11,8 +11,9 @@ use std::sync::Arc;
 
 use serde_yaml_ng::Value;
 
+use super::CommandError;
 use crate::cli::{Format, GraphArgs};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::events::Events;
 use crate::olm::graph::{Broken, walk};
 use crate::olm::{Bundle, archive};
@@ -27,14 +28,14 @@ pub(crate) async fn run(
     events: &Arc<impl Events + 'static>,
 ) -> Result<()> {
     let bundle = match (&args.bundle, &args.registry) {
-        (Some(path), _) => archive::read_path(path).map_err(Error::input)?,
+        (Some(path), _) => archive::read_path(path).map_err(CommandError::Unreadable)?,
         (None, Some(url)) => {
             let (ns, pkg) = (
                 args.namespace.as_deref().unwrap_or_default(),
                 args.package.as_deref().unwrap_or_default(),
             );
-            let location = settings::registry_location(url, false)
-                .map_err(|e| Error::input(format!("--registry: {e}")))?;
+            let location =
+                settings::registry_location(url, false).map_err(CommandError::Registry)?;
             let registry = Registry::open(
                 &location,
                 settings::registry_credentials(env),
@@ -43,18 +44,24 @@ pub(crate) async fn run(
                 events.clone(),
             )?;
             let releases = registry.releases(ns, pkg).await?;
-            let default = releases.first().ok_or_else(|| {
-                Error::stage(format!(
-                    "{} {ns}/{pkg} has no releases",
-                    registry.describe()
-                ))
+            let default = releases.first().ok_or_else(|| CommandError::NoReleases {
+                registry: registry.describe(),
+                namespace: ns.into(),
+                package: pkg.into(),
             })?;
             let gz = registry.pull(ns, pkg, &default.digest).await?;
-            archive::unpack_release(&gz, &default.digest).map_err(|e| {
-                Error::stage(format!("release {} of {ns}/{pkg}: {e}", default.release))
+            archive::unpack_release(&gz, &default.digest).map_err(|message| {
+                CommandError::Release {
+                    at: format!("release {} of {ns}/{pkg}", default.release),
+                    message,
+                }
             })?
         }
-        (None, None) => return Err(Error::input("graph needs a bundle path or --registry")),
+        (None, None) => {
+            return Err(
+                CommandError::Unreadable("graph needs a bundle path or --registry".into()).into(),
+            );
+        }
     };
     let out = match format {
         Format::Human => draw(&bundle, Style::Text),

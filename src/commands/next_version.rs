@@ -11,13 +11,15 @@
 use std::path::Path;
 use std::process::Command;
 
-use crate::error::{Error, Result};
+use super::CommandError;
 
 /// The alpha version following `last` for build `build`.
-pub fn alpha_after(last: &str, build: u64) -> Result<semver::Version> {
+pub(crate) fn alpha_after(last: &str, build: u64) -> Result<semver::Version, CommandError> {
     let trimmed = last.strip_prefix('v').unwrap_or(last);
-    let v = semver::Version::parse(trimmed)
-        .map_err(|e| Error::input(format!("last release '{last}' is not a SemVer tag: {e}")))?;
+    let v = semver::Version::parse(trimmed).map_err(|e| CommandError::LastTag {
+        last: last.into(),
+        reason: e.to_string(),
+    })?;
     let pre =
         semver::Prerelease::new(&format!("alpha.{build}")).expect("alpha.N is a valid pre-release");
     Ok(semver::Version {
@@ -30,15 +32,15 @@ pub fn alpha_after(last: &str, build: u64) -> Result<semver::Version> {
 }
 
 /// The newest SemVer tag (`vX.Y.Z` or `X.Y.Z`) reachable from HEAD in `source`.
-pub fn last_tag(source: &Path) -> Result<String> {
+pub(crate) fn last_tag(source: &Path) -> Result<String, CommandError> {
     let out = Command::new("git")
         .arg("-C")
         .arg(source)
         .args(["tag", "--merged", "HEAD", "--list"])
         .output()
-        .map_err(|e| Error::stage(format!("running git in {}: {e}", source.display())))?;
+        .map_err(|e| CommandError::Git(format!("running git in {}: {e}", source.display())))?;
     if !out.status.success() {
-        return Err(Error::stage(format!(
+        return Err(CommandError::Git(format!(
             "git tag in {}: {}",
             source.display(),
             String::from_utf8_lossy(&out.stderr).trim()
@@ -54,7 +56,7 @@ pub fn last_tag(source: &Path) -> Result<String> {
         .max_by(|a, b| a.0.cmp(&b.0))
         .map(|(_, t)| t)
         .ok_or_else(|| {
-            Error::stage(format!(
+            CommandError::Git(format!(
                 "no SemVer tag is reachable from HEAD in {}; pass --last",
                 source.display()
             ))

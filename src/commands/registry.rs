@@ -13,11 +13,13 @@ use std::time::Duration;
 
 use serde::Serialize;
 
+use super::CommandError;
 use crate::cli::{RegistryCommand, RegistryTarget};
 use crate::error::{Class, Error, Result};
 use crate::events::Events;
 use crate::olm::{Bundle, archive, graph};
 use crate::out;
+use crate::registry::RegistryError;
 use crate::registry::{QUAY_LIST_CAP, Registry, ReleaseInfo};
 use crate::settings::{self, Env};
 
@@ -93,7 +95,10 @@ pub(crate) async fn run(
             let tarball = out.join(format!("{ns}_{pkg}_{}.tar.gz", info.release));
             std::fs::write(&tarball, &gz).map_err(|e| Error::io(Class::Stage, &tarball, e))?;
             let folder = out.join("bundle");
-            archive::write_folder(&bundle, &folder).map_err(Error::stage)?;
+            archive::write_folder(&bundle, &folder).map_err(|message| CommandError::Release {
+                at: format!("writing {}", folder.display()),
+                message,
+            })?;
             if json {
                 print_json(&serde_json::json!({
                     "release": info, "tarball": tarball, "bundle": folder,
@@ -116,9 +121,7 @@ pub(crate) async fn run(
             let r = open(&at)?;
             let (ns, pkg) = split(&package)?;
             let Registry::Appr(client) = &r else {
-                return Err(Error::input(
-                    "the dir: registry has no app-registry channels; OLM channels are in the bundle (registry show NS/PKG RELEASE)",
-                ));
+                return Err(CommandError::NoChannels.into());
             };
             let channels = client.channels(ns, pkg).await?;
             if json {
@@ -143,12 +146,10 @@ pub(crate) async fn run(
         } => {
             let r = open(&at)?;
             let (ns, pkg) = split(&package)?;
-            let info = r.release(ns, pkg, &release).await?.ok_or_else(|| {
-                Error::stage(format!(
-                    "{}: {ns}/{pkg} has no release {release}",
-                    r.describe()
-                ))
-            })?;
+            let info = r
+                .release(ns, pkg, &release)
+                .await?
+                .ok_or_else(|| no_release(&r, ns, pkg, &release))?;
             if !yes {
                 out::stdout(&format!(
                     "would delete {ns}/{pkg} {} (sha256:{}) at {}; pass --yes to delete it\n",
@@ -178,22 +179,22 @@ pub(crate) fn http_options(at: &RegistryTarget) -> crate::http::HttpOptions {
 
 /// Opens the registry a command names with `--registry`.
 pub(crate) fn open(at: &RegistryTarget, env: &Env, events: Arc<dyn Events>) -> Result<Registry> {
-    let location = settings::registry_location(&at.registry, at.insecure)
-        .map_err(|e| Error::input(format!("--registry: {e}")))?;
-    Registry::open(
+    let location =
+        settings::registry_location(&at.registry, at.insecure).map_err(CommandError::Registry)?;
+    Ok(Registry::open(
         &location,
         settings::registry_credentials(env),
         http_options(at),
         crate::retry::RetryPolicy::default(),
         events,
-    )
+    )?)
 }
 
 fn split(package: &str) -> Result<(&str, &str)> {
     package
         .split_once('/')
         .filter(|(n, p)| !n.is_empty() && !p.is_empty() && !p.contains('/'))
-        .ok_or_else(|| Error::input(format!("'{package}': expected NAMESPACE/PACKAGE")))
+        .ok_or_else(|| CommandError::Package(package.into()).into())
 }
 
 async fn show_releases(r: &Registry, ns: &str, pkg: &str, json: bool) -> Result<()> {
@@ -230,21 +231,26 @@ async fn fetch(
     pkg: &str,
     release: &str,
 ) -> Result<(ReleaseInfo, Bundle, Vec<u8>)> {
-    let info = r.release(ns, pkg, release).await?.ok_or_else(|| {
-        Error::stage(format!(
-            "{}: {ns}/{pkg} has no release {release}",
-            r.describe()
-        ))
-    })?;
+    let info = r
+        .release(ns, pkg, release)
+        .await?
+        .ok_or_else(|| no_release(r, ns, pkg, release))?;
     let gz = r.pull_release(ns, pkg, &info.release).await?;
-    let bundle = archive::unpack_release(&gz, &info.digest).map_err(|e| {
-        Error::stage(format!(
-            "{}: {ns}/{pkg} {}: {e}",
-            r.describe(),
-            info.release
-        ))
-    })?;
+    let bundle =
+        archive::unpack_release(&gz, &info.digest).map_err(|message| CommandError::Release {
+            at: format!("{}: {ns}/{pkg} {}", r.describe(), info.release),
+            message,
+        })?;
     Ok((info, bundle, gz))
+}
+
+fn no_release(r: &Registry, ns: &str, pkg: &str, release: &str) -> RegistryError {
+    RegistryError::NoRelease {
+        registry: r.describe(),
+        namespace: ns.into(),
+        package: pkg.into(),
+        release: release.into(),
+    }
 }
 
 /// A release's bundle, as `show` prints it.

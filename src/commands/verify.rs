@@ -3,8 +3,9 @@
 //! one line each (or one JSON document with `--format json`); the closing line goes to stderr.
 //! Any error finding fails the command (exit 1); an unreadable path is an input error (exit 2).
 
+use super::CommandError;
 use crate::cli::VerifyArgs;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::olm::validate::{self, Options};
 
 /// `verify PATH`.
@@ -13,7 +14,7 @@ pub fn run(args: &VerifyArgs, json: bool) -> Result<()> {
         profile: args.profile,
         operatorhub: args.operatorhub,
     };
-    let report = validate::verify_path(&args.path, &opts).map_err(Error::input)?;
+    let report = validate::verify_path(&args.path, &opts).map_err(CommandError::Unreadable)?;
     if json {
         println!(
             "{}",
@@ -30,10 +31,11 @@ pub fn run(args: &VerifyArgs, json: bool) -> Result<()> {
     let shown = args.path.display();
     let profile = opts.profile.as_str();
     if !report.is_valid() {
-        return Err(Error::stage(format!(
+        return Err(CommandError::Invalid(format!(
             "{shown}: {} error(s), {} warning(s) (profile {profile})",
             report.errors, report.warnings
-        )));
+        ))
+        .into());
     }
     if !json {
         eprintln!(

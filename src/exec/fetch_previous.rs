@@ -14,8 +14,9 @@
 
 use std::cmp::Ordering;
 
+use super::errors::FetchError;
 use super::{Assembled, Decision, Rendered};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::olm::archive;
 use crate::olm::{Bundle, Manifest};
 use crate::pipeline::OlderPolicy;
@@ -36,7 +37,10 @@ pub(crate) async fn run(
     let releases = registry
         .releases(ns, pkg)
         .await
-        .map_err(|e| e.context(format!("reading the releases of {where_} (fetch-previous)")))?;
+        .map_err(|source| FetchError::Read {
+            at: where_.clone(),
+            source,
+        })?;
     let Some(default) = releases.first() else {
         let decision = Decision::First {
             reason: format!("{where_} has no releases yet"),
@@ -63,14 +67,25 @@ pub(crate) async fn run(
     let gz = registry
         .pull(ns, pkg, &default.digest)
         .await
-        .map_err(|e| e.context(format!("pulling release {} of {where_}", default.release)))?;
-    let previous = archive::unpack_release(&gz, &default.digest)
-        .map_err(|e| Error::stage(format!("release {} of {where_}: {e}", default.release)))?;
+        .map_err(|source| FetchError::Pull {
+            release: default.release.clone(),
+            at: where_.clone(),
+            source,
+        })?;
+    let previous =
+        archive::unpack_release(&gz, &default.digest).map_err(|message| FetchError::Unpack {
+            release: default.release.clone(),
+            at: where_.clone(),
+            message,
+        })?;
     if previous.package.package_name != *pkg {
-        return Err(Error::stage(format!(
-            "release {} of {where_} is package '{}', not '{pkg}'; refusing to build on another package's bundle",
-            default.release, previous.package.package_name
-        )));
+        return Err(FetchError::OtherPackage {
+            release: default.release.clone(),
+            at: where_,
+            found: previous.package.package_name,
+            package: pkg.clone(),
+        }
+        .into());
     }
     let rendered_default = rendered.package.default_channel.is_some();
     let previous_head = previous
@@ -142,23 +157,25 @@ pub(crate) fn decide(
     let new_name = csv_name(&rendered).to_string();
     let new_version = rendered.csvs[0]
         .semver()
-        .ok_or_else(|| Error::stage(format!("{new_name}: spec.version is not SemVer")))?;
+        .ok_or_else(|| FetchError::NotSemver {
+            csv: new_name.clone(),
+        })?;
     let decision = match previous.package.channel(channel) {
         None => Decision::First {
             reason: format!("release {previous_release} has no channel '{channel}'"),
         },
         Some(head) => {
-            let head_csv = previous.csv(&head.current_csv).ok_or_else(|| {
-                Error::stage(format!(
-                    "release {previous_release} is broken: channel {channel} names head {}, which is not in its bundle",
-                    head.current_csv
-                ))
-            })?;
-            let head_version = head_csv.semver().ok_or_else(|| {
-                Error::stage(format!(
-                    "release {previous_release}: {} has no SemVer spec.version",
-                    head.current_csv
-                ))
+            let head_csv =
+                previous
+                    .csv(&head.current_csv)
+                    .ok_or_else(|| FetchError::MissingHead {
+                        release: previous_release.into(),
+                        channel: channel.into(),
+                        head: head.current_csv.clone(),
+                    })?;
+            let head_version = head_csv.semver().ok_or_else(|| FetchError::HeadVersion {
+                release: previous_release.into(),
+                head: head.current_csv.clone(),
             })?;
             match new_version.cmp(&head_version) {
                 Ordering::Greater => Decision::Replaces {
@@ -179,13 +196,15 @@ pub(crate) fn decide(
                         head: head.current_csv.clone(),
                     },
                     OlderPolicy::Refuse => {
-                        return Err(Error::stage(format!(
-                            "{new_name} (version {new_version}) is older than {} (version {head_version}), the head of channel \
-                             {channel} in release {previous_release}. Publishing it would make replaces point forward, and OLM \
-                             loads only the highest release of a package, so it would never be served. Publish z-stream releases \
-                             of an older branch to their own package or channel, or set registry.older: skip to publish nothing.",
-                            head.current_csv
-                        )));
+                        return Err(FetchError::Older {
+                            csv: new_name,
+                            version: new_version.to_string(),
+                            head: head.current_csv.clone(),
+                            head_version: head_version.to_string(),
+                            channel: channel.into(),
+                            release: previous_release.into(),
+                        }
+                        .into());
                     }
                 },
             }

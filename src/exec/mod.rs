@@ -14,6 +14,7 @@
 //! else (rendering, fetching, packaging, validating) runs in both modes, so a dry-run proves
 //! what a real run would do. Clients are opened on first use, once per run.
 
+mod errors;
 mod fetch_previous;
 mod outputs;
 mod package;
@@ -29,6 +30,10 @@ use std::cell::OnceCell;
 use std::sync::Arc;
 use std::time::Instant;
 
+pub use errors::{
+    AssetError, FetchError, PackageError, PreflightError, PushError, RenderError, StepError,
+    VerifyError,
+};
 pub(crate) use outputs::{Assembled, AssetSources, Decision, Packaged, RenderedFiles, Verified};
 pub use outputs::{Rendered, RenderedFile};
 

@@ -12,6 +12,7 @@
 
 use std::fs;
 
+use super::errors::PackageError;
 use super::{Decision, Packaged, RenderedFiles};
 use crate::error::{Class, Error, Result};
 use crate::olm::archive::{self, Layout};
@@ -44,7 +45,7 @@ pub(crate) fn run(step: &PackageStep, report: &Reporter, input: Input) -> Result
             },
             BundleSource::Pipeline,
         ) => {
-            let tar = archive::bundle_files(&bundle, step.layout).map_err(Error::stage)?;
+            let tar = archive::bundle_files(&bundle, step.layout).map_err(PackageError::Pack)?;
             (bundle, Some(files), decision, None, tar)
         }
         (Input::Folder, BundleSource::Folder { path }) => {
@@ -58,9 +59,9 @@ pub(crate) fn run(step: &PackageStep, report: &Reporter, input: Input) -> Result
         }
     };
     if let Some(folder) = &step.folder {
-        archive::write_folder(&bundle, folder).map_err(Error::stage)?;
+        archive::write_folder(&bundle, folder).map_err(PackageError::Folder)?;
     }
-    let packed = archive::pack(&tar_files, step.mtime).map_err(Error::stage)?;
+    let packed = archive::pack(&tar_files, step.mtime).map_err(PackageError::Pack)?;
     drop(tar_files);
     if let Some(tarball) = &step.tarball {
         if let Some(dir) = tarball.parent() {
@@ -141,7 +142,7 @@ fn read_folder(path: &std::path::Path, step: &PackageStep) -> Result<FolderRead>
             let item = archive::csv_list_item(&csv);
             (validate::skeleton(&csv), (sink.out, item))
         })
-        .map_err(Error::input)?;
+        .map_err(PackageError::Read)?;
         let mut per_csv = Vec::new();
         let mut csv_list = String::with_capacity(items.iter().map(|(_, t)| t.len()).sum());
         for (findings, item) in items {
@@ -152,7 +153,7 @@ fn read_folder(path: &std::path::Path, step: &PackageStep) -> Result<FolderRead>
             csv_list.push_str("[]\n");
         }
         let text = archive::flatten_parts(&skeletons.crds, csv_list, &skeletons.package)
-            .map_err(Error::stage)?;
+            .map_err(PackageError::Pack)?;
         let tar_path = format!("{}/bundle.yaml", skeletons.package.package_name);
         FolderRead {
             bundle: skeletons,
@@ -160,8 +161,8 @@ fn read_folder(path: &std::path::Path, step: &PackageStep) -> Result<FolderRead>
             tar: vec![(tar_path, text.into_bytes())],
         }
     } else {
-        let bundle = archive::read_path(path).map_err(Error::input)?;
-        let tar = archive::bundle_files(&bundle, step.layout).map_err(Error::stage)?;
+        let bundle = archive::read_path(path).map_err(PackageError::Read)?;
+        let tar = archive::bundle_files(&bundle, step.layout).map_err(PackageError::Pack)?;
         FolderRead {
             bundle,
             per_csv: None,
@@ -169,13 +170,12 @@ fn read_folder(path: &std::path::Path, step: &PackageStep) -> Result<FolderRead>
         }
     };
     if read.bundle.package.package_name != step.package {
-        return Err(Error::input(format!(
-            "{}: the bundle's packageName is '{}', but --package is '{}'; OLM finds a package by \
-             its packageName, so publish it under that name",
-            path.display(),
-            read.bundle.package.package_name,
-            step.package
-        )));
+        return Err(PackageError::OtherPackage {
+            path: path.to_path_buf(),
+            found: read.bundle.package.package_name,
+            package: step.package.clone(),
+        }
+        .into());
     }
     Ok(read)
 }

@@ -6,45 +6,50 @@
 //! reports them (exit 2).
 
 use super::Exec;
-use crate::error::{Class, Error, Result};
+use super::errors::PreflightError;
+use crate::error::{Error, Result};
 use crate::plan::{Check, PreflightStep};
 
 /// The preflight step.
 pub(crate) async fn run(step: &PreflightStep, exec: &Exec<'_>) -> Result<()> {
     let checks = step.checks.iter().map(|c| one(c, exec));
     let results = futures_util::future::join_all(checks).await;
-    let failed: Vec<Error> = results.into_iter().filter_map(|r| r.err()).collect();
+    let mut failed = Vec::new();
+    for r in results {
+        match r {
+            Ok(()) => {}
+            Err(CheckFailure::Failed(e)) => failed.push(e),
+            Err(CheckFailure::Other(e)) => return Err(e),
+        }
+    }
     match failed.len() {
         0 => Ok(()),
-        1 => Err(failed.into_iter().next().expect("one failure")),
-        n => {
-            let class = if failed.iter().any(|e| e.class() == Class::Stage) {
-                Class::Stage
-            } else {
-                Class::Input
-            };
-            let list: Vec<String> = failed.iter().map(|e| format!("\n  - {e}")).collect();
-            Err(Error::Message {
-                class,
-                message: format!("{n} checks failed; nothing was written:{}", list.concat()),
-            })
-        }
+        1 => Err(failed.remove(0).into()),
+        _ => Err(PreflightError::All(failed).into()),
     }
 }
 
-async fn one(check: &Check, exec: &Exec<'_>) -> Result<()> {
+/// Why a check did not pass: the server said no, or the check could not be made.
+enum CheckFailure {
+    Failed(PreflightError),
+    Other(Error),
+}
+
+async fn one(check: &Check, exec: &Exec<'_>) -> Result<(), CheckFailure> {
     match check {
         Check::Registry {
             registry,
             namespace,
             package,
         } => {
-            let r = exec.registry(registry)?;
-            let releases = r.releases(namespace, package).await.map_err(|e| {
-                e.context(format!(
-                    "the registry check (reading the releases of {namespace}/{package} at {})",
-                    registry.location
-                ))
+            let r = exec.registry(registry).map_err(CheckFailure::Other)?;
+            let releases = r.releases(namespace, package).await.map_err(|source| {
+                CheckFailure::Failed(PreflightError::Registry {
+                    namespace: namespace.clone(),
+                    package: package.clone(),
+                    location: registry.location.to_string(),
+                    source,
+                })
             })?;
             exec.report.detail(&format!(
                 "preflight: {} answers; {namespace}/{package} has {} release(s)",
@@ -54,12 +59,13 @@ async fn one(check: &Check, exec: &Exec<'_>) -> Result<()> {
             Ok(())
         }
         Check::GitHub(job) => {
-            let client = exec.github(job)?;
+            let client = exec.github(job).map_err(CheckFailure::Other)?;
             client.check().await.map_err(|e| {
-                Error::from(e).context(format!(
-                    "the GitHub check (reading the releases of {}/{})",
-                    job.owner, job.repo
-                ))
+                CheckFailure::Failed(PreflightError::GitHub {
+                    owner: job.owner.clone(),
+                    repo: job.repo.clone(),
+                    source: e.into(),
+                })
             })?;
             exec.report.detail(&format!(
                 "preflight: {} answers; the token may read the releases of {}/{}",

@@ -21,11 +21,13 @@
 //! whose release stage failed is simply run again: push finds its own digest and does nothing,
 //! and the release stage completes.
 
+use super::errors::PushError;
 use super::{Decision, Verified};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::events::{Gate, Write};
 use crate::olm::archive::{self, Packed};
 use crate::plan::PushStep;
+use crate::registry::RegistryError;
 use crate::registry::{PushOutcome, Registry, ReleaseInfo};
 use crate::report::Reporter;
 
@@ -77,7 +79,7 @@ pub(crate) async fn run(
     // straight out and a 409 answer is resolved by the same digest rule below, which saves a
     // round trip on every first publication.
     let existing = if step.look_up_first {
-        p.find(release).await?
+        p.find(release).await.map_err(PushError::from)?
     } else {
         None
     };
@@ -88,7 +90,7 @@ pub(crate) async fn run(
             return Ok(());
         }
         if !step.force {
-            return Err(conflict(release, ns, pkg, &e.digest, &packed.digest));
+            return Err(p.conflict(&e.digest, &packed.digest).into());
         }
         report.warn(&format!(
             "--force: overwriting release {release} of {ns}/{pkg} (published sha256:{}) with sha256:{}",
@@ -107,7 +109,7 @@ pub(crate) async fn run(
         Ok(PushOutcome::Exists) => {
             // The release exists: a re-run after success, someone else's push, or an earlier
             // attempt of ours that landed before its answer was lost.
-            match p.find(release).await? {
+            match p.find(release).await.map_err(PushError::from)? {
                 Some(e) if e.digest == packed.digest => {
                     gate.kept(p.write(packed.gz.len(), &packed.digest, false));
                     report.info(&format!(
@@ -115,11 +117,14 @@ pub(crate) async fn run(
                     ));
                     return Ok(());
                 }
-                Some(e) => return Err(conflict(release, ns, pkg, &e.digest, &packed.digest)),
+                Some(e) => return Err(p.conflict(&e.digest, &packed.digest).into()),
                 None => {
-                    return Err(Error::stage(format!(
-                        "the registry refused release {release} of {ns}/{pkg} as existing (409), but does not list it"
-                    )));
+                    return Err(PushError::ExistsUnlisted {
+                        release: release.clone(),
+                        namespace: ns.clone(),
+                        package: pkg.clone(),
+                    }
+                    .into());
                 }
             }
         }
@@ -146,24 +151,38 @@ impl Push<'_> {
         }
     }
 
-    async fn find(&self, release: &str) -> Result<Option<ReleaseInfo>> {
+    async fn find(&self, release: &str) -> Result<Option<ReleaseInfo>, RegistryError> {
         self.registry
             .release(&self.step.namespace, &self.step.package, release)
             .await
     }
 
+    fn conflict(&self, published: &str, ours: &str) -> PushError {
+        PushError::Conflict {
+            release: self.step.release.clone(),
+            namespace: self.step.namespace.clone(),
+            package: self.step.package.clone(),
+            published: published.into(),
+            ours: ours.into(),
+        }
+    }
+
     /// After a failed push: look again and say where things stand. `Ok` when the release did
     /// land with this bundle's digest (only the answer was lost); otherwise the error to report.
-    async fn after_failure(&self, e: Error, release: &str, digest: &str) -> Result<()> {
+    async fn after_failure(
+        &self,
+        e: RegistryError,
+        release: &str,
+        digest: &str,
+    ) -> Result<(), PushError> {
         let (ns, pkg) = (&self.step.namespace, &self.step.package);
-        let failed = e.context(format!("pushing release {release} of {ns}/{pkg}"));
         let state = match self.find(release).await {
             Ok(None) => {
                 format!("release {release} is not on the registry: nothing was published")
             }
             Ok(Some(r)) if r.digest == digest => {
                 self.report.warn(&format!(
-                    "{failed}; but release {release} is published with this bundle's digest, so the push landed"
+                    "pushing release {release} of {ns}/{pkg}: {e}; but release {release} is published with this bundle's digest, so the push landed"
                 ));
                 return Ok(());
             }
@@ -175,49 +194,62 @@ impl Push<'_> {
                 "looking the release up again failed too ({look}); check {ns}/{pkg} {release} by hand"
             ),
         };
-        Err(Error::Message {
-            class: failed.class(),
-            message: format!("{failed}; {state}"),
+        Err(PushError::Failed {
+            release: release.into(),
+            namespace: ns.clone(),
+            package: pkg.clone(),
+            state,
+            source: e,
         })
     }
 
     /// Reads the release back as a consumer would (by release name) and checks the registry
     /// reports and serves exactly what was sent.
-    async fn prove(&self, release: &str, digest: &str) -> Result<()> {
+    async fn prove(&self, release: &str, digest: &str) -> Result<(), PushError> {
         let (ns, pkg) = (&self.step.namespace, &self.step.package);
-        let listed = self.find(release).await?.ok_or_else(|| {
-            Error::stage(format!(
-                "pushed release {release} of {ns}/{pkg}, but the registry does not list it"
-            ))
-        })?;
+        let listed = self
+            .find(release)
+            .await?
+            .ok_or_else(|| PushError::NotListed {
+                release: release.into(),
+                namespace: ns.clone(),
+                package: pkg.clone(),
+            })?;
         if listed.digest != digest {
-            return Err(Error::stage(format!(
-                "pushed release {release} of {ns}/{pkg}, but the registry reports sha256:{} instead of sha256:{digest}",
-                listed.digest
-            )));
+            return Err(PushError::Reported {
+                release: release.into(),
+                namespace: ns.clone(),
+                package: pkg.clone(),
+                reported: listed.digest,
+                digest: digest.into(),
+            });
         }
         let gz = self
             .registry
             .pull_release(ns, pkg, release)
             .await
-            .map_err(|e| e.context(format!("pulling release {release} back")))?;
-        let pulled = archive::tar_digest(&gz, Default::default())
-            .map_err(|e| Error::stage(format!("pulled release {release} back: {e}")))?;
+            .map_err(|source| PushError::PullBack {
+                release: release.into(),
+                source,
+            })?;
+        let pulled = archive::tar_digest(&gz, Default::default()).map_err(|message| {
+            PushError::Unreadable {
+                release: release.into(),
+                message,
+            }
+        })?;
         if pulled != digest {
-            return Err(Error::stage(format!(
-                "pulled release {release} of {ns}/{pkg} back, but its digest is sha256:{pulled}, not sha256:{digest}"
-            )));
+            return Err(PushError::Pulled {
+                release: release.into(),
+                namespace: ns.clone(),
+                package: pkg.clone(),
+                pulled,
+                digest: digest.into(),
+            });
         }
         self.report.detail(&format!(
             "proof: pulled release {release} back, sha256:{pulled}"
         ));
         Ok(())
     }
-}
-
-fn conflict(release: &str, ns: &str, pkg: &str, published: &str, ours: &str) -> Error {
-    Error::stage(format!(
-        "release {release} of {ns}/{pkg} is already published with different content (published sha256:{published}, \
-         this bundle sha256:{ours}); nothing was pushed. Bump the version, or pass --force to overwrite it"
-    ))
 }

@@ -12,6 +12,7 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
+use super::errors::AssetError;
 use super::{AssetSources, Exec};
 use crate::error::{Class, Error, Result};
 use crate::events::Gate;
@@ -27,7 +28,7 @@ pub(crate) async fn run(
 ) -> Result<()> {
     let assets = resolve(step, sources)?;
     match &step.target {
-        ReleaseTarget::Dir { root } => dir::publish(root, &step.tag, &assets, gate),
+        ReleaseTarget::Dir { root } => Ok(dir::publish(root, &step.tag, &assets, gate)?),
         ReleaseTarget::GitHub(job) => {
             let req = github::Request {
                 api: &job.api,
@@ -66,31 +67,25 @@ pub(crate) fn resolve(step: &ReleaseStep, sources: AssetSources<'_>) -> Result<V
                 let path = match by_name.get(&wanted).map(Vec::as_slice) {
                     Some([one]) => one.clone(),
                     Some(many) => {
-                        return Err(Error::input(format!(
-                            "release.assets: '{}' matches {} files ({}); name exactly one",
-                            spec.shown(),
-                            many.len(),
-                            many.iter()
-                                .map(|p| p.display().to_string())
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        )));
+                        return Err(AssetError::Ambiguous {
+                            name: spec.shown(),
+                            files: many.iter().map(|p| p.display().to_string()).collect(),
+                        }
+                        .into());
                     }
                     None => {
-                        return Err(Error::input(format!(
-                            "release.assets: '{}' matches no rendered file; available: {}",
-                            spec.shown(),
-                            by_name.keys().cloned().collect::<Vec<_>>().join(", ")
-                        )));
+                        return Err(AssetError::NoMatch {
+                            name: spec.shown(),
+                            available: by_name.keys().cloned().collect(),
+                        }
+                        .into());
                     }
                 };
                 (wanted, path)
             }
         };
         if assets.iter().any(|a| a.name == name) {
-            return Err(Error::input(format!(
-                "release.assets: '{name}' is listed twice"
-            )));
+            return Err(AssetError::Twice { name }.into());
         }
         let bytes = std::fs::read(&path).map_err(|e| Error::io(Class::Stage, &path, e))?;
         assets.push(Asset::new(name, bytes));
@@ -182,8 +177,5 @@ fn check_sums(assets: &[Asset]) -> Result<()> {
     if problems.is_empty() {
         return Ok(());
     }
-    Err(Error::input(format!(
-        "release.assets: the given SHA256SUMS does not match the assets: {}; regenerate it (sha256sum FILE… > SHA256SUMS) or leave it out and let the release generate one",
-        problems.join("; ")
-    )))
+    Err(AssetError::Sums { problems }.into())
 }

@@ -5,8 +5,9 @@
 //! A bundle read one CSV at a time (`publish`) is checked from its per-CSV findings and
 //! skeletons ([`validate::verify_packed_streamed`], proven equal to the whole-bundle check).
 
+use super::errors::VerifyError;
 use super::{Packaged, Verified};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::olm::validate::{self, Options};
 use crate::olm::{Finding, Level};
 use crate::plan::VerifyStep;
@@ -30,12 +31,13 @@ pub(crate) fn run(step: &VerifyStep, report: &Reporter, p: Packaged) -> Result<V
         .filter(|f| f.level == Level::Error)
         .collect();
     if let Some(first) = errors.first() {
-        return Err(Error::stage(format!(
-            "the bundle has {} error(s) and {} warning(s) under profile {}; nothing was pushed or released. First: {first}",
-            errors.len(),
-            verified.warnings,
-            opts.profile.as_str()
-        )));
+        return Err(VerifyError {
+            errors: errors.len(),
+            warnings: verified.warnings,
+            profile: opts.profile.as_str(),
+            first: first.to_string(),
+        }
+        .into());
     }
     report.info(&format!(
         "bundle valid under profile {} ({} warning(s)){}",

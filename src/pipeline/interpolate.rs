@@ -47,6 +47,8 @@ impl std::fmt::Display for ExpandError {
     }
 }
 
+impl std::error::Error for ExpandError {}
+
 impl ExpandError {
     /// The text of the failing reference, to find its line in the file.
     pub fn expr(&self) -> &str {

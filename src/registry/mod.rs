@@ -8,10 +8,14 @@
 
 pub mod appr;
 pub mod dir;
+mod error;
 
 use std::path::PathBuf;
 
-use crate::error::Result;
+pub use error::RegistryError;
+
+/// A registry call's result.
+pub type Result<T, E = RegistryError> = std::result::Result<T, E>;
 
 /// One published release of a package.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -153,10 +157,12 @@ impl Registry {
         match self {
             Registry::Dir(r) => {
                 let info = self.release(ns, pkg, release).await?.ok_or_else(|| {
-                    crate::error::Error::stage(format!(
-                        "{}: {ns}/{pkg} has no release {release}",
-                        r.describe()
-                    ))
+                    RegistryError::NoRelease {
+                        registry: r.describe(),
+                        namespace: ns.into(),
+                        package: pkg.into(),
+                        release: release.into(),
+                    }
                 })?;
                 r.pull(ns, pkg, &info.digest)
             }
@@ -242,10 +248,11 @@ impl Registry {
     /// Deletes a release. `Ok(false)` when there was no such release.
     pub async fn delete(&self, ns: &str, pkg: &str, release: &str) -> Result<bool> {
         match self {
-            Registry::Dir(r) => Err(crate::error::Error::input(format!(
-                "{}: the dir: registry has no delete; remove the release from {ns}/{pkg}/releases.json by hand",
-                r.describe()
-            ))),
+            Registry::Dir(r) => Err(RegistryError::NoDelete {
+                registry: r.describe(),
+                namespace: ns.into(),
+                package: pkg.into(),
+            }),
             Registry::Appr(r) => r.delete(ns, pkg, release).await,
         }
     }

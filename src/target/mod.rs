@@ -7,9 +7,32 @@
 //! business ([`crate::exec`]).
 
 pub(crate) mod dir;
-pub(crate) mod github;
+pub mod github;
 
+use crate::error::Class;
 use crate::olm::archive::sha256_hex;
+
+/// What can go wrong attaching assets to a folder.
+#[derive(Debug, thiserror::Error)]
+pub enum TargetError {
+    #[error("release.tag '{tag}' cannot name a folder")]
+    Tag { tag: String },
+    #[error("{}: {source}", path.display())]
+    Write {
+        path: std::path::PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+impl TargetError {
+    pub fn class(&self) -> Class {
+        match self {
+            TargetError::Tag { .. } => Class::Input,
+            TargetError::Write { .. } => Class::Stage,
+        }
+    }
+}
 
 /// One file to attach.
 #[derive(Debug, Clone)]

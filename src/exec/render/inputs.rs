@@ -10,7 +10,7 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use crate::error::{Error, Result};
+use crate::exec::errors::RenderError;
 use crate::olm::csv_build::{self, Doc, Parts};
 use crate::olm::{Finding, Level};
 use crate::plan::{RenderStep, TimeSource};
@@ -62,7 +62,7 @@ pub(crate) fn base_data(step: &RenderStep) -> Data {
 /// Builds the CSV parts the pipeline asks for, reading RBAC and Deployment files (rendered with
 /// `data` when they are templates) and the icon. Without a `render.csv` section only the
 /// release's own parts (version, createdAt) are set.
-pub(crate) fn build_parts(step: &RenderStep, data: &Data) -> Result<Parts> {
+pub(crate) fn build_parts(step: &RenderStep, data: &Data) -> Result<Parts, RenderError> {
     let source = &step.source;
     let mut docs = |file: &str| read_docs(source, file, data);
     let mut bytes = |file: &str| {
@@ -76,7 +76,7 @@ pub(crate) fn build_parts(step: &RenderStep, data: &Data) -> Result<Parts> {
         &mut docs,
         &mut bytes,
     )
-    .map_err(|e| Error::input(format!("assembling the CSV: {e}")))
+    .map_err(RenderError::Parts)
 }
 
 /// The YAML documents of a file, rendered first when it is a template; `None` if absent.
@@ -119,6 +119,13 @@ pub(crate) fn add_part_vars(step: &RenderStep, parts: &Parts, data: &mut Data) {
 }
 
 /// The structural CSV parts, applied to the parsed CSV.
-pub(crate) fn apply_parts(csv: &mut serde_yaml_ng::Value, parts: &Parts, file: &str) -> Result<()> {
-    csv_build::apply(csv, parts).map_err(|e| Error::input(format!("{file}: {e}")))
+pub(crate) fn apply_parts(
+    csv: &mut serde_yaml_ng::Value,
+    parts: &Parts,
+    file: &str,
+) -> Result<(), RenderError> {
+    csv_build::apply(csv, parts).map_err(|message| RenderError::Apply {
+        file: file.into(),
+        message,
+    })
 }

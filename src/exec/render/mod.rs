@@ -22,6 +22,7 @@ use serde_yaml_ng::Value;
 
 use super::{Rendered, RenderedFile};
 use crate::error::{Class, Error, Result};
+use crate::exec::errors::RenderError;
 use crate::olm::{self, Bundle, Manifest};
 use crate::plan::RenderStep;
 use crate::report::Reporter;
@@ -75,10 +76,9 @@ pub(crate) fn render(step: &RenderStep) -> Result<Rendered> {
     ));
     let csv = Manifest::new(
         olm::csv_file_name(Manifest::new("", csv_doc.clone()).name().ok_or_else(|| {
-            Error::input(format!(
-                "{}: the CSV has no metadata.name",
-                csv_out.template
-            ))
+            RenderError::NoCsvName {
+                file: csv_out.template.clone(),
+            }
         })?),
         csv_doc.clone(),
     );
@@ -124,10 +124,10 @@ fn render_all(step: &RenderStep, data: &template::Data) -> Result<Vec<Output>> {
     let mut inputs = Vec::new();
     list_files(templates, templates, &mut inputs)?;
     if inputs.is_empty() {
-        return Err(Error::input(format!(
-            "{}: no templates found (render.templates)",
-            templates.display()
-        )));
+        return Err(RenderError::NoTemplates {
+            dir: templates.clone(),
+        }
+        .into());
     }
     let version = &step.version;
     let mut outputs = Vec::new();
@@ -138,7 +138,7 @@ fn render_all(step: &RenderStep, data: &template::Data) -> Result<Vec<Output>> {
         let (out_rel, content) = match rel.strip_suffix(".in") {
             Some(stem) => (
                 stem.to_string(),
-                template::render(&shown, &text, data).map_err(|e| Error::input(e.to_string()))?,
+                template::render(&shown, &text, data).map_err(RenderError::from)?,
             ),
             None => (rel.clone(), text.clone()),
         };
@@ -146,7 +146,7 @@ fn render_all(step: &RenderStep, data: &template::Data) -> Result<Vec<Output>> {
             continue;
         }
         let docs = inputs::parse_docs(&format!("{shown} (rendered)"), &content)
-            .map_err(Error::input)?
+            .map_err(RenderError::Yaml)?
             .into_iter()
             .map(|d| d.value)
             .collect();
@@ -170,8 +170,10 @@ fn to_yaml(docs: &[Value], file: &str) -> Result<String> {
             out.push_str("---\n");
         }
         out.push_str(
-            &serde_yaml_ng::to_string(d)
-                .map_err(|e| Error::stage(format!("{file}: writing the CSV: {e}")))?,
+            &serde_yaml_ng::to_string(d).map_err(|e| RenderError::WriteCsv {
+                file: file.into(),
+                message: e.to_string(),
+            })?,
         );
     }
     Ok(out)

@@ -8,7 +8,7 @@ use reqwest::Method;
 use super::errors::Failure;
 use super::transport::{MAX_JSON, Request, json};
 use super::{ApprClient, wire};
-use crate::error::{Error, Result};
+use crate::registry::{RegistryError, Result};
 use crate::secret::Secret;
 
 /// Credentials for the app registry, from the environment.
@@ -59,7 +59,7 @@ impl ApprClient {
                 password: password.expose(),
             },
         })
-        .map_err(|e| Error::stage(format!("login body: {e}")))?;
+        .expect("a struct of two strings serialises");
         let req = Request {
             method: Method::POST,
             segments: vec!["api", "v1", "users", "login"],
@@ -84,14 +84,21 @@ impl ApprClient {
                     .encode(format!("{username}:{}", password.expose()));
                 Ok(Secret::new(format!("basic {basic}")))
             }
-            Err(f) => Err(self
-                .error(f)
-                .context(format!("logging in to {} as {username}", self.base))),
+            Err(f) => Err(RegistryError::Login {
+                base: self.base.clone(),
+                username: username.into(),
+                source: self.scrub(f),
+            }),
         }
     }
 
     /// Turns a failure into an error, with every secret the client holds scrubbed out.
-    pub(super) fn error(&self, f: Failure) -> Error {
+    pub(super) fn error(&self, f: Failure) -> RegistryError {
+        RegistryError::Call(self.scrub(f))
+    }
+
+    /// `f` without any secret the client holds.
+    fn scrub(&self, f: Failure) -> Failure {
         let mut secrets: Vec<&str> = Vec::new();
         match &self.credentials {
             Some(Credentials::Token(t)) => secrets.push(t.expose()),
@@ -101,17 +108,15 @@ impl ApprClient {
         if let Some(Some(t)) = self.auth.get() {
             secrets.push(t.expose());
         }
-        Error::stage(crate::secret::redact(&f.to_string(), &secrets))
+        f.redacted(&secrets)
     }
 }
 
 /// Refuses the KubeVirt 2019 failure where a failed login left the string `null` as token.
-pub(super) fn check_token(t: &Secret, what: &str) -> Result<()> {
+pub(super) fn check_token(t: &Secret, what: &'static str) -> Result<()> {
     let v = t.expose().trim();
     if v.is_empty() || v == "null" {
-        return Err(Error::input(format!(
-            "{what} is empty or 'null' (a failed login?); refusing to send it as credentials"
-        )));
+        return Err(RegistryError::NullToken { what });
     }
     Ok(())
 }

@@ -7,7 +7,7 @@
 //! summarised without dumping it. Every message names the status, the server's code and text,
 //! and the method and URL path; 401/403 add what to do about credentials. Messages are built
 //! from the server's answer only, never from request headers, and the client redacts its
-//! secrets from them once more before they leave (see `ApprClient::error`).
+//! secrets from them once more before they leave ([`Failure::redacted`]).
 
 use std::fmt;
 use std::time::Duration;
@@ -65,6 +65,37 @@ impl fmt::Display for Failure {
                 f,
                 "{at}: the answer is not what the CNR API returns: {detail}"
             ),
+        }
+    }
+}
+
+impl std::error::Error for Failure {}
+
+impl Failure {
+    /// The same failure with every secret in `secrets` removed from what the server said.
+    pub(crate) fn redacted(self, secrets: &[&str]) -> Failure {
+        let r = |t: String| crate::secret::redact(&t, secrets);
+        match self {
+            Failure::Status(mut e) => {
+                e.message = e.message.map(r);
+                e.details = e.details.map(r);
+                e.not_json = e.not_json.map(r);
+                e.at = r(e.at);
+                Failure::Status(e)
+            }
+            Failure::Transport {
+                at,
+                detail,
+                timeout,
+            } => Failure::Transport {
+                at: r(at),
+                detail: r(detail),
+                timeout,
+            },
+            Failure::Invalid { at, detail } => Failure::Invalid {
+                at: r(at),
+                detail: r(detail),
+            },
         }
     }
 }

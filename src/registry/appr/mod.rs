@@ -31,7 +31,7 @@ use tokio::sync::OnceCell;
 use self::transport::{MAX_JSON, Request, Transport, json};
 use self::wire::{ListItem, Manifest};
 use super::{PushOutcome, ReleaseInfo};
-use crate::error::{Error, Result};
+use super::{RegistryError, Result};
 use crate::http::HttpOptions;
 use crate::retry::RetryPolicy;
 use crate::secret::Secret;
@@ -66,8 +66,7 @@ impl ApprClient {
         retry: RetryPolicy,
     ) -> Result<Self> {
         let base = base.into().trim_end_matches('/').to_string();
-        let transport = Transport::new(&base, http, retry)
-            .map_err(|e| Error::input(format!("registry URL: {e}")))?;
+        let transport = Transport::new(&base, http, retry).map_err(RegistryError::Url)?;
         Ok(ApprClient {
             base,
             transport,
@@ -97,6 +96,16 @@ impl ApprClient {
         self.transport
             .url(&["api", "v1", "packages", ns, pkg], query)
             .to_string()
+    }
+
+    /// An answer whose values are not what the API promises.
+    fn answer(&self, ns: &str, pkg: &str, message: String) -> RegistryError {
+        RegistryError::Answer {
+            base: self.base.clone(),
+            namespace: ns.into(),
+            package: pkg.into(),
+            message,
+        }
     }
 
     fn at(&self, req: &Request<'_>) -> String {
@@ -180,12 +189,15 @@ impl ApprClient {
                 &["package-not-found"],
             )
             .await
-            .map_err(|e| e.context(format!("reading the releases of {ns}/{pkg}")))?
+            .map_err(|e| RegistryError::Releases {
+                namespace: ns.into(),
+                package: pkg.into(),
+                source: Box::new(e),
+            })?
             .unwrap_or_default();
         let mut helm: Vec<Manifest> = Vec::new();
         for m in all.into_iter().filter(Manifest::is_helm) {
-            m.check()
-                .map_err(|e| Error::stage(format!("{}: {ns}/{pkg}: {e}", self.base)))?;
+            m.check().map_err(|e| self.answer(ns, pkg, e))?;
             if !helm.iter().any(|h| h.release == m.release) {
                 helm.push(m);
             }
@@ -219,8 +231,7 @@ impl ApprClient {
             )
             .await?;
         if let Some(m) = &m {
-            m.check()
-                .map_err(|e| Error::stage(format!("{}: {ns}/{pkg}: {e}", self.base)))?;
+            m.check().map_err(|e| self.answer(ns, pkg, e))?;
         }
         Ok(m)
     }
@@ -247,7 +258,7 @@ impl ApprClient {
     pub async fn pull_blob(&self, ns: &str, pkg: &str, digest: &str) -> Result<Vec<u8>> {
         check_name("namespace", ns)?;
         check_name("package", pkg)?;
-        wire::check_digest(digest).map_err(Error::stage)?;
+        wire::check_digest(digest).map_err(RegistryError::Digest)?;
         self.get_blob(
             vec!["api", "v1", "packages", ns, pkg, "blobs", "sha256", digest],
             &format!("{ns}/{pkg} sha256:{digest}"),
@@ -328,7 +339,7 @@ fn check_names(ns: &str, pkg: &str, third: &str) -> Result<()> {
 
 /// Names that go into URL paths: letters, digits, `-`, `_`, `.`, `+` (SemVer build
 /// metadata), not starting with `.`.
-fn check_name(what: &str, v: &str) -> Result<()> {
+fn check_name(what: &'static str, v: &str) -> Result<()> {
     let ok = !v.is_empty()
         && !v.starts_with('.')
         && v.chars()
@@ -336,8 +347,10 @@ fn check_name(what: &str, v: &str) -> Result<()> {
     if ok {
         Ok(())
     } else {
-        Err(Error::input(format!(
-            "invalid {what} '{v}' (letters, digits, '-', '_', '.', '+')"
-        )))
+        Err(RegistryError::Name {
+            what,
+            value: v.into(),
+            allowed: "letters, digits, '-', '_', '.', '+'",
+        })
     }
 }

@@ -8,6 +8,7 @@
 
 use futures_util::StreamExt;
 
+use super::GitHubError;
 use super::client::{Client, Release};
 use super::plan::{Action, Plan, Remote, temp_name};
 use crate::error::{Error, Result};
@@ -68,11 +69,11 @@ pub(super) async fn apply(
             }
         }
         if !failures.is_empty() {
-            return Err(Error::stage(format!(
-                "{target}: {} asset(s) failed: {}; the release is left as it is, re-run to converge",
-                failures.len(),
-                failures.join("; ")
-            )));
+            return Err(GitHubError::Assets {
+                target: target.to_string(),
+                failures,
+            }
+            .into());
         }
     }
     Ok(performed)
@@ -164,10 +165,11 @@ async fn swap(client: &Client, name: &str, old: Option<u64>, new: u64) -> Result
     }
     let renamed = client.rename_asset(new, name).await?;
     if renamed.name != name {
-        return Err(Error::stage(format!(
-            "renaming the new copy of {name}: GitHub named it '{}'",
-            renamed.name
-        )));
+        return Err(GitHubError::Renamed {
+            name: name.into(),
+            got: renamed.name,
+        }
+        .into());
     }
     Ok(())
 }
@@ -175,19 +177,22 @@ async fn swap(client: &Client, name: &str, old: Option<u64>, new: u64) -> Result
 /// The upload's answer must carry the name asked for and the local bytes' size and digest.
 fn check_uploaded(r: &Remote, name: &str, asset: &Asset) -> Result<()> {
     if r.name != name {
-        return Err(Error::stage(format!(
-            "uploading {name}: GitHub stored it as '{}' (it renames names with special characters or leading/trailing dots); rename the file",
-            r.name
-        )));
+        return Err(GitHubError::StoredAs {
+            name: name.into(),
+            got: r.name.clone(),
+        }
+        .into());
     }
     let want = format!("sha256:{}", asset.sha256);
     if r.size != asset.bytes.len() as u64 || r.digest.as_ref().is_some_and(|d| *d != want) {
-        return Err(Error::stage(format!(
-            "uploading {name}: GitHub holds {} bytes with digest {}, expected {} bytes with {want}",
-            r.size,
-            r.digest.as_deref().unwrap_or("null"),
-            asset.bytes.len()
-        )));
+        return Err(GitHubError::Stored {
+            name: name.into(),
+            size: r.size,
+            digest: r.digest.clone().unwrap_or_else(|| "null".into()),
+            want_size: asset.bytes.len(),
+            want,
+        }
+        .into());
     }
     Ok(())
 }
@@ -235,10 +240,11 @@ pub(super) async fn verify(
         ));
         return Ok(());
     }
-    Err(Error::stage(format!(
-        "{target}: the release does not hold the assets as uploaded: {}; it is not published, re-run to converge",
-        problems.join("; ")
-    )))
+    Err(GitHubError::Unconverged {
+        target: target.to_string(),
+        problems,
+    }
+    .into())
 }
 
 /// `sha256:<hex>` → `<hex>` (the report prints its own prefix).

@@ -20,10 +20,10 @@ use serde_json::Value;
 
 use std::sync::Arc;
 
+use super::GitHubError;
 use super::config::{Config, encode, upload_root};
 use super::limits;
 use super::plan::Remote;
-use crate::error::{Error, Result};
 use crate::events::{Events, RetryNote};
 use crate::retry::Verdict;
 use crate::secret::Secret;
@@ -50,7 +50,7 @@ pub(crate) struct Release {
 
 /// One failed call: what was asked, what came back, and whether to retry.
 #[derive(Debug)]
-pub(crate) struct ApiError {
+pub struct ApiError {
     /// Method and URL path, e.g. `POST /repos/o/r/releases` (never a header or the token).
     pub what: String,
     pub status: Option<u16>,
@@ -96,11 +96,7 @@ impl fmt::Display for ApiError {
     }
 }
 
-impl From<ApiError> for Error {
-    fn from(e: ApiError) -> Error {
-        Error::stage(e.to_string())
-    }
-}
+impl std::error::Error for ApiError {}
 
 pub(crate) type ApiResult<T> = std::result::Result<T, ApiError>;
 
@@ -126,25 +122,29 @@ impl Client {
         token: &Secret,
         cfg: Config,
         events: Arc<dyn Events>,
-    ) -> Result<Self> {
+    ) -> Result<Self, GitHubError> {
         if token.expose().is_empty() || !token.expose().bytes().all(|b| b.is_ascii_graphic()) {
-            return Err(Error::input(
-                "GITHUB_TOKEN / GH_TOKEN holds characters an HTTP header cannot carry (a stray newline or space?)",
-            ));
+            return Err(GitHubError::Token);
         }
         let api = api.trim_end_matches('/').to_string();
         let upload_root = upload_root(&api);
         let octo = Octocrab::builder()
             .base_uri(api.as_str())
             .and_then(|b| b.upload_uri(upload_root.as_str()))
-            .map_err(|e| Error::input(format!("release.api_url '{api}': {e}")))?
+            .map_err(|e| GitHubError::ApiUrl {
+                api: api.clone(),
+                message: e.to_string(),
+            })?
             .personal_token(token.expose().to_string())
             .add_header(ACCEPT, MEDIA_TYPE.to_string())
             .set_connect_timeout(Some(cfg.timeout.min(std::time::Duration::from_secs(10))))
             .set_read_timeout(Some(cfg.timeout))
             .set_write_timeout(Some(cfg.timeout))
             .build()
-            .map_err(|e| Error::stage(format!("building the GitHub client for {api}: {e}")))?;
+            .map_err(|e| GitHubError::Client {
+                api: api.clone(),
+                message: e.to_string(),
+            })?;
         let uploads = crate::http::client(crate::http::HttpOptions {
             connect_timeout: std::time::Duration::from_secs(10),
             timeout: cfg.upload_timeout,

@@ -16,14 +16,17 @@
 mod assets;
 mod client;
 mod config;
+mod error;
 mod limits;
 mod plan;
 mod upload;
 
 use serde_json::json;
 
+pub use client::ApiError;
 pub(crate) use client::Client;
 pub(crate) use config::Config;
+pub use error::GitHubError;
 
 use super::Asset;
 use crate::error::{Error, Result};
@@ -86,10 +89,7 @@ pub(crate) async fn publish(
             )
         });
     if release.immutable == Some(true) && !release.draft && deletes {
-        return Err(Error::stage(format!(
-            "{target}: the release is published and immutable, so its assets cannot be replaced or deleted; \
-             publish a new tag instead"
-        )));
+        return Err(GitHubError::Immutable { target }.into());
     }
     let performed = assets::apply(gate, events, client, &release, &target, assets, &plan).await?;
     if performed {
@@ -142,9 +142,7 @@ async fn create(
             ));
             match find(client, req.tag).await? {
                 Some(r) => Ok(Some(r)),
-                None => Err(Error::stage(format!(
-                    "{e}; yet no release for the tag can be found (does the token have push access?)"
-                ))),
+                None => Err(GitHubError::Vanished { source: e }.into()),
             }
         }
         Err(e) => Err(e.into()),

@@ -10,17 +10,17 @@
 
 use reqwest::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, HeaderValue};
 
+use super::GitHubError;
 use super::client::{API_VERSION, ApiError, ApiResult, Client, MEDIA_TYPE, Release};
 use super::config::encode;
 use super::plan::Remote;
-use crate::error::{Error, Result};
 use crate::retry::Verdict;
 
 impl Client {
     /// The upload endpoint of `release` (no query): the origin and path of its `upload_url`
     /// template, which must lie under the upload root derived from the API base, since the
     /// token goes with it.
-    pub(crate) fn upload_endpoint(&self, release: &Release) -> Result<String> {
+    pub(crate) fn upload_endpoint(&self, release: &Release) -> Result<String, GitHubError> {
         let from_template = release.upload_url.split('{').next().unwrap_or("").trim();
         if from_template.is_empty() {
             return Ok(format!(
@@ -29,11 +29,12 @@ impl Client {
             ));
         }
         if !from_template.starts_with(&format!("{}/", self.upload_root)) {
-            return Err(Error::stage(format!(
-                "release {}: its upload_url {from_template} is not under {}, the upload root for the API base {}; \
-                 refusing to send the token there (for GitHub Enterprise set release.api_url to https://HOST/api/v3)",
-                release.tag_name, self.upload_root, self.api
-            )));
+            return Err(GitHubError::UploadUrl {
+                tag: release.tag_name.clone(),
+                url: from_template.to_string(),
+                root: self.upload_root.clone(),
+                api: self.api.clone(),
+            });
         }
         Ok(from_template.to_string())
     }
