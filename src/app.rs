@@ -11,6 +11,55 @@ use crate::plan::{self, Plan};
 use crate::report::{Fold, Reporter, Verbosity};
 use crate::settings::{self, Env, RunMode};
 
+/// The whole program: parses the arguments, captures the environment once, runs the command on
+/// an async runtime, prints the error (if any) and returns the exit code.
+pub fn main() -> i32 {
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let cli = match <Cli as clap::Parser>::try_parse_from(&args) {
+        Ok(cli) => cli,
+        Err(e) => return argument_error(&e, &args),
+    };
+    let env = std::env::vars().collect();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("the async runtime starts");
+    match runtime.block_on(run(cli, env)) {
+        Ok(()) => 0,
+        Err(e) => {
+            crate::out::line(&format!("error: {e}"));
+            e.exit_code()
+        }
+    }
+}
+
+/// A command line clap refused (exit 2), or `--help`/`--version` (exit 0). With `--format
+/// json` a refused command line still gets its summary document on stdout.
+fn argument_error(e: &clap::Error, args: &[std::ffi::OsString]) -> i32 {
+    if !e.use_stderr() {
+        crate::out::stdout(&e.render().to_string());
+        return 0;
+    }
+    crate::out::stderr(&e.render().to_string());
+    let words: Vec<String> = args
+        .iter()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let json = words
+        .windows(2)
+        .any(|w| w[0] == "--format" && w[1] == "json")
+        || words.iter().any(|w| w == "--format=json");
+    if json {
+        let report = Reporter::new(Verbosity::Quiet, true);
+        report.command(words.get(1).map(String::as_str).unwrap_or("olm-release"));
+        let message = e.kind().as_str().unwrap_or("invalid arguments").to_string();
+        report.fail(&CommandError::Arguments(message).into());
+        report.finish();
+    }
+    2
+}
+
 /// Runs the command the user asked for.
 pub async fn run(cli: Cli, env: Env) -> Result<()> {
     let verbosity = if cli.quiet {
@@ -35,21 +84,60 @@ pub async fn run(cli: Cli, env: Env) -> Result<()> {
             .with_fold(Fold::for_provider(ci.provider.as_deref()))
             .with_interactive(interactive),
     );
-    match cli.command {
+    let name = command_name(&cli.command);
+    let summarised = matches!(cli.command, Command::Run(_) | Command::Publish(_));
+    report.command(name);
+    let result = dispatch(cli.command, cli.format, &env, &report).await;
+    if let Err(e) = &result
+        && json
+        && !report.finished()
+        && (summarised || !crate::out::stdout_used())
+    {
+        // A program reading JSON gets one document for every outcome, even when the failure
+        // came before a plan existed (a bad pipeline file, a missing credential).
+        report.fail(e);
+        report.finish();
+    }
+    result
+}
+
+fn command_name(c: &Command) -> &'static str {
+    match c {
+        Command::Run(_) => "run",
+        Command::Plan(_) => "plan",
+        Command::Render(_) => "render",
+        Command::Verify(_) => "verify",
+        Command::Graph(_) => "graph",
+        Command::NextVersion(_) => "next-version",
+        Command::Completions(_) => "completions",
+        Command::Man => "man",
+        Command::Registry(_) => "registry",
+        Command::Publish(_) => "publish",
+    }
+}
+
+async fn dispatch(
+    command: Command,
+    format: Format,
+    env: &Env,
+    report: &Arc<Reporter>,
+) -> Result<()> {
+    let json = format == Format::Json;
+    match command {
         Command::Run(args) => {
             let mode = RunMode {
                 dry_run: args.dry_run,
                 force: args.force,
             };
-            let plan = pipeline_plan(&args.common, mode, &env)?;
-            run_plan(&plan, &report).await
+            let plan = pipeline_plan(&args.common, mode, env)?;
+            run_plan(&plan, report).await
         }
         Command::Plan(args) => {
             let mode = RunMode {
                 dry_run: args.dry_run,
                 force: args.force,
             };
-            let plan = pipeline_plan(&args.common, mode, &env)?;
+            let plan = pipeline_plan(&args.common, mode, env)?;
             if json {
                 crate::out::stdout(&format!(
                     "{}\n",
@@ -61,7 +149,7 @@ pub async fn run(cli: Cli, env: Env) -> Result<()> {
             Ok(())
         }
         Command::Render(args) => {
-            let s = settings::resolve(&args, RunMode::default(), &env)?;
+            let s = settings::resolve(&args, RunMode::default(), env)?;
             let into = args.out.clone().unwrap_or_else(|| s.out.join("render"));
             let step = plan::render_only(&s, into)?;
             let rendered = exec::render::render(&step)?;
@@ -74,7 +162,7 @@ pub async fn run(cli: Cli, env: Env) -> Result<()> {
             Ok(())
         }
         Command::Verify(args) => commands::verify::run(&args, json),
-        Command::Graph(args) => commands::graph::run(&args, cli.format, &env, &report).await,
+        Command::Graph(args) => commands::graph::run(&args, format, env, report).await,
         Command::NextVersion(args) => {
             let last = match &args.last {
                 Some(t) => t.clone(),
@@ -100,10 +188,10 @@ pub async fn run(cli: Cli, env: Env) -> Result<()> {
             crate::out::stdout(&String::from_utf8_lossy(&buf));
             Ok(())
         }
-        Command::Registry(cmd) => commands::registry::run(cmd, &env, json, &report).await,
+        Command::Registry(cmd) => commands::registry::run(cmd, env, json, report).await,
         Command::Publish(args) => {
-            let plan = commands::publish::plan(&args, &env)?;
-            run_plan(&plan, &report).await
+            let plan = commands::publish::plan(&args, env)?;
+            run_plan(&plan, report).await
         }
     }
 }
@@ -119,8 +207,8 @@ async fn run_plan(plan: &Plan, report: &Arc<Reporter>) -> Result<()> {
     let h = plan.header();
     report.begin(
         &h.pipeline,
-        h.package.as_deref().unwrap_or_default(),
-        h.channel.as_deref().unwrap_or_default(),
+        h.package.as_deref(),
+        h.channel.as_deref(),
         &h.version,
         h.dry_run,
     );
@@ -132,7 +220,7 @@ async fn run_plan(plan: &Plan, report: &Arc<Reporter>) -> Result<()> {
     }
     let result = exec::execute(plan, report).await;
     if let Err(e) = &result {
-        report.fail(&e.to_string());
+        report.fail(e);
     }
     report.finish();
     result

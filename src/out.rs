@@ -8,9 +8,18 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Set once stdout's reader has gone away; later writes are skipped.
 static STDOUT_GONE: AtomicBool = AtomicBool::new(false);
+/// Set once anything was written to stdout (so a failing `--format json` command adds its
+/// summary document only when it printed none of its own).
+static STDOUT_USED: AtomicBool = AtomicBool::new(false);
+
+/// Whether anything was written to stdout.
+pub(crate) fn stdout_used() -> bool {
+    STDOUT_USED.load(Ordering::Relaxed)
+}
 
 /// Writes `text` to stdout as it is.
 pub(crate) fn stdout(text: &str) {
+    STDOUT_USED.store(true, Ordering::Relaxed);
     if STDOUT_GONE.load(Ordering::Relaxed) {
         return;
     }

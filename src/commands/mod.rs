@@ -15,6 +15,9 @@ use crate::error::Class;
 pub enum CommandError {
     #[error("--format dot and --format mermaid apply to the graph command only")]
     Format,
+    /// The command line itself (clap's message is printed above it).
+    #[error("{0}")]
+    Arguments(String),
     #[error("--registry: {0}")]
     Registry(String),
     #[error("'{0}': expected NAMESPACE/PACKAGE")]

@@ -76,7 +76,7 @@ pub(crate) async fn run(
                     if json {
                         print_json(&view);
                     } else {
-                        print!("{}", view.text(&r.describe()));
+                        out::stdout(&view.text(&r.describe()));
                     }
                     Ok(())
                 }

@@ -16,16 +16,16 @@ pub fn run(args: &VerifyArgs, json: bool) -> Result<()> {
     };
     let report = validate::verify_path(&args.path, &opts).map_err(CommandError::Unreadable)?;
     if json {
-        println!(
-            "{}",
+        crate::out::stdout(&format!(
+            "{}\n",
             serde_json::to_string_pretty(&report).expect("a report serialises")
-        );
+        ));
     } else {
         for f in &report.findings {
-            println!("{f}");
+            crate::out::stdout(&format!("{f}\n"));
         }
         if let (Some(d), Some(g)) = (&report.digest, &report.gz_digest) {
-            eprintln!("digest sha256:{d} (tar), sha256:{g} (.tar.gz)");
+            crate::out::line(&format!("digest sha256:{d} (tar), sha256:{g} (.tar.gz)"));
         }
     }
     let shown = args.path.display();
@@ -38,10 +38,10 @@ pub fn run(args: &VerifyArgs, json: bool) -> Result<()> {
         .into());
     }
     if !json {
-        eprintln!(
+        crate::out::line(&format!(
             "{shown}: valid, {} warning(s) (profile {profile})",
             report.warnings
-        );
+        ));
     }
     Ok(())
 }

@@ -36,7 +36,7 @@ pub struct Plan {
     /// Names this JSON document: `olm-release/plan`.
     pub(crate) schema: &'static str,
     /// [`JSON_VERSION`].
-    pub(crate) version: u32,
+    pub(crate) schema_version: u32,
     pub(crate) header: Header,
     pub(crate) steps: Vec<Step>,
 }
@@ -60,7 +60,7 @@ impl Plan {
     pub(crate) fn new(header: Header, steps: Vec<Step>) -> Self {
         Plan {
             schema: "olm-release/plan",
-            version: JSON_VERSION,
+            schema_version: JSON_VERSION,
             header,
             steps,
         }

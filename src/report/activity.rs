@@ -59,12 +59,12 @@ pub(super) fn start(label: &str) -> Activity {
             if started.elapsed() > Duration::from_millis(300) {
                 let frame = FRAMES[drawn % FRAMES.len()];
                 let secs = started.elapsed().as_secs_f64();
-                eprint!("\r\x1b[2K    {frame} {label} ({secs:.1}s)");
+                crate::out::stderr(&format!("\r\x1b[2K    {frame} {label} ({secs:.1}s)"));
                 drawn += 1;
             }
         }
         if drawn > 0 {
-            eprint!("\r\x1b[2K");
+            crate::out::stderr("\r\x1b[2K");
         }
         ACTIVE.store(false, Ordering::Release);
     });
