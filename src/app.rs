@@ -61,7 +61,7 @@ fn argument_error(e: &clap::Error, args: &[std::ffi::OsString]) -> i32 {
 }
 
 /// Runs the command the user asked for.
-pub async fn run(cli: Cli, env: Env) -> Result<()> {
+pub(crate) async fn run(cli: Cli, env: Env) -> Result<()> {
     let verbosity = if cli.quiet {
         Verbosity::Quiet
     } else if cli.verbose > 0 {

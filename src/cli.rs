@@ -14,22 +14,22 @@ use crate::olm::validate::Profile;
 /// Run the release pipeline of an operator published through OLM app registries.
 #[derive(Debug, Parser)]
 #[command(name = "olm-release", version = crate::VERSION_LINE, propagate_version = true)]
-pub struct Cli {
+pub(crate) struct Cli {
     #[command(subcommand)]
-    pub command: Command,
+    pub(crate) command: Command,
     /// More detail (repeat for more).
     #[arg(short, long, global = true, action = clap::ArgAction::Count)]
-    pub verbose: u8,
+    pub(crate) verbose: u8,
     /// Only errors and the final summary.
     #[arg(short, long, global = true, conflicts_with = "verbose")]
-    pub quiet: bool,
+    pub(crate) quiet: bool,
     /// Output format: human lines on stderr, or a JSON summary on stdout.
     #[arg(long, global = true, value_enum, default_value_t = Format::Human)]
-    pub format: Format,
+    pub(crate) format: Format,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Format {
+pub(crate) enum Format {
     /// Lines for people (on stderr; `plan`, `verify` and `graph` print to stdout).
     Human,
     /// JSON on stdout.
@@ -41,7 +41,7 @@ pub enum Format {
 }
 
 #[derive(Debug, Subcommand)]
-pub enum Command {
+pub(crate) enum Command {
     /// Run the pipeline's stages.
     Run(RunArgs),
     /// Print the resolved steps (inputs, versions, targets) without touching anything.
@@ -67,71 +67,71 @@ pub enum Command {
 }
 
 #[derive(Debug, Args)]
-pub struct PublishArgs {
+pub(crate) struct PublishArgs {
     /// The bundle folder: flat (package file, every CSV, each CRD) or nested (one folder per
     /// version).
-    pub dir: PathBuf,
+    pub(crate) dir: PathBuf,
     #[command(flatten)]
-    pub at: RegistryTarget,
+    pub(crate) at: RegistryTarget,
     /// The registry namespace (Quay organisation), e.g. kubevirt.
     #[arg(long)]
-    pub namespace: String,
+    pub(crate) namespace: String,
     /// The package (app repository); must equal the bundle's packageName.
     #[arg(long)]
-    pub package: String,
+    pub(crate) package: String,
     /// The release to publish, strict SemVer (e.g. 0.22.0).
     #[arg(long, value_name = "VERSION")]
-    pub release: String,
+    pub(crate) release: String,
     /// Package and verify, then print the exact push request instead of sending it.
     #[arg(long)]
-    pub dry_run: bool,
+    pub(crate) dry_run: bool,
     /// Overwrite a release already published with different content.
     #[arg(long)]
-    pub force: bool,
+    pub(crate) force: bool,
     /// Tarball layout: one flattened bundle.yaml, or the package plus a folder per version.
     #[arg(long, default_value = "flat", value_parser = layout_parser())]
-    pub layout: Layout,
+    pub(crate) layout: Layout,
 }
 
 #[derive(Debug, Args)]
-pub struct GraphArgs {
+pub(crate) struct GraphArgs {
     /// A bundle folder, bundle.yaml or .tar.gz; omit to read --registry instead.
     #[arg(required_unless_present = "registry")]
-    pub bundle: Option<PathBuf>,
+    pub(crate) bundle: Option<PathBuf>,
     /// An app registry (dir:PATH or the CNR base URL) whose default release is drawn.
     #[arg(long, requires_all = ["namespace", "package"], conflicts_with = "bundle")]
-    pub registry: Option<String>,
+    pub(crate) registry: Option<String>,
     /// The registry namespace, with --registry.
     #[arg(long)]
-    pub namespace: Option<String>,
+    pub(crate) namespace: Option<String>,
     /// The package (app repository), with --registry.
     #[arg(long)]
-    pub package: Option<String>,
+    pub(crate) package: Option<String>,
 }
 
 #[derive(Debug, Args)]
-pub struct NextVersionArgs {
+pub(crate) struct NextVersionArgs {
     /// The last release tag (e.g. v0.22.0); default: the newest tag reachable in --source.
     #[arg(long)]
-    pub last: Option<String>,
+    pub(crate) last: Option<String>,
     /// The CI build number that orders alpha builds (e.g. $TRAVIS_BUILD_NUMBER).
     #[arg(long)]
-    pub build: u64,
+    pub(crate) build: u64,
     /// The git checkout to read tags from.
     #[arg(long, value_name = "DIR", default_value = ".")]
-    pub source: PathBuf,
+    pub(crate) source: PathBuf,
 }
 
 #[derive(Debug, Args)]
-pub struct CompletionsArgs {
+pub(crate) struct CompletionsArgs {
     /// The shell to complete for.
     #[arg(value_enum)]
-    pub shell: clap_complete::Shell,
+    pub(crate) shell: clap_complete::Shell,
 }
 
 /// `registry` subcommands, for maintainers.
 #[derive(Debug, Subcommand)]
-pub enum RegistryCommand {
+pub(crate) enum RegistryCommand {
     /// The packages of a namespace with their releases (Quay lists at most 50 visible ones).
     List {
         #[command(flatten)]
@@ -185,17 +185,17 @@ pub enum RegistryCommand {
 
 /// Which registry a `registry` subcommand talks to.
 #[derive(Debug, Args)]
-pub struct RegistryTarget {
+pub(crate) struct RegistryTarget {
     /// The registry: the CNR API base URL (e.g. https://quay.io/cnr) or dir:PATH.
     /// Credentials come from QUAY_TOKEN or QUAY_USERNAME/QUAY_PASSWORD.
     #[arg(long, value_name = "URL")]
-    pub registry: String,
+    pub(crate) registry: String,
     /// Allow a plain http:// registry URL on a host other than loopback.
     #[arg(long)]
-    pub insecure: bool,
+    pub(crate) insecure: bool,
     /// Timeout of one request, in seconds.
     #[arg(long, value_name = "SECONDS", default_value_t = 60)]
-    pub timeout: u64,
+    pub(crate) timeout: u64,
 }
 
 /// Arguments shared by every command that reads a pipeline file.
@@ -209,7 +209,8 @@ pub struct PipelineArgs {
     /// The operator's source folder; relative paths in the pipeline resolve against it.
     #[arg(long, value_name = "DIR", default_value = ".")]
     pub source: PathBuf,
-    /// The output folder for rendered files and the bundle (default: _out/<pipeline name>).
+    /// The output folder for rendered files and the bundle (default: `_out/` + the pipeline's
+    /// name).
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// Allow http:// registry or GitHub URLs on hosts other than loopback.
@@ -219,28 +220,28 @@ pub struct PipelineArgs {
 
 /// `run` and `plan`: a pipeline file and the run's mode.
 #[derive(Debug, Args)]
-pub struct RunArgs {
+pub(crate) struct RunArgs {
     #[command(flatten)]
-    pub common: PipelineArgs,
+    pub(crate) common: PipelineArgs,
     /// Do everything except the writes to the registry and the release target; print each
     /// skipped write (with plan: plan such a run).
     #[arg(long)]
-    pub dry_run: bool,
+    pub(crate) dry_run: bool,
     /// Overwrite a release already published with different content.
     #[arg(long)]
-    pub force: bool,
+    pub(crate) force: bool,
 }
 
 #[derive(Debug, Args)]
-pub struct VerifyArgs {
+pub(crate) struct VerifyArgs {
     /// A bundle folder, a flattened bundle.yaml, or a bundle .tar.gz.
-    pub path: PathBuf,
+    pub(crate) path: PathBuf,
     /// Which era's rules apply.
     #[arg(long, default_value = "appregistry-2019", value_parser = profile_parser())]
-    pub profile: Profile,
+    pub(crate) profile: Profile,
     /// Also enforce OperatorHub's rules as errors, like `operator-courier verify --ui_validate_io`.
     #[arg(long)]
-    pub operatorhub: bool,
+    pub(crate) operatorhub: bool,
 }
 
 /// `--profile` by name (the domain's [`Profile`] has no clap).

@@ -17,17 +17,12 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-pub use crate::commands::CommandError;
-pub use crate::exec::StepError;
-pub use crate::exec::{
-    AssetError, FetchError, PackageError, PreflightError, PushError, RenderError, VerifyError,
-};
-pub use crate::pipeline::PipelineError;
-pub use crate::pipeline::interpolate::ExpandError;
+pub(crate) use crate::commands::CommandError;
+use crate::exec::StepError;
+use crate::pipeline::PipelineError;
 pub use crate::registry::RegistryError;
-pub use crate::registry::appr::errors::{ApiError as RegistryApiError, Failure};
-pub use crate::target::TargetError;
-pub use crate::target::github::{ApiError as GitHubApiError, GitHubError};
+use crate::target::TargetError;
+use crate::target::github::GitHubError;
 
 /// What kind of failure this is; decides the exit code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -52,9 +47,16 @@ impl Class {
     }
 }
 
-/// Any error of the program.
+/// Any error of the program. Its `Display` is the message a user reads (what went wrong,
+/// where, and how to fix it); [`Error::class`] decides the exit code; the causes under the
+/// message stay available as `source()` and through [`Error::causes`].
 #[derive(Debug, thiserror::Error)]
-pub enum Error {
+#[error(transparent)]
+pub struct Error(Box<Kind>);
+
+/// What an [`Error`] is, by area.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum Kind {
     #[error(transparent)]
     Pipeline(#[from] PipelineError),
     /// Problems found before anything ran, all of them.
@@ -68,7 +70,7 @@ pub enum Error {
         source: Box<Error>,
     },
     #[error(transparent)]
-    StepFailed(Box<StepError>),
+    StepFailed(#[from] StepError),
     #[error(transparent)]
     Registry(#[from] RegistryError),
     #[error(transparent)]
@@ -89,35 +91,57 @@ pub enum Error {
     Internal(String),
 }
 
+/// A result whose error is an [`Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+impl<T: Into<Kind>> From<T> for Error {
+    fn from(kind: T) -> Error {
+        Error(Box::new(kind.into()))
+    }
+}
 
 impl Error {
     /// A bug: something the code's own invariants rule out happened.
-    pub fn internal(message: impl Into<String>) -> Self {
-        Error::Internal(message.into())
+    pub(crate) fn internal(message: impl Into<String>) -> Self {
+        Kind::Internal(message.into()).into()
     }
 
     /// An I/O error on `path`, classed as `class`.
-    pub fn io(class: Class, path: &Path, source: std::io::Error) -> Self {
-        Error::Io {
+    pub(crate) fn io(class: Class, path: &Path, source: std::io::Error) -> Self {
+        Kind::Io {
             path: path.to_path_buf(),
             class,
             source,
         }
+        .into()
     }
 
-    /// What kind of failure this is.
+    /// Step `stage` failed with `source`.
+    pub(crate) fn step(stage: &'static str, source: Error) -> Self {
+        Kind::Step {
+            stage,
+            source: Box::new(source),
+        }
+        .into()
+    }
+
+    /// What the error is, by area.
+    pub(crate) fn kind(&self) -> &Kind {
+        &self.0
+    }
+
+    /// What kind of failure this is: input (exit 2), stage (exit 1) or internal (exit 70).
     pub fn class(&self) -> Class {
-        match self {
-            Error::Pipeline(_) | Error::Problems(_) => Class::Input,
-            Error::Step { source, .. } => source.class(),
-            Error::StepFailed(e) => e.class(),
-            Error::Registry(e) => e.class(),
-            Error::GitHub(e) => e.class(),
-            Error::Target(e) => e.class(),
-            Error::Command(e) => e.class(),
-            Error::Io { class, .. } => *class,
-            Error::Internal(_) => Class::Internal,
+        match &*self.0 {
+            Kind::Pipeline(_) | Kind::Problems(_) => Class::Input,
+            Kind::Step { source, .. } => source.class(),
+            Kind::StepFailed(e) => e.class(),
+            Kind::Registry(e) => e.class(),
+            Kind::GitHub(e) => e.class(),
+            Kind::Target(e) => e.class(),
+            Kind::Command(e) => e.class(),
+            Kind::Io { class, .. } => *class,
+            Kind::Internal(_) => Class::Internal,
         }
     }
 
@@ -138,15 +162,9 @@ impl Error {
     }
 }
 
-impl From<StepError> for Error {
-    fn from(e: StepError) -> Error {
-        Error::StepFailed(Box::new(e))
-    }
-}
-
-impl From<crate::target::github::ApiError> for Error {
-    fn from(e: crate::target::github::ApiError) -> Error {
-        Error::GitHub(e.into())
+impl From<crate::target::github::ApiError> for Kind {
+    fn from(e: crate::target::github::ApiError) -> Kind {
+        Kind::GitHub(e.into())
     }
 }
 

@@ -8,15 +8,15 @@ use std::time::{Duration, Instant};
 
 /// How often and how long to retry.
 #[derive(Debug, Clone, Copy)]
-pub struct RetryPolicy {
+pub(crate) struct RetryPolicy {
     /// Attempts in all, the first included.
-    pub max_attempts: u32,
+    pub(crate) max_attempts: u32,
     /// Delay before the first retry; doubled each time.
-    pub base_delay: Duration,
+    pub(crate) base_delay: Duration,
     /// Cap on one delay.
-    pub max_delay: Duration,
+    pub(crate) max_delay: Duration,
     /// Cap on the time spent, waits included; no retry starts past it.
-    pub max_total: Duration,
+    pub(crate) max_total: Duration,
 }
 
 impl Default for RetryPolicy {
@@ -32,7 +32,7 @@ impl Default for RetryPolicy {
 
 /// What to do after a failure.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Verdict {
+pub(crate) enum Verdict {
     /// Try again; `Some(d)` when the server said how long to wait.
     Retry(Option<Duration>),
     /// Give up now.
@@ -41,7 +41,7 @@ pub enum Verdict {
 
 impl RetryPolicy {
     /// The delay before retry number `retry` (1-based), with full jitter in [d/2, d].
-    pub fn delay(&self, retry: u32) -> Duration {
+    pub(crate) fn delay(&self, retry: u32) -> Duration {
         let exp = self
             .base_delay
             .saturating_mul(1u32 << retry.saturating_sub(1).min(16));
@@ -52,7 +52,7 @@ impl RetryPolicy {
 
     /// Runs `op` until it succeeds, `classify` says fail, or the policy's bounds are reached.
     /// `on_retry` is told each retry (attempt number, the wait) so the caller can report it.
-    pub async fn run<T, E, F, Fut>(
+    pub(crate) async fn run<T, E, F, Fut>(
         &self,
         mut op: F,
         classify: impl Fn(&E) -> Verdict,
@@ -86,7 +86,7 @@ impl RetryPolicy {
 /// The wait a `Retry-After` header asks for: a number of seconds, or an HTTP-date
 /// (`Sun, 06 Nov 1994 08:49:37 GMT`) measured from `now`. A date in the past means "now";
 /// anything unreadable is ignored (the caller's backoff applies).
-pub fn retry_after(value: &str, now: std::time::SystemTime) -> Option<Duration> {
+pub(crate) fn retry_after(value: &str, now: std::time::SystemTime) -> Option<Duration> {
     let value = value.trim();
     if let Ok(secs) = value.parse::<u64>() {
         return Some(Duration::from_secs(secs));

@@ -12,7 +12,7 @@ use crate::error::Class;
 /// (exit 2), a failed command (an invalid bundle, a registry without the release, git) a
 /// stage failure (exit 1).
 #[derive(Debug, thiserror::Error)]
-pub enum CommandError {
+pub(crate) enum CommandError {
     #[error("--format dot and --format mermaid apply to the graph command only")]
     Format,
     /// The command line itself (clap's message is printed above it).
@@ -50,7 +50,7 @@ pub enum CommandError {
 }
 
 impl CommandError {
-    pub fn class(&self) -> Class {
+    pub(crate) fn class(&self) -> Class {
         match self {
             CommandError::NoReleases { .. }
             | CommandError::Release { .. }

@@ -9,7 +9,7 @@ use crate::error::Result;
 use crate::olm::validate::{self, Options};
 
 /// `verify PATH`.
-pub fn run(args: &VerifyArgs, json: bool) -> Result<()> {
+pub(crate) fn run(args: &VerifyArgs, json: bool) -> Result<()> {
     let opts = Options {
         profile: args.profile,
         operatorhub: args.operatorhub,

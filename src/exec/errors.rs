@@ -5,12 +5,12 @@
 
 use std::path::PathBuf;
 
-use crate::error::{Class, Error};
+use crate::error::{Class, Kind};
 use crate::registry::RegistryError;
 
 /// A step's own failure.
 #[derive(Debug, thiserror::Error)]
-pub enum StepError {
+pub(crate) enum StepError {
     #[error(transparent)]
     Render(#[from] RenderError),
     #[error(transparent)]
@@ -28,7 +28,7 @@ pub enum StepError {
 }
 
 impl StepError {
-    pub fn class(&self) -> Class {
+    pub(crate) fn class(&self) -> Class {
         match self {
             StepError::Render(e) => e.class(),
             StepError::Fetch(e) => e.class(),
@@ -43,9 +43,9 @@ impl StepError {
 
 macro_rules! into_error {
     ($($t:ty),*) => {$(
-        impl From<$t> for Error {
-            fn from(e: $t) -> Error {
-                Error::StepFailed(Box::new(e.into()))
+        impl From<$t> for Kind {
+            fn from(e: $t) -> Kind {
+                Kind::StepFailed(e.into())
             }
         }
     )*};
@@ -62,7 +62,7 @@ into_error!(
 
 /// Rendering the templates and reading the bundle out of them.
 #[derive(Debug, thiserror::Error)]
-pub enum RenderError {
+pub(crate) enum RenderError {
     #[error(transparent)]
     Template(#[from] crate::template::Error),
     #[error("assembling the CSV: {0}")]
@@ -94,7 +94,7 @@ pub enum RenderError {
 }
 
 impl RenderError {
-    pub fn class(&self) -> Class {
+    pub(crate) fn class(&self) -> Class {
         match self {
             RenderError::WriteCsv { .. } => Class::Stage,
             _ => Class::Input,
@@ -104,7 +104,7 @@ impl RenderError {
 
 /// Reading the previous release and deciding what the new CSV replaces.
 #[derive(Debug, thiserror::Error)]
-pub enum FetchError {
+pub(crate) enum FetchError {
     #[error("reading the releases of {at} (fetch-previous): {source}")]
     Read {
         at: String,
@@ -162,7 +162,7 @@ pub enum FetchError {
 }
 
 impl FetchError {
-    pub fn class(&self) -> Class {
+    pub(crate) fn class(&self) -> Class {
         match self {
             FetchError::Read { source, .. } | FetchError::Pull { source, .. } => source.class(),
             _ => Class::Stage,
@@ -172,7 +172,7 @@ impl FetchError {
 
 /// Reading a bundle folder and packing the tarball.
 #[derive(Debug, thiserror::Error)]
-pub enum PackageError {
+pub(crate) enum PackageError {
     /// The bundle folder, file or tarball `publish` was given cannot be read as a bundle.
     #[error("{0}")]
     Read(String),
@@ -194,7 +194,7 @@ pub enum PackageError {
 }
 
 impl PackageError {
-    pub fn class(&self) -> Class {
+    pub(crate) fn class(&self) -> Class {
         match self {
             PackageError::Read(_) | PackageError::OtherPackage { .. } => Class::Input,
             _ => Class::Stage,
@@ -207,16 +207,16 @@ impl PackageError {
 #[error(
     "the bundle has {errors} error(s) and {warnings} warning(s) under profile {profile}; nothing was pushed or released. First: {first}"
 )]
-pub struct VerifyError {
-    pub errors: usize,
-    pub warnings: usize,
-    pub profile: &'static str,
-    pub first: String,
+pub(crate) struct VerifyError {
+    pub(crate) errors: usize,
+    pub(crate) warnings: usize,
+    pub(crate) profile: &'static str,
+    pub(crate) first: String,
 }
 
 /// Publishing the bundle and proving it.
 #[derive(Debug, thiserror::Error)]
-pub enum PushError {
+pub(crate) enum PushError {
     /// Looking the release up (before or after the push).
     #[error(transparent)]
     Lookup(#[from] RegistryError),
@@ -286,7 +286,7 @@ pub enum PushError {
 }
 
 impl PushError {
-    pub fn class(&self) -> Class {
+    pub(crate) fn class(&self) -> Class {
         match self {
             PushError::Lookup(e) | PushError::Failed { source: e, .. } => e.class(),
             _ => Class::Stage,
@@ -296,7 +296,7 @@ impl PushError {
 
 /// Resolving the release's assets to files.
 #[derive(Debug, thiserror::Error)]
-pub enum AssetError {
+pub(crate) enum AssetError {
     #[error("release.assets: '{name}' matches {} files ({}); name exactly one", files.len(), files.join(", "))]
     Ambiguous { name: String, files: Vec<String> },
     #[error("release.assets: '{name}' matches no rendered file; available: {}", available.join(", "))]
@@ -318,14 +318,14 @@ pub enum AssetError {
 }
 
 impl AssetError {
-    pub fn class(&self) -> Class {
+    pub(crate) fn class(&self) -> Class {
         Class::Input
     }
 }
 
 /// The preflight's checks that failed, all of them.
 #[derive(Debug, thiserror::Error)]
-pub enum PreflightError {
+pub(crate) enum PreflightError {
     #[error(
         "the registry check (reading the releases of {namespace}/{package} at {location}): {source}"
     )]
@@ -349,7 +349,7 @@ pub enum PreflightError {
 
 impl PreflightError {
     /// A server that said no is a stage failure; only a check that could not be asked is input.
-    pub fn class(&self) -> Class {
+    pub(crate) fn class(&self) -> Class {
         match self {
             PreflightError::Registry { source, .. } => source.class(),
             PreflightError::GitHub { source, .. } => source.class(),

@@ -30,10 +30,7 @@ use std::cell::OnceCell;
 use std::sync::Arc;
 use std::time::Instant;
 
-pub use errors::{
-    AssetError, FetchError, PackageError, PreflightError, PushError, RenderError, StepError,
-    VerifyError,
-};
+pub(crate) use errors::StepError;
 pub(crate) use outputs::{Assembled, AssetSources, Decision, Packaged, RenderedFiles, Verified};
 pub use outputs::{Rendered, RenderedFile};
 
@@ -140,10 +137,7 @@ pub(crate) async fn execute(plan: &Plan, report: &Arc<Reporter>) -> Result<()> {
         let started = Instant::now();
         let result = exec.step(step, carried).await;
         report.stage_end(name, started.elapsed(), result.is_ok());
-        carried = result.map_err(|e| Error::Step {
-            stage: name,
-            source: Box::new(e),
-        })?;
+        carried = result.map_err(|e| Error::step(name, e))?;
     }
     Ok(())
 }

@@ -87,6 +87,10 @@ pub(crate) fn resolve(step: &ReleaseStep, sources: AssetSources<'_>) -> Result<V
         if assets.iter().any(|a| a.name == name) {
             return Err(AssetError::Twice { name }.into());
         }
+        // Names known only now (`{csv}`, bundle files) get the check the plan made for the rest.
+        if matches!(step.target, ReleaseTarget::GitHub(_)) && !crate::plan::github_keeps(&name) {
+            return Err(AssetError::Renamed { name }.into());
+        }
         let bytes = std::fs::read(&path).map_err(|e| Error::io(Class::Stage, &path, e))?;
         assets.push(Asset::new(name, bytes));
     }

@@ -20,7 +20,7 @@ use crate::error::Result;
 
 /// Why a pipeline file cannot be used at all. All input errors (exit 2).
 #[derive(Debug, thiserror::Error)]
-pub enum PipelineError {
+pub(crate) enum PipelineError {
     #[error("{}: cannot read the pipeline file: {source}", path.display())]
     Read {
         path: std::path::PathBuf,

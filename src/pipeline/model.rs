@@ -69,9 +69,12 @@ pub struct RegistrySpec {
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "lowercase")]
+/// What to do with a version below the channel head.
 pub enum OlderPolicy {
     #[default]
+    /// Refuse it (exit 1) with an explanation.
     Refuse,
+    /// Publish nothing (exit 0).
     Skip,
 }
 
@@ -124,15 +127,22 @@ pub struct FileAsset {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Deserialize, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum StageName {
+    /// Render the templates.
     Render,
+    /// Read the registry's default release; decide `replaces`.
     FetchPrevious,
+    /// Write the bundle folder and the tarball.
     Package,
+    /// Validate the bundle.
     Verify,
+    /// Publish the bundle to the registry.
     Push,
+    /// Attach the assets to the release target.
     Release,
 }
 
 impl StageName {
+    /// The name as pipelines write it.
     pub fn as_str(self) -> &'static str {
         match self {
             StageName::Render => "render",

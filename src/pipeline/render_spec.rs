@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-pub(crate) use crate::olm::csv_build::spec::CsvSpec;
+pub use crate::olm::csv_build::spec::{CsvSpec, DeploymentSource, PermissionSpec};
 
 /// How manifests are rendered.
 #[derive(Debug, Clone, Deserialize, Serialize)]

@@ -20,7 +20,7 @@ mod show;
 mod steps;
 
 pub(crate) use build::{PublishInputs, build, publish, render_only};
-pub(crate) use checks::SUMS;
+pub(crate) use checks::{SUMS, github_keeps};
 pub(crate) use steps::*;
 
 use serde::Serialize;
@@ -32,7 +32,7 @@ pub(crate) const JSON_VERSION: u32 = 1;
 
 /// A pipeline's steps and what they are about.
 #[derive(Debug, Clone, Serialize)]
-pub struct Plan {
+pub(crate) struct Plan {
     /// Names this JSON document: `olm-release/plan`.
     pub(crate) schema: &'static str,
     /// [`JSON_VERSION`].

@@ -16,6 +16,7 @@ use super::{PushOutcome, RegistryError, ReleaseInfo, Result};
 use crate::atomic::write_atomic;
 
 #[derive(Debug)]
+/// The embedded app registry in the folder `root`.
 pub struct DirRegistry {
     root: PathBuf,
 }
@@ -32,11 +33,12 @@ struct Stored {
 }
 
 impl DirRegistry {
+    /// The registry in the folder `root` (created on the first push).
     pub fn new(root: impl Into<PathBuf>) -> Self {
         DirRegistry { root: root.into() }
     }
 
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         format!("dir:{}", self.root.display())
     }
 
@@ -74,6 +76,7 @@ impl DirRegistry {
         }
     }
 
+    /// Every release of `ns/pkg`, highest SemVer first; empty when the package does not exist.
     pub fn releases(&self, ns: &str, pkg: &str) -> Result<Vec<ReleaseInfo>> {
         let index = self.read_index(&self.package_dir(ns, pkg)?)?;
         let mut out: Vec<ReleaseInfo> = index
@@ -89,6 +92,7 @@ impl DirRegistry {
         Ok(out)
     }
 
+    /// The packages of a namespace, by name.
     pub fn packages(&self, ns: &str) -> Result<Vec<String>> {
         let dir = self.root.join(ns);
         let entries = match fs::read_dir(&dir) {
@@ -106,6 +110,7 @@ impl DirRegistry {
         Ok(names)
     }
 
+    /// The blob (`.tar.gz` bytes) whose uncompressed tar has this digest.
     pub fn pull(&self, ns: &str, pkg: &str, digest: &str) -> Result<Vec<u8>> {
         if digest.len() != 64 || !digest.bytes().all(|b| b.is_ascii_hexdigit()) {
             return Err(RegistryError::Digest(format!("invalid digest '{digest}'")));
@@ -121,6 +126,7 @@ impl DirRegistry {
         })
     }
 
+    /// Publishes `gz` as `release` of `ns/pkg` (refused as existing unless `force`).
     pub fn push(
         &self,
         ns: &str,

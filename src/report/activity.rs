@@ -10,7 +10,7 @@ static ACTIVE: AtomicBool = AtomicBool::new(false);
 
 /// A spinner for a transfer in progress, shown only on an interactive terminal; it clears its
 /// line when dropped. In CI logs and pipes it does nothing, so logs stay plain lines.
-pub struct Activity {
+pub(crate) struct Activity {
     stop: Option<Arc<AtomicBool>>,
     thread: Option<std::thread::JoinHandle<()>>,
 }
@@ -29,7 +29,7 @@ impl Drop for Activity {
 
 impl Activity {
     /// A guard that shows nothing.
-    pub fn none() -> Self {
+    pub(crate) fn none() -> Self {
         Activity {
             stop: None,
             thread: None,

@@ -7,7 +7,7 @@
 
 use serde::Serialize;
 
-use crate::error::{Class, Error, Problem};
+use crate::error::{Class, Error, Kind, Problem};
 use crate::events::Write;
 use crate::olm::Finding;
 
@@ -45,8 +45,8 @@ impl Failure {
             exit_code: e.exit_code(),
             message: e.to_string(),
             causes: e.causes(),
-            problems: match e {
-                Error::Problems(p) => p.0.clone(),
+            problems: match e.kind() {
+                Kind::Problems(p) => p.0.clone(),
                 _ => Vec::new(),
             },
         }

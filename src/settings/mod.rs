@@ -41,16 +41,16 @@ pub type Env = BTreeMap<String, String>;
 
 /// Options of `run` that other commands do not have.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct RunMode {
+pub(crate) struct RunMode {
     /// Skip every write to the registry and the release target.
-    pub dry_run: bool,
+    pub(crate) dry_run: bool,
     /// Overwrite a release already published with different content.
-    pub force: bool,
+    pub(crate) force: bool,
 }
 
 /// Everything a pipeline command needs, resolved, with the problems found on the way.
 #[derive(Debug, Clone)]
-pub struct Settings {
+pub(crate) struct Settings {
     pub(crate) file: PipelineFile,
     pub(crate) name: String,
     pub(crate) package: Option<String>,
@@ -125,7 +125,7 @@ pub(crate) struct Creds {
 
 /// Resolves the settings of a command that reads a pipeline file. Fails only when the file
 /// cannot be read or parsed; everything else lands in [`Settings::problems`].
-pub fn resolve(args: &PipelineArgs, mode: RunMode, env: &Env) -> Result<Settings> {
+pub(crate) fn resolve(args: &PipelineArgs, mode: RunMode, env: &Env) -> Result<Settings> {
     let vars = Vars {
         overrides: args.vars.iter().cloned().collect(),
         env: env.clone(),

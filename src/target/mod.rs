@@ -7,14 +7,14 @@
 //! business ([`crate::exec`]).
 
 pub(crate) mod dir;
-pub mod github;
+pub(crate) mod github;
 
 use crate::error::Class;
 use crate::olm::archive::sha256_hex;
 
 /// What can go wrong attaching assets to a folder.
 #[derive(Debug, thiserror::Error)]
-pub enum TargetError {
+pub(crate) enum TargetError {
     #[error("release.tag '{tag}' cannot name a folder")]
     Tag { tag: String },
     #[error("{}: {source}", path.display())]
@@ -26,7 +26,7 @@ pub enum TargetError {
 }
 
 impl TargetError {
-    pub fn class(&self) -> Class {
+    pub(crate) fn class(&self) -> Class {
         match self {
             TargetError::Tag { .. } => Class::Input,
             TargetError::Write { .. } => Class::Stage,

@@ -9,13 +9,13 @@ use crate::exec::errors::RenderError;
 use crate::olm::{Manifest, PackageManifest};
 
 /// Where the bundle's parts are among the outputs.
-pub struct Found {
+pub(crate) struct Found {
     /// (output index, document index) of the CSV.
-    pub csv: (usize, usize),
+    pub(crate) csv: (usize, usize),
     /// Output index of the package file.
-    pub package_at: usize,
-    pub package: PackageManifest,
-    pub crds: Vec<Manifest>,
+    pub(crate) package_at: usize,
+    pub(crate) package: PackageManifest,
+    pub(crate) crds: Vec<Manifest>,
 }
 
 pub(crate) fn find(bundle_dir: &str, outputs: &[Output]) -> Result<Found, RenderError> {

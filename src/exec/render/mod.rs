@@ -13,7 +13,7 @@
 
 mod bundle;
 mod checks;
-pub mod inputs;
+pub(crate) mod inputs;
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -44,14 +44,14 @@ pub(crate) fn run(step: &RenderStep, report: &Reporter) -> Result<Rendered> {
 /// One rendered (or copied) file.
 pub(crate) struct Output {
     /// Path relative to the render folder.
-    pub rel: String,
+    pub(crate) rel: String,
     /// The template it came from, as the pipeline names it (for messages and findings).
-    pub template: String,
+    pub(crate) template: String,
     /// The template's own text.
-    pub source_text: String,
-    pub content: String,
-    pub docs: Vec<Value>,
-    pub in_bundle: bool,
+    pub(crate) source_text: String,
+    pub(crate) content: String,
+    pub(crate) docs: Vec<Value>,
+    pub(crate) in_bundle: bool,
 }
 
 /// Renders the step's templates into its folder.

@@ -11,53 +11,53 @@
 //!
 //! File access is the caller's: [`Parts::build`] receives loaders, so this module stays pure.
 
-pub mod icon;
-pub mod rbac;
+pub(crate) mod icon;
+pub(crate) mod rbac;
 pub mod spec;
 
 use std::collections::BTreeMap;
 
 use serde_yaml_ng::{Mapping, Value};
 
-pub use icon::Icon;
-pub use rbac::Doc;
+pub(crate) use icon::Icon;
+pub(crate) use rbac::Doc;
 
 use spec::{CsvSpec, PermissionSpec};
 
 /// A service account and its rules.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Permission {
-    pub service_account: String,
-    pub rules: Vec<Value>,
+pub(crate) struct Permission {
+    pub(crate) service_account: String,
+    pub(crate) rules: Vec<Value>,
 }
 
 /// A deployment of the install strategy.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Deployment {
-    pub name: String,
-    pub spec: Value,
+pub(crate) struct Deployment {
+    pub(crate) name: String,
+    pub(crate) spec: Value,
 }
 
 /// Everything assembled for the CSV.
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct Parts {
-    pub name: Option<String>,
-    pub version: String,
-    pub created_at: String,
-    pub icon: Option<Icon>,
-    pub cluster_permissions: Vec<Permission>,
-    pub permissions: Vec<Permission>,
-    pub deployments: Vec<Deployment>,
+pub(crate) struct Parts {
+    pub(crate) name: Option<String>,
+    pub(crate) version: String,
+    pub(crate) created_at: String,
+    pub(crate) icon: Option<Icon>,
+    pub(crate) cluster_permissions: Vec<Permission>,
+    pub(crate) permissions: Vec<Permission>,
+    pub(crate) deployments: Vec<Deployment>,
 }
 
 /// Reads a YAML file into its documents; `Ok(None)` when the file does not exist.
-pub type LoadDocs<'a> = dyn FnMut(&str) -> Result<Option<Vec<Doc>>, String> + 'a;
+pub(crate) type LoadDocs<'a> = dyn FnMut(&str) -> Result<Option<Vec<Doc>>, String> + 'a;
 /// Reads a file's bytes.
-pub type LoadBytes<'a> = dyn FnMut(&str) -> Result<Vec<u8>, String> + 'a;
+pub(crate) type LoadBytes<'a> = dyn FnMut(&str) -> Result<Vec<u8>, String> + 'a;
 
 impl Parts {
     /// Builds the parts `spec` asks for.
-    pub fn build(
+    pub(crate) fn build(
         spec: &CsvSpec,
         version: &str,
         created_at: &str,
@@ -103,7 +103,7 @@ impl Parts {
     }
 
     /// The parts as one YAML mapping, the tree that `render.csv.vars` paths read.
-    pub fn to_yaml(&self) -> Value {
+    pub(crate) fn to_yaml(&self) -> Value {
         let mut m = Mapping::new();
         if let Some(name) = &self.name {
             m.insert("name".into(), name.clone().into());
@@ -126,7 +126,7 @@ impl Parts {
     /// The template variables `vars` maps to parts. A path that names no part (e.g. a
     /// deployment whose optional file is absent) defines no variable, so a template that uses
     /// it fails with an undefined-variable error naming its line.
-    pub fn vars(&self, vars: &BTreeMap<String, String>) -> BTreeMap<String, Value> {
+    pub(crate) fn vars(&self, vars: &BTreeMap<String, String>) -> BTreeMap<String, Value> {
         let tree = self.to_yaml();
         vars.iter()
             .filter_map(|(name, path)| lookup(&tree, path).map(|v| (name.clone(), v.clone())))
@@ -220,7 +220,7 @@ fn deployment_yaml(d: &Deployment) -> Value {
 
 /// Reads `a.b[sel].c` from `tree`: `[sel]` picks a list item by index or by its `name` or
 /// `serviceAccountName`.
-pub fn lookup<'a>(tree: &'a Value, path: &str) -> Option<&'a Value> {
+pub(crate) fn lookup<'a>(tree: &'a Value, path: &str) -> Option<&'a Value> {
     let mut cur = tree;
     let mut rest = path;
     while !rest.is_empty() {
@@ -249,7 +249,7 @@ pub fn lookup<'a>(tree: &'a Value, path: &str) -> Option<&'a Value> {
 /// Sets the parts into a parsed CSV, each replacing what the template wrote at that place.
 /// An empty or null `spec.replaces` (a template's `replaces: {{.ReplacesCsvVersion}}` before
 /// fetch-previous) is removed: fetch-previous sets it structurally.
-pub fn apply(csv: &mut Value, parts: &Parts) -> Result<(), String> {
+pub(crate) fn apply(csv: &mut Value, parts: &Parts) -> Result<(), String> {
     if let Some(name) = &parts.name {
         mapping(csv, &["metadata"])?.insert("name".into(), name.clone().into());
     }
@@ -302,7 +302,7 @@ pub fn apply(csv: &mut Value, parts: &Parts) -> Result<(), String> {
 }
 
 /// The image of the first container of the CSV's first deployment: the operator's image.
-pub fn operator_image(csv: &Value) -> Option<String> {
+pub(crate) fn operator_image(csv: &Value) -> Option<String> {
     let d = csv
         .get("spec")?
         .get("install")?

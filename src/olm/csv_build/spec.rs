@@ -39,6 +39,7 @@ pub struct CsvSpec {
 #[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct DeploymentSource {
+    /// The file, relative to the source folder.
     pub file: String,
     /// The Deployment's `metadata.name` when the file holds several.
     #[serde(default)]
@@ -52,6 +53,7 @@ pub struct DeploymentSource {
 #[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct PermissionSpec {
+    /// The service account the rules are granted to.
     pub service_account: String,
     /// The operator's own (Cluster)Role, whose rules come first.
     pub role: String,

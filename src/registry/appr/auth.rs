@@ -17,12 +17,17 @@ pub enum Credentials {
     /// A ready `Authorization` value (`QUAY_TOKEN`), e.g. `basic …`.
     Token(Secret),
     /// `QUAY_USERNAME` / `QUAY_PASSWORD`, exchanged through the login route.
-    Login { username: String, password: Secret },
+    Login {
+        /// `QUAY_USERNAME`.
+        username: String,
+        /// `QUAY_PASSWORD`.
+        password: Secret,
+    },
 }
 
 impl Credentials {
     /// Where they came from, for plans and dry-runs (never the value).
-    pub fn source(&self) -> &'static str {
+    pub(crate) fn source(&self) -> &'static str {
         match self {
             Credentials::Token(_) => "QUAY_TOKEN",
             Credentials::Login { .. } => "QUAY_USERNAME/QUAY_PASSWORD",
@@ -33,7 +38,7 @@ impl Credentials {
 impl ApprClient {
     /// Logs in (when a username and password were given) and returns the `Authorization`
     /// value to send, if any.
-    pub async fn authorization(&self) -> Result<Option<&Secret>> {
+    pub(crate) async fn authorization(&self) -> Result<Option<&Secret>> {
         let auth = self
             .auth
             .get_or_try_init(|| async {

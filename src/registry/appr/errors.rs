@@ -7,7 +7,7 @@
 //! summarised without dumping it. Every message names the status, the server's code and text,
 //! and the method and URL path; 401/403 add what to do about credentials. Messages are built
 //! from the server's answer only, never from request headers, and the client redacts its
-//! secrets from them once more before they leave ([`Failure::redacted`]).
+//! secrets from them once more before they leave (`Failure::redacted`).
 
 use std::fmt;
 use std::time::Duration;
@@ -19,18 +19,26 @@ pub enum Failure {
     Status(Box<ApiError>),
     /// No answer: connection refused or reset, timeout, truncated body.
     Transport {
+        /// `METHOD /path` of the call.
         at: String,
+        /// What happened.
         detail: String,
+        /// Whether it was a timeout.
         timeout: bool,
     },
     /// An answer that is not what the API promises: HTML or invalid JSON on success, missing
     /// fields, an oversized body, a redirect.
-    Invalid { at: String, detail: String },
+    Invalid {
+        /// `METHOD /path` of the call.
+        at: String,
+        /// What is wrong with the answer.
+        detail: String,
+    },
 }
 
 impl Failure {
     /// The status code of a [`Failure::Status`].
-    pub fn status(&self) -> Option<u16> {
+    pub(crate) fn status(&self) -> Option<u16> {
         match self {
             Failure::Status(e) => Some(e.status),
             _ => None,
@@ -38,7 +46,7 @@ impl Failure {
     }
 
     /// The server's error code (e.g. `package-not-found`).
-    pub fn code(&self) -> Option<&str> {
+    pub(crate) fn code(&self) -> Option<&str> {
         match self {
             Failure::Status(e) => e.code.as_deref(),
             _ => None,
@@ -105,8 +113,11 @@ impl Failure {
 pub struct ApiError {
     /// `METHOD /url/path`.
     pub at: String,
+    /// The HTTP status.
     pub status: u16,
+    /// The server's error code, e.g. `package-not-found`.
     pub code: Option<String>,
+    /// The server's message.
     pub message: Option<String>,
     /// Compact JSON of `details`, shortened.
     pub details: Option<String>,
@@ -118,7 +129,12 @@ pub struct ApiError {
 
 impl ApiError {
     /// Reads an error body in either shape.
-    pub fn parse(at: String, status: u16, body: &[u8], retry_after: Option<Duration>) -> Self {
+    pub(crate) fn parse(
+        at: String,
+        status: u16,
+        body: &[u8],
+        retry_after: Option<Duration>,
+    ) -> Self {
         let mut e = ApiError {
             at,
             status,
@@ -206,7 +222,7 @@ impl fmt::Display for ApiError {
 }
 
 /// A one-line description of a body that is not JSON.
-pub fn describe_non_json(text: &str) -> String {
+pub(crate) fn describe_non_json(text: &str) -> String {
     let lower = text.to_ascii_lowercase();
     if lower.starts_with('<') || lower.contains("<html") {
         let title = lower.find("<title>").and_then(|start| {
@@ -223,7 +239,7 @@ pub fn describe_non_json(text: &str) -> String {
 }
 
 /// At most `max` characters on one line.
-pub fn shorten(s: &str, max: usize) -> String {
+pub(crate) fn shorten(s: &str, max: usize) -> String {
     let one_line: String = s
         .chars()
         .map(|c| if c.is_control() { ' ' } else { c })
@@ -236,7 +252,7 @@ pub fn shorten(s: &str, max: usize) -> String {
 }
 
 /// Reads `Retry-After`: seconds or an HTTP-date ([`crate::retry::retry_after`]).
-pub fn retry_after(headers: &reqwest::header::HeaderMap) -> Option<Duration> {
+pub(crate) fn retry_after(headers: &reqwest::header::HeaderMap) -> Option<Duration> {
     let value = headers.get(reqwest::header::RETRY_AFTER)?.to_str().ok()?;
     crate::retry::retry_after(value, std::time::SystemTime::now())
 }

@@ -14,14 +14,14 @@
 //! answers 404) gets the same HTTP Basic value the login would have returned. Every message
 //! that leaves the client is scrubbed of the secrets it holds.
 //!
-//! Requests, retries and body limits live in [`transport`]; error shapes in [`errors`]; JSON
+//! Requests, retries and body limits live in `transport`; error shapes in `errors`; JSON
 //! shapes in [`wire`].
 
 mod auth;
 mod channels;
-pub(crate) mod errors;
+pub mod errors;
 pub(crate) mod transport;
-pub(crate) mod wire;
+pub mod wire;
 
 pub use auth::Credentials;
 
@@ -37,9 +37,10 @@ use crate::retry::RetryPolicy;
 use crate::secret::Secret;
 
 /// The media type olm-release pushes and reads (what courier and OLM use).
-pub const MEDIA_TYPE: &str = "helm";
+pub(crate) const MEDIA_TYPE: &str = "helm";
 
 #[derive(Debug)]
+/// A client of one app registry's CNR API.
 pub struct ApprClient {
     base: String,
     transport: Transport,
@@ -59,7 +60,7 @@ impl ApprClient {
         )
     }
 
-    pub fn with_options(
+    pub(crate) fn with_options(
         base: impl Into<String>,
         credentials: Option<Credentials>,
         http: HttpOptions,
@@ -75,12 +76,12 @@ impl ApprClient {
         })
     }
 
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         self.base.clone()
     }
 
     /// Whether credentials were given.
-    pub fn credentials(&self) -> Option<&Credentials> {
+    pub(crate) fn credentials(&self) -> Option<&Credentials> {
         self.credentials.as_ref()
     }
 
@@ -91,7 +92,7 @@ impl ApprClient {
     }
 
     /// The URL of the push request (never holds credentials).
-    pub fn push_url(&self, ns: &str, pkg: &str, force: bool) -> String {
+    pub(crate) fn push_url(&self, ns: &str, pkg: &str, force: bool) -> String {
         let query: &[(&str, &str)] = if force { &[("force", "true")] } else { &[] };
         self.transport
             .url(&["api", "v1", "packages", ns, pkg], query)
@@ -153,7 +154,7 @@ impl ApprClient {
 
     /// `GET /api/v1/packages?namespace=NS`: the namespace's packages as the server lists them.
     /// Quay returns at most 50 and only those visible to the caller.
-    pub async fn list(&self, ns: &str) -> Result<Vec<ListItem>> {
+    pub(crate) async fn list(&self, ns: &str) -> Result<Vec<ListItem>> {
         check_name("namespace", ns)?;
         let items: Vec<ListItem> = self
             .get_json(vec!["api", "v1", "packages"], vec![("namespace", ns)], &[])
@@ -166,20 +167,9 @@ impl ApprClient {
             .collect())
     }
 
-    /// Names of the packages in a namespace (without the namespace).
-    pub async fn packages(&self, ns: &str) -> Result<Vec<String>> {
-        let prefix = format!("{ns}/");
-        Ok(self
-            .list(ns)
-            .await?
-            .into_iter()
-            .filter_map(|i| i.name.strip_prefix(&prefix).map(str::to_string))
-            .collect())
-    }
-
     /// Every helm manifest of `ns/pkg`, highest SemVer first; empty when the package does not
     /// exist.
-    pub async fn manifests(&self, ns: &str, pkg: &str) -> Result<Vec<Manifest>> {
+    pub(crate) async fn manifests(&self, ns: &str, pkg: &str) -> Result<Vec<Manifest>> {
         check_name("namespace", ns)?;
         check_name("package", pkg)?;
         let all: Vec<Manifest> = self

@@ -38,31 +38,31 @@ const MAX_PAGES: u32 = 100;
 /// A release, the fields we use.
 #[derive(Debug, Clone, Deserialize)]
 pub(crate) struct Release {
-    pub id: u64,
-    pub tag_name: String,
-    pub draft: bool,
-    pub prerelease: bool,
+    pub(crate) id: u64,
+    pub(crate) tag_name: String,
+    pub(crate) draft: bool,
+    pub(crate) prerelease: bool,
     #[serde(default)]
-    pub immutable: Option<bool>,
+    pub(crate) immutable: Option<bool>,
     #[serde(default)]
-    pub upload_url: String,
+    pub(crate) upload_url: String,
 }
 
 /// One failed call: what was asked, what came back, and whether to retry.
 #[derive(Debug)]
-pub struct ApiError {
+pub(crate) struct ApiError {
     /// Method and URL path, e.g. `POST /repos/o/r/releases` (never a header or the token).
-    pub what: String,
-    pub status: Option<u16>,
-    pub message: String,
+    pub(crate) what: String,
+    pub(crate) status: Option<u16>,
+    pub(crate) message: String,
     /// GitHub's `errors` array (422 details).
-    pub errors: Vec<Value>,
-    pub verdict: Verdict,
+    pub(crate) errors: Vec<Value>,
+    pub(crate) verdict: Verdict,
 }
 
 impl ApiError {
     /// A 422 whose details say the resource (release tag or asset name) already exists.
-    pub fn already_exists(&self) -> bool {
+    pub(crate) fn already_exists(&self) -> bool {
         self.status == Some(422)
             && self
                 .errors

@@ -7,7 +7,7 @@ use super::client::ApiError;
 use crate::error::Class;
 
 #[derive(Debug, thiserror::Error)]
-pub enum GitHubError {
+pub(crate) enum GitHubError {
     /// A call failed (after its retries).
     #[error(transparent)]
     Api(#[from] ApiError),
@@ -71,7 +71,7 @@ pub enum GitHubError {
 }
 
 impl GitHubError {
-    pub fn class(&self) -> Class {
+    pub(crate) fn class(&self) -> Class {
         match self {
             GitHubError::Token | GitHubError::ApiUrl { .. } => Class::Input,
             _ => Class::Stage,

@@ -23,10 +23,10 @@ mod upload;
 
 use serde_json::json;
 
-pub use client::ApiError;
+pub(crate) use client::ApiError;
 pub(crate) use client::Client;
 pub(crate) use config::Config;
-pub use error::GitHubError;
+pub(crate) use error::GitHubError;
 
 use super::Asset;
 use crate::error::{Error, Result};

@@ -8,8 +8,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
+use olm_release::PipelineArgs;
 use olm_release::Rendered;
-use olm_release::cli::PipelineArgs;
 use olm_release::olm::{Finding, Level};
 use serde_yaml_ng::Value;
 
