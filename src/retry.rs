@@ -3,8 +3,14 @@
 //! The caller classifies each failure: retry (optionally after a server-requested delay such as
 //! `retry-after`) or fail at once. Clients use this for connection errors, timeouts, 5xx and 429,
 //! never for other 4xx.
+//!
+//! The clock and the waits are tokio's (`tokio::time::Instant`, `tokio::time::sleep`), so tests
+//! run the real loop on a paused clock (`#[tokio::test(start_paused = true)]`): a minute of
+//! backoff takes no time and every wait can be asserted exactly.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use tokio::time::Instant;
 
 /// How often and how long to retry.
 #[derive(Debug, Clone, Copy)]
@@ -208,6 +214,36 @@ mod tests {
             )
             .await;
         assert_eq!((err, calls.get()), (Err("422"), 1));
+    }
+
+    /// On a paused clock: the waits the server asks for are honoured exactly, and no retry
+    /// starts past the bound on the total time.
+    #[tokio::test(flavor = "current_thread", start_paused = true)]
+    async fn waits_as_asked_and_stops_at_the_time_bound() {
+        let policy = RetryPolicy {
+            max_attempts: 10,
+            base_delay: Duration::from_secs(1),
+            max_delay: Duration::from_secs(8),
+            max_total: Duration::from_secs(100),
+        };
+        let started = Instant::now();
+        let waits = std::cell::RefCell::new(Vec::new());
+        let calls = Cell::new(0);
+        let r: Result<(), &str> = policy
+            .run(
+                || {
+                    calls.set(calls.get() + 1);
+                    async { Err("429") }
+                },
+                |_| Verdict::Retry(Some(Duration::from_secs(30))),
+                |_, wait, _| waits.borrow_mut().push(wait),
+            )
+            .await;
+        assert_eq!(r, Err("429"));
+        // 30 + 30 + 30 = 90 s; a fourth wait would end past 100 s, so it is not started.
+        assert_eq!(*waits.borrow(), vec![Duration::from_secs(30); 3]);
+        assert_eq!(calls.get(), 4);
+        assert_eq!(started.elapsed(), Duration::from_secs(90));
     }
 
     #[test]

@@ -21,6 +21,7 @@ mod registry_dir;
 mod render;
 mod schema_check;
 mod secrets;
+mod snapshots;
 mod travis;
 mod verify;
 mod yaml_compat;
