@@ -20,8 +20,10 @@ pub fn main() -> i32 {
         Err(e) => return argument_error(&e, &args),
     };
     let env = std::env::vars().collect();
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
+    // One thread: the work is a sequence of steps and a few requests at a time (uploads run
+    // concurrently on it); CPU-heavy reading of a bundle folder uses its own threads. No worker
+    // threads to start keeps the fixed cost of a short command low.
+    let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .expect("the async runtime starts");

@@ -249,22 +249,6 @@ pub(crate) enum PushError {
         #[source]
         source: RegistryError,
     },
-    #[error("pushed release {release} of {namespace}/{package}, but the registry does not list it")]
-    NotListed {
-        release: String,
-        namespace: String,
-        package: String,
-    },
-    #[error(
-        "pushed release {release} of {namespace}/{package}, but the registry reports sha256:{reported} instead of sha256:{digest}"
-    )]
-    Reported {
-        release: String,
-        namespace: String,
-        package: String,
-        reported: String,
-        digest: String,
-    },
     #[error("pulling release {release} back: {source}")]
     PullBack {
         release: String,

@@ -90,7 +90,7 @@ pub(crate) fn publish(p: &PublishInputs) -> Result<Plan, Problems> {
         retry: p.retry,
     };
     let release = p.release.to_string();
-    let mut steps = vec![
+    let steps = vec![
         Step::Package(PackageStep {
             bundle: BundleSource::Folder {
                 path: p.path.clone(),
@@ -118,22 +118,8 @@ pub(crate) fn publish(p: &PublishInputs) -> Result<Plan, Problems> {
             look_up_first: p.mode.force || p.mode.dry_run,
         }),
     ];
-    let mut notes = Vec::new();
+    // One server, one atomic write: no preflight is needed (see `checks::preflight`).
     let problems = checks::registry_credentials(&registry, p.mode.dry_run, "--registry");
-    if let Some(check) = checks::registry_check(
-        &registry,
-        &p.namespace,
-        &p.package,
-        p.mode.dry_run,
-        &mut notes,
-    ) {
-        steps.insert(
-            0,
-            Step::Preflight(super::PreflightStep {
-                checks: vec![check],
-            }),
-        );
-    }
     if !problems.is_empty() {
         return Err(Problems(problems));
     }
@@ -146,7 +132,7 @@ pub(crate) fn publish(p: &PublishInputs) -> Result<Plan, Problems> {
             dry_run: p.mode.dry_run,
             force: p.mode.force,
             ci: p.ci.clone(),
-            notes,
+            notes: Vec::new(),
         },
         steps,
     ))

@@ -287,32 +287,45 @@ pub(crate) fn registry_check(
     })
 }
 
-/// The preflight step of `steps`: one read of each server the plan talks to.
+/// The preflight step of `steps`: one read of each server the plan writes to, when it writes
+/// to more than one. Its purpose is that a run never writes to one server and then finds it
+/// cannot write to the next (a bundle pushed, the GitHub release refused). A plan with a
+/// single server to write to needs none: that server's first request is either a read (the
+/// GitHub release looks its release up first) or the write itself, which is atomic (a push is
+/// stored whole or not at all), so a refusal there also leaves nothing written.
 pub(crate) fn preflight(s: &Settings, steps: &[Step], notes: &mut Vec<String>) -> PreflightStep {
     let dry_run = s.mode.dry_run;
-    let mut checks = Vec::new();
     let registry = steps.iter().find_map(|st| match st {
-        Step::FetchPrevious(f) => Some((&f.registry, &f.namespace, &f.package)),
-        Step::Push(p) => Some((&p.registry, &p.namespace, &p.package)),
+        Step::Push(p) if matches!(p.registry.location, Location::Http(_)) => {
+            Some((&p.registry, &p.namespace, &p.package))
+        }
         _ => None,
     });
+    let github: Vec<&GitHubJob> = steps
+        .iter()
+        .filter_map(|st| match st {
+            Step::Release(ReleaseStep {
+                target: ReleaseTarget::GitHub(g),
+                ..
+            }) => Some(g),
+            _ => None,
+        })
+        .collect();
+    let mut checks = Vec::new();
+    if registry.is_none() || github.is_empty() {
+        return PreflightStep { checks };
+    }
     if let Some((r, ns, pkg)) = registry {
         checks.extend(registry_check(r, ns, pkg, dry_run, notes));
     }
-    for st in steps {
-        if let Step::Release(ReleaseStep {
-            target: ReleaseTarget::GitHub(g),
-            ..
-        }) = st
-        {
-            if g.token.is_some() {
-                checks.push(Check::GitHub(g.clone()));
-            } else if dry_run {
-                notes.push(format!(
-                    "preflight: no GITHUB_TOKEN or GH_TOKEN, so the dry-run reads nothing from {}",
-                    g.api
-                ));
-            }
+    for g in github {
+        if g.token.is_some() {
+            checks.push(Check::GitHub(g.clone()));
+        } else if dry_run {
+            notes.push(format!(
+                "preflight: no GITHUB_TOKEN or GH_TOKEN, so the dry-run reads nothing from {}",
+                g.api
+            ));
         }
     }
     PreflightStep { checks }
