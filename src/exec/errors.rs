@@ -66,10 +66,14 @@ pub(crate) enum RenderError {
     #[error(transparent)]
     Template(#[from] crate::template::Error),
     #[error("assembling the CSV: {0}")]
-    Parts(String),
+    Parts(#[source] crate::olm::csv_build::CsvError),
     /// Setting the assembled parts into the CSV of `file`.
-    #[error("{file}: {message}")]
-    Apply { file: String, message: String },
+    #[error("{file}: {source}")]
+    Apply {
+        file: String,
+        #[source]
+        source: crate::olm::csv_build::CsvError,
+    },
     /// A rendered file that is not YAML (the message names it).
     #[error("{0}")]
     Yaml(String),

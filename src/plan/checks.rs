@@ -114,7 +114,12 @@ pub(crate) fn assets(
                         ));
                     }
                 }
-                Some(Err(e)) => problem(format!("release.assets: cannot check '{name}': {e}")),
+                Some(Err(e)) => problem(format!(
+                    "release.assets: cannot check '{name}': render.templates {}: {e}",
+                    render
+                        .map(|r| r.templates.display().to_string())
+                        .unwrap_or_default()
+                )),
                 None => {}
             },
             AssetSpec::File { path, .. } if !path.is_file() => problem(format!(
@@ -162,10 +167,9 @@ struct Written {
     inside: Vec<String>,
 }
 
-fn rendered_names(r: &RenderStep) -> Result<Written, String> {
+fn rendered_names(r: &RenderStep) -> std::io::Result<Written> {
     let mut files = Vec::new();
-    list(&r.templates, &r.templates, &mut files)
-        .map_err(|e| format!("render.templates {}: {e}", r.templates.display()))?;
+    list(&r.templates, &r.templates, &mut files)?;
     let mut w = Written {
         outside: Vec::new(),
         inside: Vec::new(),

@@ -18,6 +18,7 @@ mod build;
 mod checks;
 mod show;
 mod steps;
+mod time;
 
 pub(crate) use build::{PublishInputs, build, publish, render_only};
 pub(crate) use checks::{SUMS, github_keeps};

@@ -11,7 +11,7 @@ use std::path::Path;
 use serde::Deserialize;
 
 use crate::exec::errors::RenderError;
-use crate::olm::csv_build::{self, Doc, Parts};
+use crate::olm::csv_build::{self, CsvError, Doc, Parts};
 use crate::olm::{Finding, Level};
 use crate::plan::{RenderStep, TimeSource};
 use crate::template::{self, Data, Value};
@@ -67,7 +67,8 @@ pub(crate) fn build_parts(step: &RenderStep, data: &Data) -> Result<Parts, Rende
     let mut docs = |file: &str| read_docs(source, file, data);
     let mut bytes = |file: &str| {
         let path = resolve_path(source, Path::new(file));
-        std::fs::read(&path).map_err(|e| format!("{}: {e} (render.csv.icon)", path.display()))
+        std::fs::read(&path)
+            .map_err(|e| CsvError::Load(format!("{}: {e} (render.csv.icon)", path.display())))
     };
     Parts::build(
         &step.csv,
@@ -80,20 +81,20 @@ pub(crate) fn build_parts(step: &RenderStep, data: &Data) -> Result<Parts, Rende
 }
 
 /// The YAML documents of a file, rendered first when it is a template; `None` if absent.
-fn read_docs(source: &Path, file: &str, data: &Data) -> Result<Option<Vec<Doc>>, String> {
+fn read_docs(source: &Path, file: &str, data: &Data) -> Result<Option<Vec<Doc>>, CsvError> {
     let path = resolve_path(source, Path::new(file));
     let text = match std::fs::read_to_string(&path) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(format!("{}: {e}", path.display())),
+        Err(e) => return Err(CsvError::Load(format!("{}: {e}", path.display()))),
     };
     let shown = path.display().to_string();
     let text = if file.ends_with(".in") {
-        template::render(&shown, &text, data).map_err(|e| e.to_string())?
+        template::render(&shown, &text, data).map_err(|e| CsvError::Load(e.to_string()))?
     } else {
         text
     };
-    parse_docs(&shown, &text).map(Some)
+    parse_docs(&shown, &text).map(Some).map_err(CsvError::Load)
 }
 
 /// Every non-empty YAML document of `text`.
@@ -124,8 +125,8 @@ pub(crate) fn apply_parts(
     parts: &Parts,
     file: &str,
 ) -> Result<(), RenderError> {
-    csv_build::apply(csv, parts).map_err(|message| RenderError::Apply {
+    csv_build::apply(csv, parts).map_err(|source| RenderError::Apply {
         file: file.into(),
-        message,
+        source,
     })
 }

@@ -16,6 +16,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_yaml_ng::{Mapping, Value};
 
+use super::CsvError;
+
 /// One YAML document and the file it came from.
 #[derive(Debug, Clone)]
 pub(crate) struct Doc {
@@ -36,7 +38,7 @@ pub(crate) struct RuleSource<'a> {
 }
 
 /// The rules of `source` from `docs`, deduplicated.
-pub(crate) fn rules(source: &RuleSource<'_>, docs: &[Doc]) -> Result<Vec<Value>, String> {
+pub(crate) fn rules(source: &RuleSource<'_>, docs: &[Doc]) -> Result<Vec<Value>, CsvError> {
     let roles: Vec<(usize, &Doc)> = docs
         .iter()
         .enumerate()
@@ -52,14 +54,17 @@ pub(crate) fn rules(source: &RuleSource<'_>, docs: &[Doc]) -> Result<Vec<Value>,
         .filter(|(_, d)| name(d) == Some(source.role))
         .min_by_key(|(_, d)| kind(d) != Some(source.kind))
         .map(|(i, _)| *i)
-        .ok_or_else(|| format!("role '{}' is not defined in {}", source.role, files()))?;
+        .ok_or_else(|| CsvError::NoRole {
+            role: source.role.into(),
+            files: files(),
+        })?;
     let all = source.include.iter().any(|n| n == "*");
     for wanted in source.include.iter().filter(|n| *n != "*") {
         if !roles.iter().any(|(_, d)| name(d) == Some(wanted.as_str())) {
-            return Err(format!(
-                "role '{wanted}' (listed in include) is not defined in {}",
-                files()
-            ));
+            return Err(CsvError::NoIncludedRole {
+                role: wanted.clone(),
+                files: files(),
+            });
         }
     }
     let mut concatenated = role_rules(&docs[own])?;
@@ -83,16 +88,15 @@ fn name(d: &Doc) -> Option<&str> {
         .and_then(Value::as_str)
 }
 
-fn role_rules(d: &Doc) -> Result<Vec<Value>, String> {
+fn role_rules(d: &Doc) -> Result<Vec<Value>, CsvError> {
     match d.value.get("rules") {
         None | Some(Value::Null) => Ok(Vec::new()),
         Some(Value::Sequence(s)) => Ok(s.clone()),
-        Some(_) => Err(format!(
-            "{}: rules of {} '{}' is not a list",
-            d.file,
-            kind(d).unwrap_or("role"),
-            name(d).unwrap_or("?")
-        )),
+        Some(_) => Err(CsvError::Rules {
+            file: d.file.clone(),
+            kind: kind(d).unwrap_or("role").into(),
+            name: name(d).unwrap_or("?").into(),
+        }),
     }
 }
 
@@ -231,8 +235,9 @@ metadata: {name: op}
             &d,
         )
         .unwrap_err();
+        let e = e.to_string();
         assert!(e.contains("'nope'") && e.contains("rbac.yaml"), "{e}");
         let e = rules(&RuleSource { role: "x", ..src }, &d).unwrap_err();
-        assert!(e.contains("role 'x'"), "{e}");
+        assert!(e.to_string().contains("role 'x'"), "{e}");
     }
 }

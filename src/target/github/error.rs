@@ -3,8 +3,12 @@
 //! assets as uploaded. A token or API base GitHub cannot be given is an input error (exit 2);
 //! everything else is a stage failure (exit 1), and a re-run converges.
 
-use super::client::ApiError;
+use std::fmt;
+
+use serde_json::Value;
+
 use crate::error::Class;
+use crate::retry::Verdict;
 
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum GitHubError {
@@ -78,3 +82,55 @@ impl GitHubError {
         }
     }
 }
+
+/// One failed call: what was asked, what came back, and whether to retry.
+#[derive(Debug)]
+pub(crate) struct ApiError {
+    /// Method and URL path, e.g. `POST /repos/o/r/releases` (never a header or the token).
+    pub(crate) what: String,
+    pub(crate) status: Option<u16>,
+    pub(crate) message: String,
+    /// GitHub's `errors` array (422 details).
+    pub(crate) errors: Vec<Value>,
+    pub(crate) verdict: Verdict,
+}
+
+impl ApiError {
+    /// A 422 whose details say the resource (release tag or asset name) already exists.
+    pub(crate) fn already_exists(&self) -> bool {
+        self.status == Some(422)
+            && self
+                .errors
+                .iter()
+                .any(|e| e.get("code").and_then(Value::as_str) == Some("already_exists"))
+    }
+}
+
+impl ApiError {
+    /// What went wrong, without the call: `HTTP 503: Service Unavailable` or the transport's
+    /// message.
+    pub(crate) fn why(&self) -> String {
+        match self.status {
+            Some(s) => format!("HTTP {s}: {}", self.message),
+            None => self.message.clone(),
+        }
+    }
+}
+
+impl fmt::Display for ApiError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.what, self.why())?;
+        if !self.errors.is_empty() {
+            let errors: Vec<String> = self.errors.iter().map(Value::to_string).collect();
+            write!(f, " {}", errors.join(", "))?;
+        }
+        if self.status == Some(401) {
+            f.write_str(" (check GITHUB_TOKEN / GH_TOKEN)")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for ApiError {}
+
+pub(crate) type ApiResult<T> = std::result::Result<T, ApiError>;

@@ -23,9 +23,9 @@ mod upload;
 
 use serde_json::json;
 
-pub(crate) use client::ApiError;
 pub(crate) use client::Client;
 pub(crate) use config::Config;
+pub(crate) use error::ApiError;
 pub(crate) use error::GitHubError;
 
 use super::Asset;
