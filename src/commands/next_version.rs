@@ -16,12 +16,9 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::cli::NextVersionArgs;
-use crate::error::{Error, Result};
-
 /// Why the alpha version could not be worked out.
 #[derive(Debug, thiserror::Error)]
-pub enum NextVersionError {
+pub(crate) enum NextVersionError {
     #[error("last release '{last}' is not a SemVer tag (vX.Y.Z or X.Y.Z): {source}")]
     NotSemver { last: String, source: semver::Error },
     #[error("running git in {}: {source}; install git or pass --last vX.Y.Z", dir.display())]
@@ -54,27 +51,18 @@ fn tags_note(tags: &usize) -> String {
     }
 }
 
-impl From<NextVersionError> for Error {
-    fn from(e: NextVersionError) -> Self {
-        match e {
-            NextVersionError::GitMissing { .. } => Error::stage(e.to_string()),
-            _ => Error::input(e.to_string()),
+impl NextVersionError {
+    /// Git missing is the machine's problem (exit 1); everything else is fixed by the caller.
+    pub(crate) fn class(&self) -> crate::error::Class {
+        match self {
+            NextVersionError::GitMissing { .. } => crate::error::Class::Stage,
+            _ => crate::error::Class::Input,
         }
     }
 }
 
-/// `next-version`: prints the alpha version of this build.
-pub fn run(args: &NextVersionArgs) -> Result<()> {
-    let last = match &args.last {
-        Some(t) => t.clone(),
-        None => last_tag(&args.source)?,
-    };
-    println!("{}", alpha_after(&last, args.build)?);
-    Ok(())
-}
-
 /// The alpha version following `last` for build `build`.
-pub fn alpha_after(last: &str, build: u64) -> Result<semver::Version, NextVersionError> {
+pub(crate) fn alpha_after(last: &str, build: u64) -> Result<semver::Version, NextVersionError> {
     let trimmed = last.strip_prefix('v').unwrap_or(last);
     let v = semver::Version::parse(trimmed).map_err(|source| NextVersionError::NotSemver {
         last: last.to_string(),
@@ -92,7 +80,7 @@ pub fn alpha_after(last: &str, build: u64) -> Result<semver::Version, NextVersio
 }
 
 /// The newest SemVer tag (`vX.Y.Z` or `X.Y.Z`) reachable from HEAD in `source`.
-pub fn last_tag(source: &Path) -> Result<String, NextVersionError> {
+pub(crate) fn last_tag(source: &Path) -> Result<String, NextVersionError> {
     let reachable = git(source, &["tag", "--merged", "HEAD", "--list"])?;
     let newest = reachable
         .lines()

@@ -9,13 +9,10 @@
 
 pub(crate) mod bash;
 
-use std::io::Write;
-
 use clap::CommandFactory;
 use clap_complete::Shell;
 
 use crate::cli::Cli;
-use crate::error::{Error, Result};
 
 /// The binary's name, as the shells see it.
 const BIN: &str = "olm-release";
@@ -31,11 +28,4 @@ pub(crate) fn script(shell: Shell) -> String {
             String::from_utf8(out).expect("clap_complete writes UTF-8")
         }
     }
-}
-
-/// Prints the completion script for `shell` on stdout.
-pub(crate) fn run(shell: Shell) -> Result<()> {
-    std::io::stdout()
-        .write_all(script(shell).as_bytes())
-        .map_err(|e| Error::stage(format!("writing the completion script: {e}")))
 }

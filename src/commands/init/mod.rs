@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::cli::{CiKind, InitArgs};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use detect::{Found, Layout};
 
 /// Why `init` could not scaffold.
@@ -48,11 +48,11 @@ pub(crate) enum InitError {
     },
 }
 
-impl From<InitError> for Error {
-    fn from(e: InitError) -> Self {
-        match e {
-            InitError::Write { .. } => Error::stage(e.to_string()),
-            _ => Error::input(e.to_string()),
+impl InitError {
+    pub(crate) fn class(&self) -> crate::error::Class {
+        match self {
+            InitError::Write { .. } => crate::error::Class::Stage,
+            _ => crate::error::Class::Input,
         }
     }
 }

@@ -12,28 +12,20 @@
 //! ratio are refused with an error naming the entry. Nothing is written to disk while reading.
 
 mod read;
+mod release;
 mod write;
 
 pub use read::{
     parse_flattened_list, parse_flattened_top, parse_single, read_bundle, read_dir_with,
     read_flattened, read_path, tar_digest, unpack,
 };
+pub use release::{unpack_release, write_folder};
 pub use write::{bundle_files, csv_list_item, flatten, flatten_parts, pack};
 
 use sha2::{Digest, Sha256};
 
 /// How the bundle is laid out inside the tarball.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Default,
-    serde::Deserialize,
-    serde::Serialize,
-    clap::ValueEnum,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Layout {
     /// One `bundle.yaml` with string-valued `data.*` (what courier pushes for a flat folder).

@@ -5,32 +5,35 @@
 use serde_yaml_ng::Value;
 
 use super::Output;
-use crate::error::{Error, Result};
+use crate::exec::errors::RenderError;
 use crate::olm::{Manifest, PackageManifest};
 
 /// Where the bundle's parts are among the outputs.
-pub struct Found {
+pub(crate) struct Found {
     /// (output index, document index) of the CSV.
-    pub csv: (usize, usize),
+    pub(crate) csv: (usize, usize),
     /// Output index of the package file.
-    pub package_at: usize,
-    pub package: PackageManifest,
-    pub crds: Vec<Manifest>,
+    pub(crate) package_at: usize,
+    pub(crate) package: PackageManifest,
+    pub(crate) crds: Vec<Manifest>,
 }
 
-pub fn find(bundle_dir: &str, outputs: &[Output]) -> Result<Found> {
+pub(crate) fn find(bundle_dir: &str, outputs: &[Output]) -> Result<Found, RenderError> {
     let (mut csvs, mut crds, mut package) = (Vec::new(), Vec::new(), None);
     for (i, out) in outputs.iter().enumerate().filter(|(_, o)| o.in_bundle) {
         let file = out.rel.rsplit('/').next().unwrap_or(&out.rel).to_string();
         for (j, value) in out.docs.iter().enumerate() {
             if value.get("packageName").is_some() {
-                let p: PackageManifest = serde_yaml_ng::from_value(value.clone())
-                    .map_err(|e| Error::input(format!("{}: package file: {e}", out.template)))?;
+                let p: PackageManifest = serde_yaml_ng::from_value(value.clone()).map_err(|e| {
+                    RenderError::PackageFile {
+                        file: out.template.clone(),
+                        message: e.to_string(),
+                    }
+                })?;
                 if package.replace((i, p)).is_some() {
-                    return Err(Error::input(format!(
-                        "{}: a second package file in the bundle",
-                        out.template
-                    )));
+                    return Err(RenderError::SecondPackage {
+                        file: out.template.clone(),
+                    });
                 }
                 continue;
             }
@@ -38,25 +41,22 @@ pub fn find(bundle_dir: &str, outputs: &[Output]) -> Result<Found> {
                 Some("ClusterServiceVersion") => csvs.push((i, j)),
                 Some("CustomResourceDefinition") => crds.push(Manifest::new(&file, value.clone())),
                 other => {
-                    return Err(Error::input(format!(
-                        "{}: unexpected {} in the bundle folder (only CSVs, CRDs and the package file belong there)",
-                        out.template,
-                        other.unwrap_or("document without kind")
-                    )));
+                    return Err(RenderError::Unexpected {
+                        file: out.template.clone(),
+                        kind: other.unwrap_or("document without kind").into(),
+                    });
                 }
             }
         }
     }
     if csvs.len() != 1 {
-        return Err(Error::input(format!(
-            "the bundle folder '{bundle_dir}' must render exactly one CSV, found {}",
-            csvs.len()
-        )));
+        return Err(RenderError::CsvCount {
+            dir: bundle_dir.into(),
+            found: csvs.len(),
+        });
     }
-    let (package_at, package) = package.ok_or_else(|| {
-        Error::input(format!(
-            "the bundle folder '{bundle_dir}' has no package file (packageName)"
-        ))
+    let (package_at, package) = package.ok_or_else(|| RenderError::NoPackage {
+        dir: bundle_dir.into(),
     })?;
     Ok(Found {
         csv: csvs[0],

@@ -17,13 +17,12 @@
 use serde_yaml_ng::Value;
 
 use crate::olm::{Finding, Level, PackageManifest};
-use crate::settings::Settings;
 
 const DESCRIPTOR_LISTS: [&str; 3] = ["specDescriptors", "statusDescriptors", "actionDescriptors"];
 
 /// Checks (and repairs) descriptor paths of the CSV; `file` is its template, `text` the
 /// template's text, used to name the line.
-pub fn descriptor_paths(csv: &mut Value, file: &str, text: &str) -> Vec<Finding> {
+pub(crate) fn descriptor_paths(csv: &mut Value, file: &str, text: &str) -> Vec<Finding> {
     let mut findings = Vec::new();
     let object = csv
         .get("metadata")
@@ -125,7 +124,7 @@ fn line_of(text: &str, path: &str) -> Option<usize> {
 }
 
 /// Compares each rendered Subscription with the package file.
-pub fn subscriptions(docs: &[(String, Value)], package: &PackageManifest) -> Vec<Finding> {
+pub(crate) fn subscriptions(docs: &[(String, Value)], package: &PackageManifest) -> Vec<Finding> {
     let mut findings = Vec::new();
     for (file, doc) in docs {
         if doc.get("kind").and_then(Value::as_str) != Some("Subscription") {
@@ -189,8 +188,12 @@ pub fn subscriptions(docs: &[(String, Value)], package: &PackageManifest) -> Vec
 }
 
 /// The package file must be the pipeline's package and hold its channel.
-pub fn package(settings: &Settings, package: &PackageManifest, file: &str) -> Vec<Finding> {
-    let p = &settings.pipeline;
+pub(crate) fn package(
+    want_package: &str,
+    want_channel: &str,
+    package: &PackageManifest,
+    file: &str,
+) -> Vec<Finding> {
     let mut findings = Vec::new();
     let mut error = |rule: &str, field: &str, message: String, fix: String| {
         findings.push(Finding {
@@ -204,19 +207,19 @@ pub fn package(settings: &Settings, package: &PackageManifest, file: &str) -> Ve
             fix,
         })
     };
-    if package.package_name != p.package {
+    if package.package_name != want_package {
         error(
             "package-name",
             "packageName",
             format!(
                 "is '{}', but the pipeline publishes package '{}' (the app-registry repository must equal packageName)",
-                package.package_name, p.package
+                package.package_name, want_package
             ),
             "write packageName: {{.PackageName}} in the template, or set the pipeline's package"
                 .into(),
         );
     }
-    if package.channel(&p.channel).is_none() {
+    if package.channel(want_channel).is_none() {
         let names: Vec<&str> = package.channels.iter().map(|c| c.name.as_str()).collect();
         error(
             "package-channel",
@@ -224,7 +227,7 @@ pub fn package(settings: &Settings, package: &PackageManifest, file: &str) -> Ve
             format!(
                 "has channels {}, but the pipeline publishes to channel '{}'",
                 names.join(", "),
-                p.channel
+                want_channel
             ),
             "make the pipeline's channel one of the package file's channels".into(),
         );

@@ -1,7 +1,7 @@
-//! The render stage: templates → manifests in `<out>/render`, the CSV assembled structurally,
-//! and the bundle parsed from them.
+//! The render step: templates → manifests in the step's folder, the CSV assembled
+//! structurally, and the bundle parsed from them.
 //!
-//! Order of work: the creation time and template data ([`inputs`]); the CSV parts from RBAC,
+//! Order of work: the template data ([`inputs`]; `createdAt` was resolved by the plan); the CSV parts from RBAC,
 //! Deployment and icon files (`olm::csv_build`), which also fill the template variables the
 //! pipeline maps to them; every `*.yaml.in` under the templates folder rendered (`*.yaml`
 //! copied; output names drop `.in` and replace `VERSION` with the version); the bundle read from
@@ -13,58 +13,58 @@
 
 mod bundle;
 mod checks;
-pub mod inputs;
+pub(crate) mod inputs;
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
 use serde_yaml_ng::Value;
 
-use super::{Ctx, Rendered, RenderedFile};
+use super::{Rendered, RenderedFile};
 use crate::error::{Class, Error, Result};
+use crate::exec::errors::RenderError;
 use crate::olm::{self, Bundle, Manifest};
-use crate::settings::{Settings, resolve_path};
+use crate::plan::RenderStep;
+use crate::report::Reporter;
 use crate::template;
 
-pub async fn run(ctx: &mut Ctx<'_>) -> Result<()> {
-    let rendered = render(ctx.settings, &ctx.out().join("render"))?;
-    ctx.report.info(&format!(
+/// The render step: renders, reports, and hands the result on.
+pub(crate) fn run(step: &RenderStep, report: &Reporter) -> Result<Rendered> {
+    let rendered = render(step)?;
+    report.info(&format!(
         "rendered {} files into {} (CSV {})",
         rendered.files.len(),
         rendered.dir.display(),
         rendered.csv_name
     ));
-    ctx.report.findings(&rendered.findings);
-    ctx.state.bundle = Some(rendered.bundle.clone());
-    ctx.state.rendered = Some(rendered);
-    Ok(())
+    report.findings(&rendered.findings);
+    Ok(rendered)
 }
 
 /// One rendered (or copied) file.
-pub struct Output {
+pub(crate) struct Output {
     /// Path relative to the render folder.
-    pub rel: String,
+    pub(crate) rel: String,
     /// The template it came from, as the pipeline names it (for messages and findings).
-    pub template: String,
+    pub(crate) template: String,
     /// The template's own text.
-    pub source_text: String,
-    pub content: String,
-    pub docs: Vec<Value>,
-    pub in_bundle: bool,
+    pub(crate) source_text: String,
+    pub(crate) content: String,
+    pub(crate) docs: Vec<Value>,
+    pub(crate) in_bundle: bool,
 }
 
-/// Renders the pipeline's templates into `dir`.
-pub fn render(settings: &Settings, dir: &Path) -> Result<Rendered> {
-    let spec = &settings.pipeline.render;
+/// Renders the step's templates into its folder.
+pub(crate) fn render(step: &RenderStep) -> Result<Rendered> {
+    let dir = &step.into;
     let mut findings = Vec::new();
-    let (created_at, finding) = inputs::created_at(settings);
-    findings.extend(finding);
-    let mut data = inputs::base_data(settings, &created_at);
-    let parts = inputs::build_parts(settings, &data, &created_at)?;
-    inputs::add_part_vars(settings, &parts, &mut data);
+    findings.extend(inputs::created_at_finding(step));
+    let mut data = inputs::base_data(step);
+    let parts = inputs::build_parts(step, &data)?;
+    inputs::add_part_vars(step, &parts, &mut data);
 
-    let mut outputs = render_all(settings, &data)?;
-    let found = bundle::find(&spec.bundle, &outputs)?;
+    let mut outputs = render_all(step, &data)?;
+    let found = bundle::find(&step.bundle_dir, &outputs)?;
     let (ci, di) = found.csv;
     let csv_out = &mut outputs[ci];
     let csv_doc = &mut csv_out.docs[di];
@@ -76,17 +76,17 @@ pub fn render(settings: &Settings, dir: &Path) -> Result<Rendered> {
     ));
     let csv = Manifest::new(
         olm::csv_file_name(Manifest::new("", csv_doc.clone()).name().ok_or_else(|| {
-            Error::input(format!(
-                "{}: the CSV has no metadata.name",
-                csv_out.template
-            ))
+            RenderError::NoCsvName {
+                file: csv_out.template.clone(),
+            }
         })?),
         csv_doc.clone(),
     );
     csv_out.content = to_yaml(&csv_out.docs, &csv_out.template)?;
 
     findings.extend(checks::package(
-        settings,
+        &step.package,
+        &step.channel,
         &found.package,
         &outputs[found.package_at].template,
     ));
@@ -119,27 +119,26 @@ pub fn render(settings: &Settings, dir: &Path) -> Result<Rendered> {
 }
 
 /// Renders every template (copies plain YAML files), parsing each output.
-fn render_all(settings: &Settings, data: &template::Data) -> Result<Vec<Output>> {
-    let spec = &settings.pipeline.render;
-    let templates = resolve_path(&settings.source, Path::new(&spec.templates));
+fn render_all(step: &RenderStep, data: &template::Data) -> Result<Vec<Output>> {
+    let templates = &step.templates;
     let mut inputs = Vec::new();
-    list_files(&templates, &templates, &mut inputs)?;
+    list_files(templates, templates, &mut inputs)?;
     if inputs.is_empty() {
-        return Err(Error::input(format!(
-            "{}: no templates found (render.templates)",
-            templates.display()
-        )));
+        return Err(RenderError::NoTemplates {
+            dir: templates.clone(),
+        }
+        .into());
     }
-    let version = settings.version.to_string();
+    let version = &step.version;
     let mut outputs = Vec::new();
     for rel in inputs {
         let src = templates.join(&rel);
-        let shown = format!("{}/{rel}", spec.templates.trim_end_matches('/'));
+        let shown = format!("{}/{rel}", step.templates_shown);
         let text = fs::read_to_string(&src).map_err(|e| Error::io(Class::Input, &src, e))?;
         let (out_rel, content) = match rel.strip_suffix(".in") {
             Some(stem) => (
                 stem.to_string(),
-                template::render(&shown, &text, data).map_err(|e| Error::input(e.to_string()))?,
+                template::render(&shown, &text, data).map_err(RenderError::from)?,
             ),
             None => (rel.clone(), text.clone()),
         };
@@ -147,13 +146,13 @@ fn render_all(settings: &Settings, data: &template::Data) -> Result<Vec<Output>>
             continue;
         }
         let docs = inputs::parse_docs(&format!("{shown} (rendered)"), &content)
-            .map_err(Error::input)?
+            .map_err(RenderError::Yaml)?
             .into_iter()
             .map(|d| d.value)
             .collect();
-        let out_rel = out_rel.replace("VERSION", &version);
+        let out_rel = out_rel.replace("VERSION", version);
         outputs.push(Output {
-            in_bundle: Path::new(&out_rel).starts_with(&spec.bundle),
+            in_bundle: Path::new(&out_rel).starts_with(&step.bundle_dir),
             rel: out_rel,
             template: shown,
             source_text: text,
@@ -171,8 +170,10 @@ fn to_yaml(docs: &[Value], file: &str) -> Result<String> {
             out.push_str("---\n");
         }
         out.push_str(
-            &serde_yaml_ng::to_string(d)
-                .map_err(|e| Error::stage(format!("{file}: writing the CSV: {e}")))?,
+            &serde_yaml_ng::to_string(d).map_err(|e| RenderError::WriteCsv {
+                file: file.into(),
+                message: e.to_string(),
+            })?,
         );
     }
     Ok(out)

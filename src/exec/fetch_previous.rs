@@ -1,76 +1,91 @@
-//! The fetch-previous stage: read what the registry already serves for this package, decide what
-//! the new CSV `replaces`, and carry the previous bundle's CSVs and CRDs into the new one.
+//! The fetch-previous step: read what the registry already serves for this package, decide
+//! what the new CSV `replaces`, and carry the previous bundle's CSVs and CRDs into the new one.
 //!
-//! This is where KubeVirt's 2019 flow went wrong most often (fact sheet §1.11), so each rule is
-//! explicit here:
+//! This is where KubeVirt's 2019 release flow went wrong most often, so each rule is explicit
+//! here:
 //! - only the pipeline's own package is read, by name, never "the first in the namespace";
 //! - the previous bundle is the package's `default` release (highest SemVer: the one OLM
 //!   consumers load), its digest checked against what the registry reported;
 //! - the predecessor is the head of the pipeline's *channel* in that bundle, found by name;
 //! - versions are compared as SemVer: above the head replaces it; equal re-publishes the same
-//!   release (the push stage decides by digest); below the head is refused (or skipped by
+//!   release (the push step decides by digest); below the head is refused (or skipped by
 //!   policy) because it would make `replaces` point forward;
 //! - every failure is an error; nothing is silently published without its predecessor.
 
 use std::cmp::Ordering;
 
-use super::{Ctx, Decision};
-use crate::error::{Error, Result};
-use crate::olm::archive::{self, Limits};
+use super::errors::FetchError;
+use super::{Assembled, Decision, Rendered};
+use crate::error::Result;
+use crate::olm::archive;
 use crate::olm::{Bundle, Manifest};
 use crate::pipeline::OlderPolicy;
+use crate::plan::FetchStep;
+use crate::registry::Registry;
+use crate::report::Reporter;
 
-pub async fn run(ctx: &mut Ctx<'_>) -> Result<()> {
-    let s = ctx.settings;
-    let (ns, pkg, channel) = (
-        &s.registry.namespace,
-        &s.pipeline.package,
-        &s.pipeline.channel,
-    );
-    let rendered = ctx
-        .state
-        .bundle
-        .take()
-        .ok_or_else(|| Error::stage("internal: render has not run"))?;
-    let where_ = format!("{} {ns}/{pkg}", ctx.registry.describe());
-    let releases = ctx.registry.releases(ns, pkg).await;
-    notes(ctx);
-    let releases = releases
-        .map_err(|e| e.context(format!("reading the releases of {where_} (fetch-previous)")))?;
+/// The fetch-previous step.
+pub(crate) async fn run(
+    step: &FetchStep,
+    registry: &Registry,
+    report: &Reporter,
+    rendered: Rendered,
+) -> Result<Assembled> {
+    let (ns, pkg, channel) = (&step.namespace, &step.package, &step.channel);
+    let (files, rendered) = rendered.split();
+    let where_ = format!("{} {ns}/{pkg}", registry.describe());
+    let releases = registry
+        .releases(ns, pkg)
+        .await
+        .map_err(|source| FetchError::Read {
+            at: where_.clone(),
+            source,
+        })?;
     let Some(default) = releases.first() else {
         let decision = Decision::First {
             reason: format!("{where_} has no releases yet"),
         };
-        ctx.report.decision(&format!(
-            "first release: {} has no replaces ({where_} has no releases yet)",
-            csv_name(&rendered)
-        ));
-        ctx.state.bundle = Some(rendered);
-        ctx.state.decision = Some(decision);
-        return Ok(());
+        report.decided(
+            &decision,
+            &format!(
+                "first release: {} has no replaces ({where_} has no releases yet)",
+                csv_name(&rendered)
+            ),
+        );
+        return Ok(Assembled {
+            files,
+            bundle: rendered,
+            decision,
+        });
     };
-    ctx.report.info(&format!(
+    report.info(&format!(
         "previous: release {} of {where_} (the highest of {}: what OLM consumers load), sha256:{}",
         default.release,
         releases.len(),
         default.digest
     ));
-    let spinner = ctx.report.activity(&format!(
-        "downloading release {} of {ns}/{pkg}",
-        default.release
-    ));
-    let gz = ctx.registry.pull(ns, pkg, &default.digest).await;
-    drop(spinner);
-    notes(ctx);
-    let gz =
-        gz.map_err(|e| e.context(format!("pulling release {} of {where_}", default.release)))?;
-    let previous = read_previous(&gz, &default.digest)
-        .map_err(|e| Error::stage(format!("release {} of {where_}: {e}", default.release)))?;
+    let gz = registry
+        .pull(ns, pkg, &default.digest)
+        .await
+        .map_err(|source| FetchError::Pull {
+            release: default.release.clone(),
+            at: where_.clone(),
+            source,
+        })?;
+    let previous =
+        archive::unpack_release(&gz, &default.digest).map_err(|message| FetchError::Unpack {
+            release: default.release.clone(),
+            at: where_.clone(),
+            message,
+        })?;
     if previous.package.package_name != *pkg {
-        return Err(Error::stage(format!(
-            "release {} of {where_} is package '{}', not '{pkg}'; refusing to build on another package's bundle",
-            default.release, previous.package.package_name
-        )));
+        return Err(FetchError::OtherPackage {
+            release: default.release.clone(),
+            at: where_,
+            found: previous.package.package_name,
+            package: pkg.clone(),
+        }
+        .into());
     }
     let rendered_default = rendered.package.default_channel.is_some();
     let previous_head = previous
@@ -78,54 +93,50 @@ pub async fn run(ctx: &mut Ctx<'_>) -> Result<()> {
         .channel(channel)
         .and_then(|c| previous.csv(&c.current_csv))
         .cloned();
-    let (bundle, decision) = decide(
-        rendered,
-        previous,
-        channel,
-        &default.release,
-        s.registry.older,
-    )?;
-    match &decision {
-        Decision::First { reason } => {
-            ctx.report.decision(&format!("first release on channel {channel}: {} has no replaces ({reason})", csv_name(&bundle)))
-        }
-        Decision::Replaces { head, head_release } => ctx.report.decision(&format!(
+    let (bundle, decision) = decide(rendered, previous, channel, &default.release, step.older)?;
+    let text = match &decision {
+        Decision::First { reason } => format!(
+            "first release on channel {channel}: {} has no replaces ({reason})",
+            csv_name(&bundle)
+        ),
+        Decision::Replaces { head, head_release } => format!(
             "{} replaces {head}, head of {channel} in release {head_release}; bundle carries {} CSVs",
             csv_name(&bundle),
             bundle.csvs.len()
-        )),
-        Decision::SameVersion { release } => ctx.report.decision(&format!(
+        ),
+        Decision::SameVersion { release } => format!(
             "{} is already the head of {channel} in release {release}: re-publishing the same version (push compares digests)",
             csv_name(&bundle)
-        )),
-        Decision::SkipOlder { head } => {
-            let why = format!("{} is older than {head}, the head of {channel}; policy 'skip': nothing to publish", csv_name(&bundle));
-            ctx.report.decision(&why);
-            ctx.state.nothing_to_publish = Some(why);
-        }
-    }
+        ),
+        Decision::SkipOlder { head } => format!(
+            "{} is older than {head}, the head of {channel}; policy 'skip': nothing to publish",
+            csv_name(&bundle)
+        ),
+    };
+    report.decided(&decision, &text);
     if let Some(default) = &bundle.package.default_channel
         && bundle.package.channels.len() > 1
         && !rendered_default
     {
-        ctx.report.decision(&format!(
-                "the package now has channels {}; defaultChannel is {default} (set defaultChannel in the package template to choose another)",
-                bundle.package.channels.iter().map(|c| c.name.as_str()).collect::<Vec<_>>().join(", ")
-            ));
+        report.note(&format!(
+            "the package now has channels {}; defaultChannel is {default} (set defaultChannel in the package template to choose another)",
+            bundle
+                .package
+                .channels
+                .iter()
+                .map(|c| c.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
     }
     if let (Some(old), Some(new)) = (&previous_head, bundle.csvs.first()) {
-        show_diff(ctx, old, new);
+        show_diff(report, old, new, step.show_diff);
     }
-    ctx.state.bundle = Some(bundle);
-    ctx.state.decision = Some(decision);
-    Ok(())
-}
-
-/// Reports the registry client's retries.
-fn notes(ctx: &Ctx<'_>) {
-    for n in ctx.registry.take_notes() {
-        ctx.report.warn(&n);
-    }
+    Ok(Assembled {
+        files,
+        bundle,
+        decision,
+    })
 }
 
 fn csv_name(b: &Bundle) -> &str {
@@ -135,19 +146,8 @@ fn csv_name(b: &Bundle) -> &str {
         .unwrap_or("the new CSV")
 }
 
-/// Unpacks a pulled blob and checks it is the one the registry named.
-pub fn read_previous(gz: &[u8], expected_digest: &str) -> std::result::Result<Bundle, String> {
-    let (files, digest) = archive::unpack(gz, Limits::default())?;
-    if digest != expected_digest {
-        return Err(format!(
-            "blob digest mismatch: the registry said sha256:{expected_digest}, the blob is sha256:{digest}"
-        ));
-    }
-    archive::read_bundle(&files)
-}
-
 /// Combines the rendered bundle (new CSV first) with the previous one.
-pub fn decide(
+pub(crate) fn decide(
     mut rendered: Bundle,
     previous: Bundle,
     channel: &str,
@@ -157,23 +157,25 @@ pub fn decide(
     let new_name = csv_name(&rendered).to_string();
     let new_version = rendered.csvs[0]
         .semver()
-        .ok_or_else(|| Error::stage(format!("{new_name}: spec.version is not SemVer")))?;
+        .ok_or_else(|| FetchError::NotSemver {
+            csv: new_name.clone(),
+        })?;
     let decision = match previous.package.channel(channel) {
         None => Decision::First {
             reason: format!("release {previous_release} has no channel '{channel}'"),
         },
         Some(head) => {
-            let head_csv = previous.csv(&head.current_csv).ok_or_else(|| {
-                Error::stage(format!(
-                    "release {previous_release} is broken: channel {channel} names head {}, which is not in its bundle",
-                    head.current_csv
-                ))
-            })?;
-            let head_version = head_csv.semver().ok_or_else(|| {
-                Error::stage(format!(
-                    "release {previous_release}: {} has no SemVer spec.version",
-                    head.current_csv
-                ))
+            let head_csv =
+                previous
+                    .csv(&head.current_csv)
+                    .ok_or_else(|| FetchError::MissingHead {
+                        release: previous_release.into(),
+                        channel: channel.into(),
+                        head: head.current_csv.clone(),
+                    })?;
+            let head_version = head_csv.semver().ok_or_else(|| FetchError::HeadVersion {
+                release: previous_release.into(),
+                head: head.current_csv.clone(),
             })?;
             match new_version.cmp(&head_version) {
                 Ordering::Greater => Decision::Replaces {
@@ -194,13 +196,15 @@ pub fn decide(
                         head: head.current_csv.clone(),
                     },
                     OlderPolicy::Refuse => {
-                        return Err(Error::stage(format!(
-                            "{new_name} (version {new_version}) is older than {} (version {head_version}), the head of channel \
-                             {channel} in release {previous_release}. Publishing it would make replaces point forward, and OLM \
-                             loads only the highest release of a package, so it would never be served. Publish z-stream releases \
-                             of an older branch to their own package or channel, or set registry.older: skip to publish nothing.",
-                            head.current_csv
-                        )));
+                        return Err(FetchError::Older {
+                            csv: new_name,
+                            version: new_version.to_string(),
+                            head: head.current_csv.clone(),
+                            head_version: head_version.to_string(),
+                            channel: channel.into(),
+                            release: previous_release.into(),
+                        }
+                        .into());
                     }
                 },
             }
@@ -260,7 +264,7 @@ fn merge(rendered: Bundle, previous: Bundle, channel: &str, new_name: &str) -> B
 
 /// Shows what changes between the channel's published head CSV and the new one: always in a
 /// dry-run (so maintainers review it before publishing), with `-v` otherwise.
-fn show_diff(ctx: &Ctx<'_>, old: &Manifest, new: &Manifest) {
+fn show_diff(report: &Reporter, old: &Manifest, new: &Manifest, always: bool) {
     let yaml = |m: &Manifest| crate::olm::yaml::to_string(&m.doc);
     let (old_name, new_name) = (
         old.name().unwrap_or("previous"),
@@ -278,5 +282,5 @@ fn show_diff(ctx: &Ctx<'_>, old: &Manifest, new: &Manifest) {
     } else {
         format!("changes from the published head of the channel:\n{diff}")
     };
-    ctx.report.block(&text, ctx.settings.dry_run);
+    report.block(&text, always);
 }
