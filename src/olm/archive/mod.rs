@@ -1,6 +1,6 @@
 //! The bundle tarball: writing it reproducibly and reading it defensively.
 //!
-//! Writing follows what the app registry's consumers read (fact sheet §3): by default one
+//! Writing follows what the app registry's consumers read (operator-courier's `bundle.yaml` format, read by the appr server and OLM's app-registry loader): by default one
 //! flattened `bundle.yaml` whose `data.customResourceDefinitions`, `data.clusterServiceVersions`
 //! and `data.packages` are YAML strings holding lists; optionally the nested tree (the package
 //! file plus one folder per CSV version). The tar is reproducible: entries sorted, modes fixed,
