@@ -20,7 +20,6 @@ mod atomic;
 mod ci;
 mod cli;
 mod commands;
-mod diff;
 pub mod error;
 mod events;
 mod exec;

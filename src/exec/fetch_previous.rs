@@ -18,6 +18,7 @@ use super::errors::FetchError;
 use super::{Assembled, Decision, Rendered};
 use crate::error::Result;
 use crate::olm::archive;
+use crate::olm::semdiff::{self, Side};
 use crate::olm::{Bundle, Manifest};
 use crate::pipeline::OlderPolicy;
 use crate::plan::FetchStep;
@@ -93,6 +94,7 @@ pub(crate) async fn run(
         .channel(channel)
         .and_then(|c| previous.csv(&c.current_csv))
         .cloned();
+    let (previous_crds, previous_package) = (previous.crds.clone(), previous.package.clone());
     let (bundle, decision) = decide(rendered, previous, channel, &default.release, step.older)?;
     let text = match &decision {
         Decision::First { reason } => format!(
@@ -129,8 +131,19 @@ pub(crate) async fn run(
                 .join(", ")
         ));
     }
-    if let (Some(old), Some(new)) = (&previous_head, bundle.csvs.first()) {
-        show_diff(report, old, new, step.show_diff);
+    if let Some(old) = &previous_head {
+        let published = Side {
+            csv: Some(old),
+            crds: &previous_crds,
+            package: Some(&previous_package),
+        };
+        show_diff(
+            report,
+            &published,
+            &bundle,
+            &default.release,
+            step.show_diff,
+        );
     }
     Ok(Assembled {
         files,
@@ -262,25 +275,36 @@ fn merge(rendered: Bundle, previous: Bundle, channel: &str, new_name: &str) -> B
     }
 }
 
-/// Shows what changes between the channel's published head CSV and the new one: always in a
-/// dry-run (so maintainers review it before publishing), with `-v` otherwise.
-fn show_diff(report: &Reporter, old: &Manifest, new: &Manifest, always: bool) {
-    let yaml = |m: &Manifest| crate::olm::yaml::to_string(&m.doc);
-    let (old_name, new_name) = (
-        old.name().unwrap_or("previous"),
-        new.name().unwrap_or("new"),
-    );
-    let diff = crate::diff::unified(
-        &format!("{old_name} (published)"),
-        &format!("{new_name} (this release)"),
-        &yaml(old),
-        &yaml(new),
-        3,
-    );
-    let text = if diff.is_empty() {
-        format!("the new CSV is identical to the published {old_name}")
-    } else {
-        format!("changes from the published head of the channel:\n{diff}")
+/// Shows what changes between the channel's published head (its CSV, with the CRDs and the
+/// package file of its release) and the bundle this run would publish, compared as data
+/// ([`semdiff`]): the one-screen summary and the field changes by object always in a dry-run (so
+/// maintainers review them before publishing), with `-v` otherwise; the canonical text diff
+/// with `-v`. The summary also goes into the JSON summary.
+fn show_diff(
+    report: &Reporter,
+    published: &Side<'_>,
+    bundle: &Bundle,
+    release: &str,
+    always: bool,
+) {
+    let new = Side {
+        csv: bundle.csvs.first(),
+        crds: &bundle.crds,
+        package: Some(&bundle.package),
     };
-    report.block(&text, always);
+    let (old_name, new_name) = (
+        published.csv.and_then(Manifest::name).unwrap_or("previous"),
+        csv_name(bundle),
+    );
+    let diff = semdiff::diff(
+        published,
+        &new,
+        &format!("{old_name} (published in release {release})"),
+        &format!("{new_name} (this release)"),
+    );
+    report.bundle_diff(
+        &format!("changes from {old_name}, the published head of the channel (release {release}):"),
+        &diff,
+        always,
+    );
 }

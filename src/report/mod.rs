@@ -22,6 +22,7 @@ use serde::Serialize;
 
 use crate::error::Error;
 use crate::events::{Events, RetryNote, Transfer, Write};
+use crate::olm::semdiff::BundleDiff;
 use crate::olm::{Finding, Level};
 use crate::out;
 use activity::Activity;
@@ -193,6 +194,17 @@ impl Reporter {
         for line in text.lines() {
             self.line(min, &format!("    {line}"));
         }
+    }
+
+    /// The semantic diff against the published head: the summary and the field changes by
+    /// object under `title` (normally when `always`, else with -v), the canonical text diff with
+    /// -v; the summary and field changes are kept in the JSON summary.
+    pub(crate) fn bundle_diff(&self, title: &str, diff: &BundleDiff, always: bool) {
+        self.block(&format!("{title}\n{diff}"), always);
+        if !diff.text.is_empty() {
+            self.block(&format!("text diff (keys sorted):\n{}", diff.text), false);
+        }
+        self.state().summary.diff = Some(diff.clone());
     }
 
     /// A warning: shown normally, not with -q.

@@ -10,6 +10,7 @@ use serde::Serialize;
 use crate::error::{Class, Error, Kind, Problem};
 use crate::events::Write;
 use crate::olm::Finding;
+use crate::olm::semdiff::BundleDiff;
 
 /// Names the document (`schema` field).
 pub(crate) const SCHEMA: &str = "olm-release/summary";
@@ -75,6 +76,9 @@ pub(crate) struct Summary {
     pub(crate) decision: Option<serde_json::Value>,
     /// The head of the channel in the bundle this run built.
     pub(crate) channel_head: Option<String>,
+    /// What changes against the channel's published head, compared as data (added in version
+    /// 1: null when fetch-previous found no head).
+    pub(crate) diff: Option<BundleDiff>,
     pub(crate) published: Vec<Write>,
     pub(crate) kept: Vec<Write>,
     pub(crate) skipped: Vec<Write>,
@@ -100,6 +104,7 @@ impl Default for Summary {
             stages: Vec::new(),
             decision: None,
             channel_head: None,
+            diff: None,
             published: Vec::new(),
             kept: Vec::new(),
             skipped: Vec::new(),

@@ -213,11 +213,11 @@ fn dry_run_writes_nothing_and_says_what_it_skipped() {
     // The maintainers' review: the diff against the published head and the bundle's contents.
     let review = stderr(&next);
     for needle in [
-        "changes from the published head of the channel:",
-        "--- sample-operator.v0.1.0 (published)",
-        "-  version: '0.1.0'",
-        "+  version: '0.2.0'",
-        "+  replaces: sample-operator.v0.1.0",
+        "changes from sample-operator.v0.1.0, the published head of the channel (release 0.1.0):",
+        "version       0.1.0 → 0.2.0",
+        "replaces      - → sample-operator.v0.1.0",
+        "~ spec.version: \"0.1.0\" → \"0.2.0\"",
+        "package       channel alpha: sample-operator.v0.1.0 → sample-operator.v0.2.0",
         "channel alpha → sample-operator.v0.2.0",
         "CSV sample-operator.v0.2.0 (replaces sample-operator.v0.1.0)",
     ] {

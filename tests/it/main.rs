@@ -26,6 +26,7 @@ mod publish;
 mod quay_fake;
 mod registry_dir;
 mod render;
+mod review_diff;
 mod schema_check;
 mod secrets;
 mod snapshots;

@@ -139,13 +139,18 @@ pub fn diff(changes: &[FileChange]) -> String {
             Some(_) => format!("b/{}", c.path),
             None => "/dev/null".into(),
         };
-        out.push_str(&crate::diff::unified(
-            &old_name,
-            &new_name,
+        let (old, new) = (
             c.old.as_deref().unwrap_or(""),
             c.new.as_deref().unwrap_or(""),
-            3,
-        ));
+        );
+        if old != new {
+            let text = similar::TextDiff::from_lines(old, new)
+                .unified_diff()
+                .context_radius(3)
+                .header(&old_name, &new_name)
+                .to_string();
+            out.push_str(&text);
+        }
     }
     out
 }
