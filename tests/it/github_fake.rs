@@ -128,6 +128,8 @@ struct Shared {
     world: Mutex<World>,
     /// Origin and prefixes written into URLs (the proxy's origin when behind Prism).
     origin: String,
+    /// The repository served, `OWNER/NAME`.
+    repo: String,
     api_prefix: &'static str,
     upload_prefix: &'static str,
 }
@@ -147,6 +149,15 @@ impl Fake {
 
     /// A fake on `port`; `public` is the origin clients reach it through (Prism), if not direct.
     pub async fn start_on(port: u16, public: Option<String>, ghes: bool) -> Fake {
+        Self::serve(port, public, ghes, format!("{OWNER}/{REPO}")).await
+    }
+
+    /// A fake on a free loopback port serving the releases of `repo` (`OWNER/NAME`) instead.
+    pub async fn start_for(repo: &str) -> Fake {
+        Self::serve(0, None, false, repo.to_string()).await
+    }
+
+    async fn serve(port: u16, public: Option<String>, ghes: bool, repo: String) -> Fake {
         let listener = tokio::net::TcpListener::bind(("127.0.0.1", port))
             .await
             .unwrap();
@@ -164,6 +175,7 @@ impl Fake {
                 ..World::default()
             }),
             origin: origin.clone(),
+            repo,
             api_prefix,
             upload_prefix,
         });
@@ -221,13 +233,13 @@ const TIME: &str = "2013-02-27T19:35:32Z";
 
 impl Shared {
     fn repo_url(&self) -> String {
-        format!("{}{}/repos/{OWNER}/{REPO}", self.origin, self.api_prefix)
+        format!("{}{}/repos/{}", self.origin, self.api_prefix, self.repo)
     }
 
     fn asset_json(&self, a: &FakeAsset) -> Value {
         json!({
             "url": format!("{}/releases/assets/{}", self.repo_url(), a.id),
-            "browser_download_url": format!("{}/{OWNER}/{REPO}/releases/download/v/{}", self.origin, a.name),
+            "browser_download_url": format!("{}/{}/releases/download/v/{}", self.origin, self.repo, a.name),
             "id": a.id, "node_id": format!("RA_{}", a.id), "name": a.name, "label": null,
             "state": a.state, "content_type": "application/octet-stream",
             "size": a.bytes.len(), "digest": a.digest(), "download_count": 0,
@@ -238,10 +250,10 @@ impl Shared {
     fn release_json(&self, r: &FakeRelease) -> Value {
         let url = format!("{}/releases/{}", self.repo_url(), r.id);
         json!({
-            "url": url, "html_url": format!("{}/{OWNER}/{REPO}/releases/tag/{}", self.origin, r.tag),
+            "url": url, "html_url": format!("{}/{}/releases/tag/{}", self.origin, self.repo, r.tag),
             "assets_url": format!("{url}/assets"),
-            "upload_url": format!("{}{}/repos/{OWNER}/{REPO}/releases/{}/assets{{?name,label}}",
-                self.origin, self.upload_prefix, r.id),
+            "upload_url": format!("{}{}/repos/{}/releases/{}/assets{{?name,label}}",
+                self.origin, self.upload_prefix, self.repo, r.id),
             "tarball_url": format!("{}/tarball/{}", self.repo_url(), r.tag),
             "zipball_url": format!("{}/zipball/{}", self.repo_url(), r.tag),
             "id": r.id, "node_id": format!("RE_{}", r.id), "tag_name": r.tag,
@@ -331,7 +343,7 @@ async fn handle(State(s): State<Arc<Shared>>, req: Request) -> Response {
     if !authorized {
         return error(StatusCode::UNAUTHORIZED, "Bad credentials", None);
     }
-    let repo = format!("/repos/{OWNER}/{REPO}/releases");
+    let repo = format!("/repos/{}/releases", s.repo);
     let upload_path = path
         .strip_prefix(s.upload_prefix)
         .and_then(|p| p.strip_prefix(&repo));

@@ -51,7 +51,23 @@ fn the_plan_of_every_pipeline() {
     let work = Work::sample();
     let src = kubevirt_source(&work);
     let src = src.to_str().unwrap();
-    let cases: [(&str, Vec<&str>); 5] = [
+    // What scripts/dist.sh leaves for the self-release.
+    let dist = work.path().join("_dist");
+    std::fs::create_dir_all(&dist).unwrap();
+    std::fs::write(
+        dist.join("olm-release-0.3.0-x86_64-unknown-linux-gnu.tar.gz"),
+        b"archive",
+    )
+    .unwrap();
+    std::fs::write(
+        dist.join("SHA256SUMS"),
+        format!(
+            "{}  olm-release-0.3.0-x86_64-unknown-linux-gnu.tar.gz\n",
+            olm_release::olm::archive::sha256_hex(b"archive")
+        ),
+    )
+    .unwrap();
+    let cases: [(&str, Vec<&str>); 6] = [
         ("plan_sample", vec!["plan", SAMPLE]),
         (
             "plan_sample_dry_run_json",
@@ -90,6 +106,16 @@ fn the_plan_of_every_pipeline() {
                 src,
                 "--var",
                 "CSV_VERSION=0.23.0-alpha.7",
+            ],
+        ),
+        (
+            "plan_olm_release_dry_run",
+            vec![
+                "plan",
+                "pipelines/olm-release.yaml",
+                "--dry-run",
+                "--var",
+                "VERSION=0.3.0",
             ],
         ),
     ];
