@@ -4,7 +4,8 @@
 //! input errors (the pipeline file, a variable, an argument, a credential or an input file is
 //! wrong: exit 2), stage failures (a step ran and failed, or a server said no: exit 1), and
 //! internal errors (a bug: exit 70, `EX_SOFTWARE` of sysexits.h, with a line asking for a
-//! report). [`Error`] gathers them for `main`, which maps the class to the exit code. Causes
+//! report), and an interrupted run (Ctrl-C: exit 130). [`Error`] gathers them for `main`,
+//! which maps the class to the exit code. Causes
 //! stay attached as `source()`, so the JSON summary can list the chain; the message a user
 //! reads names the file and line, field, URL and the fix. Errors never carry secrets: clients
 //! build them from status, URL path and server text only, and scrub what they hold.
@@ -34,6 +35,8 @@ pub enum Class {
     Stage,
     /// A bug in olm-release (exit 70); the message asks for a report.
     Internal,
+    /// The run was interrupted (Ctrl-C, SIGINT): exit 130, the shells' 128 + SIGINT.
+    Interrupted,
 }
 
 impl Class {
@@ -43,6 +46,7 @@ impl Class {
             Class::Input => 2,
             Class::Stage => 1,
             Class::Internal => 70,
+            Class::Interrupted => 130,
         }
     }
 }
@@ -99,6 +103,9 @@ pub(crate) enum Kind {
     },
     #[error("internal error (a bug in olm-release; please report it with this message): {0}")]
     Internal(String),
+    /// Ctrl-C during a step.
+    #[error(transparent)]
+    Interrupted(#[from] crate::exec::Interrupted),
 }
 
 /// A result whose error is an [`Error`].
@@ -157,6 +164,7 @@ impl Error {
             Kind::Catalog(e) => e.class(),
             Kind::Io { class, .. } => *class,
             Kind::Internal(_) => Class::Internal,
+            Kind::Interrupted(_) => Class::Interrupted,
         }
     }
 

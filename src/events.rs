@@ -43,13 +43,27 @@ pub(crate) struct RetryNote {
     pub(crate) wait: Duration,
 }
 
+impl RetryNote {
+    /// The server could not be reached at all (no connection, or no answer in time), as
+    /// opposed to an answer that asked for a retry.
+    fn unreachable(&self) -> bool {
+        self.why.starts_with("could not connect") || self.why == "a timeout"
+    }
+}
+
 impl std::fmt::Display for RetryNote {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The first failure of an unreachable server says so, once.
+        let why = if self.unreachable() && self.next_attempt == 2 {
+            format!("the server is unreachable ({})", self.why)
+        } else {
+            self.why.clone()
+        };
         write!(
             f,
             "{}: {}; retrying in {:.1}s (attempt {} of {})",
             self.call,
-            self.why,
+            why,
             self.wait.as_secs_f64(),
             self.next_attempt,
             self.max_attempts
@@ -130,6 +144,22 @@ mod tests {
         assert_eq!(
             n.to_string(),
             "GET /cnr/api/v1/packages/ns/pkg: HTTP 503; retrying in 1.5s (attempt 2 of 5)"
+        );
+        let refused = RetryNote {
+            why: "could not connect: Connection refused".into(),
+            ..n
+        };
+        assert_eq!(
+            refused.to_string(),
+            "GET /cnr/api/v1/packages/ns/pkg: the server is unreachable (could not connect: Connection refused); retrying in 1.5s (attempt 2 of 5)"
+        );
+        let again = RetryNote {
+            next_attempt: 3,
+            ..refused
+        };
+        assert_eq!(
+            again.to_string(),
+            "GET /cnr/api/v1/packages/ns/pkg: could not connect: Connection refused; retrying in 1.5s (attempt 3 of 5)"
         );
     }
 }

@@ -36,6 +36,7 @@ pub mod secret;
 mod settings;
 mod target;
 pub mod template;
+mod words;
 
 /// `--version` output: the crate version and the commit it was built from.
 pub const VERSION_LINE: &str = concat!(

@@ -56,15 +56,16 @@ pub(crate) fn run(args: &VerifyArgs, json: bool) -> Result<()> {
     let profile = opts.profile.as_str();
     if !report.is_valid() {
         return Err(CommandError::Invalid(format!(
-            "{shown}: {} error(s), {} warning(s) (profile {profile})",
-            report.errors, report.warnings
+            "{shown}: {}, {} (profile {profile})",
+            crate::words::count(report.errors, "error"),
+            crate::words::count(report.warnings, "warning")
         ))
         .into());
     }
     if !json {
         crate::out::line(&format!(
-            "{shown}: valid, {} warning(s) (profile {profile})",
-            report.warnings
+            "{shown}: valid, {} (profile {profile})",
+            crate::words::count(report.warnings, "warning")
         ));
     }
     Ok(())

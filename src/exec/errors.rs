@@ -209,7 +209,9 @@ impl PackageError {
 /// An invalid bundle: nothing is pushed or released.
 #[derive(Debug, thiserror::Error)]
 #[error(
-    "the bundle has {errors} error(s) and {warnings} warning(s) under profile {profile}; nothing was pushed or released. First: {first}"
+    "the bundle has {} and {} under profile {profile}; nothing was pushed or released. First: {first}",
+    crate::words::count(*.errors, "error"),
+    crate::words::count(*.warnings, "warning")
 )]
 pub(crate) struct VerifyError {
     pub(crate) errors: usize,

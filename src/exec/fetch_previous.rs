@@ -43,6 +43,7 @@ pub(crate) async fn run(
             source,
         })?;
     let Some(default) = releases.first() else {
+        first_release_check(registry, report, ns, pkg, &rendered).await;
         let decision = Decision::First {
             reason: format!("{where_} has no releases yet"),
         };
@@ -102,9 +103,9 @@ pub(crate) async fn run(
             csv_name(&bundle)
         ),
         Decision::Replaces { head, head_release } => format!(
-            "{} replaces {head}, head of {channel} in release {head_release}; bundle carries {} CSVs",
+            "{} replaces {head}, head of {channel} in release {head_release}; bundle carries {}",
             csv_name(&bundle),
-            bundle.csvs.len()
+            crate::words::count(bundle.csvs.len(), "CSV")
         ),
         Decision::SameVersion { release } => format!(
             "{} is already the head of {channel} in release {release}: re-publishing the same version (push compares digests)",
@@ -150,6 +151,44 @@ pub(crate) async fn run(
         bundle,
         decision,
     })
+}
+
+/// A first release at a version past a package's usual first (0.0.x, 0.1.x, 1.0.x) probably
+/// looks at the wrong namespace or package (a typo such as `kubvirt`): warns, listing the
+/// packages the namespace does have. Listing failures only lose the list, never the run.
+async fn first_release_check(
+    registry: &Registry,
+    report: &Reporter,
+    ns: &str,
+    pkg: &str,
+    rendered: &Bundle,
+) {
+    let Some(version) = rendered.csvs.first().and_then(Manifest::semver) else {
+        return;
+    };
+    if first_version(&version) {
+        return;
+    }
+    let others = match registry.list(ns).await {
+        Ok(list) if list.is_empty() => format!("namespace {ns} has no packages"),
+        Ok(list) => format!(
+            "namespace {ns} has {}: {}",
+            crate::words::count(list.len(), "package"),
+            list.iter()
+                .map(|p| p.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        Err(_) => format!("the packages of namespace {ns} could not be listed"),
+    };
+    report.warn(&format!(
+        "first release of {ns}/{pkg} at version {version}: no earlier release was found at {ns}/{pkg} ({others}); check registry.namespace and package if this is not the package's first release"
+    ));
+}
+
+/// Whether `v` is a usual first version of a package: 0.0.x, 0.1.x or 1.0.x.
+fn first_version(v: &semver::Version) -> bool {
+    matches!((v.major, v.minor), (0, 0) | (0, 1) | (1, 0))
 }
 
 fn csv_name(b: &Bundle) -> &str {

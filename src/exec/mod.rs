@@ -12,10 +12,12 @@
 //! Writes to the outside world (the registry, the release target) go through the [`RunGate`],
 //! the one choke point where `--dry-run` skips them and records what it skipped; everything
 //! else (rendering, fetching, packaging, validating) runs in both modes, so a dry-run proves
-//! what a real run would do. Clients are opened on first use, once per run.
+//! what a real run would do. Clients are opened on first use, once per run. Ctrl-C ends the
+//! step at its next await point and says what was written ([`interrupt`]).
 
 mod errors;
 mod fetch_previous;
+mod interrupt;
 mod outputs;
 mod package;
 mod preflight;
@@ -31,6 +33,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 pub(crate) use errors::StepError;
+pub(crate) use interrupt::Interrupted;
 pub(crate) use outputs::{Assembled, AssetSources, Decision, Packaged, RenderedFiles, Verified};
 pub use outputs::{Rendered, RenderedFile};
 
@@ -131,11 +134,19 @@ pub(crate) async fn execute(plan: &Plan, report: &Arc<Reporter>) -> Result<()> {
         github: OnceCell::new(),
     };
     let mut carried = Carried::Start;
+    let mut interrupt = interrupt::Listener::start();
     for step in plan.steps() {
         let name = step.name();
         report.stage_start(name);
         let started = Instant::now();
-        let result = exec.step(step, carried).await;
+        let result = tokio::select! {
+            r = exec.step(step, carried) => r,
+            () = interrupt.received() => {
+                report.stage_end(name, started.elapsed(), false);
+                let written = report.written();
+                return Err(Interrupted { step: name, written }.into());
+            }
+        };
         report.stage_end(name, started.elapsed(), result.is_ok());
         carried = result.map_err(|e| Error::step(name, e))?;
     }

@@ -70,13 +70,13 @@ pub(crate) fn run(step: &PackageStep, report: &Reporter, input: Input) -> Result
         fs::write(tarball, &packed.gz).map_err(|e| Error::io(Class::Stage, tarball, e))?;
     }
     report.info(&format!(
-        "bundle {} ({} CSVs, {} CRDs, {} layout): {} bytes",
+        "bundle {} ({}, {}, {} layout): {} bytes",
         match &step.bundle {
             BundleSource::Folder { path } => path.display().to_string(),
             BundleSource::Pipeline => step.shown.clone(),
         },
-        bundle.csvs.len(),
-        bundle.crds.len(),
+        crate::words::count(bundle.csvs.len(), "CSV"),
+        crate::words::count(bundle.crds.len(), "CRD"),
         layout_str(step.layout),
         packed.gz.len()
     ));

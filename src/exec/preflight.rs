@@ -52,9 +52,9 @@ async fn one(check: &Check, exec: &Exec<'_>) -> Result<(), CheckFailure> {
                 })
             })?;
             exec.report.detail(&format!(
-                "preflight: {} answers; {namespace}/{package} has {} release(s)",
+                "preflight: {} answers; {namespace}/{package} has {}",
                 registry.location,
-                releases.len()
+                crate::words::count(releases.len(), "release")
             ));
             Ok(())
         }

@@ -40,9 +40,9 @@ pub(crate) fn run(step: &VerifyStep, report: &Reporter, p: Packaged) -> Result<V
         .into());
     }
     report.info(&format!(
-        "bundle valid under profile {} ({} warning(s)){}",
+        "bundle valid under profile {} ({}){}",
         opts.profile.as_str(),
-        verified.warnings,
+        crate::words::count(verified.warnings, "warning"),
         p.folder
             .as_ref()
             .map(|f| format!("; bundle folder {}", f.display()))

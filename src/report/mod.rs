@@ -281,6 +281,16 @@ impl Reporter {
         self.state().summary.skipped.push(w);
     }
 
+    /// What this run has written so far (`what → target`), for an interrupted run.
+    pub(crate) fn written(&self) -> Vec<String> {
+        self.state()
+            .summary
+            .published
+            .iter()
+            .map(|w| format!("{} → {}{}", w.what, w.target, digest_suffix(w)))
+            .collect()
+    }
+
     /// Records the channel head of the bundle being published.
     pub(crate) fn channel_head(&self, channel: &str, csv: &str) {
         let s = &mut self.state().summary;

@@ -32,8 +32,8 @@ use crate::template;
 pub(crate) fn run(step: &RenderStep, report: &Reporter) -> Result<Rendered> {
     let rendered = render(step)?;
     report.info(&format!(
-        "rendered {} files into {} (CSV {})",
-        rendered.files.len(),
+        "rendered {} into {} (CSV {})",
+        crate::words::count(rendered.files.len(), "file"),
         rendered.dir.display(),
         rendered.csv_name
     ));

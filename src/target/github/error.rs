@@ -43,7 +43,7 @@ pub(crate) enum GitHubError {
         #[source]
         source: ApiError,
     },
-    #[error("{target}: {} asset(s) failed: {}; the release is left as it is, re-run to converge", failures.len(), failures.join("; "))]
+    #[error("{target}: {} failed: {}; the release is left as it is, re-run to converge", crate::words::count(failures.len(), "asset"), failures.join("; "))]
     Assets {
         target: String,
         failures: Vec<String>,

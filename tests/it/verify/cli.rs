@@ -48,7 +48,7 @@ fn a_valid_folder_passes_and_a_broken_one_fails_with_file_object_field_and_fix()
         "{}",
         stdout(&o)
     );
-    assert!(stderr(&o).contains("1 error(s)"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("1 error, 0 warnings"), "{}", stderr(&o));
 }
 
 #[test]

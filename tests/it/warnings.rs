@@ -1,0 +1,54 @@
+//! Warnings where a release is probably wrong, though nothing stops it.
+
+use crate::support::{Work, assert_code, stderr};
+
+const SAMPLE: &str = "pipelines/sample.yaml";
+
+#[test]
+fn a_first_release_past_the_first_minor_names_what_the_namespace_has() {
+    let work = Work::sample();
+    // Nothing at all in the namespace.
+    let o = work.run(
+        &["run", SAMPLE, "--dry-run", "--var", "VERSION=0.22.0"],
+        &[],
+    );
+    assert_code(&o, 0);
+    assert!(
+        stderr(&o).contains(
+            "warning: first release of sample/sample-operator at version 0.22.0: no earlier release was found at sample/sample-operator (namespace sample has no packages)"
+        ),
+        "{}",
+        stderr(&o)
+    );
+    // A usual first version: no warning.
+    let o = work.run(&["run", SAMPLE], &[]);
+    assert_code(&o, 0);
+    assert!(
+        !stderr(&o).contains("warning: first release"),
+        "{}",
+        stderr(&o)
+    );
+    // A misspelt package: the namespace's packages are listed.
+    let text = std::fs::read_to_string(work.path().join(SAMPLE)).unwrap();
+    std::fs::write(
+        work.path().join("pipelines/typo.yaml"),
+        text.replace("package: sample-operator ", "package: sample-operatr "),
+    )
+    .unwrap();
+    let o = work.run(
+        &[
+            "run",
+            "pipelines/typo.yaml",
+            "--dry-run",
+            "--var",
+            "VERSION=0.22.0",
+        ],
+        &[],
+    );
+    assert_code(&o, 0);
+    assert!(
+        stderr(&o).contains("(namespace sample has 1 package: sample-operator)"),
+        "{}",
+        stderr(&o)
+    );
+}
