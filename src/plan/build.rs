@@ -351,6 +351,11 @@ impl<'a> Builder<'a> {
             functions: spec.functions,
             csv: spec.csv.clone().unwrap_or_default(),
             pipeline_file: s.file.shown.clone(),
+            release_tag: s
+                .ci
+                .tag
+                .clone()
+                .or_else(|| s.release.as_ref().map(|r| r.tag.clone())),
         })
     }
 }

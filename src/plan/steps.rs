@@ -116,6 +116,10 @@ pub(crate) struct RenderStep {
     /// The pipeline file (where a createdAt warning points).
     #[serde(skip)]
     pub(crate) pipeline_file: String,
+    /// The tag this release is made from (the CI's tag, else `release.tag`); `None` for an
+    /// untagged build, whose images may well be `latest`.
+    #[serde(skip)]
+    pub(crate) release_tag: Option<String>,
 }
 
 /// Read the registry's default release and decide what the new CSV replaces.

@@ -158,8 +158,9 @@ impl Summary {
         if !wrote && self.error.is_none() {
             let _ = writeln!(out, "  nothing was published");
         }
+        // The error itself follows on its own `error:` line; it is not repeated here.
         if let Some(e) = &self.error {
-            let _ = writeln!(out, "  failed: {}", e.message);
+            let _ = writeln!(out, "  failed     exit {}, the error is below", e.exit_code);
         }
         out
     }

@@ -52,3 +52,47 @@ fn a_first_release_past_the_first_minor_names_what_the_namespace_has() {
         stderr(&o)
     );
 }
+
+#[test]
+fn an_image_not_at_the_release_tag_warns_on_a_tagged_release() {
+    let work = Work::sample();
+    // At the release's tag: no warning.
+    let o = work.run(&["run", SAMPLE, "--dry-run"], &[]);
+    assert_code(&o, 0);
+    assert!(!stderr(&o).contains("warning: image"), "{}", stderr(&o));
+    let text = std::fs::read_to_string(work.path().join(SAMPLE)).unwrap();
+    let at = "DockerTag: v${VERSION:-0.1.0}";
+    assert!(text.contains(at), "the sample pipeline changed");
+    std::fs::write(
+        work.path().join("pipelines/latest.yaml"),
+        text.replace(at, "DockerTag: latest"),
+    )
+    .unwrap();
+    let o = work.run(&["run", "pipelines/latest.yaml", "--dry-run"], &[]);
+    assert_code(&o, 0);
+    assert!(
+        stderr(&o).contains(
+            "warning: image quay.io/example/sample-operator:latest in the CSV still points at latest, not at this release's tag v0.1.0"
+        ),
+        "{}",
+        stderr(&o)
+    );
+    // Another tag, named by the CI's tag.
+    std::fs::write(
+        work.path().join("pipelines/other.yaml"),
+        text.replace(at, "DockerTag: v0.0.9"),
+    )
+    .unwrap();
+    let o = work.run(
+        &["run", "pipelines/other.yaml", "--dry-run"],
+        &[("TRAVIS", "true"), ("TRAVIS_TAG", "v0.1.0")],
+    );
+    assert_code(&o, 0);
+    assert!(
+        stderr(&o).contains(
+            "sample-operator:v0.0.9 in the CSV is at tag v0.0.9, not at this release's tag v0.1.0"
+        ),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -38,7 +38,37 @@ pub(crate) fn run(step: &RenderStep, report: &Reporter) -> Result<Rendered> {
         rendered.csv_name
     ));
     report.findings(&rendered.findings);
+    if let (Some(tag), Some(csv)) = (&step.release_tag, rendered.bundle.csvs.first()) {
+        for w in image_tag_warnings(csv, tag) {
+            report.warn(&w);
+        }
+    }
     Ok(rendered)
+}
+
+/// On a tagged release, images of the CSV still at `latest` (or untagged) or at a tag other
+/// than the release's (`v1.2.0` or `1.2.0` for tag `v1.2.0`) are probably a forgotten
+/// variable: the CSV would install other code than the release names. Digests are exact and
+/// never warned about.
+fn image_tag_warnings(csv: &crate::olm::Manifest, tag: &str) -> Vec<String> {
+    let bare = tag.strip_prefix('v').unwrap_or(tag);
+    let mut out = Vec::new();
+    for (repo, refs) in crate::olm::semdiff::csv_images(csv) {
+        for at in refs {
+            if at.starts_with('@') || at == tag || at == bare {
+                continue;
+            }
+            let why = if at == "latest" {
+                "still points at latest".to_string()
+            } else {
+                format!("is at tag {at}")
+            };
+            out.push(format!(
+                "image {repo}:{at} in the CSV {why}, not at this release's tag {tag} (set the image tag variable of the templates to the release's tag)"
+            ));
+        }
+    }
+    out
 }
 
 /// One rendered (or copied) file.

@@ -20,7 +20,7 @@ use std::fmt;
 use serde_yaml_ng::Value;
 
 use super::{Manifest, PackageManifest};
-pub use summary::{Summary, split_reference};
+pub use summary::{Summary, csv_images, split_reference};
 pub use tree::{Change, ChangeKind};
 
 /// One side of the comparison.

@@ -80,6 +80,16 @@ fn minus(a: &BTreeSet<String>, b: &BTreeSet<String>) -> Vec<String> {
 
 /// Every `image:` under the install strategy, the `containerImage` annotation and
 /// `relatedImages`, by repository.
+/// The image references of a CSV by repository (its install strategy, `containerImage` and
+/// `relatedImages`): each repository with the tags or `@digest`s it is used at.
+pub fn csv_images(csv: &crate::olm::Manifest) -> BTreeMap<String, BTreeSet<String>> {
+    images(&Side {
+        csv: Some(csv),
+        crds: &[],
+        package: None,
+    })
+}
+
 fn images(side: &Side<'_>) -> BTreeMap<String, BTreeSet<String>> {
     let mut refs = BTreeSet::new();
     if let Some(csv) = side.csv {
