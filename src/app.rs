@@ -219,6 +219,9 @@ async fn run_plan(plan: &Plan, report: &Arc<Reporter>) -> Result<()> {
     for n in &h.notes {
         report.info(n);
     }
+    for w in &h.warnings {
+        report.warn(w);
+    }
     let result = exec::execute(plan, report).await;
     if let Err(e) = &result {
         report.fail(e);

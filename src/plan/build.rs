@@ -134,6 +134,7 @@ pub(crate) fn publish(p: &PublishInputs) -> Result<Plan, Problems> {
             force: p.mode.force,
             ci: p.ci.clone(),
             notes: Vec::new(),
+            warnings: Vec::new(),
         },
         steps,
     ))
@@ -173,6 +174,7 @@ impl<'a> Builder<'a> {
                 force: s.mode.force,
                 ci: s.ci.clone(),
                 notes: self.notes,
+                warnings: s.warnings.clone(),
             },
             steps,
         ))

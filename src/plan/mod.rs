@@ -55,6 +55,9 @@ pub(crate) struct Header {
     pub(crate) ci: CiContext,
     /// What the plan leaves out and why (e.g. a check a dry-run without credentials skips).
     pub(crate) notes: Vec<String>,
+    /// What is probably wrong but stops nothing (a `--var` the pipeline never reads).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub(crate) warnings: Vec<String>,
 }
 
 impl Plan {

@@ -13,6 +13,7 @@
 mod credentials;
 mod locate;
 mod options;
+mod unread;
 mod urls;
 
 use std::collections::BTreeMap;
@@ -70,6 +71,8 @@ pub(crate) struct Settings {
     pub(crate) ci: CiContext,
     /// What could not be resolved; the plan builder adds its own and reports them all.
     pub(crate) problems: Vec<Problem>,
+    /// What is probably wrong but stops nothing (a `--var` the pipeline never reads).
+    pub(crate) warnings: Vec<String>,
 }
 
 /// The pipeline file as shown in messages, and its text (to find the line of a key).
@@ -133,6 +136,7 @@ pub(crate) fn resolve(args: &PipelineArgs, mode: RunMode, env: &Env) -> Result<S
     let shown = args.pipeline.display().to_string();
     let text = pipeline::read(&args.pipeline)?;
     let p = pipeline::parse(&shown, &text, &vars)?;
+    let warnings = unread::warnings(&shown, &text, &vars.overrides);
     let file = PipelineFile { shown, text };
     let mut problems = Vec::new();
     let version = match parse_version(&p.version) {
@@ -224,6 +228,7 @@ pub(crate) fn resolve(args: &PipelineArgs, mode: RunMode, env: &Env) -> Result<S
         source_date_epoch,
         ci: CiContext::from_env(env),
         problems,
+        warnings,
         file,
     })
 }

@@ -96,3 +96,20 @@ fn an_image_not_at_the_release_tag_warns_on_a_tagged_release() {
         stderr(&o)
     );
 }
+
+#[test]
+fn a_var_the_pipeline_never_reads_warns_with_the_closest_name() {
+    let work = Work::sample();
+    let o = work.run(&["run", SAMPLE, "--dry-run", "--var", "VERSOIN=0.2.0"], &[]);
+    assert_code(&o, 0);
+    assert!(
+        stderr(&o).contains(
+            "warning: --var VERSOIN: pipelines/sample.yaml never reads ${VERSOIN}, so it changes nothing; did you mean VERSION?"
+        ),
+        "{}",
+        stderr(&o)
+    );
+    let o = work.run(&["run", SAMPLE, "--dry-run", "--var", "VERSION=0.2.0"], &[]);
+    assert_code(&o, 0);
+    assert!(!stderr(&o).contains("warning: --var"), "{}", stderr(&o));
+}
