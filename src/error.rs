@@ -101,6 +101,13 @@ pub(crate) enum Kind {
         #[source]
         source: std::io::Error,
     },
+    /// Writing under the output folder failed.
+    #[error("cannot write {}: {source} (the output folder is chosen by --out; default: _out/<pipeline name> under --source)", path.display())]
+    Output {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
     #[error("internal error (a bug in olm-release; please report it with this message): {0}")]
     Internal(String),
     /// Ctrl-C during a step.
@@ -128,6 +135,15 @@ impl Error {
         Kind::Io {
             path: path.to_path_buf(),
             class,
+            source,
+        }
+        .into()
+    }
+
+    /// Writing `path`, under the output folder `--out` chose, failed.
+    pub(crate) fn output(path: &Path, source: std::io::Error) -> Self {
+        Kind::Output {
+            path: path.to_path_buf(),
             source,
         }
         .into()
@@ -163,6 +179,7 @@ impl Error {
             Kind::BundleImage(e) => e.class(),
             Kind::Catalog(e) => e.class(),
             Kind::Io { class, .. } => *class,
+            Kind::Output { .. } => Class::Stage,
             Kind::Internal(_) => Class::Internal,
             Kind::Interrupted(_) => Class::Interrupted,
         }

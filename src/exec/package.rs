@@ -14,7 +14,7 @@ use std::fs;
 
 use super::errors::PackageError;
 use super::{Decision, Packaged, RenderedFiles};
-use crate::error::{Class, Error, Result};
+use crate::error::{Error, Result};
 use crate::olm::archive::{self, Layout};
 use crate::olm::{Bundle, Finding, crd_file_name, validate};
 use crate::plan::{BundleSource, PackageStep, layout_str};
@@ -65,9 +65,9 @@ pub(crate) fn run(step: &PackageStep, report: &Reporter, input: Input) -> Result
     drop(tar_files);
     if let Some(tarball) = &step.tarball {
         if let Some(dir) = tarball.parent() {
-            fs::create_dir_all(dir).map_err(|e| Error::io(Class::Stage, dir, e))?;
+            fs::create_dir_all(dir).map_err(|e| Error::output(dir, e))?;
         }
-        fs::write(tarball, &packed.gz).map_err(|e| Error::io(Class::Stage, tarball, e))?;
+        fs::write(tarball, &packed.gz).map_err(|e| Error::output(tarball, e))?;
     }
     report.info(&format!(
         "bundle {} ({}, {}, {} layout): {} bytes",

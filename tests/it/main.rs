@@ -18,6 +18,7 @@ mod init;
 mod install;
 mod interrupt;
 mod kubevirt_chain;
+mod messages;
 mod next_version;
 mod oci;
 mod output;

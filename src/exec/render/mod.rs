@@ -211,14 +211,14 @@ fn to_yaml(docs: &[Value], file: &str) -> Result<String> {
 
 fn write_all(dir: &Path, outputs: &[Output]) -> Result<()> {
     if dir.exists() {
-        fs::remove_dir_all(dir).map_err(|e| Error::io(Class::Stage, dir, e))?;
+        fs::remove_dir_all(dir).map_err(|e| Error::output(dir, e))?;
     }
     for o in outputs {
         let dest = dir.join(&o.rel);
         if let Some(parent) = dest.parent() {
-            fs::create_dir_all(parent).map_err(|e| Error::io(Class::Stage, parent, e))?;
+            fs::create_dir_all(parent).map_err(|e| Error::output(parent, e))?;
         }
-        fs::write(&dest, &o.content).map_err(|e| Error::io(Class::Stage, &dest, e))?;
+        fs::write(&dest, &o.content).map_err(|e| Error::output(&dest, e))?;
     }
     Ok(())
 }
