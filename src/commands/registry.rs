@@ -38,11 +38,12 @@ pub(crate) async fn run(
             if json {
                 print_json(&list);
             } else {
-                out::stdout(&format!(
-                    "{namespace} at {}: {} package(s)\n",
-                    r.describe(),
-                    list.len()
-                ));
+                let count = if list.is_empty() {
+                    "no packages (the namespace is empty, or holds nothing visible to you)".into()
+                } else {
+                    crate::words::count(list.len(), "package")
+                };
+                out::stdout(&format!("{namespace} at {}: {count}\n", r.describe()));
                 for p in &list {
                     out::stdout(&format!(
                         "  {}  default {}  releases {}\n",
@@ -105,14 +106,14 @@ pub(crate) async fn run(
                 }));
             } else {
                 out::stdout(&format!(
-                    "pulled {ns}/{pkg} {} (sha256:{}) into {}: {} and {}/ ({} CSVs, {} CRDs)\n",
+                    "pulled {ns}/{pkg} {} (sha256:{}) into {}: {} and {}/ ({}, {})\n",
                     info.release,
                     info.digest,
                     out.display(),
                     file_name(&tarball),
                     file_name(&folder),
-                    bundle.csvs.len(),
-                    bundle.crds.len()
+                    crate::words::count(bundle.csvs.len(), "CSV"),
+                    crate::words::count(bundle.crds.len(), "CRD")
                 ));
             }
             Ok(())
@@ -126,6 +127,8 @@ pub(crate) async fn run(
             let channels = client.channels(ns, pkg).await?;
             if json {
                 print_json(&channels);
+            } else if channels.is_empty() {
+                out::stdout(&format!("{ns}/{pkg} at {}: no channels\n", r.describe()));
             } else {
                 for c in &channels {
                     out::stdout(&format!(

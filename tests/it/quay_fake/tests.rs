@@ -157,7 +157,11 @@ fn private_repositories_need_credentials_to_read_and_are_never_mistaken_for_abse
     assert!(!err.contains("first release"), "{err}");
     // The namespace list hides it from anonymous callers too.
     let o = work.run(&["registry", "list", "--registry", &fake.url, &ns], &[]);
-    assert!(stdout(&o).contains("0 package(s)"), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains(": no packages (the namespace is empty"),
+        "{}",
+        stdout(&o)
+    );
     let o = run(&work, file, "0.2.0", &[], &login(WRITER));
     assert_code(&o, 0);
     assert!(
@@ -183,7 +187,7 @@ fn the_package_is_looked_up_by_name_past_the_fifty_item_list_cap() {
     );
     assert_code(&o, 0);
     assert!(
-        stdout(&o).contains("50 package(s)") && !stdout(&o).contains(PKG),
+        stdout(&o).contains("50 packages") && !stdout(&o).contains(PKG),
         "{}",
         stdout(&o)
     );
