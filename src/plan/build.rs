@@ -326,9 +326,10 @@ impl<'a> Builder<'a> {
             self.problem(
                 s.file.at(&["render", "templates"]),
                 format!(
-                    "render.templates: {} is not a folder (paths are relative to --source {})",
+                    "render.templates: {} is not a folder (paths are relative to --source {}){}",
                     templates.display(),
-                    s.source.display()
+                    s.source.display(),
+                    checks::source_hint(s, &templates)
                 ),
             );
             return None;

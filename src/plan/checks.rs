@@ -69,6 +69,31 @@ pub(crate) fn release_step(s: &Settings, release: &ReleaseSettings) -> Option<Re
 }
 
 /// The name an asset is attached under, when known before rendering.
+/// Where `missing` (a path under `--source`) does exist when the run started from another
+/// folder: the first folder holding the pipeline file, or one above it, that has the same
+/// relative path; as "; it exists under DIR: run with --source DIR", else empty.
+pub(crate) fn source_hint(s: &Settings, missing: &Path) -> String {
+    let Ok(rel) = missing.strip_prefix(&s.source) else {
+        return String::new();
+    };
+    let pipeline = std::fs::canonicalize(&s.file.shown).ok();
+    let source = std::fs::canonicalize(&s.source).ok();
+    pipeline
+        .as_deref()
+        .and_then(Path::parent)
+        .into_iter()
+        .flat_map(Path::ancestors)
+        .find(|dir| Some(*dir) != source.as_deref() && dir.join(rel).exists())
+        .map(|dir| {
+            format!(
+                "; it exists under {}: run with --source {}",
+                dir.display(),
+                dir.display()
+            )
+        })
+        .unwrap_or_default()
+}
+
 fn name_of(a: &AssetSpec) -> Option<&str> {
     match a {
         AssetSpec::Csv => None,
@@ -123,8 +148,9 @@ pub(crate) fn assets(
                 None => {}
             },
             AssetSpec::File { path, .. } if !path.is_file() => problem(format!(
-                "release.assets: file {} does not exist (paths are relative to --source)",
-                path.display()
+                "release.assets: file {} does not exist (paths are relative to --source){}",
+                path.display(),
+                source_hint(s, path)
             )),
             _ => {}
         }
