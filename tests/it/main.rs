@@ -31,6 +31,7 @@ mod render;
 mod review_diff;
 mod schema_check;
 mod secrets;
+mod self_release;
 mod snapshots;
 mod template;
 mod travis;
