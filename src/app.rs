@@ -72,7 +72,7 @@ pub async fn run(cli: Cli, env: Env) -> Result<()> {
             }
             Ok(())
         }
-        Command::Verify(args) => commands::verify::run(&args, json),
+        Command::Verify(args) => commands::verify::run(&args, json, cli.quiet),
         Command::Graph(args) => graph(&args, cli.format, &env).await,
         Command::NextVersion(args) => {
             let last = match &args.last {

@@ -2,15 +2,17 @@
 //! per version), a flattened bundle.yaml or a .tar.gz with the same code the verify stage runs
 //! ([`crate::olm::validate`]). Findings go to stdout, one line each (or one JSON document with
 //! `--format json`); the closing line goes to stderr. Any error finding fails the command
-//! (exit 1); an unreadable path or categories file is an input error (exit 2).
+//! (exit 1); an unreadable path or categories file is an input error (exit 2). `-q` shows
+//! errors only (the closing line still counts the warnings).
 //! `verify --list-rules` prints the rule catalogue instead.
 
 use crate::cli::VerifyArgs;
 use crate::error::{Error, Result};
+use crate::olm::Level;
 use crate::olm::validate::{self, Options, rules};
 
-/// `verify PATH` or `verify --list-rules`.
-pub fn run(args: &VerifyArgs, json: bool) -> Result<()> {
+/// `verify PATH` or `verify --list-rules`; `quiet` leaves warnings out of the output.
+pub fn run(args: &VerifyArgs, json: bool, quiet: bool) -> Result<()> {
     if args.list_rules {
         if json {
             println!(
@@ -36,7 +38,10 @@ pub fn run(args: &VerifyArgs, json: bool) -> Result<()> {
         operatorhub: args.operatorhub,
         categories,
     };
-    let report = validate::verify_path(path, &opts).map_err(|e| Error::input(e.to_string()))?;
+    let mut report = validate::verify_path(path, &opts).map_err(|e| Error::input(e.to_string()))?;
+    if quiet {
+        report.findings.retain(|f| f.level == Level::Error);
+    }
     if json {
         println!(
             "{}",

@@ -232,9 +232,13 @@ catalogue! {
         .api(W);
 
     // The upgrade graph.
-    REPLACES_TARGET = Rule::new("replaces-target", "every spec.replaces on a channel names a CSV of the package",
+    REPLACES_TARGET = Rule::new("replaces-target", "a spec.replaces on a channel names a CSV of the package wherever older CSVs of the package follow (a gap strands them)",
         "carry every CSV of the channel (run fetch-previous) or correct spec.replaces")
-        .registry(E).opm(W);
+        .registry(E).opm(E);
+    REPLACES_PRUNED = Rule::new("replaces-pruned", "the oldest CSV of a channel replaces a release the package no longer carries (a pruned tail)",
+        "nothing to do if the release was pruned on purpose; otherwise carry it (run fetch-previous)")
+        .registry(W)
+        .own(None, W, "opm permits a tail that replaces a missing entry; noted so that a pruned release is a choice, not an accident");
     GRAPH_CYCLE = Rule::new("graph-cycle", "the replaces chain of a channel has no cycle",
         "break the cycle so the chain ends at the first release (no spec.replaces)")
         .registry(E).opm(E);
