@@ -16,6 +16,7 @@
 //! [`parse`] reads YAML as the consumers do (a repeated key is a warning, not a lost file);
 //! [`flattened`] reads an app-registry `bundle.yaml`.
 
+mod courier;
 mod flattened;
 mod metadata;
 pub mod parse;
@@ -226,6 +227,7 @@ pub fn tree(files: &[(String, Vec<u8>)], sink: &mut Sink) -> Loaded {
     let nested = bundles.iter().any(|b| !b.is_empty());
     if nested {
         bundles.retain(|b| !b.is_empty());
+        courier::check_nested(&bundles, sink);
     }
     // The bundle folder a path belongs to directly, or the one it sits inside of.
     let home = |path: &str| -> (Option<usize>, bool) {
