@@ -220,8 +220,12 @@ fn annotations(csv: &Manifest, at: &At, sink: &mut Sink) {
             sink.add(&rules::SKIP_RANGE, at, field, e);
         }
     }
-    let examples = get("alm-examples").or_else(|| get("olm.examples"));
-    super::examples::check(csv, examples, at, sink);
+    // operator-framework/api reads olm.examples when alm-examples is absent; courier never does.
+    match (get("alm-examples"), get("olm.examples")) {
+        (Some(v), _) => super::examples::check(csv, Some(v), "alm-examples", at, sink),
+        (None, Some(v)) => super::examples::check(csv, Some(v), "olm.examples", at, sink),
+        (None, None) => super::examples::check(csv, None, "alm-examples", at, sink),
+    }
 }
 
 /// Each comma-separated category against the catalog's list, or the `--categories` file's.
