@@ -51,13 +51,17 @@ impl fmt::Display for Finding {
         write!(f, "{}[{}] {}:", self.level.as_str(), self.rule, self.file)?;
         // Placeholders such as `(file)` only say the finding is about the file as a whole.
         let placeholder = self.object.starts_with('(') && self.object != "(unnamed)";
+        let mut what = Vec::new();
         if !self.object.is_empty() && !placeholder {
-            write!(f, " {}", self.object)?;
+            what.push(self.object.as_str());
         }
         if !self.field.is_empty() {
-            write!(f, " {}", self.field)?;
+            what.push(self.field.as_str());
         }
-        write!(f, ": {}", self.message)?;
+        if !what.is_empty() {
+            write!(f, " {}:", what.join(" "))?;
+        }
+        write!(f, " {}", self.message)?;
         match (self.mirrors.as_str(), self.level) {
             ("", _) => {}
             ("olm-release", _) => write!(f, " (olm-release's own check)")?,

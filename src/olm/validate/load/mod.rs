@@ -158,12 +158,13 @@ struct Doc {
 
 /// Parses every YAML file; reports what cannot be read, repeated keys and extra documents.
 /// What parsing found: the documents, the other files, the files that are not YAML and the
-/// files holding several documents (each with why).
+/// files holding several documents (each with why, and whether any but the first holds
+/// something).
 type Parsed = (
     Vec<Doc>,
     Vec<String>,
     Vec<(String, String)>,
-    Vec<(String, String)>,
+    Vec<(String, String, bool)>,
 );
 
 fn parse_files(files: &[(String, Vec<u8>)], sink: &mut Sink) -> Parsed {
@@ -199,7 +200,10 @@ fn parse_files(files: &[(String, Vec<u8>)], sink: &mut Sink) -> Parsed {
                 "holds {} YAML documents; courier reads one per file (PyYAML refuses a stream of several)",
                 parsed.docs.len()
             );
-            several.push((path.clone(), why));
+            several.push((path.clone(), why, true));
+        } else if parsed.in_stream > 1 {
+            let why = "ends in an empty YAML document (a '---' with nothing after it); courier reads one document per file and PyYAML refuses a stream of two".to_string();
+            several.push((path.clone(), why, false));
         }
         for doc in parsed.docs {
             let kind = classify(&doc);
@@ -244,9 +248,15 @@ pub fn tree(files: &[(String, Vec<u8>)], sink: &mut Sink) -> Loaded {
     // courier parses every YAML file of the root and of its folders; deeper ones only matter
     // in a bundle folder.
     let read = |path: &str| path.matches('/').count() <= 1 || home(path).1;
-    for (path, why) in several.iter().filter(|(p, _)| read(p)) {
+    for (path, why, lost) in several.iter().filter(|(p, _, _)| read(p)) {
         let at = At::new(path, "(file)");
-        sink.add(&rules::FILE_DOCUMENTS, &at, "", why.as_str());
+        // An empty trailing document loses nothing; only courier (PyYAML) refuses it.
+        if *lost {
+            sink.add(&rules::FILE_DOCUMENTS, &at, "", why.as_str());
+        } else if rules::tools(sink.opts).contains(&rules::Tool::Courier) {
+            let fix = "remove the '---' at the end of the file";
+            sink.add_fix(&rules::FILE_DOCUMENTS, &at, "", why.as_str(), fix);
+        }
     }
     for (path, why) in &broken {
         if read(path) {
