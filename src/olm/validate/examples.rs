@@ -58,7 +58,14 @@ pub fn check(csv: &Manifest, value: Option<&Value>, key: &str, at: &At, sink: &m
         return;
     };
     let Some(text) = value.as_str() else {
-        return; // a type error
+        // A YAML list or mapping: courier's json.loads fails on it, and api cannot decode the
+        // annotations (a map of strings).
+        let msg = format!(
+            "is {}, not a string holding JSON (courier's json.loads fails on it, and the annotations are a map of strings)",
+            super::csv::type_name(value)
+        );
+        let fix = format!("write the examples as one string: {key}: |- followed by the JSON array");
+        return sink.add_except_fix(&rules::ALM_EXAMPLES, except, at, field, msg, fix);
     };
     if text.trim().is_empty() {
         let msg = "is empty; courier parses it as JSON and fails, newer tools see no example";
