@@ -216,8 +216,10 @@ fn annotations(csv: &Manifest, at: &At, sink: &mut Sink) {
     }
     if let Some(v) = get("olm.skipRange") {
         let field = "metadata.annotations.olm.skipRange";
-        if let Err(e) = Range::parse(v.as_str().unwrap_or("")) {
-            sink.add(&rules::SKIP_RANGE, at, field, e);
+        let text = v.as_str().unwrap_or("");
+        if let Err(e) = Range::parse(text) {
+            let msg = format!("'{text}' is not a semver range OLM can read: {e}");
+            sink.add(&rules::SKIP_RANGE, at, field, msg);
         }
     }
     // operator-framework/api reads olm.examples when alm-examples is absent; courier never does.

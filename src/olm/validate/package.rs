@@ -151,9 +151,10 @@ pub fn check(bundle: &Bundle, file: &str, sink: &mut Sink) {
         }
         None if p.channels.len() > 1 => {
             let msg = format!(
-                "is empty but the package has {} channels ({}); the registry fails to load it (no default channel specified)",
+                "is missing but the package has {} channels ({}); the registry fails to load it (no default channel specified for {})",
                 p.channels.len(),
-                names(p)
+                names(p),
+                p.package_name
             );
             sink.add(&rules::DEFAULT_CHANNEL, &at, "defaultChannel", msg);
         }

@@ -331,8 +331,8 @@ pub fn tree(files: &[(String, Vec<u8>)], sink: &mut Sink) -> Loaded {
             ),
             Kind::BundleMetadata => metadata.push((d.path, d.doc)),
             Kind::Other => {
-                let msg = "is not a package, CSV, CRD or Kubernetes object; courier and the registry ignore it";
-                sink.add(&rules::FILE_UNKNOWN, &at, "kind", msg);
+                let msg = "is no package (packageName), CSV, CRD or Kubernetes object (apiVersion and kind); courier and the registry skip it";
+                sink.add(&rules::FILE_UNKNOWN, &at, "", msg);
             }
             Kind::Csv | Kind::Crd | Kind::Object => {
                 let (Some(i), true) = home(&d.path) else {
@@ -350,8 +350,10 @@ pub fn tree(files: &[(String, Vec<u8>)], sink: &mut Sink) -> Loaded {
                     Kind::Csv => f.csvs.push(m),
                     Kind::Crd => f.crds.push(m),
                     _ => {
-                        let known =
-                            "is not a package, CSV or CRD; courier and the registry ignore it";
+                        let known = format!(
+                            "is a {}, which courier does not check (it reads the package, CSVs and CRDs only)",
+                            m.kind().unwrap_or("Kubernetes object")
+                        );
                         sink.add(&rules::FILE_UNKNOWN, &At::of(&m), "kind", known);
                         f.objects.push(m);
                     }

@@ -155,7 +155,7 @@ catalogue! {
 
     // How a CSV installs.
     INSTALL_MODES = Rule::new("install-modes", "a CSV lists spec.installModes",
-        "list the four installModes types with supported true or false")
+        "list the install modes: OwnNamespace, SingleNamespace, MultiNamespace and AllNamespaces, each with supported: true or false")
         .courier(E).api(E);
     INSTALL_MODES_VALUES = Rule::new("install-modes-values", "install modes are the four types, each once, at least one supported",
         "list OwnNamespace, SingleNamespace, MultiNamespace and AllNamespaces once each, at least one with supported: true")
