@@ -67,10 +67,7 @@ async fn main() {
             };
             let store = Store::open(
                 &target,
-                StoreOptions {
-                    credentials,
-                    ..Default::default()
-                },
+                StoreOptions::default().with_credentials(credentials),
             )
             .unwrap_or_else(|e| fail(&e.to_string()));
             let tag = need(&args, "--tag");

@@ -3,6 +3,8 @@
 #
 #   scripts/bench.sh                 # N = 10, 100, 500; 3 repeats each; medians
 #   BENCH_SIZES=10,100 BENCH_REPEATS=1 scripts/bench.sh     # quicker
+#   BENCH_COURIER=0 scripts/bench.sh                         # without operator-courier (b)
+#   BENCH_BIN=path/to/olm-release scripts/bench.sh           # measure another build
 #
 # What it does:
 #  1. `cargo build --release` (timed), binary size, `olm-release --version` start-up time
@@ -39,7 +41,7 @@ log "cargo build --release"
 start=$(date +%s%N)
 cargo build --release --quiet
 build_s=$(awk -v a="$start" -v b="$(date +%s%N)" 'BEGIN { printf "%.1f", (b - a) / 1e9 }')
-bin="$CARGO_TARGET_DIR/release/olm-release"
+bin="${BENCH_BIN:-$CARGO_TARGET_DIR/release/olm-release}"
 size=$(stat -c %s "$bin")
 if command -v hyperfine >/dev/null; then
   hyperfine -N --warmup 10 --runs 200 --export-json "$out/startup.json" "$bin --version" >&2
@@ -120,7 +122,9 @@ done
 trap 'bash scripts/peers/appr.sh stop' EXIT
 eval "$(bash scripts/peers/appr.sh start)"
 courier_args=()
-if eval "$(bash scripts/peers/courier.sh start)"; then
+if [ "${BENCH_COURIER:-1}" = 0 ]; then
+  log "BENCH_COURIER=0: (b) is left out"
+elif eval "$(bash scripts/peers/courier.sh start)"; then
   courier_args=(--courier-python "$COURIER_PYTHON" --courier-wrapper "$root/scripts/courier_local.py")
 else
   log "operator-courier could not be installed: (b) is left out"

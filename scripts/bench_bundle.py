@@ -12,7 +12,7 @@
         newest CSV), the CRD once, and N copies of the model CSV. Copy i (1..N) has version
         0.i.0: every string of the model holding the model's version (name, image tags) gets the
         copy's version, and spec.replaces names copy i-1 (none for the first), the way a
-        cumulative app-registry bundle carries every release of a channel (fact sheet §1.6).
+        cumulative app-registry bundle carries every release of a channel (the app-registry bundle format).
 
 Output is deterministic (no clocks, no randomness), so repeated runs give identical bundles.
 """

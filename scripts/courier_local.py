@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""operator-courier 2.1.11 pointed at a loopback app registry (fact sheet §8.2).
+"""operator-courier 2.1.11 pointed at a loopback app registry (operator-framework/operator-courier).
 
 courier hard-codes its push URL (https://quay.io/cnr/api/v1/packages/<ns>/<repo>, no flag or
 environment variable). This wrapper replaces the `requests` name inside operatorcourier.push

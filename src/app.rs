@@ -1,18 +1,69 @@
-//! Commands: each builds its settings and calls the stages or the domain code. `main` only
+//! Commands: each resolves its settings, builds its plan or request, and runs it. `main` only
 //! parses arguments, captures the environment and maps errors to exit codes.
 
-use crate::cli::{Cli, Command, Format, GraphArgs};
+use std::sync::Arc;
+
+use crate::cli::{Cli, Command, Format, PipelineArgs};
 use crate::commands;
-use crate::error::{Error, Result};
-use crate::olm::archive;
-use crate::plan;
-use crate::registry::{Location, Registry};
+use crate::error::{CommandError, Result};
+use crate::exec;
+use crate::plan::{self, Plan};
 use crate::report::{Fold, Reporter, Verbosity};
-use crate::settings::{self, Env, RunOptions, Settings};
-use crate::stages::{self, Ctx, State};
+use crate::settings::{self, Env, RunMode};
+
+/// The whole program: parses the arguments, captures the environment once, runs the command on
+/// an async runtime, prints the error (if any) and returns the exit code.
+pub fn main() -> i32 {
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let cli = match <Cli as clap::Parser>::try_parse_from(&args) {
+        Ok(cli) => cli,
+        Err(e) => return argument_error(&e, &args),
+    };
+    let env = std::env::vars().collect();
+    // One thread: the work is a sequence of steps and a few requests at a time (uploads run
+    // concurrently on it); CPU-heavy reading of a bundle folder uses its own threads. No worker
+    // threads to start keeps the fixed cost of a short command low.
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("the async runtime starts");
+    match runtime.block_on(run(cli, env)) {
+        Ok(()) => 0,
+        Err(e) => {
+            crate::out::line(&format!("error: {e}"));
+            e.exit_code()
+        }
+    }
+}
+
+/// A command line clap refused (exit 2), or `--help`/`--version` (exit 0). With `--format
+/// json` a refused command line still gets its summary document on stdout.
+fn argument_error(e: &clap::Error, args: &[std::ffi::OsString]) -> i32 {
+    if !e.use_stderr() {
+        crate::out::stdout(&e.render().to_string());
+        return 0;
+    }
+    crate::out::stderr(&e.render().to_string());
+    let words: Vec<String> = args
+        .iter()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let json = words
+        .windows(2)
+        .any(|w| w[0] == "--format" && w[1] == "json")
+        || words.iter().any(|w| w == "--format=json");
+    if json {
+        let report = Reporter::new(Verbosity::Quiet, true);
+        report.command(words.get(1).map(String::as_str).unwrap_or("olm-release"));
+        let message = e.kind().as_str().unwrap_or("invalid arguments").to_string();
+        report.fail(&CommandError::Arguments(message).into());
+        report.finish();
+    }
+    2
+}
 
 /// Runs the command the user asked for.
-pub async fn run(cli: Cli, env: Env) -> Result<()> {
+pub(crate) async fn run(cli: Cli, env: Env) -> Result<()> {
     let verbosity = if cli.quiet {
         Verbosity::Quiet
     } else if cli.verbose > 0 {
@@ -24,173 +75,155 @@ pub async fn run(cli: Cli, env: Env) -> Result<()> {
     if matches!(cli.format, Format::Dot | Format::Mermaid)
         && !matches!(cli.command, Command::Graph(_))
     {
-        return Err(Error::input(
-            "--format dot and --format mermaid apply to the graph command only",
-        ));
+        return Err(CommandError::Format.into());
     }
     let ci = crate::ci::CiContext::from_env(&env);
     let interactive = std::io::IsTerminal::is_terminal(&std::io::stderr())
         && ci.provider.is_none()
         && !env.contains_key("CI");
-    let report = Reporter::new(verbosity, json)
-        .with_fold(Fold::for_provider(ci.provider.as_deref()))
-        .with_interactive(interactive);
-    match cli.command {
+    let report = Arc::new(
+        Reporter::new(verbosity, json)
+            .with_fold(Fold::for_provider(ci.provider.as_deref()))
+            .with_interactive(interactive),
+    );
+    let name = command_name(&cli.command);
+    let summarised = matches!(cli.command, Command::Run(_) | Command::Publish(_));
+    report.command(name);
+    let result = dispatch(cli.command, cli.format, cli.quiet, &env, &report).await;
+    if let Err(e) = &result
+        && json
+        && !report.finished()
+        && (summarised || !crate::out::stdout_used())
+    {
+        // A program reading JSON gets one document for every outcome, even when the failure
+        // came before a plan existed (a bad pipeline file, a missing credential).
+        report.fail(e);
+        report.finish();
+    }
+    result
+}
+
+fn command_name(c: &Command) -> &'static str {
+    match c {
+        Command::Run(_) => "run",
+        Command::Plan(_) => "plan",
+        Command::Render(_) => "render",
+        Command::Verify(_) => "verify",
+        Command::Graph(_) => "graph",
+        Command::NextVersion(_) => "next-version",
+        Command::Init(_) => "init",
+        Command::Completions(_) => "completions",
+        Command::Man => "man",
+        Command::Registry(_) => "registry",
+        Command::Publish(_) => "publish",
+    }
+}
+
+async fn dispatch(
+    command: Command,
+    format: Format,
+    quiet: bool,
+    env: &Env,
+    report: &Arc<Reporter>,
+) -> Result<()> {
+    let json = format == Format::Json;
+    match command {
         Command::Run(args) => {
-            let opts = RunOptions {
+            let mode = RunMode {
                 dry_run: args.dry_run,
                 force: args.force,
             };
-            let settings = settings::resolve(&args.common, opts, &env)?;
-            run_pipeline(&settings, &report).await
+            let plan = pipeline_plan(&args.common, mode, env)?;
+            run_plan(&plan, report).await
         }
         Command::Plan(args) => {
-            let settings = settings::resolve(&args, RunOptions::default(), &env)?;
-            let plan = plan::build(&settings);
+            let mode = RunMode {
+                dry_run: args.dry_run,
+                force: args.force,
+            };
+            let plan = pipeline_plan(&args.common, mode, env)?;
             if json {
-                println!(
-                    "{}",
-                    serde_json::to_string_pretty(&plan).expect("plan serialises")
-                );
+                crate::out::stdout(&format!(
+                    "{}\n",
+                    serde_json::to_string_pretty(&plan).expect("a plan serialises")
+                ));
             } else {
-                print!("{plan}");
+                crate::out::stdout(&plan.to_string());
             }
             Ok(())
         }
         Command::Render(args) => {
-            let settings = settings::resolve(&args, RunOptions::default(), &env)?;
-            let out = args
-                .out
-                .clone()
-                .unwrap_or_else(|| settings.out.join("render"));
-            let rendered = stages::render::render(&settings, &out)?;
+            let s = settings::resolve(&args, RunMode::default(), env)?;
+            let into = args.out.clone().unwrap_or_else(|| s.out.join("render"));
+            let step = plan::render_only(&s, into)?;
+            let rendered = exec::render::render(&step)?;
             for f in &rendered.findings {
-                eprintln!("{f}");
+                crate::out::stderr(&format!("{f}\n"));
             }
             for f in &rendered.files {
-                println!("{}", out.join(&f.path).display());
+                crate::out::stdout(&format!("{}\n", rendered.dir.join(&f.path).display()));
             }
             Ok(())
         }
-        Command::Verify(args) => commands::verify::run(&args, json, cli.quiet),
-        Command::Graph(args) => graph(&args, cli.format, &env).await,
+        Command::Verify(args) => commands::verify::run(&args, json, quiet),
+        Command::Graph(args) => commands::graph::run(&args, format, env, report).await,
         Command::NextVersion(args) => {
             let last = match &args.last {
                 Some(t) => t.clone(),
                 None => commands::next_version::last_tag(&args.source)?,
             };
-            println!(
-                "{}",
-                commands::next_version::alpha_after(&last, args.build)?
-            );
+            let next = commands::next_version::alpha_after(&last, args.build)?;
+            crate::out::stdout(&format!("{next}\n"));
             Ok(())
         }
+        Command::Init(args) => commands::init::run(&args),
         Command::Completions(args) => {
-            let mut cmd = <Cli as clap::CommandFactory>::command();
-            clap_complete::generate(args.shell, &mut cmd, "olm-release", &mut std::io::stdout());
+            crate::out::stdout(&commands::completions::script(args.shell));
             Ok(())
         }
         Command::Man => {
             let cmd = <Cli as clap::CommandFactory>::command();
+            let mut buf = Vec::new();
             clap_mangen::Man::new(cmd)
-                .render(&mut std::io::stdout())
-                .map_err(|e| Error::stage(format!("writing the man page: {e}")))
+                .render(&mut buf)
+                .map_err(|e| CommandError::Man(e.to_string()))?;
+            crate::out::stdout(&String::from_utf8_lossy(&buf));
+            Ok(())
         }
-        Command::Registry(cmd) => commands::registry::run(cmd, &env, json).await,
-        Command::Publish(args) => commands::publish::run(&args, &env, &report).await,
+        Command::Registry(cmd) => commands::registry::run(cmd, env, json, report).await,
+        Command::Publish(args) => {
+            let plan = commands::publish::plan(&args, env)?;
+            run_plan(&plan, report).await
+        }
     }
 }
 
-/// Opens the registry the settings name.
-pub fn open_registry(settings: &Settings) -> Result<Registry> {
-    let r = &settings.registry;
-    Registry::open(&r.location, r.credentials.clone(), r.http, r.retry)
+/// A pipeline file resolved and planned; every problem at once.
+fn pipeline_plan(args: &PipelineArgs, mode: RunMode, env: &Env) -> Result<Plan> {
+    let s = settings::resolve(args, mode, env)?;
+    Ok(plan::build(&s)?)
 }
 
-/// `run`: the plan, then every stage, then the summary.
-pub async fn run_pipeline(settings: &Settings, report: &Reporter) -> Result<()> {
-    let p = &settings.pipeline;
+/// `run` and `publish`: the plan (with `-v`), every step, then the summary.
+async fn run_plan(plan: &Plan, report: &Arc<Reporter>) -> Result<()> {
+    let h = plan.header();
     report.begin(
-        &p.name,
-        &p.package,
-        &p.channel,
-        &settings.version.to_string(),
-        settings.dry_run,
+        &h.pipeline,
+        h.package.as_deref(),
+        h.channel.as_deref(),
+        &h.version,
+        h.dry_run,
     );
-    for line in plan::build(settings).to_string().lines() {
+    for line in plan.to_string().lines() {
         report.detail(line);
     }
-    std::fs::create_dir_all(&settings.out)
-        .map_err(|e| Error::io(crate::error::Class::Stage, &settings.out, e))?;
-    let mut ctx = Ctx {
-        settings,
-        report,
-        registry: open_registry(settings)?,
-        state: State::default(),
-    };
-    let result = stages::run_all(&mut ctx).await;
+    for n in &h.notes {
+        report.info(n);
+    }
+    let result = exec::execute(plan, report).await;
     if let Err(e) = &result {
-        report.fail(&e.message);
+        report.fail(e);
     }
     report.finish();
     result
-}
-
-/// `graph`: draws the upgrade graph of a bundle file or of a registry's default release.
-async fn graph(args: &GraphArgs, format: Format, env: &Env) -> Result<()> {
-    use commands::graph::{Style, draw};
-    let bundle = match (&args.bundle, &args.registry) {
-        (Some(path), _) => archive::read_path(path).map_err(Error::input)?,
-        (None, Some(url)) => {
-            let (ns, pkg) = (
-                args.namespace.as_deref().unwrap_or_default(),
-                args.package.as_deref().unwrap_or_default(),
-            );
-            let location =
-                Location::parse(url).map_err(|e| Error::input(format!("--registry: {e}")))?;
-            if let Location::Http(u) = &location {
-                settings::check_url(u, false)
-                    .map_err(|e| Error::input(format!("--registry: {e}")))?;
-            }
-            let credentials = settings::registry_credentials(env);
-            let registry = Registry::open(
-                &location,
-                credentials,
-                Default::default(),
-                Default::default(),
-            )?;
-            let releases = registry.releases(ns, pkg).await?;
-            let default = releases.first().ok_or_else(|| {
-                Error::stage(format!(
-                    "{} {ns}/{pkg} has no releases",
-                    registry.describe()
-                ))
-            })?;
-            let gz = registry.pull(ns, pkg, &default.digest).await?;
-            stages::fetch_previous::read_previous(&gz, &default.digest).map_err(|e| {
-                Error::stage(format!("release {} of {ns}/{pkg}: {e}", default.release))
-            })?
-        }
-        (None, None) => return Err(Error::input("graph needs a bundle path or --registry")),
-    };
-    let out = match format {
-        Format::Human => draw(&bundle, Style::Text),
-        Format::Dot => draw(&bundle, Style::Dot),
-        Format::Mermaid => draw(&bundle, Style::Mermaid),
-        Format::Json => {
-            let channels: Vec<_> = bundle
-                .package
-                .channels
-                .iter()
-                .map(|c| serde_json::json!({"name": c.name, "head": c.current_csv, "chain": crate::olm::graph::walk(&bundle, &c.current_csv).0}))
-                .collect();
-            serde_json::to_string_pretty(
-                &serde_json::json!({"package": bundle.package.package_name, "channels": channels}),
-            )
-            .expect("graph serialises")
-                + "\n"
-        }
-    };
-    print!("{out}");
-    Ok(())
 }

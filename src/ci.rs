@@ -6,19 +6,19 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
-pub struct CiContext {
+pub(crate) struct CiContext {
     /// `travis`, `github-actions`, or none when run by hand.
-    pub provider: Option<String>,
-    pub tag: Option<String>,
-    pub branch: Option<String>,
-    pub build_number: Option<String>,
-    pub pull_request: Option<String>,
-    pub commit: Option<String>,
+    pub(crate) provider: Option<String>,
+    pub(crate) tag: Option<String>,
+    pub(crate) branch: Option<String>,
+    pub(crate) build_number: Option<String>,
+    pub(crate) pull_request: Option<String>,
+    pub(crate) commit: Option<String>,
 }
 
 impl CiContext {
     /// Reads Travis's or GitHub Actions' variables from `env`.
-    pub fn from_env(env: &BTreeMap<String, String>) -> Self {
+    pub(crate) fn from_env(env: &BTreeMap<String, String>) -> Self {
         let get = |k: &str| {
             env.get(k)
                 .filter(|v| !v.is_empty() && v.as_str() != "false")

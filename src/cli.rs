@@ -1,9 +1,12 @@
 //! The command line: clap types only, a doc line on every argument. Nothing here runs anything;
-//! `settings` turns these into resolved settings and `app` runs the command.
+//! `settings` turns these into resolved settings and `app` runs the command. Domain enums
+//! (the validation profile, the tarball layout) are parsed here by name, so the domain needs no
+//! clap.
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::builder::{PossibleValuesParser, TypedValueParser};
+use clap::{Args, Parser, Subcommand, ValueEnum, ValueHint};
 
 use crate::olm::archive::Layout;
 use crate::olm::validate::Profile;
@@ -11,22 +14,22 @@ use crate::olm::validate::Profile;
 /// Run the release pipeline of an operator published through OLM app registries.
 #[derive(Debug, Parser)]
 #[command(name = "olm-release", version = crate::VERSION_LINE, propagate_version = true)]
-pub struct Cli {
+pub(crate) struct Cli {
     #[command(subcommand)]
-    pub command: Command,
+    pub(crate) command: Command,
     /// More detail (repeat for more).
     #[arg(short, long, global = true, action = clap::ArgAction::Count)]
-    pub verbose: u8,
+    pub(crate) verbose: u8,
     /// Only errors and the final summary.
     #[arg(short, long, global = true, conflicts_with = "verbose")]
-    pub quiet: bool,
+    pub(crate) quiet: bool,
     /// Output format: human lines on stderr, or a JSON summary on stdout.
     #[arg(long, global = true, value_enum, default_value_t = Format::Human)]
-    pub format: Format,
+    pub(crate) format: Format,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Format {
+pub(crate) enum Format {
     /// Lines for people (on stderr; `plan`, `verify` and `graph` print to stdout).
     Human,
     /// JSON on stdout.
@@ -38,11 +41,11 @@ pub enum Format {
 }
 
 #[derive(Debug, Subcommand)]
-pub enum Command {
+pub(crate) enum Command {
     /// Run the pipeline's stages.
     Run(RunArgs),
     /// Print the resolved steps (inputs, versions, targets) without touching anything.
-    Plan(PipelineArgs),
+    Plan(RunArgs),
     /// Render the manifests only, into --out.
     Render(PipelineArgs),
     /// Validate a bundle folder, a flattened bundle.yaml or a .tar.gz.
@@ -51,7 +54,9 @@ pub enum Command {
     Graph(GraphArgs),
     /// Print the version for an alpha build: after the last release, before the next one.
     NextVersion(NextVersionArgs),
-    /// Print shell completions for olm-release.
+    /// Scaffold an operator repository: release and alpha pipelines and a CI configuration.
+    Init(InitArgs),
+    /// Print shell completions for olm-release (bash, zsh, fish, elvish, powershell).
     Completions(CompletionsArgs),
     /// Print the man page of olm-release (roff).
     Man,
@@ -64,71 +69,113 @@ pub enum Command {
 }
 
 #[derive(Debug, Args)]
-pub struct PublishArgs {
+pub(crate) struct PublishArgs {
     /// The bundle folder: flat (package file, every CSV, each CRD) or nested (one folder per
     /// version).
-    pub dir: PathBuf,
+    pub(crate) dir: PathBuf,
     #[command(flatten)]
-    pub at: RegistryTarget,
+    pub(crate) at: RegistryTarget,
     /// The registry namespace (Quay organisation), e.g. kubevirt.
     #[arg(long)]
-    pub namespace: String,
+    pub(crate) namespace: String,
     /// The package (app repository); must equal the bundle's packageName.
     #[arg(long)]
-    pub package: String,
+    pub(crate) package: String,
     /// The release to publish, strict SemVer (e.g. 0.22.0).
     #[arg(long, value_name = "VERSION")]
-    pub release: String,
+    pub(crate) release: String,
     /// Package and verify, then print the exact push request instead of sending it.
     #[arg(long)]
-    pub dry_run: bool,
+    pub(crate) dry_run: bool,
     /// Overwrite a release already published with different content.
     #[arg(long)]
-    pub force: bool,
+    pub(crate) force: bool,
     /// Tarball layout: one flattened bundle.yaml, or the package plus a folder per version.
-    #[arg(long, value_enum, default_value_t = Layout::Flat)]
-    pub layout: Layout,
+    #[arg(long, default_value = "flat", value_parser = layout_parser())]
+    pub(crate) layout: Layout,
 }
 
 #[derive(Debug, Args)]
-pub struct GraphArgs {
+pub(crate) struct GraphArgs {
     /// A bundle folder, bundle.yaml or .tar.gz; omit to read --registry instead.
     #[arg(required_unless_present = "registry")]
-    pub bundle: Option<PathBuf>,
+    pub(crate) bundle: Option<PathBuf>,
     /// An app registry (dir:PATH or the CNR base URL) whose default release is drawn.
     #[arg(long, requires_all = ["namespace", "package"], conflicts_with = "bundle")]
-    pub registry: Option<String>,
+    pub(crate) registry: Option<String>,
     /// The registry namespace, with --registry.
     #[arg(long)]
-    pub namespace: Option<String>,
+    pub(crate) namespace: Option<String>,
     /// The package (app repository), with --registry.
     #[arg(long)]
-    pub package: Option<String>,
+    pub(crate) package: Option<String>,
 }
 
 #[derive(Debug, Args)]
-pub struct NextVersionArgs {
+pub(crate) struct NextVersionArgs {
     /// The last release tag (e.g. v0.22.0); default: the newest tag reachable in --source.
     #[arg(long)]
-    pub last: Option<String>,
+    pub(crate) last: Option<String>,
     /// The CI build number that orders alpha builds (e.g. $TRAVIS_BUILD_NUMBER).
     #[arg(long)]
-    pub build: u64,
-    /// The git checkout to read tags from.
-    #[arg(long, value_name = "DIR", default_value = ".")]
-    pub source: PathBuf,
+    pub(crate) build: u64,
+    /// The git checkout to read tags from (it needs the history and the tags, not a shallow
+    /// clone).
+    #[arg(long, value_name = "DIR", default_value = ".", value_hint = ValueHint::DirPath)]
+    pub(crate) source: PathBuf,
 }
 
 #[derive(Debug, Args)]
-pub struct CompletionsArgs {
+pub(crate) struct InitArgs {
+    /// The operator repository to scan.
+    #[arg(long, value_name = "DIR", default_value = ".", value_hint = ValueHint::DirPath)]
+    pub(crate) source: PathBuf,
+    /// Write the files under DIR instead of the repository, to review them first (their paths
+    /// stay relative to the repository: run them with --source).
+    #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
+    pub(crate) out: Option<PathBuf>,
+    /// Overwrite files that already exist.
+    #[arg(long)]
+    pub(crate) force: bool,
+    /// The OLM package (app-registry repository); default: read from the package file.
+    #[arg(long)]
+    pub(crate) package: Option<String>,
+    /// The channel releases go to; default: the package file's default channel, else alpha.
+    #[arg(long)]
+    pub(crate) channel: Option<String>,
+    /// The app-registry namespace (Quay organisation); default: the GitHub owner.
+    #[arg(long)]
+    pub(crate) namespace: Option<String>,
+    /// The GitHub repository whose releases get the assets, OWNER/REPO; default: the origin
+    /// remote's.
+    #[arg(long, value_name = "OWNER/REPO")]
+    pub(crate) github: Option<String>,
+    /// The CI configurations to write (repeatable); default: travis and github.
+    #[arg(long, value_enum)]
+    pub(crate) ci: Vec<CiKind>,
+}
+
+/// A CI service `init` writes a configuration for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum CiKind {
+    /// `.travis.yml`.
+    Travis,
+    /// `.github/workflows/olm-release.yml` (GitHub Actions).
+    Github,
+    /// No CI configuration.
+    None,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct CompletionsArgs {
     /// The shell to complete for.
     #[arg(value_enum)]
-    pub shell: clap_complete::Shell,
+    pub(crate) shell: clap_complete::Shell,
 }
 
 /// `registry` subcommands, for maintainers.
 #[derive(Debug, Subcommand)]
-pub enum RegistryCommand {
+pub(crate) enum RegistryCommand {
     /// The packages of a namespace with their releases (Quay lists at most 50 visible ones).
     List {
         #[command(flatten)]
@@ -182,17 +229,17 @@ pub enum RegistryCommand {
 
 /// Which registry a `registry` subcommand talks to.
 #[derive(Debug, Args)]
-pub struct RegistryTarget {
+pub(crate) struct RegistryTarget {
     /// The registry: the CNR API base URL (e.g. https://quay.io/cnr) or dir:PATH.
     /// Credentials come from QUAY_TOKEN or QUAY_USERNAME/QUAY_PASSWORD.
     #[arg(long, value_name = "URL")]
-    pub registry: String,
+    pub(crate) registry: String,
     /// Allow a plain http:// registry URL on a host other than loopback.
     #[arg(long)]
-    pub insecure: bool,
+    pub(crate) insecure: bool,
     /// Timeout of one request, in seconds.
     #[arg(long, value_name = "SECONDS", default_value_t = 60)]
-    pub timeout: u64,
+    pub(crate) timeout: u64,
 }
 
 /// Arguments shared by every command that reads a pipeline file.
@@ -206,7 +253,8 @@ pub struct PipelineArgs {
     /// The operator's source folder; relative paths in the pipeline resolve against it.
     #[arg(long, value_name = "DIR", default_value = ".")]
     pub source: PathBuf,
-    /// The output folder for rendered files and the bundle (default: _out/<pipeline name>).
+    /// The output folder for rendered files and the bundle (default: `_out/` + the pipeline's
+    /// name).
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// Allow http:// registry or GitHub URLs on hosts other than loopback.
@@ -214,41 +262,58 @@ pub struct PipelineArgs {
     pub insecure: bool,
 }
 
+/// `run` and `plan`: a pipeline file and the run's mode.
 #[derive(Debug, Args)]
-pub struct RunArgs {
+pub(crate) struct RunArgs {
     #[command(flatten)]
-    pub common: PipelineArgs,
+    pub(crate) common: PipelineArgs,
     /// Do everything except the writes to the registry and the release target; print each
-    /// skipped write.
+    /// skipped write (with plan: plan such a run).
     #[arg(long)]
-    pub dry_run: bool,
+    pub(crate) dry_run: bool,
     /// Overwrite a release already published with different content.
     #[arg(long)]
-    pub force: bool,
+    pub(crate) force: bool,
 }
 
 #[derive(Debug, Args)]
-pub struct VerifyArgs {
+pub(crate) struct VerifyArgs {
     /// A bundle folder (a flat bundle, or a package tree with one folder per version), a
     /// flattened bundle.yaml, or a bundle .tar.gz.
     #[arg(required_unless_present = "list_rules")]
-    pub path: Option<PathBuf>,
+    pub(crate) path: Option<PathBuf>,
     /// Which tools' rules apply: appregistry-2019 (operator-courier 2.1.11 and the registry
     /// loader) or modern (operator-framework/api and opm validate).
-    #[arg(long, value_enum, default_value_t = Profile::Appregistry2019)]
-    pub profile: Profile,
+    #[arg(long, default_value = "appregistry-2019", value_parser = profile_parser())]
+    pub(crate) profile: Profile,
     /// Also enforce OperatorHub's rules as errors (courier's --ui_validate_io, api's
     /// OperatorHub validator).
     #[arg(long)]
-    pub operatorhub: bool,
+    pub(crate) operatorhub: bool,
     /// Accept these categories instead of the catalog's list: a JSON file
     /// {"categories": ["Name", ...]}, as operator-framework/api's OPERATOR_BUNDLE_CATEGORIES.
     #[arg(long, value_name = "FILE", env = "OPERATOR_BUNDLE_CATEGORIES")]
-    pub categories: Option<PathBuf>,
+    pub(crate) categories: Option<PathBuf>,
     /// Print the rule catalogue (each rule, the tools that enforce it, its level per profile)
     /// and exit; with --format json as JSON.
     #[arg(long)]
-    pub list_rules: bool,
+    pub(crate) list_rules: bool,
+}
+
+/// `--profile` by name (the domain's [`Profile`] has no clap).
+fn profile_parser() -> impl TypedValueParser<Value = Profile> {
+    PossibleValuesParser::new(["appregistry-2019", "modern"]).map(|s| match s.as_str() {
+        "modern" => Profile::Modern,
+        _ => Profile::Appregistry2019,
+    })
+}
+
+/// `--layout` by name (the domain's [`Layout`] has no clap).
+fn layout_parser() -> impl TypedValueParser<Value = Layout> {
+    PossibleValuesParser::new(["flat", "nested"]).map(|s| match s.as_str() {
+        "nested" => Layout::Nested,
+        _ => Layout::Flat,
+    })
 }
 
 fn parse_var(s: &str) -> Result<(String, String), String> {

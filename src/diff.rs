@@ -8,7 +8,7 @@
 //! does it fall back to "whole file changed" rather than use much memory.
 
 /// Largest `old × new` line product diffed exactly.
-pub const MAX_CELLS: usize = 16_000_000;
+pub(crate) const MAX_CELLS: usize = 16_000_000;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Op {
@@ -18,7 +18,13 @@ enum Op {
 }
 
 /// The unified diff of `old` and `new` (empty when equal), with `context` lines around changes.
-pub fn unified(old_name: &str, new_name: &str, old: &str, new: &str, context: usize) -> String {
+pub(crate) fn unified(
+    old_name: &str,
+    new_name: &str,
+    old: &str,
+    new: &str,
+    context: usize,
+) -> String {
     if old == new {
         return String::new();
     }

@@ -1,93 +1,229 @@
 //! Errors and their exit codes.
 //!
-//! Two classes matter to a user and to CI: input errors (the pipeline file, a variable, an
-//! argument or an input file is wrong: exit 2) and stage failures (a stage ran and failed:
-//! exit 1). Every error carries a message that names what went wrong and where (file and line,
-//! field, URL); the helpers here attach that context at the edges so deep code stays simple.
-//! Errors never carry secrets: clients build them from status, URL path and server text only.
+//! Each area has its own error enum (thiserror), and each variant knows its [`Class`]:
+//! input errors (the pipeline file, a variable, an argument, a credential or an input file is
+//! wrong: exit 2), stage failures (a step ran and failed, or a server said no: exit 1), and
+//! internal errors (a bug: exit 70, `EX_SOFTWARE` of sysexits.h, with a line asking for a
+//! report). [`Error`] gathers them for `main`, which maps the class to the exit code. Causes
+//! stay attached as `source()`, so the JSON summary can list the chain; the message a user
+//! reads names the file and line, field, URL and the fix. Errors never carry secrets: clients
+//! build them from status, URL path and server text only, and scrub what they hold.
+//!
+//! Problems found before anything runs (the plan's static checks) are collected, not stopped
+//! at: [`Problems`] lists every one of them at once.
 
 use std::fmt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+pub(crate) use crate::commands::CommandError;
+use crate::exec::StepError;
+use crate::pipeline::PipelineError;
+pub use crate::registry::RegistryError;
+use crate::target::TargetError;
+use crate::target::github::GitHubError;
 
 /// What kind of failure this is; decides the exit code.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Class {
     /// The pipeline file, a variable, an argument or an input file is wrong (exit 2).
     Input,
-    /// A stage failed while running (exit 1).
+    /// A stage failed while running, or a server refused (exit 1).
     Stage,
+    /// A bug in olm-release (exit 70); the message asks for a report.
+    Internal,
 }
 
-/// An error with its class and a human message (already holding its context).
-#[derive(Debug)]
-pub struct Error {
-    pub class: Class,
-    pub message: String,
+impl Class {
+    /// The process exit code for this class.
+    pub fn exit_code(self) -> i32 {
+        match self {
+            Class::Input => 2,
+            Class::Stage => 1,
+            Class::Internal => 70,
+        }
+    }
 }
 
+/// Any error of the program. Its `Display` is the message a user reads (what went wrong,
+/// where, and how to fix it); [`Error::class`] decides the exit code; the causes under the
+/// message stay available as `source()` and through [`Error::causes`].
+#[derive(Debug, thiserror::Error)]
+#[error(transparent)]
+pub struct Error(Box<Kind>);
+
+/// What an [`Error`] is, by area.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum Kind {
+    #[error(transparent)]
+    Pipeline(#[from] PipelineError),
+    /// Problems found before anything ran, all of them.
+    #[error(transparent)]
+    Problems(#[from] Problems),
+    /// A step of the plan failed.
+    #[error("stage {stage}: {source}")]
+    Step {
+        stage: &'static str,
+        #[source]
+        source: Box<Error>,
+    },
+    #[error(transparent)]
+    StepFailed(#[from] StepError),
+    #[error(transparent)]
+    Registry(#[from] RegistryError),
+    #[error(transparent)]
+    GitHub(#[from] GitHubError),
+    #[error(transparent)]
+    Target(#[from] TargetError),
+    #[error(transparent)]
+    Command(#[from] CommandError),
+    #[error(transparent)]
+    NextVersion(#[from] crate::commands::next_version::NextVersionError),
+    #[error(transparent)]
+    Init(#[from] crate::commands::init::InitError),
+    #[error(transparent)]
+    Oci(#[from] crate::oci::OciError),
+    #[error(transparent)]
+    BundleImage(#[from] crate::olm::bundle_image::BundleImageError),
+    #[error(transparent)]
+    Catalog(#[from] crate::olm::fbc::CatalogError),
+    /// Reading or writing a local file.
+    #[error("{}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        class: Class,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("internal error (a bug in olm-release; please report it with this message): {0}")]
+    Internal(String),
+}
+
+/// A result whose error is an [`Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
+impl<T: Into<Kind>> From<T> for Error {
+    fn from(kind: T) -> Error {
+        Error(Box::new(kind.into()))
+    }
+}
+
 impl Error {
-    /// An input error (exit 2).
-    pub fn input(message: impl Into<String>) -> Self {
-        Error {
-            class: Class::Input,
-            message: message.into(),
-        }
+    /// A bug: something the code's own invariants rule out happened.
+    pub(crate) fn internal(message: impl Into<String>) -> Self {
+        Kind::Internal(message.into()).into()
     }
 
-    /// A stage failure (exit 1).
-    pub fn stage(message: impl Into<String>) -> Self {
-        Error {
-            class: Class::Stage,
-            message: message.into(),
+    /// An I/O error on `path`, classed as `class`.
+    pub(crate) fn io(class: Class, path: &Path, source: std::io::Error) -> Self {
+        Kind::Io {
+            path: path.to_path_buf(),
+            class,
+            source,
         }
+        .into()
     }
 
-    /// Prefixes the message with what was being done ("reading X: <cause>").
-    pub fn context(mut self, what: impl fmt::Display) -> Self {
-        self.message = format!("{what}: {}", self.message);
-        self
+    /// Step `stage` failed with `source`.
+    pub(crate) fn step(stage: &'static str, source: Error) -> Self {
+        Kind::Step {
+            stage,
+            source: Box::new(source),
+        }
+        .into()
+    }
+
+    /// What the error is, by area.
+    pub(crate) fn kind(&self) -> &Kind {
+        &self.0
+    }
+
+    /// What kind of failure this is: input (exit 2), stage (exit 1) or internal (exit 70).
+    pub fn class(&self) -> Class {
+        match &*self.0 {
+            Kind::Pipeline(_) | Kind::Problems(_) => Class::Input,
+            Kind::Step { source, .. } => source.class(),
+            Kind::StepFailed(e) => e.class(),
+            Kind::Registry(e) => e.class(),
+            Kind::GitHub(e) => e.class(),
+            Kind::Target(e) => e.class(),
+            Kind::Command(e) => e.class(),
+            Kind::NextVersion(e) => e.class(),
+            Kind::Init(e) => e.class(),
+            Kind::Oci(e) => e.class(),
+            Kind::BundleImage(e) => e.class(),
+            Kind::Catalog(e) => e.class(),
+            Kind::Io { class, .. } => *class,
+            Kind::Internal(_) => Class::Internal,
+        }
     }
 
     /// The process exit code for this error.
     pub fn exit_code(&self) -> i32 {
-        match self.class {
-            Class::Input => 2,
-            Class::Stage => 1,
-        }
+        self.class().exit_code()
     }
 
-    /// An I/O error on `path`, classed as `class`.
-    pub fn io(class: Class, path: &Path, err: std::io::Error) -> Self {
-        Error {
-            class,
-            message: format!("{}: {err}", path.display()),
+    /// The causes under this error's own message, outermost first (for the JSON summary).
+    pub fn causes(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut cause = std::error::Error::source(self);
+        while let Some(c) = cause {
+            out.push(c.to_string());
+            cause = c.source();
+        }
+        out
+    }
+}
+
+impl From<crate::target::github::ApiError> for Kind {
+    fn from(e: crate::target::github::ApiError) -> Kind {
+        Kind::GitHub(e.into())
+    }
+}
+
+/// One thing wrong with the inputs, found before anything ran.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Problem {
+    /// Where: `FILE:LINE`, an argument (`--registry`) or a variable (`GITHUB_TOKEN`).
+    pub at: String,
+    /// What is wrong and how to fix it.
+    pub message: String,
+}
+
+impl Problem {
+    pub(crate) fn new(at: impl Into<String>, message: impl Into<String>) -> Self {
+        Problem {
+            at: at.into(),
+            message: message.into(),
         }
     }
 }
 
-impl fmt::Display for Error {
+impl fmt::Display for Problem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
+        write!(f, "{}: {}", self.at, self.message)
     }
 }
 
-impl std::error::Error for Error {}
+/// Every problem the static checks found (never empty). Input errors: exit 2.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Problems(pub Vec<Problem>);
 
-/// Adds context to any result whose error can be shown.
-pub trait Context<T> {
-    /// On error, wraps it as a stage failure prefixed with `what`.
-    fn stage_context(self, what: impl FnOnce() -> String) -> Result<T>;
-    /// On error, wraps it as an input error prefixed with `what`.
-    fn input_context(self, what: impl FnOnce() -> String) -> Result<T>;
+impl fmt::Display for Problems {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0.as_slice() {
+            [one] => one.fmt(f),
+            all => {
+                write!(f, "{} problems; nothing was run:", all.len())?;
+                for p in all {
+                    write!(f, "\n  - {p}")?;
+                }
+                Ok(())
+            }
+        }
+    }
 }
 
-impl<T, E: fmt::Display> Context<T> for std::result::Result<T, E> {
-    fn stage_context(self, what: impl FnOnce() -> String) -> Result<T> {
-        self.map_err(|e| Error::stage(format!("{}: {e}", what())))
-    }
-    fn input_context(self, what: impl FnOnce() -> String) -> Result<T> {
-        self.map_err(|e| Error::input(format!("{}: {e}", what())))
-    }
-}
+impl std::error::Error for Problems {}

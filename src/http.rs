@@ -11,12 +11,12 @@ use std::time::Duration;
 
 /// Timeouts and limits for one client.
 #[derive(Debug, Clone, Copy)]
-pub struct HttpOptions {
-    pub connect_timeout: Duration,
+pub(crate) struct HttpOptions {
+    pub(crate) connect_timeout: Duration,
     /// Total time for one request, body included.
-    pub timeout: Duration,
+    pub(crate) timeout: Duration,
     /// Largest response body read, in bytes (blobs included).
-    pub max_body: u64,
+    pub(crate) max_body: u64,
 }
 
 impl Default for HttpOptions {
@@ -30,12 +30,12 @@ impl Default for HttpOptions {
 }
 
 /// The user agent every request carries.
-pub fn user_agent() -> String {
+pub(crate) fn user_agent() -> String {
     format!("olm-release/{}", env!("CARGO_PKG_VERSION"))
 }
 
 /// Builds a reqwest client with our defaults.
-pub fn client(opts: HttpOptions) -> reqwest::Client {
+pub(crate) fn client(opts: HttpOptions) -> reqwest::Client {
     reqwest::Client::builder()
         .user_agent(user_agent())
         .connect_timeout(opts.connect_timeout)
@@ -47,7 +47,7 @@ pub fn client(opts: HttpOptions) -> reqwest::Client {
 
 /// Why a response body could not be read.
 #[derive(Debug)]
-pub enum BodyError {
+pub(crate) enum BodyError {
     /// The body is larger than the cap (from `Content-Length` or while reading).
     TooLarge(u64),
     /// The connection failed while reading (reset, timeout, truncated).
@@ -55,7 +55,10 @@ pub enum BodyError {
 }
 
 /// Reads a response body, refusing more than `cap` bytes.
-pub async fn read_capped(mut resp: reqwest::Response, cap: u64) -> Result<Vec<u8>, BodyError> {
+pub(crate) async fn read_capped(
+    mut resp: reqwest::Response,
+    cap: u64,
+) -> Result<Vec<u8>, BodyError> {
     if let Some(len) = resp.content_length()
         && len > cap
     {
@@ -73,7 +76,7 @@ pub async fn read_capped(mut resp: reqwest::Response, cap: u64) -> Result<Vec<u8
 
 /// Where a 3xx points, resolved against the request URL; `Err` when it leaves the origin
 /// (another scheme, host or port) or has no usable `Location`.
-pub fn redirect_target(
+pub(crate) fn redirect_target(
     from: &reqwest::Url,
     location: Option<&str>,
 ) -> Result<reqwest::Url, String> {

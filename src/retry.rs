@@ -3,8 +3,14 @@
 //! The caller classifies each failure: retry (optionally after a server-requested delay such as
 //! `retry-after`) or fail at once. Clients use this for connection errors, timeouts, 5xx and 429,
 //! never for other 4xx.
+//!
+//! The clock and the waits are tokio's (`tokio::time::Instant`, `tokio::time::sleep`), so tests
+//! run the real loop on a paused clock (`#[tokio::test(start_paused = true)]`): a minute of
+//! backoff takes no time and every wait can be asserted exactly.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use tokio::time::Instant;
 
 /// How often and how long to retry.
 #[derive(Debug, Clone, Copy)]
@@ -32,7 +38,7 @@ impl Default for RetryPolicy {
 
 /// What to do after a failure.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Verdict {
+pub(crate) enum Verdict {
     /// Try again; `Some(d)` when the server said how long to wait.
     Retry(Option<Duration>),
     /// Give up now.
@@ -41,7 +47,7 @@ pub enum Verdict {
 
 impl RetryPolicy {
     /// The delay before retry number `retry` (1-based), with full jitter in [d/2, d].
-    pub fn delay(&self, retry: u32) -> Duration {
+    pub(crate) fn delay(&self, retry: u32) -> Duration {
         let exp = self
             .base_delay
             .saturating_mul(1u32 << retry.saturating_sub(1).min(16));
@@ -52,7 +58,7 @@ impl RetryPolicy {
 
     /// Runs `op` until it succeeds, `classify` says fail, or the policy's bounds are reached.
     /// `on_retry` is told each retry (attempt number, the wait) so the caller can report it.
-    pub async fn run<T, E, F, Fut>(
+    pub(crate) async fn run<T, E, F, Fut>(
         &self,
         mut op: F,
         classify: impl Fn(&E) -> Verdict,
@@ -86,7 +92,7 @@ impl RetryPolicy {
 /// The wait a `Retry-After` header asks for: a number of seconds, or an HTTP-date
 /// (`Sun, 06 Nov 1994 08:49:37 GMT`) measured from `now`. A date in the past means "now";
 /// anything unreadable is ignored (the caller's backoff applies).
-pub fn retry_after(value: &str, now: std::time::SystemTime) -> Option<Duration> {
+pub(crate) fn retry_after(value: &str, now: std::time::SystemTime) -> Option<Duration> {
     let value = value.trim();
     if let Ok(secs) = value.parse::<u64>() {
         return Some(Duration::from_secs(secs));
@@ -208,6 +214,36 @@ mod tests {
             )
             .await;
         assert_eq!((err, calls.get()), (Err("422"), 1));
+    }
+
+    /// On a paused clock: the waits the server asks for are honoured exactly, and no retry
+    /// starts past the bound on the total time.
+    #[tokio::test(flavor = "current_thread", start_paused = true)]
+    async fn waits_as_asked_and_stops_at_the_time_bound() {
+        let policy = RetryPolicy {
+            max_attempts: 10,
+            base_delay: Duration::from_secs(1),
+            max_delay: Duration::from_secs(8),
+            max_total: Duration::from_secs(100),
+        };
+        let started = Instant::now();
+        let waits = std::cell::RefCell::new(Vec::new());
+        let calls = Cell::new(0);
+        let r: Result<(), &str> = policy
+            .run(
+                || {
+                    calls.set(calls.get() + 1);
+                    async { Err("429") }
+                },
+                |_| Verdict::Retry(Some(Duration::from_secs(30))),
+                |_, wait, _| waits.borrow_mut().push(wait),
+            )
+            .await;
+        assert_eq!(r, Err("429"));
+        // 30 + 30 + 30 = 90 s; a fourth wait would end past 100 s, so it is not started.
+        assert_eq!(*waits.borrow(), vec![Duration::from_secs(30); 3]);
+        assert_eq!(calls.get(), 4);
+        assert_eq!(started.elapsed(), Duration::from_secs(90));
     }
 
     #[test]

@@ -12,6 +12,7 @@ use std::fmt;
 pub struct Secret(String);
 
 impl Secret {
+    /// Wraps a value read from the environment.
     pub fn new(value: impl Into<String>) -> Self {
         Secret(value.into())
     }
@@ -38,7 +39,7 @@ impl fmt::Display for Secret {
 /// request): whole values, the part after a scheme word (`basic …`, `Bearer …`), and a value
 /// cut short where a quote was shortened (it then ends with `…`). Parts under 4 characters are
 /// left alone.
-pub fn redact(text: &str, secrets: &[&str]) -> String {
+pub(crate) fn redact(text: &str, secrets: &[&str]) -> String {
     let mut out = text.to_string();
     for s in secrets {
         let payload = s.split_once(' ').map(|(_, v)| v).unwrap_or(s);

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The reference app registry for the tests: app-registry/appr 0.7.4 on CPython 2.7.18
-# (fact sheet §8.1), on 127.0.0.1 only, with a fresh filesystem store per start.
+# (github.com/app-registry/appr), on 127.0.0.1 only, with a fresh filesystem store per start.
 #
 #   scripts/peers/appr.sh start   # install (once), start, print `export APPR_URL=…` on stdout
 #   scripts/peers/appr.sh stop    # stop the server started by `start`, by its PID

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# operator-courier 2.1.11, the reference validator of 2019 app-registry bundles (fact sheet §8.2).
+# operator-courier 2.1.11, the reference validator of 2019 app-registry bundles (github.com/operator-framework/operator-courier).
 #
 #   scripts/peers/courier.sh start   # install (idempotent) and print the export lines
 #   scripts/peers/courier.sh stop    # nothing to stop: courier is a command, not a server

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Prism (stoplight) as a contract checker in front of the tests' fake GitHub (fact sheet §8.3).
+# Prism (stoplight) as a contract checker in front of the tests' fake GitHub (github.com/stoplightio/prism).
 #
 #   scripts/peers/prism.sh start   # install (idempotent), trim the spec, start; prints exports
 #   scripts/peers/prism.sh stop    # stop it by its recorded PID

@@ -1,7 +1,60 @@
-//! Commands that are not the pipeline itself, one module each.
+//! Commands that are not the pipeline itself, one module each, and their errors.
 
-pub mod graph;
-pub mod next_version;
-pub mod publish;
-pub mod registry;
-pub mod verify;
+pub(crate) mod completions;
+pub(crate) mod graph;
+pub(crate) mod init;
+pub(crate) mod next_version;
+pub(crate) mod publish;
+pub(crate) mod registry;
+pub(crate) mod verify;
+
+use crate::error::Class;
+
+/// What can go wrong in a command outside the pipeline: a bad argument is an input error
+/// (exit 2), a failed command (an invalid bundle, a registry without the release, git) a
+/// stage failure (exit 1).
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum CommandError {
+    #[error("--format dot and --format mermaid apply to the graph command only")]
+    Format,
+    /// The command line itself (clap's message is printed above it).
+    #[error("{0}")]
+    Arguments(String),
+    #[error("--registry: {0}")]
+    Registry(String),
+    #[error("'{0}': expected NAMESPACE/PACKAGE")]
+    Package(String),
+    /// A bundle path that cannot be read as a bundle.
+    #[error("{0}")]
+    Unreadable(String),
+    #[error("{registry} {namespace}/{package} has no releases")]
+    NoReleases {
+        registry: String,
+        namespace: String,
+        package: String,
+    },
+    /// A pulled release that cannot be read as a bundle.
+    #[error("{at}: {message}")]
+    Release { at: String, message: String },
+    /// `verify`: the bundle has errors.
+    #[error("{0}")]
+    Invalid(String),
+    #[error(
+        "the dir: registry has no app-registry channels; OLM channels are in the bundle (registry show NS/PKG RELEASE)"
+    )]
+    NoChannels,
+    #[error("writing the man page: {0}")]
+    Man(String),
+}
+
+impl CommandError {
+    pub(crate) fn class(&self) -> Class {
+        match self {
+            CommandError::NoReleases { .. }
+            | CommandError::Release { .. }
+            | CommandError::Invalid(_)
+            | CommandError::Man(_) => Class::Stage,
+            _ => Class::Input,
+        }
+    }
+}

@@ -7,17 +7,67 @@
 //! registry's `default` and OLM's version checks use exactly these SemVer rules, so an alpha
 //! channel fed this way always moves forward. Patch releases of older branches (`X.Y.(Z+1)`) are
 //! lower than the alpha builds by design: they belong to their own channel or package.
+//!
+//! The last tag is read from git. CI services clone shallow and without tags by default
+//! (Travis `--depth=50`, GitHub's checkout action one commit), where no tag is reachable; that
+//! case is told apart from a repository that has no release yet, and each error says what to
+//! do: fetch the history and tags, or pass `--last`.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::error::{Error, Result};
+/// Why the alpha version could not be worked out.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum NextVersionError {
+    #[error("last release '{last}' is not a SemVer tag (vX.Y.Z or X.Y.Z): {source}")]
+    NotSemver { last: String, source: semver::Error },
+    #[error("running git in {}: {source}; install git or pass --last vX.Y.Z", dir.display())]
+    GitMissing {
+        dir: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{} is not a git checkout ({stderr}); run in the operator's clone, set --source, or pass --last vX.Y.Z", dir.display())]
+    NotACheckout { dir: PathBuf, stderr: String },
+    #[error(
+        "{} is a shallow clone and no release tag vX.Y.Z is reachable from HEAD in it: fetch the \
+         history and the tags (git fetch --unshallow --tags; in .travis.yml `git: depth: false`, \
+         in GitHub Actions `fetch-depth: 0` on actions/checkout), or pass --last vX.Y.Z",
+        dir.display()
+    )]
+    Shallow { dir: PathBuf },
+    #[error(
+        "no release tag vX.Y.Z is reachable from HEAD in {} ({}): tag the first release \
+         (git tag v0.1.0), fetch the tags (git fetch --tags), or pass --last vX.Y.Z",
+        dir.display(),
+        tags_note(.tags)
+    )]
+    NoReleaseTag { dir: PathBuf, tags: usize },
+}
+
+fn tags_note(tags: &usize) -> String {
+    match tags {
+        0 => "the clone has no tags".into(),
+        n => format!("none of its {n} tags is one"),
+    }
+}
+
+impl NextVersionError {
+    /// Git missing is the machine's problem (exit 1); everything else is fixed by the caller.
+    pub(crate) fn class(&self) -> crate::error::Class {
+        match self {
+            NextVersionError::GitMissing { .. } => crate::error::Class::Stage,
+            _ => crate::error::Class::Input,
+        }
+    }
+}
 
 /// The alpha version following `last` for build `build`.
-pub fn alpha_after(last: &str, build: u64) -> Result<semver::Version> {
+pub(crate) fn alpha_after(last: &str, build: u64) -> Result<semver::Version, NextVersionError> {
     let trimmed = last.strip_prefix('v').unwrap_or(last);
-    let v = semver::Version::parse(trimmed)
-        .map_err(|e| Error::input(format!("last release '{last}' is not a SemVer tag: {e}")))?;
+    let v = semver::Version::parse(trimmed).map_err(|source| NextVersionError::NotSemver {
+        last: last.to_string(),
+        source,
+    })?;
     let pre =
         semver::Prerelease::new(&format!("alpha.{build}")).expect("alpha.N is a valid pre-release");
     Ok(semver::Version {
@@ -30,21 +80,9 @@ pub fn alpha_after(last: &str, build: u64) -> Result<semver::Version> {
 }
 
 /// The newest SemVer tag (`vX.Y.Z` or `X.Y.Z`) reachable from HEAD in `source`.
-pub fn last_tag(source: &Path) -> Result<String> {
-    let out = Command::new("git")
-        .arg("-C")
-        .arg(source)
-        .args(["tag", "--merged", "HEAD", "--list"])
-        .output()
-        .map_err(|e| Error::stage(format!("running git in {}: {e}", source.display())))?;
-    if !out.status.success() {
-        return Err(Error::stage(format!(
-            "git tag in {}: {}",
-            source.display(),
-            String::from_utf8_lossy(&out.stderr).trim()
-        )));
-    }
-    String::from_utf8_lossy(&out.stdout)
+pub(crate) fn last_tag(source: &Path) -> Result<String, NextVersionError> {
+    let reachable = git(source, &["tag", "--merged", "HEAD", "--list"])?;
+    let newest = reachable
         .lines()
         .filter_map(|t| {
             semver::Version::parse(t.strip_prefix('v').unwrap_or(t))
@@ -52,13 +90,36 @@ pub fn last_tag(source: &Path) -> Result<String> {
                 .map(|v| (v, t.to_string()))
         })
         .max_by(|a, b| a.0.cmp(&b.0))
-        .map(|(_, t)| t)
-        .ok_or_else(|| {
-            Error::stage(format!(
-                "no SemVer tag is reachable from HEAD in {}; pass --last",
-                source.display()
-            ))
-        })
+        .map(|(_, t)| t);
+    if let Some(tag) = newest {
+        return Ok(tag);
+    }
+    let dir = source.to_path_buf();
+    if git(source, &["rev-parse", "--is-shallow-repository"])?.trim() == "true" {
+        return Err(NextVersionError::Shallow { dir });
+    }
+    let tags = git(source, &["tag", "--list"])?.lines().count();
+    Err(NextVersionError::NoReleaseTag { dir, tags })
+}
+
+/// Runs git in `dir` and returns its stdout.
+fn git(dir: &Path, args: &[&str]) -> Result<String, NextVersionError> {
+    let out = Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(args)
+        .output()
+        .map_err(|source| NextVersionError::GitMissing {
+            dir: dir.to_path_buf(),
+            source,
+        })?;
+    if !out.status.success() {
+        return Err(NextVersionError::NotACheckout {
+            dir: dir.to_path_buf(),
+            stderr: String::from_utf8_lossy(&out.stderr).trim().to_string(),
+        });
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
 #[cfg(test)]

@@ -8,41 +8,56 @@
 //! served plus the bundle as a flat folder.
 
 use std::path::Path;
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde::Serialize;
 
+use super::CommandError;
 use crate::cli::{RegistryCommand, RegistryTarget};
 use crate::error::{Class, Error, Result};
-use crate::olm::{Bundle, graph};
-use crate::registry::{Location, QUAY_LIST_CAP, Registry, ReleaseInfo};
+use crate::events::Events;
+use crate::olm::{Bundle, archive, graph};
+use crate::out;
+use crate::registry::RegistryError;
+use crate::registry::{QUAY_LIST_CAP, Registry, ReleaseInfo};
 use crate::settings::{self, Env};
-use crate::stages::fetch_previous::read_previous;
 
-pub async fn run(cmd: RegistryCommand, env: &Env, json: bool) -> Result<()> {
+pub(crate) async fn run(
+    cmd: RegistryCommand,
+    env: &Env,
+    json: bool,
+    events: &Arc<impl Events + 'static>,
+) -> Result<()> {
+    let events: Arc<dyn Events> = events.clone();
+    let open = |at: &RegistryTarget| open(at, env, events.clone());
     match cmd {
         RegistryCommand::List { at, namespace } => {
-            let r = open(&at, env)?;
+            let r = open(&at)?;
             let list = r.list(&namespace).await?;
             if json {
                 print_json(&list);
             } else {
-                println!("{namespace} at {}: {} package(s)", r.describe(), list.len());
+                out::stdout(&format!(
+                    "{namespace} at {}: {} package(s)\n",
+                    r.describe(),
+                    list.len()
+                ));
                 for p in &list {
-                    println!(
-                        "  {}  default {}  releases {}",
+                    out::stdout(&format!(
+                        "  {}  default {}  releases {}\n",
                         p.name,
                         p.default.as_deref().unwrap_or("-"),
                         p.releases.join(", ")
-                    );
+                    ));
                 }
             }
             if matches!(r, Registry::Appr(_)) && list.len() >= QUAY_LIST_CAP {
-                eprintln!(
-                    "warning: {} packages listed; Quay lists at most {QUAY_LIST_CAP} (and only those visible to you), so there may be more. \
+                events.warn(&format!(
+                    "{} packages listed; Quay lists at most {QUAY_LIST_CAP} (and only those visible to you), so there may be more. \
                      Look one up by name with `registry show {namespace}/PACKAGE`.",
                     list.len()
-                );
+                ));
             }
             Ok(())
         }
@@ -51,7 +66,7 @@ pub async fn run(cmd: RegistryCommand, env: &Env, json: bool) -> Result<()> {
             package,
             release,
         } => {
-            let r = open(&at, env)?;
+            let r = open(&at)?;
             let (ns, pkg) = split(&package)?;
             match release {
                 None => show_releases(&r, ns, pkg, json).await,
@@ -61,7 +76,7 @@ pub async fn run(cmd: RegistryCommand, env: &Env, json: bool) -> Result<()> {
                     if json {
                         print_json(&view);
                     } else {
-                        print!("{}", view.text(&r.describe()));
+                        out::stdout(&view.text(&r.describe()));
                     }
                     Ok(())
                 }
@@ -73,21 +88,24 @@ pub async fn run(cmd: RegistryCommand, env: &Env, json: bool) -> Result<()> {
             release,
             out,
         } => {
-            let r = open(&at, env)?;
+            let r = open(&at)?;
             let (ns, pkg) = split(&package)?;
             let (info, bundle, gz) = fetch(&r, ns, pkg, &release).await?;
             std::fs::create_dir_all(&out).map_err(|e| Error::io(Class::Stage, &out, e))?;
             let tarball = out.join(format!("{ns}_{pkg}_{}.tar.gz", info.release));
             std::fs::write(&tarball, &gz).map_err(|e| Error::io(Class::Stage, &tarball, e))?;
             let folder = out.join("bundle");
-            crate::stages::package::write_folder(&bundle, &folder)?;
+            archive::write_folder(&bundle, &folder).map_err(|message| CommandError::Release {
+                at: format!("writing {}", folder.display()),
+                message,
+            })?;
             if json {
                 print_json(&serde_json::json!({
                     "release": info, "tarball": tarball, "bundle": folder,
                 }));
             } else {
-                println!(
-                    "pulled {ns}/{pkg} {} (sha256:{}) into {}: {} and {}/ ({} CSVs, {} CRDs)",
+                out::stdout(&format!(
+                    "pulled {ns}/{pkg} {} (sha256:{}) into {}: {} and {}/ ({} CSVs, {} CRDs)\n",
                     info.release,
                     info.digest,
                     out.display(),
@@ -95,29 +113,27 @@ pub async fn run(cmd: RegistryCommand, env: &Env, json: bool) -> Result<()> {
                     file_name(&folder),
                     bundle.csvs.len(),
                     bundle.crds.len()
-                );
+                ));
             }
             Ok(())
         }
         RegistryCommand::Channels { at, package } => {
-            let r = open(&at, env)?;
+            let r = open(&at)?;
             let (ns, pkg) = split(&package)?;
             let Registry::Appr(client) = &r else {
-                return Err(Error::input(
-                    "the dir: registry has no app-registry channels; OLM channels are in the bundle (registry show NS/PKG RELEASE)",
-                ));
+                return Err(CommandError::NoChannels.into());
             };
             let channels = client.channels(ns, pkg).await?;
             if json {
                 print_json(&channels);
             } else {
                 for c in &channels {
-                    println!(
-                        "{}  current {}  releases {}",
+                    out::stdout(&format!(
+                        "{}  current {}  releases {}\n",
                         c.name,
                         c.current.as_deref().unwrap_or("-"),
                         c.releases.join(", ")
-                    );
+                    ));
                 }
             }
             Ok(())
@@ -128,58 +144,57 @@ pub async fn run(cmd: RegistryCommand, env: &Env, json: bool) -> Result<()> {
             release,
             yes,
         } => {
-            let r = open(&at, env)?;
+            let r = open(&at)?;
             let (ns, pkg) = split(&package)?;
-            let info = r.release(ns, pkg, &release).await?.ok_or_else(|| {
-                Error::stage(format!(
-                    "{}: {ns}/{pkg} has no release {release}",
-                    r.describe()
-                ))
-            })?;
+            let info = r
+                .release(ns, pkg, &release)
+                .await?
+                .ok_or_else(|| no_release(&r, ns, pkg, &release))?;
             if !yes {
-                println!(
-                    "would delete {ns}/{pkg} {} (sha256:{}) at {}; pass --yes to delete it",
+                out::stdout(&format!(
+                    "would delete {ns}/{pkg} {} (sha256:{}) at {}; pass --yes to delete it\n",
                     info.release,
                     info.digest,
                     r.describe()
-                );
+                ));
                 return Ok(());
             }
             r.delete(ns, pkg, &info.release).await?;
-            println!(
-                "deleted {ns}/{pkg} {} (sha256:{})",
+            out::stdout(&format!(
+                "deleted {ns}/{pkg} {} (sha256:{})\n",
                 info.release, info.digest
-            );
+            ));
             Ok(())
         }
     }
 }
 
-/// Opens the registry a command names with `--registry` (also used by `publish`).
-pub fn open(at: &RegistryTarget, env: &Env) -> Result<Registry> {
-    let location =
-        Location::parse(&at.registry).map_err(|e| Error::input(format!("--registry: {e}")))?;
-    if let Location::Http(url) = &location {
-        settings::check_url(url, at.insecure)
-            .map_err(|e| Error::input(format!("--registry: {e}")))?;
-    }
-    let http = crate::http::HttpOptions {
+/// Timeouts of a command that takes `--registry` (also used by `publish`).
+pub(crate) fn http_options(at: &RegistryTarget) -> crate::http::HttpOptions {
+    crate::http::HttpOptions {
         timeout: Duration::from_secs(at.timeout.max(1)),
         ..Default::default()
-    };
-    Registry::open(
+    }
+}
+
+/// Opens the registry a command names with `--registry`.
+pub(crate) fn open(at: &RegistryTarget, env: &Env, events: Arc<dyn Events>) -> Result<Registry> {
+    let location =
+        settings::registry_location(&at.registry, at.insecure).map_err(CommandError::Registry)?;
+    Ok(Registry::open(
         &location,
         settings::registry_credentials(env),
-        http,
+        http_options(at),
         crate::retry::RetryPolicy::default(),
-    )
+        events,
+    )?)
 }
 
 fn split(package: &str) -> Result<(&str, &str)> {
     package
         .split_once('/')
         .filter(|(n, p)| !n.is_empty() && !p.is_empty() && !p.contains('/'))
-        .ok_or_else(|| Error::input(format!("'{package}': expected NAMESPACE/PACKAGE")))
+        .ok_or_else(|| CommandError::Package(package.into()).into())
 }
 
 async fn show_releases(r: &Registry, ns: &str, pkg: &str, json: bool) -> Result<()> {
@@ -189,22 +204,22 @@ async fn show_releases(r: &Registry, ns: &str, pkg: &str, json: bool) -> Result<
         return Ok(());
     }
     if releases.is_empty() {
-        println!("{ns}/{pkg} at {}: no releases", r.describe());
+        out::stdout(&format!("{ns}/{pkg} at {}: no releases\n", r.describe()));
         return Ok(());
     }
-    println!(
-        "{ns}/{pkg} at {}: {} release(s)",
+    out::stdout(&format!(
+        "{ns}/{pkg} at {}: {} release(s)\n",
         r.describe(),
         releases.len()
-    );
+    ));
     for (i, rel) in releases.iter().enumerate() {
-        println!(
-            "  {}  sha256:{}  {} bytes{}",
+        out::stdout(&format!(
+            "  {}  sha256:{}  {} bytes{}\n",
             rel.release,
             rel.digest,
             rel.size,
             if i == 0 { "  (default)" } else { "" }
-        );
+        ));
     }
     Ok(())
 }
@@ -216,21 +231,26 @@ async fn fetch(
     pkg: &str,
     release: &str,
 ) -> Result<(ReleaseInfo, Bundle, Vec<u8>)> {
-    let info = r.release(ns, pkg, release).await?.ok_or_else(|| {
-        Error::stage(format!(
-            "{}: {ns}/{pkg} has no release {release}",
-            r.describe()
-        ))
-    })?;
+    let info = r
+        .release(ns, pkg, release)
+        .await?
+        .ok_or_else(|| no_release(r, ns, pkg, release))?;
     let gz = r.pull_release(ns, pkg, &info.release).await?;
-    let bundle = read_previous(&gz, &info.digest).map_err(|e| {
-        Error::stage(format!(
-            "{}: {ns}/{pkg} {}: {e}",
-            r.describe(),
-            info.release
-        ))
-    })?;
+    let bundle =
+        archive::unpack_release(&gz, &info.digest).map_err(|message| CommandError::Release {
+            at: format!("{}: {ns}/{pkg} {}", r.describe(), info.release),
+            message,
+        })?;
     Ok((info, bundle, gz))
+}
+
+fn no_release(r: &Registry, ns: &str, pkg: &str, release: &str) -> RegistryError {
+    RegistryError::NoRelease {
+        registry: r.describe(),
+        namespace: ns.into(),
+        package: pkg.into(),
+        release: release.into(),
+    }
 }
 
 /// A release's bundle, as `show` prints it.
@@ -343,10 +363,10 @@ impl BundleView {
 }
 
 fn print_json<T: Serialize>(v: &T) {
-    println!(
-        "{}",
+    out::stdout(&format!(
+        "{}\n",
         serde_json::to_string_pretty(v).expect("output serialises")
-    );
+    ));
 }
 
 fn file_name(p: &Path) -> String {

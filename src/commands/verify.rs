@@ -6,31 +6,32 @@
 //! errors only (the closing line still counts the warnings).
 //! `verify --list-rules` prints the rule catalogue instead.
 
+use super::CommandError;
 use crate::cli::VerifyArgs;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::olm::Level;
 use crate::olm::validate::{self, Options, rules};
 
 /// `verify PATH` or `verify --list-rules`; `quiet` leaves warnings out of the output.
-pub fn run(args: &VerifyArgs, json: bool, quiet: bool) -> Result<()> {
+pub(crate) fn run(args: &VerifyArgs, json: bool, quiet: bool) -> Result<()> {
     if args.list_rules {
         if json {
-            println!(
-                "{}",
+            crate::out::stdout(&format!(
+                "{}\n",
                 serde_json::to_string_pretty(&rules::table()).expect("the rule table serialises")
-            );
+            ));
         } else {
-            print!("{}", rules::table_text());
+            crate::out::stdout(&rules::table_text());
         }
         return Ok(());
     }
     let Some(path) = &args.path else {
-        return Err(Error::input("verify needs a PATH (or --list-rules)"));
+        return Err(CommandError::Arguments("verify needs a PATH (or --list-rules)".into()).into());
     };
     let categories = match &args.categories {
-        Some(file) => {
-            Some(validate::read_categories(file).map_err(|e| Error::input(e.to_string()))?)
-        }
+        Some(file) => Some(
+            validate::read_categories(file).map_err(|e| CommandError::Unreadable(e.to_string()))?,
+        ),
         None => None,
     };
     let opts = Options {
@@ -38,36 +39,38 @@ pub fn run(args: &VerifyArgs, json: bool, quiet: bool) -> Result<()> {
         operatorhub: args.operatorhub,
         categories,
     };
-    let mut report = validate::verify_path(path, &opts).map_err(|e| Error::input(e.to_string()))?;
+    let mut report =
+        validate::verify_path(path, &opts).map_err(|e| CommandError::Unreadable(e.to_string()))?;
     if quiet {
         report.findings.retain(|f| f.level == Level::Error);
     }
     if json {
-        println!(
-            "{}",
+        crate::out::stdout(&format!(
+            "{}\n",
             serde_json::to_string_pretty(&report).expect("a report serialises")
-        );
+        ));
     } else {
         for f in &report.findings {
-            println!("{f}");
+            crate::out::stdout(&format!("{f}\n"));
         }
         if let (Some(d), Some(g)) = (&report.digest, &report.gz_digest) {
-            eprintln!("digest sha256:{d} (tar), sha256:{g} (.tar.gz)");
+            crate::out::line(&format!("digest sha256:{d} (tar), sha256:{g} (.tar.gz)"));
         }
     }
     let shown = path.display();
     let profile = opts.profile.as_str();
     if !report.is_valid() {
-        return Err(Error::stage(format!(
+        return Err(CommandError::Invalid(format!(
             "{shown}: {} error(s), {} warning(s) (profile {profile})",
             report.errors, report.warnings
-        )));
+        ))
+        .into());
     }
     if !json {
-        eprintln!(
+        crate::out::line(&format!(
             "{shown}: valid, {} warning(s) (profile {profile})",
             report.warnings
-        );
+        ));
     }
     Ok(())
 }

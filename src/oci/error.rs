@@ -105,12 +105,3 @@ fn hint(status: u16) -> &'static str {
         _ => "",
     }
 }
-
-impl From<OciError> for crate::error::Error {
-    fn from(e: OciError) -> Self {
-        crate::error::Error {
-            class: e.class(),
-            message: e.to_string(),
-        }
-    }
-}

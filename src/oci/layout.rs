@@ -167,7 +167,7 @@ fn ref_name(entry: &Value) -> Option<&str> {
 }
 
 fn write(path: &Path, bytes: &[u8]) -> Result<(), OciError> {
-    crate::registry::dir::write_atomic(path, bytes).map_err(|e| OciError::Layout {
+    crate::atomic::write_atomic(path, bytes).map_err(|e| OciError::Layout {
         path: path.to_path_buf(),
         detail: e.to_string(),
     })

@@ -16,14 +16,35 @@ use crate::http::HttpOptions;
 use crate::olm::bundle_image::{Blob, OciImage};
 use crate::retry::RetryPolicy;
 
-/// How to reach a target.
+/// How to reach a target: built from the default with the `with_*` methods, so the HTTP
+/// settings stay the one policy of [`crate::http`].
 #[derive(Debug, Clone, Default)]
 pub struct StoreOptions {
     /// Allow plain http to a non-loopback registry (and token realm).
-    pub insecure: bool,
-    pub credentials: Option<super::Credentials>,
-    pub http: HttpOptions,
-    pub retry: RetryPolicy,
+    pub(crate) insecure: bool,
+    pub(crate) credentials: Option<super::Credentials>,
+    pub(crate) http: HttpOptions,
+    pub(crate) retry: RetryPolicy,
+}
+
+impl StoreOptions {
+    /// Allows plain http to a registry (and token realm) that is not on loopback.
+    pub fn with_insecure(mut self, insecure: bool) -> Self {
+        self.insecure = insecure;
+        self
+    }
+
+    /// The credentials offered to the registry (Basic, or for a Bearer token).
+    pub fn with_credentials(mut self, credentials: Option<super::Credentials>) -> Self {
+        self.credentials = credentials;
+        self
+    }
+
+    /// How requests are retried.
+    pub fn with_retry(mut self, retry: RetryPolicy) -> Self {
+        self.retry = retry;
+        self
+    }
 }
 
 /// An opened target.

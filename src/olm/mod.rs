@@ -10,11 +10,12 @@
 
 pub mod archive;
 pub mod bundle_image;
-pub mod csv_build;
+pub(crate) mod csv_build;
+pub mod drawing;
 pub mod fbc;
 pub mod finding;
 pub mod flat_yaml;
-pub mod graph;
+pub(crate) mod graph;
 pub mod semdiff;
 pub mod time;
 pub mod validate;
@@ -30,10 +31,12 @@ pub use finding::{Finding, Level};
 pub struct Manifest {
     /// File name it was read from or will be written to (no folders).
     pub file: String,
+    /// The manifest as parsed, in its key order.
     pub doc: Value,
 }
 
 impl Manifest {
+    /// A manifest read from (or to be written to) `file`.
     pub fn new(file: impl Into<String>, doc: Value) -> Self {
         Manifest {
             file: file.into(),
@@ -46,10 +49,12 @@ impl Manifest {
         value_at(&self.doc, path).and_then(Value::as_str)
     }
 
+    /// `kind`.
     pub fn kind(&self) -> Option<&str> {
         self.str_at("kind")
     }
 
+    /// `metadata.name`.
     pub fn name(&self) -> Option<&str> {
         self.str_at("metadata.name")
     }
@@ -94,8 +99,10 @@ pub fn value_at<'a>(doc: &'a Value, path: &str) -> Option<&'a Value> {
 /// One channel of a package: its name and its head CSV.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Channel {
+    /// The channel name, e.g. `alpha`.
     pub name: String,
     #[serde(rename = "currentCSV")]
+    /// The CSV at the head of the channel.
     pub current_csv: String,
 }
 
@@ -103,18 +110,22 @@ pub struct Channel {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PackageManifest {
     #[serde(rename = "packageName")]
+    /// The package name (the app-registry repository).
     pub package_name: String,
     #[serde(default)]
+    /// The channels and their heads.
     pub channels: Vec<Channel>,
     #[serde(
         rename = "defaultChannel",
         default,
         skip_serializing_if = "Option::is_none"
     )]
+    /// The channel subscribers get by default (needed with more than one channel).
     pub default_channel: Option<String>,
 }
 
 impl PackageManifest {
+    /// The channel named `name`.
     pub fn channel(&self, name: &str) -> Option<&Channel> {
         self.channels.iter().find(|c| c.name == name)
     }
@@ -139,8 +150,11 @@ impl PackageManifest {
 /// Everything published together as one app-registry release.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Bundle {
+    /// The package file.
     pub package: PackageManifest,
+    /// Every CSV, the newest first when built by a pipeline.
     pub csvs: Vec<Manifest>,
+    /// Every CRD, once.
     pub crds: Vec<Manifest>,
 }
 

@@ -11,11 +11,14 @@ use std::collections::BTreeMap;
 /// Where variable values come from: explicit overrides first, then the environment.
 #[derive(Debug, Clone, Default)]
 pub struct Vars {
+    /// `--var KEY=VALUE` values, which win.
     pub overrides: BTreeMap<String, String>,
+    /// The environment captured at start-up.
     pub env: BTreeMap<String, String>,
 }
 
 impl Vars {
+    /// The value of `name`: an override, else the environment.
     pub fn get(&self, name: &str) -> Option<&str> {
         self.overrides
             .get(name)
@@ -28,9 +31,19 @@ impl Vars {
 #[derive(Debug, PartialEq, Eq)]
 pub enum ExpandError {
     /// `${NAME}` with no value and no default.
-    Unset { name: String, expr: String },
+    Unset {
+        /// The variable.
+        name: String,
+        /// The reference as written.
+        expr: String,
+    },
     /// A `${` without its `}` or with a bad name.
-    Malformed { expr: String, why: &'static str },
+    Malformed {
+        /// The reference as written.
+        expr: String,
+        /// What is wrong with it.
+        why: &'static str,
+    },
 }
 
 impl std::fmt::Display for ExpandError {
@@ -46,6 +59,8 @@ impl std::fmt::Display for ExpandError {
         }
     }
 }
+
+impl std::error::Error for ExpandError {}
 
 impl ExpandError {
     /// The text of the failing reference, to find its line in the file.

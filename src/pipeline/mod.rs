@@ -16,17 +16,40 @@ use serde_yaml_ng::Value;
 pub use interpolate::Vars;
 pub use model::{OlderPolicy, Pipeline, RegistrySpec, ReleaseSpec, StageName};
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 
-/// Reads, checks and expands a pipeline file.
-pub fn load(path: &Path, vars: &Vars) -> Result<Pipeline> {
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        Error::input(format!(
-            "{}: cannot read the pipeline file: {e}",
-            path.display()
-        ))
-    })?;
-    parse(&path.display().to_string(), &text, vars)
+/// Why a pipeline file cannot be used at all. All input errors (exit 2).
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum PipelineError {
+    #[error("{}: cannot read the pipeline file: {source}", path.display())]
+    Read {
+        path: std::path::PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    /// The YAML or its structure (unknown keys, missing keys, types); `at` is `FILE:LINE:COL`.
+    #[error("{at}: {message}")]
+    Yaml { at: String, message: String },
+    /// A `${…}` reference; `at` is `FILE:LINE`.
+    #[error("{at}: {source}")]
+    Expand {
+        at: String,
+        #[source]
+        source: interpolate::ExpandError,
+    },
+    #[error("{origin}: after expanding variables: {message}")]
+    Expanded { origin: String, message: String },
+}
+
+/// Reads a pipeline file's text.
+pub fn read(path: &Path) -> Result<String> {
+    std::fs::read_to_string(path).map_err(|source| {
+        PipelineError::Read {
+            path: path.to_path_buf(),
+            source,
+        }
+        .into()
+    })
 }
 
 /// Parses pipeline text; `origin` names it in errors.
@@ -34,25 +57,38 @@ pub fn parse(origin: &str, text: &str, vars: &Vars) -> Result<Pipeline> {
     // Structure first, on the text as written: unknown keys, missing keys and types, with lines.
     serde_yaml_ng::from_str::<Pipeline>(text).map_err(|e| yaml_error(origin, e))?;
     let mut tree: Value = serde_yaml_ng::from_str(text).map_err(|e| yaml_error(origin, e))?;
-    expand_tree(&mut tree, vars).map_err(|e| {
-        let line = line_of(text, e.expr())
+    expand_tree(&mut tree, vars).map_err(|source| {
+        let line = line_of(text, source.expr())
             .map(|l| format!(":{l}"))
             .unwrap_or_default();
-        Error::input(format!("{origin}{line}: {e}"))
+        PipelineError::Expand {
+            at: format!("{origin}{line}"),
+            source,
+        }
     })?;
-    serde_yaml_ng::from_value(tree)
-        .map_err(|e| Error::input(format!("{origin}: after expanding variables: {e}")))
+    Ok(
+        serde_yaml_ng::from_value(tree).map_err(|e| PipelineError::Expanded {
+            origin: origin.to_string(),
+            message: e.to_string(),
+        })?,
+    )
 }
 
-fn yaml_error(origin: &str, e: serde_yaml_ng::Error) -> Error {
+fn yaml_error(origin: &str, e: serde_yaml_ng::Error) -> PipelineError {
     match e.location() {
         Some(loc) => {
             let msg = e.to_string();
             // serde_yaml appends " at line L column C"; the location goes in front instead.
             let msg = msg.split(" at line ").next().unwrap_or(&msg).to_string();
-            Error::input(format!("{origin}:{}:{}: {msg}", loc.line(), loc.column()))
+            PipelineError::Yaml {
+                at: format!("{origin}:{}:{}", loc.line(), loc.column()),
+                message: msg,
+            }
         }
-        None => Error::input(format!("{origin}: {e}")),
+        None => PipelineError::Yaml {
+            at: origin.to_string(),
+            message: e.to_string(),
+        },
     }
 }
 

@@ -1,6 +1,9 @@
 //! The pipeline file's shape. Unknown keys are errors everywhere (`deny_unknown_fields`).
 //!
-//! Only string values are expanded (`${VAR}` forms); see [`super::interpolate`].
+//! Only string values are expanded (`${VAR}` forms); see [`super::interpolate`]. Sections that a
+//! pipeline's stages do not use may be left out (a release-only pipeline has no `render`,
+//! `registry`, `package` or `channel`); the plan builder names the stage that needs a missing
+//! one.
 
 use std::collections::BTreeMap;
 
@@ -16,15 +19,19 @@ pub struct Pipeline {
     /// A name for the pipeline, used in messages and the default output folder.
     pub name: String,
     /// The OLM package name, which is also the app-registry repository.
-    pub package: String,
+    #[serde(default)]
+    pub package: Option<String>,
     /// The OLM channel this pipeline publishes to.
-    pub channel: String,
+    #[serde(default)]
+    pub channel: Option<String>,
     /// The release version (strict SemVer; a leading `v` is an error, use `${TAG#v}`).
     pub version: String,
     /// How to render the manifests.
-    pub render: RenderSpec,
+    #[serde(default)]
+    pub render: Option<RenderSpec>,
     /// Where the bundle is published.
-    pub registry: RegistrySpec,
+    #[serde(default)]
+    pub registry: Option<RegistrySpec>,
     /// Where release artifacts are attached (optional).
     #[serde(default)]
     pub release: Option<ReleaseSpec>,
@@ -62,9 +69,12 @@ pub struct RegistrySpec {
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "lowercase")]
+/// What to do with a version below the channel head.
 pub enum OlderPolicy {
     #[default]
+    /// Refuse it (exit 1) with an explanation.
     Refuse,
+    /// Publish nothing (exit 0).
     Skip,
 }
 
@@ -76,9 +86,10 @@ pub struct ReleaseSpec {
     pub target: String,
     /// The tag of the release, e.g. `v${VERSION}`.
     pub tag: String,
-    /// Names of the files to attach: rendered file names, or `{csv}` for this release's CSV.
+    /// The files to attach: rendered file names, `{csv}` for this release's CSV, or
+    /// `{file: PATH}` for a file of the source folder.
     #[serde(default)]
-    pub assets: Vec<String>,
+    pub assets: Vec<AssetEntry>,
     /// Mark the GitHub release as a pre-release.
     #[serde(default)]
     pub prerelease: bool,
@@ -88,24 +99,50 @@ pub struct ReleaseSpec {
     /// GitHub API base URL (GitHub Enterprise: `https://HOST/api/v3`).
     #[serde(default)]
     pub api_url: Option<String>,
-    /// Extra settings by name, kept for forward compatibility of targets.
+    /// Settings of the target by name (strings), checked by `settings` against what the target
+    /// knows.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub options: BTreeMap<String, String>,
+}
+
+/// One entry of `release.assets`.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(untagged)]
+pub enum AssetEntry {
+    /// A rendered file's exact name, or `{csv}`.
+    Name(String),
+    /// A file of the source folder, attached under its base name.
+    File(FileAsset),
+}
+
+/// `- file: PATH` in `release.assets`.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct FileAsset {
+    /// Relative to `--source`.
+    pub file: String,
 }
 
 /// A pipeline stage.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Deserialize, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum StageName {
+    /// Render the templates.
     Render,
+    /// Read the registry's default release; decide `replaces`.
     FetchPrevious,
+    /// Write the bundle folder and the tarball.
     Package,
+    /// Validate the bundle.
     Verify,
+    /// Publish the bundle to the registry.
     Push,
+    /// Attach the assets to the release target.
     Release,
 }
 
 impl StageName {
+    /// The name as pipelines write it.
     pub fn as_str(self) -> &'static str {
         match self {
             StageName::Render => "render",

@@ -12,10 +12,11 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::{PushOutcome, ReleaseInfo};
-use crate::error::{Class, Error, Result};
+use super::{PushOutcome, RegistryError, ReleaseInfo, Result};
+use crate::atomic::write_atomic;
 
 #[derive(Debug)]
+/// The embedded app registry in the folder `root`.
 pub struct DirRegistry {
     root: PathBuf,
 }
@@ -32,11 +33,12 @@ struct Stored {
 }
 
 impl DirRegistry {
+    /// The registry in the folder `root` (created on the first push).
     pub fn new(root: impl Into<PathBuf>) -> Self {
         DirRegistry { root: root.into() }
     }
 
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         format!("dir:{}", self.root.display())
     }
 
@@ -48,9 +50,15 @@ impl DirRegistry {
                     .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
                 && !part.starts_with('.');
             if !ok {
-                return Err(Error::input(format!(
-                    "invalid {what} name '{part}' (letters, digits, '-', '_', '.')"
-                )));
+                return Err(RegistryError::Name {
+                    what: if what == "namespace" {
+                        "namespace name"
+                    } else {
+                        "package name"
+                    },
+                    value: part.into(),
+                    allowed: "letters, digits, '-', '_', '.'",
+                });
             }
         }
         Ok(self.root.join(ns).join(pkg))
@@ -59,14 +67,16 @@ impl DirRegistry {
     fn read_index(&self, dir: &Path) -> Result<Releases> {
         let path = dir.join("releases.json");
         match fs::read(&path) {
-            Ok(bytes) => serde_json::from_slice(&bytes).map_err(|e| {
-                Error::stage(format!("{}: corrupt registry index: {e}", path.display()))
+            Ok(bytes) => serde_json::from_slice(&bytes).map_err(|e| RegistryError::CorruptIndex {
+                path: path.clone(),
+                message: e.to_string(),
             }),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Releases::default()),
-            Err(e) => Err(Error::io(Class::Stage, &path, e)),
+            Err(e) => Err(RegistryError::io(&path, e)),
         }
     }
 
+    /// Every release of `ns/pkg`, highest SemVer first; empty when the package does not exist.
     pub fn releases(&self, ns: &str, pkg: &str) -> Result<Vec<ReleaseInfo>> {
         let index = self.read_index(&self.package_dir(ns, pkg)?)?;
         let mut out: Vec<ReleaseInfo> = index
@@ -82,12 +92,13 @@ impl DirRegistry {
         Ok(out)
     }
 
+    /// The packages of a namespace, by name.
     pub fn packages(&self, ns: &str) -> Result<Vec<String>> {
         let dir = self.root.join(ns);
         let entries = match fs::read_dir(&dir) {
             Ok(e) => e,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-            Err(e) => return Err(Error::io(Class::Stage, &dir, e)),
+            Err(e) => return Err(RegistryError::io(&dir, e)),
         };
         let mut names = Vec::new();
         for entry in entries.flatten() {
@@ -99,17 +110,23 @@ impl DirRegistry {
         Ok(names)
     }
 
+    /// The blob (`.tar.gz` bytes) whose uncompressed tar has this digest.
     pub fn pull(&self, ns: &str, pkg: &str, digest: &str) -> Result<Vec<u8>> {
         if digest.len() != 64 || !digest.bytes().all(|b| b.is_ascii_hexdigit()) {
-            return Err(Error::stage(format!("invalid digest '{digest}'")));
+            return Err(RegistryError::Digest(format!("invalid digest '{digest}'")));
         }
         let path = self
             .package_dir(ns, pkg)?
             .join("blobs/sha256")
             .join(format!("{digest}.tar.gz"));
-        fs::read(&path).map_err(|e| Error::io(Class::Stage, &path, e).context("pulling blob"))
+        fs::read(&path).map_err(|source| RegistryError::Io {
+            doing: "pulling blob: ",
+            path,
+            source,
+        })
     }
 
+    /// Publishes `gz` as `release` of `ns/pkg` (refused as existing unless `force`).
     pub fn push(
         &self,
         ns: &str,
@@ -118,27 +135,32 @@ impl DirRegistry {
         gz: &[u8],
         force: bool,
     ) -> Result<PushOutcome> {
-        semver::Version::parse(release).map_err(|e| {
-            Error::stage(format!(
-                "invalid release '{release}': not strict SemVer ({e}); the registry refuses it"
-            ))
+        semver::Version::parse(release).map_err(|e| RegistryError::NotSemver {
+            release: release.into(),
+            reason: e.to_string(),
         })?;
         let dir = self.package_dir(ns, pkg)?;
-        fs::create_dir_all(&self.root).map_err(|e| Error::io(Class::Stage, &self.root, e))?;
+        fs::create_dir_all(&self.root).map_err(|e| RegistryError::io(&self.root, e))?;
         let _lock = lock(&self.root.join(".lock"))?;
         let mut index = self.read_index(&dir)?;
         if index.releases.contains_key(release) && !force {
             return Ok(PushOutcome::Exists);
         }
-        let (files, digest) = crate::olm::archive::unpack(gz, Default::default())
-            .map_err(|e| Error::stage(format!("refusing to store release {release}: {e}")))?;
+        let (files, digest) =
+            crate::olm::archive::unpack(gz, Default::default()).map_err(|reason| {
+                RegistryError::Refused {
+                    release: release.into(),
+                    reason,
+                }
+            })?;
         if files.is_empty() {
-            return Err(Error::stage(format!(
-                "refusing to store release {release}: the archive is empty"
-            )));
+            return Err(RegistryError::Refused {
+                release: release.into(),
+                reason: "the archive is empty".into(),
+            });
         }
         let blob = dir.join("blobs/sha256").join(format!("{digest}.tar.gz"));
-        write_atomic(&blob, gz)?;
+        write_atomic(&blob, gz).map_err(|e| RegistryError::io(&blob, e))?;
         index.releases.insert(
             release.to_string(),
             Stored {
@@ -147,7 +169,8 @@ impl DirRegistry {
             },
         );
         let json = serde_json::to_vec_pretty(&index).expect("index serialises");
-        write_atomic(&dir.join("releases.json"), &json)?;
+        let index = dir.join("releases.json");
+        write_atomic(&index, &json).map_err(|e| RegistryError::io(&index, e))?;
         Ok(PushOutcome::Pushed)
     }
 }
@@ -159,30 +182,11 @@ pub(crate) fn lock(path: &Path) -> Result<fs::File> {
         .truncate(false)
         .write(true)
         .open(path)
-        .map_err(|e| Error::io(Class::Stage, path, e))?;
-    file.lock()
-        .map_err(|e| Error::io(Class::Stage, path, e).context("locking the registry"))?;
+        .map_err(|e| RegistryError::io(path, e))?;
+    file.lock().map_err(|source| RegistryError::Io {
+        doing: "locking the registry: ",
+        path: path.to_path_buf(),
+        source,
+    })?;
     Ok(file)
-}
-
-/// Writes `bytes` to a temporary file beside `path`, syncs it and renames it into place.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    use std::io::Write;
-    let parent = path.parent().unwrap_or(Path::new("."));
-    fs::create_dir_all(parent).map_err(|e| Error::io(Class::Stage, parent, e))?;
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = parent.join(format!(".{name}.tmp-{}", std::process::id()));
-    let result = (|| {
-        let mut f = fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        fs::rename(&tmp, path)
-    })();
-    result.map_err(|e| {
-        let _ = fs::remove_file(&tmp);
-        Error::io(Class::Stage, path, e)
-    })
 }

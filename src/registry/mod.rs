@@ -3,19 +3,24 @@
 //!
 //! A registry holds, per namespace and package, releases named by strict SemVer, each pointing at
 //! a blob (the bundle `.tar.gz`) by the sha256 of its uncompressed tar. `default` is the highest
-//! SemVer release, pre-releases included (fact sheet §2.6). Pushing a release that exists is a
+//! SemVer release, pre-releases included (SemVer 2.0 §11 precedence). Pushing a release that exists is a
 //! conflict unless forced. Stages talk to [`Registry`] only; they never know which kind it is.
 
 pub mod appr;
 pub mod dir;
+mod error;
 
 use std::path::PathBuf;
 
-use crate::error::Result;
+pub use error::RegistryError;
+
+/// A registry call's result.
+pub type Result<T, E = RegistryError> = std::result::Result<T, E>;
 
 /// One published release of a package.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ReleaseInfo {
+    /// The release name (strict SemVer).
     pub release: String,
     /// sha256 (hex) of the uncompressed tar.
     pub digest: String,
@@ -24,7 +29,7 @@ pub struct ReleaseInfo {
 }
 
 impl ReleaseInfo {
-    pub fn version(&self) -> Option<semver::Version> {
+    pub(crate) fn version(&self) -> Option<semver::Version> {
         semver::Version::parse(&self.release).ok()
     }
 }
@@ -40,7 +45,7 @@ pub enum PushOutcome {
 
 /// Where a registry lives, as written in the pipeline file.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Location {
+pub(crate) enum Location {
     /// `dir:PATH`, the embedded registry.
     Dir(PathBuf),
     /// An `http(s)://…` base URL of the CNR API, e.g. `https://quay.io/cnr`.
@@ -49,7 +54,7 @@ pub enum Location {
 
 impl Location {
     /// Parses `dir:PATH` or an `http(s)://` URL. Relative paths are kept relative.
-    pub fn parse(url: &str) -> std::result::Result<Self, String> {
+    pub(crate) fn parse(url: &str) -> std::result::Result<Self, String> {
         if let Some(path) = url.strip_prefix("dir:") {
             if path.is_empty() {
                 return Err("dir: needs a path, e.g. dir:_out/registry".into());
@@ -74,55 +79,57 @@ impl std::fmt::Display for Location {
 
 /// A package as a namespace listing shows it.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-pub struct PackageSummary {
+pub(crate) struct PackageSummary {
     /// The package name, without the namespace.
-    pub name: String,
+    pub(crate) name: String,
     /// The highest release (what OLM consumers load).
-    pub default: Option<String>,
+    pub(crate) default: Option<String>,
     /// Every release, highest first.
-    pub releases: Vec<String>,
+    pub(crate) releases: Vec<String>,
 }
 
 /// How a push would be (or was) sent, for dry-run output and messages. Never holds a secret.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PushRequest {
+pub(crate) struct PushRequest {
     /// `POST https://quay.io/cnr/api/v1/packages/ns/pkg` or `dir:PATH ns/pkg`.
-    pub target: String,
+    pub(crate) target: String,
     /// Which credentials would be sent, e.g. `Authorization from QUAY_TOKEN (not shown)`.
-    pub credentials: String,
+    pub(crate) credentials: String,
 }
 
-/// Quay answers a namespace listing with at most this many packages (fact sheet §2.9).
-pub const QUAY_LIST_CAP: usize = 50;
+/// Quay answers a namespace listing with at most this many packages (its list page size).
+pub(crate) const QUAY_LIST_CAP: usize = 50;
 
 /// A registry client of either kind.
 #[derive(Debug)]
 pub enum Registry {
+    /// The embedded folder registry.
     Dir(dir::DirRegistry),
+    /// An HTTP app registry (Quay, appr).
     Appr(Box<appr::ApprClient>),
 }
 
 impl Registry {
-    /// Opens the registry at `location`. Credentials are used by HTTP registries only.
-    pub fn open(
+    /// Opens the registry at `location`, reporting retries and transfers to `events`.
+    /// Credentials are used by HTTP registries only.
+    pub(crate) fn open(
         location: &Location,
         credentials: Option<appr::Credentials>,
         http: crate::http::HttpOptions,
         retry: crate::retry::RetryPolicy,
+        events: std::sync::Arc<dyn crate::events::Events>,
     ) -> Result<Self> {
         Ok(match location {
             Location::Dir(path) => Registry::Dir(dir::DirRegistry::new(path)),
-            Location::Http(url) => Registry::Appr(Box::new(appr::ApprClient::with_options(
-                url.clone(),
-                credentials,
-                http,
-                retry,
-            )?)),
+            Location::Http(url) => Registry::Appr(Box::new(
+                appr::ApprClient::with_options(url.clone(), credentials, http, retry)?
+                    .with_events(events),
+            )),
         })
     }
 
     /// Every release of `ns/pkg`, highest SemVer first; empty when the package does not exist.
-    pub async fn releases(&self, ns: &str, pkg: &str) -> Result<Vec<ReleaseInfo>> {
+    pub(crate) async fn releases(&self, ns: &str, pkg: &str) -> Result<Vec<ReleaseInfo>> {
         match self {
             Registry::Dir(r) => r.releases(ns, pkg),
             Registry::Appr(r) => r.releases(ns, pkg).await,
@@ -130,7 +137,12 @@ impl Registry {
     }
 
     /// One release, `None` when absent. `default` names the highest release.
-    pub async fn release(&self, ns: &str, pkg: &str, release: &str) -> Result<Option<ReleaseInfo>> {
+    pub(crate) async fn release(
+        &self,
+        ns: &str,
+        pkg: &str,
+        release: &str,
+    ) -> Result<Option<ReleaseInfo>> {
         let all = self.releases(ns, pkg).await?;
         Ok(if release == "default" {
             all.into_iter().next()
@@ -140,7 +152,7 @@ impl Registry {
     }
 
     /// The blob (`.tar.gz` bytes) whose uncompressed tar has this digest.
-    pub async fn pull(&self, ns: &str, pkg: &str, digest: &str) -> Result<Vec<u8>> {
+    pub(crate) async fn pull(&self, ns: &str, pkg: &str, digest: &str) -> Result<Vec<u8>> {
         match self {
             Registry::Dir(r) => r.pull(ns, pkg, digest),
             Registry::Appr(r) => r.pull_blob(ns, pkg, digest).await,
@@ -149,14 +161,16 @@ impl Registry {
 
     /// The blob of a release, fetched by release name (the server resolves it), as a consumer
     /// would. For a `dir:` registry, by the digest its index names.
-    pub async fn pull_release(&self, ns: &str, pkg: &str, release: &str) -> Result<Vec<u8>> {
+    pub(crate) async fn pull_release(&self, ns: &str, pkg: &str, release: &str) -> Result<Vec<u8>> {
         match self {
             Registry::Dir(r) => {
                 let info = self.release(ns, pkg, release).await?.ok_or_else(|| {
-                    crate::error::Error::stage(format!(
-                        "{}: {ns}/{pkg} has no release {release}",
-                        r.describe()
-                    ))
+                    RegistryError::NoRelease {
+                        registry: r.describe(),
+                        namespace: ns.into(),
+                        package: pkg.into(),
+                        release: release.into(),
+                    }
                 })?;
                 r.pull(ns, pkg, &info.digest)
             }
@@ -165,7 +179,7 @@ impl Registry {
     }
 
     /// Publishes `gz` as `release` of `ns/pkg`.
-    pub async fn push(
+    pub(crate) async fn push(
         &self,
         ns: &str,
         pkg: &str,
@@ -180,7 +194,7 @@ impl Registry {
     }
 
     /// What [`Registry::push`] would send, without sending anything.
-    pub fn push_request(&self, ns: &str, pkg: &str, force: bool) -> PushRequest {
+    pub(crate) fn push_request(&self, ns: &str, pkg: &str, force: bool) -> PushRequest {
         match self {
             Registry::Dir(r) => PushRequest {
                 target: format!("{} {ns}/{pkg}", r.describe()),
@@ -197,16 +211,8 @@ impl Registry {
         }
     }
 
-    /// Names of the packages in a namespace (without the namespace).
-    pub async fn packages(&self, ns: &str) -> Result<Vec<String>> {
-        match self {
-            Registry::Dir(r) => r.packages(ns),
-            Registry::Appr(r) => r.packages(ns).await,
-        }
-    }
-
     /// The packages of a namespace with their releases, as the registry lists them.
-    pub async fn list(&self, ns: &str) -> Result<Vec<PackageSummary>> {
+    pub(crate) async fn list(&self, ns: &str) -> Result<Vec<PackageSummary>> {
         match self {
             Registry::Dir(r) => {
                 let mut out = Vec::new();
@@ -240,21 +246,14 @@ impl Registry {
     }
 
     /// Deletes a release. `Ok(false)` when there was no such release.
-    pub async fn delete(&self, ns: &str, pkg: &str, release: &str) -> Result<bool> {
+    pub(crate) async fn delete(&self, ns: &str, pkg: &str, release: &str) -> Result<bool> {
         match self {
-            Registry::Dir(r) => Err(crate::error::Error::input(format!(
-                "{}: the dir: registry has no delete; remove the release from {ns}/{pkg}/releases.json by hand",
-                r.describe()
-            ))),
+            Registry::Dir(r) => Err(RegistryError::NoDelete {
+                registry: r.describe(),
+                namespace: ns.into(),
+                package: pkg.into(),
+            }),
             Registry::Appr(r) => r.delete(ns, pkg, release).await,
-        }
-    }
-
-    /// Notices (retries) the client gathered since the last call.
-    pub fn take_notes(&self) -> Vec<String> {
-        match self {
-            Registry::Dir(_) => Vec::new(),
-            Registry::Appr(r) => r.take_notes(),
         }
     }
 

@@ -10,7 +10,7 @@ static ACTIVE: AtomicBool = AtomicBool::new(false);
 
 /// A spinner for a transfer in progress, shown only on an interactive terminal; it clears its
 /// line when dropped. In CI logs and pipes it does nothing, so logs stay plain lines.
-pub struct Activity {
+pub(crate) struct Activity {
     stop: Option<Arc<AtomicBool>>,
     thread: Option<std::thread::JoinHandle<()>>,
 }
@@ -29,7 +29,7 @@ impl Drop for Activity {
 
 impl Activity {
     /// A guard that shows nothing.
-    pub fn none() -> Self {
+    pub(crate) fn none() -> Self {
         Activity {
             stop: None,
             thread: None,
@@ -59,12 +59,12 @@ pub(super) fn start(label: &str) -> Activity {
             if started.elapsed() > Duration::from_millis(300) {
                 let frame = FRAMES[drawn % FRAMES.len()];
                 let secs = started.elapsed().as_secs_f64();
-                eprint!("\r\x1b[2K    {frame} {label} ({secs:.1}s)");
+                crate::out::stderr(&format!("\r\x1b[2K    {frame} {label} ({secs:.1}s)"));
                 drawn += 1;
             }
         }
         if drawn > 0 {
-            eprint!("\r\x1b[2K");
+            crate::out::stderr("\r\x1b[2K");
         }
         ACTIVE.store(false, Ordering::Release);
     });

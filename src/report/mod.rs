@@ -1,84 +1,43 @@
-//! What the user sees. Human lines go to stderr, one per event; with `--format json` a summary
-//! goes to stdout at the end. The summary records every decision, everything published and
-//! every write a dry-run skipped, so the last lines of a run say what happened.
+//! What the user sees. Human lines go to stderr, one per event; with `--format json` one summary
+//! document goes to stdout at the end ([`summary`]), for every outcome. The summary records the
+//! decision, everything published, kept and skipped, and the error, so the last lines of a run
+//! say what happened.
 //!
+//! Verbosity: `-q` prints errors (error findings, the failure) and the summary only; the default
+//! adds progress, warnings and dry-run lines; `-v` adds detail (the plan, proofs, checks).
 //! In CI logs each stage is a foldable section (`travis_fold` on Travis, `::group::` on GitHub
-//! Actions). No colour or control codes are ever written, so `NO_COLOR` and plain CI logs are
-//! honoured by construction.
+//! Actions). No colour or control codes are ever written to a log, so `NO_COLOR` and plain CI
+//! logs are honoured by construction; a spinner runs only on an interactive terminal.
 //!
-//! Stages call the [`Reporter`]; they never print themselves.
+//! Steps call the [`Reporter`]; clients reach it through [`Events`], which it implements. Nothing
+//! else prints.
+
+mod activity;
+pub(crate) mod summary;
 
 use std::sync::Mutex;
 use std::time::Duration;
 
 use serde::Serialize;
 
-use crate::olm::Finding;
-
-mod activity;
-pub use activity::Activity;
+use crate::error::Error;
+use crate::events::{Events, RetryNote, Transfer, Write};
+use crate::olm::{Finding, Level};
+use crate::out;
+use activity::Activity;
+use summary::{Failure, StageReport, Summary, digest_suffix};
 
 /// How much to say.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Verbosity {
+pub(crate) enum Verbosity {
     Quiet,
     Normal,
     Verbose,
 }
 
-/// Something published (or that would have been, in a dry-run).
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
-pub struct Write {
-    /// What is written, e.g. `bundle 0.2.0`.
-    pub what: String,
-    /// Where, e.g. `dir:_out/registry sample/sample-operator`.
-    pub target: String,
-    /// sha256 of what is written, when known.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub digest: Option<String>,
-}
-
-#[derive(Debug, Clone, Serialize)]
-pub struct StageReport {
-    pub stage: String,
-    pub seconds: f64,
-    pub status: String,
-}
-
-/// The end-of-run summary (also the `--format json` document).
-#[derive(Debug, Default, Clone, Serialize)]
-pub struct Summary {
-    pub pipeline: String,
-    pub package: String,
-    pub channel: String,
-    pub version: String,
-    pub dry_run: bool,
-    pub stages: Vec<StageReport>,
-    pub decisions: Vec<String>,
-    pub published: Vec<Write>,
-    pub kept: Vec<Write>,
-    pub skipped: Vec<Write>,
-    pub findings: Vec<Finding>,
-    /// The head of the pipeline's channel in the bundle this run builds.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub channel_head: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub error: Option<String>,
-}
-
-#[derive(Debug)]
-pub struct Reporter {
-    verbosity: Verbosity,
-    json: bool,
-    fold: Fold,
-    /// Whether stderr is a terminal a person watches (not a CI log): only then a spinner runs.
-    interactive: bool,
-    summary: Mutex<Summary>,
-}
-
 /// How stage sections are folded in a CI log.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Fold {
+pub(crate) enum Fold {
     #[default]
     None,
     /// `travis_fold:start:NAME` … `travis_fold:end:NAME`
@@ -89,7 +48,7 @@ pub enum Fold {
 
 impl Fold {
     /// The folding of the CI this runs in (`provider` as in [`crate::ci::CiContext`]).
-    pub fn for_provider(provider: Option<&str>) -> Self {
+    pub(crate) fn for_provider(provider: Option<&str>) -> Self {
         match provider {
             Some("travis") => Fold::Travis,
             Some("github-actions") => Fold::GitHubActions,
@@ -98,62 +57,90 @@ impl Fold {
     }
 }
 
+/// The run's voice: lines on stderr and the summary.
+#[derive(Debug)]
+pub(crate) struct Reporter {
+    verbosity: Verbosity,
+    json: bool,
+    fold: Fold,
+    /// Whether stderr is a terminal a person watches (not a CI log): only then a spinner runs.
+    interactive: bool,
+    state: Mutex<State>,
+}
+
+#[derive(Debug, Default)]
+struct State {
+    summary: Summary,
+    /// Decisions in words, for the human summary.
+    decisions: Vec<String>,
+    finished: bool,
+}
+
 impl Reporter {
-    pub fn new(verbosity: Verbosity, json: bool) -> Self {
+    pub(crate) fn new(verbosity: Verbosity, json: bool) -> Self {
         Reporter {
             verbosity,
             json,
             fold: Fold::None,
             interactive: false,
-            summary: Mutex::new(Summary::default()),
+            state: Mutex::new(State::default()),
         }
     }
 
     /// Allows the transfer spinner (the caller checks stderr is a terminal outside CI).
-    pub fn with_interactive(mut self, interactive: bool) -> Self {
+    pub(crate) fn with_interactive(mut self, interactive: bool) -> Self {
         self.interactive = interactive;
         self
     }
 
-    /// Starts a spinner labelled `label` (e.g. "pushing 1.2 MB to quay.io") until the returned
-    /// guard is dropped; a no-op unless interactive and not quiet.
-    pub fn activity(&self, label: &str) -> Activity {
+    /// Folds stage sections the way the CI's log viewer expects.
+    pub(crate) fn with_fold(mut self, fold: Fold) -> Self {
+        self.fold = fold;
+        self
+    }
+
+    fn state(&self) -> std::sync::MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn line(&self, min: Verbosity, text: &str) {
+        if self.verbosity >= min {
+            out::line(text);
+        }
+    }
+
+    /// Starts a spinner labelled `label` until the returned guard is dropped; a no-op unless
+    /// interactive and not quiet.
+    fn activity(&self, label: &str) -> Activity {
         if !self.interactive || self.verbosity == Verbosity::Quiet {
             return Activity::none();
         }
         activity::start(label)
     }
 
-    /// Folds stage sections the way the CI's log viewer expects.
-    pub fn with_fold(mut self, fold: Fold) -> Self {
-        self.fold = fold;
-        self
-    }
-
-    fn line(&self, min: Verbosity, text: &str) {
-        if self.verbosity >= min {
-            eprintln!("{text}");
-        }
+    /// Names the command the summary is about (`run`, `publish`, …).
+    pub(crate) fn command(&self, command: &str) {
+        self.state().summary.command = command.into();
     }
 
     /// Fills the summary's header.
-    pub fn begin(
+    pub(crate) fn begin(
         &self,
         pipeline: &str,
-        package: &str,
-        channel: &str,
+        package: Option<&str>,
+        channel: Option<&str>,
         version: &str,
         dry_run: bool,
     ) {
-        let mut s = self.summary.lock().unwrap();
-        s.pipeline = pipeline.into();
-        s.package = package.into();
-        s.channel = channel.into();
-        s.version = version.into();
+        let s = &mut self.state().summary;
+        s.pipeline = Some(pipeline.into());
+        s.package = package.map(Into::into);
+        s.channel = channel.map(Into::into);
+        s.version = Some(version.into());
         s.dry_run = dry_run;
     }
 
-    pub fn stage_start(&self, stage: &str) {
+    pub(crate) fn stage_start(&self, stage: &str) {
         match self.fold {
             Fold::None => {}
             Fold::Travis => self.line(
@@ -165,7 +152,7 @@ impl Reporter {
         self.line(Verbosity::Normal, &format!("==> {stage}"));
     }
 
-    pub fn stage_end(&self, stage: &str, took: Duration, ok: bool) {
+    pub(crate) fn stage_end(&self, stage: &str, took: Duration, ok: bool) {
         let status = if ok { "ok" } else { "failed" };
         self.line(
             Verbosity::Normal,
@@ -179,25 +166,25 @@ impl Reporter {
             ),
             Fold::GitHubActions => self.line(Verbosity::Normal, "::endgroup::"),
         }
-        self.summary.lock().unwrap().stages.push(StageReport {
+        self.state().summary.stages.push(StageReport {
             stage: stage.into(),
             seconds: (took.as_secs_f64() * 1000.0).round() / 1000.0,
-            status: status.into(),
+            status,
         });
     }
 
     /// A normal progress line.
-    pub fn info(&self, text: &str) {
+    pub(crate) fn info(&self, text: &str) {
         self.line(Verbosity::Normal, &format!("    {text}"));
     }
 
     /// Detail shown with -v.
-    pub fn detail(&self, text: &str) {
+    pub(crate) fn detail(&self, text: &str) {
         self.line(Verbosity::Verbose, &format!("    {text}"));
     }
 
     /// A multi-line block (e.g. a diff), indented; shown normally when `always`, else with -v.
-    pub fn block(&self, text: &str, always: bool) {
+    pub(crate) fn block(&self, text: &str, always: bool) {
         let min = if always {
             Verbosity::Normal
         } else {
@@ -208,29 +195,40 @@ impl Reporter {
         }
     }
 
-    /// A warning, shown even with -q.
-    pub fn warn(&self, text: &str) {
-        self.line(Verbosity::Quiet, &format!("warning: {text}"));
+    /// A warning: shown normally, not with -q.
+    pub(crate) fn warn(&self, text: &str) {
+        self.line(Verbosity::Normal, &format!("warning: {text}"));
     }
 
-    /// A decision the pipeline took (e.g. what `replaces` is and why); kept in the summary.
-    pub fn decision(&self, text: &str) {
+    /// What fetch-previous decided (as data, and in words); kept in the summary.
+    pub(crate) fn decided<T: Serialize>(&self, decision: &T, text: &str) {
         self.line(Verbosity::Normal, &format!("    {text}"));
-        self.summary.lock().unwrap().decisions.push(text.into());
+        let mut st = self.state();
+        st.decisions.push(text.into());
+        st.summary.notes.push(text.into());
+        st.summary.decision = serde_json::to_value(decision).ok();
     }
 
-    pub fn findings(&self, findings: &[Finding]) {
+    /// Something the run noticed and says once (e.g. a new `defaultChannel`); kept in the
+    /// summary.
+    pub(crate) fn note(&self, text: &str) {
+        self.line(Verbosity::Normal, &format!("    {text}"));
+        self.state().summary.notes.push(text.into());
+    }
+
+    /// Findings: errors always, warnings unless -q; all kept in the summary.
+    pub(crate) fn findings(&self, findings: &[Finding]) {
         for f in findings {
-            self.line(Verbosity::Quiet, &format!("    {f}"));
+            let min = match f.level {
+                Level::Error => Verbosity::Quiet,
+                Level::Warning => Verbosity::Normal,
+            };
+            self.line(min, &format!("    {f}"));
         }
-        self.summary
-            .lock()
-            .unwrap()
-            .findings
-            .extend_from_slice(findings);
+        self.state().summary.findings.extend_from_slice(findings);
     }
 
-    pub fn published(&self, w: Write) {
+    pub(crate) fn published(&self, w: Write) {
         self.line(
             Verbosity::Normal,
             &format!(
@@ -240,11 +238,11 @@ impl Reporter {
                 digest_suffix(&w)
             ),
         );
-        self.summary.lock().unwrap().published.push(w);
+        self.state().summary.published.push(w);
     }
 
     /// Something already published with the same content, left as it is.
-    pub fn kept(&self, w: Write) {
+    pub(crate) fn kept(&self, w: Write) {
         self.line(
             Verbosity::Normal,
             &format!(
@@ -254,13 +252,13 @@ impl Reporter {
                 digest_suffix(&w)
             ),
         );
-        self.summary.lock().unwrap().kept.push(w);
+        self.state().summary.kept.push(w);
     }
 
     /// A write skipped by --dry-run.
-    pub fn skipped(&self, w: Write) {
+    pub(crate) fn skipped(&self, w: Write) {
         self.line(
-            Verbosity::Quiet,
+            Verbosity::Normal,
             &format!(
                 "    dry-run: skipped {} → {}{}",
                 w.what,
@@ -268,85 +266,75 @@ impl Reporter {
                 digest_suffix(&w)
             ),
         );
-        self.summary.lock().unwrap().skipped.push(w);
+        self.state().summary.skipped.push(w);
     }
 
     /// Records the channel head of the bundle being published.
-    pub fn channel_head(&self, csv: &str) {
-        self.summary.lock().unwrap().channel_head = Some(csv.to_string());
+    pub(crate) fn channel_head(&self, channel: &str, csv: &str) {
+        let s = &mut self.state().summary;
+        s.channel_head = Some(csv.to_string());
+        if s.channel.is_none() {
+            s.channel = Some(channel.to_string());
+        }
     }
 
-    pub fn fail(&self, error: &str) {
-        self.summary.lock().unwrap().error = Some(error.into());
+    /// Records how the command failed.
+    pub(crate) fn fail(&self, e: &Error) {
+        let s = &mut self.state().summary;
+        s.outcome = "failed";
+        s.exit_code = e.exit_code();
+        s.error = Some(Failure::of(e));
     }
 
-    pub fn summary(&self) -> Summary {
-        self.summary.lock().unwrap().clone()
-    }
-
-    /// Prints the closing summary: human lines on stderr, or JSON on stdout.
-    pub fn finish(&self) {
-        let s = self.summary();
+    /// Prints the closing summary once: JSON on stdout, or human lines on stderr.
+    pub(crate) fn finish(&self) {
+        let mut st = self.state();
+        if st.finished {
+            return;
+        }
+        st.finished = true;
         if self.json {
-            println!(
-                "{}",
-                serde_json::to_string_pretty(&s).expect("summary serialises")
-            );
-            return;
+            out::stdout(&format!(
+                "{}\n",
+                serde_json::to_string_pretty(&st.summary).expect("the summary serialises")
+            ));
+        } else {
+            out::stderr(&st.summary.human(&st.decisions));
         }
-        if self.verbosity == Verbosity::Quiet && s.error.is_none() {
-            return;
-        }
-        let mode = if s.dry_run { " (dry-run)" } else { "" };
-        eprintln!(
-            "Summary{mode}: {} {} on channel {}",
-            s.package, s.version, s.channel
-        );
-        if let Some(head) = &s.channel_head {
-            eprintln!("  channel    {} → {head}", s.channel);
-        }
-        for d in &s.decisions {
-            eprintln!("  decided    {d}");
-        }
-        for w in &s.published {
-            eprintln!(
-                "  published  {} -> {}{}",
-                w.what,
-                w.target,
-                digest_suffix(w)
-            );
-        }
-        for w in &s.kept {
-            eprintln!(
-                "  unchanged  {} at {}{}",
-                w.what,
-                w.target,
-                digest_suffix(w)
-            );
-        }
-        for w in &s.skipped {
-            eprintln!(
-                "  skipped    {} -> {}{} (dry-run)",
-                w.what,
-                w.target,
-                digest_suffix(w)
-            );
-        }
-        if s.published.is_empty() && s.skipped.is_empty() && s.kept.is_empty() && s.error.is_none()
-        {
-            eprintln!("  nothing was published");
-        }
-        if let Some(e) = &s.error {
-            eprintln!("  failed: {e}");
-        }
+    }
+
+    /// Whether the summary was printed.
+    pub(crate) fn finished(&self) -> bool {
+        self.state().finished
+    }
+
+    /// The summary so far (tests).
+    #[cfg(test)]
+    pub(crate) fn summary(&self) -> Summary {
+        self.state().summary.clone()
     }
 }
 
-fn digest_suffix(w: &Write) -> String {
-    w.digest
-        .as_ref()
-        .map(|d| format!(" (sha256:{d})"))
-        .unwrap_or_default()
+impl Events for Reporter {
+    fn retrying(&self, note: &RetryNote) {
+        self.warn(&note.to_string());
+    }
+
+    fn transfer(&self, label: &str) -> Transfer {
+        Transfer::until_dropped(self.activity(label))
+    }
+
+    fn note(&self, text: &str) {
+        self.info(text);
+    }
+
+    fn detail(&self, text: &str) {
+        Reporter::detail(self, text);
+    }
+
+    fn warn(&self, text: &str) {
+        Reporter::warn(self, text);
+    }
 }
 
 #[cfg(test)]
@@ -361,5 +349,16 @@ mod tests {
             Fold::GitHubActions
         );
         assert_eq!(Fold::for_provider(None), Fold::None);
+    }
+
+    #[test]
+    fn a_failure_is_recorded_with_its_class_and_problems() {
+        let r = Reporter::new(Verbosity::Quiet, true);
+        let e: Error =
+            crate::error::Problems(vec![crate::error::Problem::new("x:1", "bad")]).into();
+        r.fail(&e);
+        let s = r.summary();
+        assert_eq!((s.outcome, s.exit_code), ("failed", 2));
+        assert_eq!(s.error.unwrap().problems.len(), 1);
     }
 }

@@ -3,18 +3,20 @@
 
 use std::path::Path;
 
-use super::Asset;
-use crate::error::{Error, Result};
+use super::{Asset, TargetError};
+use crate::atomic::write_atomic;
+use crate::events::{Gate, Write};
 use crate::olm::archive::sha256_hex;
-use crate::registry::dir::write_atomic;
-use crate::report::Write;
-use crate::stages::Ctx;
 
-pub fn publish(ctx: &Ctx<'_>, root: &Path, tag: &str, assets: &[Asset]) -> Result<()> {
+/// Attaches `assets` under `<root>/<tag>/`, asking `gate` before each file it writes.
+pub(crate) fn publish(
+    root: &Path,
+    tag: &str,
+    assets: &[Asset],
+    gate: &dyn Gate,
+) -> Result<(), TargetError> {
     if tag.is_empty() || tag.contains(['/', '\\']) || tag == "." || tag == ".." {
-        return Err(Error::input(format!(
-            "release.tag '{tag}' cannot name a folder"
-        )));
+        return Err(TargetError::Tag { tag: tag.into() });
     }
     let dir = root.join(tag);
     for asset in assets {
@@ -28,12 +30,13 @@ pub fn publish(ctx: &Ctx<'_>, root: &Path, tag: &str, assets: &[Asset]) -> Resul
             .ok()
             .is_some_and(|b| sha256_hex(&b) == asset.sha256)
         {
-            ctx.report.kept(write);
+            gate.kept(write);
             continue;
         }
-        if ctx.may_write(write.clone()) {
-            write_atomic(&path, &asset.bytes)?;
-            ctx.report.published(write);
+        if gate.allow(&write) {
+            write_atomic(&path, &asset.bytes)
+                .map_err(|source| TargetError::Write { path, source })?;
+            gate.done(write);
         }
     }
     Ok(())

@@ -207,7 +207,7 @@ fn a_release_that_is_not_semver_never_reaches_the_server_and_the_server_says_422
         .block_on(client.push(&ns, PKG, "1.0", &gz, false))
         .unwrap_err();
     assert!(
-        e.message.contains(&format!(
+        e.to_string().contains(&format!(
             "POST /cnr/api/v1/packages/{ns}/{PKG}: HTTP 422 invalid-release"
         )),
         "{e}"
@@ -319,7 +319,7 @@ fn client_channels_show_and_delete_against_appr() {
     // ...but a wrong base URL (an HTML 404) is.
     let wrong = ApprClient::new(format!("{}/nope", url.trim_end_matches("/cnr")), None).unwrap();
     let e = rt.block_on(wrong.releases(&ns, PKG)).unwrap_err();
-    assert!(e.message.contains("HTML page"), "{e}");
+    assert!(e.to_string().contains("HTML page"), "{e}");
     assert_eq!(Registry::Appr(Box::new(c)).describe(), url);
 }
 

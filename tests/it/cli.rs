@@ -237,13 +237,8 @@ fn json_summary_on_stdout() {
     assert_eq!(summary["version"], "0.1.0");
     assert_eq!(summary["dry_run"], true);
     assert_eq!(summary["channel_head"], "sample-operator.v0.1.0");
-    assert!(
-        summary["decisions"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|d| d.as_str().unwrap().contains("has no replaces"))
-    );
+    assert_eq!(summary["decision"]["kind"], "first");
+    crate::output::assert_summary(&summary);
     assert_eq!(
         summary["skipped"].as_array().unwrap().len(),
         4,

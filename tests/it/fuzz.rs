@@ -36,7 +36,7 @@ proptest! {
         let end = (end..=text.len()).find(|p| text.is_char_boundary(*p)).unwrap_or(text.len());
         text.replace_range(pos..end, &insert);
         if let Err(e) = pipeline::parse("fuzz.yaml", &text, &Vars::default()) {
-            prop_assert!(e.message.starts_with("fuzz.yaml"), "errors name the file: {}", e.message);
+            prop_assert!(e.to_string().starts_with("fuzz.yaml"), "errors name the file: {}", e.to_string());
             prop_assert_eq!(e.exit_code(), 2);
         }
     }

@@ -274,7 +274,7 @@ async fn a_secondary_rate_limit_is_waited_out() {
         "{}",
         stderr(&o)
     );
-    assert!(stderr(&o).contains("retry 1 in 1.0s"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("retrying in 1.0s"), "{}", stderr(&o));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -1,7 +1,7 @@
 //! A stateful, in-process fake of GitHub's releases API for the GitHub target's tests.
 //!
 //! It keeps releases and their assets (bytes stored exactly as uploaded, `sha256:` digests),
-//! answers like GitHub where it matters (fact sheet §7.1–§7.4): get-by-tag never returns a
+//! answers like GitHub where it matters (GitHub's REST docs for releases and release assets): get-by-tag never returns a
 //! draft; lists are paged with `Link: rel="next"`; a duplicate tag or asset name is a 422
 //! `already_exists`; a 502 fault leaves an empty asset in state `starter`; a 403 fault is a
 //! secondary rate limit with `retry-after`; requests without the expected token get 401. In

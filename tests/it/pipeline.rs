@@ -52,14 +52,14 @@ fn unknown_key_names_file_and_line() {
     let err = pipeline::parse("pipelines/x.yaml", &text, &vars(&[], &[])).unwrap_err();
     assert_eq!(err.exit_code(), 2);
     assert!(
-        err.message.starts_with("pipelines/x.yaml:10:"),
+        err.to_string().starts_with("pipelines/x.yaml:10:"),
         "{}",
-        err.message
+        err.to_string()
     );
     assert!(
-        err.message.contains("unknown field `namespaec`"),
+        err.to_string().contains("unknown field `namespaec`"),
         "{}",
-        err.message
+        err.to_string()
     );
 }
 
@@ -67,13 +67,17 @@ fn unknown_key_names_file_and_line() {
 fn wrong_type_and_missing_key_name_the_line() {
     let text = GOOD.replace("stages: [render, package, verify, push]", "stages: render");
     let err = pipeline::parse("x.yaml", &text, &vars(&[], &[])).unwrap_err();
-    assert!(err.message.starts_with("x.yaml:10:"), "{}", err.message);
-    let text = GOOD.replace("channel: alpha\n", "");
+    assert!(
+        err.to_string().starts_with("x.yaml:10:"),
+        "{}",
+        err.to_string()
+    );
+    let text = GOOD.replace("version: ${VERSION:-0.1.0}\n", "");
     let err = pipeline::parse("x.yaml", &text, &vars(&[], &[])).unwrap_err();
     assert!(
-        err.message.contains("missing field `channel`"),
+        err.to_string().contains("missing field `version`"),
         "{}",
-        err.message
+        err.to_string()
     );
     let text = GOOD.replace(
         "stages: [render, package, verify, push]",
@@ -81,9 +85,9 @@ fn wrong_type_and_missing_key_name_the_line() {
     );
     let err = pipeline::parse("x.yaml", &text, &vars(&[], &[])).unwrap_err();
     assert!(
-        err.message.starts_with("x.yaml:10:") && err.message.contains("publish"),
+        err.to_string().starts_with("x.yaml:10:") && err.to_string().contains("publish"),
         "{}",
-        err.message
+        err.to_string()
     );
 }
 
@@ -93,17 +97,17 @@ fn unset_variable_names_line_and_variable() {
     let err = pipeline::parse("x.yaml", &text, &vars(&[], &[])).unwrap_err();
     assert_eq!(err.exit_code(), 2);
     assert!(
-        err.message
+        err.to_string()
             .starts_with("x.yaml:9: variable QUAY_REPOSITORY is not set"),
         "{}",
-        err.message
+        err.to_string()
     );
     let text = GOOD.replace("  namespace: ns", "  namespace: ${QUAY_REPOSITORY");
     let err = pipeline::parse("x.yaml", &text, &vars(&[], &[])).unwrap_err();
     assert!(
-        err.message.starts_with("x.yaml:9: malformed"),
+        err.to_string().starts_with("x.yaml:9: malformed"),
         "{}",
-        err.message
+        err.to_string()
     );
 }
 

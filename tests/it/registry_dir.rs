@@ -79,9 +79,9 @@ fn refuses_bad_releases_names_and_blobs() {
     for bad in ["1.0", "v0.2.0", "1", "latest"] {
         let err = reg.push("ns", "pkg", bad, &gz, false).unwrap_err();
         assert!(
-            err.message.contains("not strict SemVer"),
+            err.to_string().contains("not strict SemVer"),
             "{bad}: {}",
-            err.message
+            err
         );
     }
     assert!(

@@ -54,7 +54,7 @@ pub struct FetchedManifest {
 impl RegistryClient {
     /// A client for `reference`. Plain http is refused unless the host is loopback or
     /// `insecure` is set.
-    pub fn new(
+    pub(crate) fn new(
         reference: RegistryRef,
         credentials: Option<Credentials>,
         insecure: bool,

@@ -1,39 +1,32 @@
 //! The bundle tarball: writing it reproducibly and reading it defensively.
 //!
-//! Writing follows what the app registry's consumers read (fact sheet §3): by default one
-//! flattened `bundle.yaml` whose `data.customResourceDefinitions`, `data.clusterServiceVersions`
-//! and `data.packages` are YAML strings holding lists; optionally the nested tree (the package
-//! file plus one folder per CSV version). The tar is reproducible: entries sorted, modes fixed,
-//! owner 0, mtime from `SOURCE_DATE_EPOCH` (or 0), and the gzip header carries no name or time.
-//! The registry's digest is the sha256 of the *uncompressed* tar.
+//! Writing follows what the app registry's consumers read (operator-courier's `bundle.yaml` format,
+//! read by the appr server and OLM's app-registry loader): by default one flattened `bundle.yaml`
+//! whose `data.customResourceDefinitions`, `data.clusterServiceVersions` and `data.packages` are
+//! YAML strings holding lists; optionally the nested tree (the package file plus one folder per CSV
+//! version). The tar is reproducible: entries sorted, modes fixed, owner 0, mtime from
+//! `SOURCE_DATE_EPOCH` (or 0), and the gzip header carries no name or time. The registry's digest
+//! is the sha256 of the *uncompressed* tar.
 //!
 //! Reading treats the blob as untrusted: non-gzip or truncated data, entries with `..` or an
 //! absolute path, links, devices, too many entries, too many bytes or too high a compression
 //! ratio are refused with an error naming the entry. Nothing is written to disk while reading.
 
 mod read;
+mod release;
 mod write;
 
 pub use read::{
     parse_flattened_list, parse_flattened_top, parse_single, read_bundle, read_dir_with,
     read_flattened, read_path, tar_digest, unpack,
 };
+pub use release::{unpack_release, write_folder};
 pub use write::{bundle_files, csv_list_item, flatten, flatten_parts, pack};
 
 use sha2::{Digest, Sha256};
 
 /// How the bundle is laid out inside the tarball.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Default,
-    serde::Deserialize,
-    serde::Serialize,
-    clap::ValueEnum,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Layout {
     /// One `bundle.yaml` with string-valued `data.*` (what courier pushes for a flat folder).

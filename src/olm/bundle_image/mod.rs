@@ -91,12 +91,3 @@ impl BundleImageError {
         }
     }
 }
-
-impl From<BundleImageError> for crate::error::Error {
-    fn from(e: BundleImageError) -> Self {
-        crate::error::Error {
-            class: e.class(),
-            message: e.to_string(),
-        }
-    }
-}

@@ -8,20 +8,20 @@ use serde_yaml_ng::{Mapping, Value};
 
 /// `spec.icon[0]` of a CSV.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Icon {
+pub(crate) struct Icon {
     pub base64data: String,
-    pub mediatype: &'static str,
+    pub(crate) mediatype: &'static str,
 }
 
 impl Icon {
     /// Builds the icon from an image's bytes; `file` names it in errors.
-    pub fn from_bytes(file: &str, bytes: &[u8]) -> Result<Icon, String> {
+    pub(crate) fn from_bytes(file: &str, bytes: &[u8]) -> Result<Icon, super::CsvError> {
         let mediatype = sniff(bytes).ok_or_else(|| {
             let head: Vec<String> = bytes.iter().take(8).map(|b| format!("{b:02x}")).collect();
-            format!(
-                "{file}: not a PNG, JPEG, GIF or SVG image (first bytes: {}); OLM accepts only those",
-                head.join(" ")
-            )
+            super::CsvError::Icon {
+                file: file.into(),
+                head: head.join(" "),
+            }
         })?;
         Ok(Icon {
             base64data: base64::engine::general_purpose::STANDARD.encode(bytes),
@@ -29,7 +29,7 @@ impl Icon {
         })
     }
 
-    pub fn to_yaml(&self) -> Value {
+    pub(crate) fn to_yaml(&self) -> Value {
         let mut m = Mapping::new();
         m.insert("base64data".into(), self.base64data.clone().into());
         m.insert("mediatype".into(), self.mediatype.into());
@@ -38,7 +38,7 @@ impl Icon {
 }
 
 /// The media type of an image, from its first bytes.
-pub fn sniff(bytes: &[u8]) -> Option<&'static str> {
+pub(crate) fn sniff(bytes: &[u8]) -> Option<&'static str> {
     if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
         return Some("image/png");
     }
@@ -80,6 +80,7 @@ mod tests {
     #[test]
     fn rejects_unknown_bytes_with_the_file_name() {
         let e = Icon::from_bytes("logo.bmp", b"BM\x00\x00").unwrap_err();
+        let e = e.to_string();
         assert!(e.starts_with("logo.bmp:") && e.contains("42 4d"), "{e}");
         let i = Icon::from_bytes("x.gif", b"GIF87a").unwrap();
         assert_eq!(

@@ -11,58 +11,61 @@
 //!
 //! File access is the caller's: [`Parts::build`] receives loaders, so this module stays pure.
 
-pub mod icon;
-pub mod rbac;
+mod error;
+pub(crate) mod icon;
+pub(crate) mod rbac;
+pub mod spec;
 
 use std::collections::BTreeMap;
 
 use serde_yaml_ng::{Mapping, Value};
 
-pub use icon::Icon;
-pub use rbac::Doc;
+pub(crate) use error::CsvError;
+pub(crate) use icon::Icon;
+pub(crate) use rbac::Doc;
 
-use crate::pipeline::render_spec::{CsvSpec, PermissionSpec};
+use spec::{CsvSpec, PermissionSpec};
 
 /// A service account and its rules.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Permission {
-    pub service_account: String,
-    pub rules: Vec<Value>,
+pub(crate) struct Permission {
+    pub(crate) service_account: String,
+    pub(crate) rules: Vec<Value>,
 }
 
 /// A deployment of the install strategy.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Deployment {
-    pub name: String,
-    pub spec: Value,
+pub(crate) struct Deployment {
+    pub(crate) name: String,
+    pub(crate) spec: Value,
 }
 
 /// Everything assembled for the CSV.
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct Parts {
-    pub name: Option<String>,
-    pub version: String,
-    pub created_at: String,
-    pub icon: Option<Icon>,
-    pub cluster_permissions: Vec<Permission>,
-    pub permissions: Vec<Permission>,
-    pub deployments: Vec<Deployment>,
+pub(crate) struct Parts {
+    pub(crate) name: Option<String>,
+    pub(crate) version: String,
+    pub(crate) created_at: String,
+    pub(crate) icon: Option<Icon>,
+    pub(crate) cluster_permissions: Vec<Permission>,
+    pub(crate) permissions: Vec<Permission>,
+    pub(crate) deployments: Vec<Deployment>,
 }
 
 /// Reads a YAML file into its documents; `Ok(None)` when the file does not exist.
-pub type LoadDocs<'a> = dyn FnMut(&str) -> Result<Option<Vec<Doc>>, String> + 'a;
+pub(crate) type LoadDocs<'a> = dyn FnMut(&str) -> Result<Option<Vec<Doc>>, CsvError> + 'a;
 /// Reads a file's bytes.
-pub type LoadBytes<'a> = dyn FnMut(&str) -> Result<Vec<u8>, String> + 'a;
+pub(crate) type LoadBytes<'a> = dyn FnMut(&str) -> Result<Vec<u8>, CsvError> + 'a;
 
 impl Parts {
     /// Builds the parts `spec` asks for.
-    pub fn build(
+    pub(crate) fn build(
         spec: &CsvSpec,
         version: &str,
         created_at: &str,
         docs: &mut LoadDocs<'_>,
         bytes: &mut LoadBytes<'_>,
-    ) -> Result<Parts, String> {
+    ) -> Result<Parts, CsvError> {
         let mut parts = Parts {
             name: spec.name.as_ref().map(|n| n.replace("{version}", version)),
             version: version.to_string(),
@@ -89,10 +92,9 @@ impl Parts {
                 if d.optional {
                     continue;
                 }
-                return Err(format!(
-                    "{}: no such Deployment file (render.csv.deployments)",
-                    d.file
-                ));
+                return Err(CsvError::NoDeploymentFile {
+                    file: d.file.clone(),
+                });
             };
             parts
                 .deployments
@@ -102,7 +104,7 @@ impl Parts {
     }
 
     /// The parts as one YAML mapping, the tree that `render.csv.vars` paths read.
-    pub fn to_yaml(&self) -> Value {
+    pub(crate) fn to_yaml(&self) -> Value {
         let mut m = Mapping::new();
         if let Some(name) = &self.name {
             m.insert("name".into(), name.clone().into());
@@ -125,7 +127,7 @@ impl Parts {
     /// The template variables `vars` maps to parts. A path that names no part (e.g. a
     /// deployment whose optional file is absent) defines no variable, so a template that uses
     /// it fails with an undefined-variable error naming its line.
-    pub fn vars(&self, vars: &BTreeMap<String, String>) -> BTreeMap<String, Value> {
+    pub(crate) fn vars(&self, vars: &BTreeMap<String, String>) -> BTreeMap<String, Value> {
         let tree = self.to_yaml();
         vars.iter()
             .filter_map(|(name, path)| lookup(&tree, path).map(|v| (name.clone(), v.clone())))
@@ -137,21 +139,19 @@ fn permission(
     p: &PermissionSpec,
     kind: &str,
     docs: &mut LoadDocs<'_>,
-) -> Result<Permission, String> {
+) -> Result<Permission, CsvError> {
     let mut all = Vec::new();
     for file in &p.rbac {
-        all.extend(docs(file)?.ok_or_else(|| format!("{file}: no such RBAC file"))?);
+        all.extend(docs(file)?.ok_or_else(|| CsvError::NoRbacFile { file: file.clone() })?);
     }
     let source = rbac::RuleSource {
         role: &p.role,
         kind,
         include: &p.include,
     };
-    let rules = rbac::rules(&source, &all).map_err(|e| {
-        format!(
-            "permissions of service account '{}': {e}",
-            p.service_account
-        )
+    let rules = rbac::rules(&source, &all).map_err(|e| CsvError::Permissions {
+        account: p.service_account.clone(),
+        source: Box::new(e),
     })?;
     Ok(Permission {
         service_account: p.service_account.clone(),
@@ -159,7 +159,7 @@ fn permission(
     })
 }
 
-fn deployment(file: &str, name: Option<&str>, docs: &[Doc]) -> Result<Deployment, String> {
+fn deployment(file: &str, name: Option<&str>, docs: &[Doc]) -> Result<Deployment, CsvError> {
     let found: Vec<&Doc> = docs
         .iter()
         .filter(|d| d.value.get("kind").and_then(Value::as_str) == Some("Deployment"))
@@ -167,24 +167,31 @@ fn deployment(file: &str, name: Option<&str>, docs: &[Doc]) -> Result<Deployment
         .collect();
     let [doc] = found.as_slice() else {
         return Err(match name {
-            Some(n) => format!(
-                "{file}: expected one Deployment named '{n}', found {}",
-                found.len()
-            ),
-            None => format!(
-                "{file}: expected one Deployment, found {}; name the one to use (render.csv.deployments[].name)",
-                found.len()
-            ),
+            Some(n) => CsvError::DeploymentNamed {
+                file: file.into(),
+                name: n.into(),
+                found: found.len(),
+            },
+            None => CsvError::Deployments {
+                file: file.into(),
+                found: found.len(),
+            },
         });
     };
     let spec = doc
         .value
         .get("spec")
         .cloned()
-        .ok_or_else(|| format!("{file}: the Deployment has no spec"))?;
+        .ok_or_else(|| CsvError::DeploymentField {
+            file: file.into(),
+            field: "spec",
+        })?;
     Ok(Deployment {
         name: doc_name(doc)
-            .ok_or_else(|| format!("{file}: the Deployment has no metadata.name"))?
+            .ok_or_else(|| CsvError::DeploymentField {
+                file: file.into(),
+                field: "metadata.name",
+            })?
             .to_string(),
         spec,
     })
@@ -219,7 +226,7 @@ fn deployment_yaml(d: &Deployment) -> Value {
 
 /// Reads `a.b[sel].c` from `tree`: `[sel]` picks a list item by index or by its `name` or
 /// `serviceAccountName`.
-pub fn lookup<'a>(tree: &'a Value, path: &str) -> Option<&'a Value> {
+pub(crate) fn lookup<'a>(tree: &'a Value, path: &str) -> Option<&'a Value> {
     let mut cur = tree;
     let mut rest = path;
     while !rest.is_empty() {
@@ -248,7 +255,7 @@ pub fn lookup<'a>(tree: &'a Value, path: &str) -> Option<&'a Value> {
 /// Sets the parts into a parsed CSV, each replacing what the template wrote at that place.
 /// An empty or null `spec.replaces` (a template's `replaces: {{.ReplacesCsvVersion}}` before
 /// fetch-previous) is removed: fetch-previous sets it structurally.
-pub fn apply(csv: &mut Value, parts: &Parts) -> Result<(), String> {
+pub(crate) fn apply(csv: &mut Value, parts: &Parts) -> Result<(), CsvError> {
     if let Some(name) = &parts.name {
         mapping(csv, &["metadata"])?.insert("name".into(), name.clone().into());
     }
@@ -277,9 +284,7 @@ pub fn apply(csv: &mut Value, parts: &Parts) -> Result<(), String> {
         let slot = install
             .entry("deployments".into())
             .or_insert_with(|| Value::Sequence(Vec::new()));
-        let list = slot
-            .as_sequence_mut()
-            .ok_or("spec.install.spec.deployments is not a list")?;
+        let list = slot.as_sequence_mut().ok_or(CsvError::DeploymentsNotList)?;
         for d in &parts.deployments {
             match list
                 .iter_mut()
@@ -301,7 +306,7 @@ pub fn apply(csv: &mut Value, parts: &Parts) -> Result<(), String> {
 }
 
 /// The image of the first container of the CSV's first deployment: the operator's image.
-pub fn operator_image(csv: &Value) -> Option<String> {
+pub(crate) fn operator_image(csv: &Value) -> Option<String> {
     let d = csv
         .get("spec")?
         .get("install")?
@@ -318,12 +323,12 @@ pub fn operator_image(csv: &Value) -> Option<String> {
 }
 
 /// The mapping at `path`, created (as empty mappings) where missing.
-fn mapping<'a>(v: &'a mut Value, path: &[&str]) -> Result<&'a mut Mapping, String> {
+fn mapping<'a>(v: &'a mut Value, path: &[&str]) -> Result<&'a mut Mapping, CsvError> {
     let mut cur = v;
     for (i, key) in path.iter().enumerate() {
-        let m = cur
-            .as_mapping_mut()
-            .ok_or_else(|| format!("{} is not a mapping", shown(&path[..i])))?;
+        let m = cur.as_mapping_mut().ok_or_else(|| CsvError::NotMapping {
+            path: shown(&path[..i]),
+        })?;
         cur = m
             .entry((*key).into())
             .or_insert_with(|| Value::Mapping(Mapping::new()));
@@ -332,7 +337,7 @@ fn mapping<'a>(v: &'a mut Value, path: &[&str]) -> Result<&'a mut Mapping, Strin
         }
     }
     cur.as_mapping_mut()
-        .ok_or_else(|| format!("{} is not a mapping", shown(path)))
+        .ok_or_else(|| CsvError::NotMapping { path: shown(path) })
 }
 
 fn shown(path: &[&str]) -> String {

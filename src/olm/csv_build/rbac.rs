@@ -2,7 +2,8 @@
 //!
 //! A CSV cannot reference existing roles, so KubeVirt put into its CSV the operator's own
 //! ClusterRole rules followed by the rules of every component (Cluster)Role the operator
-//! creates (fact sheet §1.1; an operator must hold every permission it grants). This module does
+//! creates (Kubernetes RBAC forbids granting a permission one does not hold: "Privilege
+//! escalation prevention" in the RBAC docs). This module does
 //! that from the YAML files themselves: the named role's rules first, then the rules of the
 //! other roles listed (or all of them), in file order.
 //!
@@ -15,27 +16,29 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_yaml_ng::{Mapping, Value};
 
+use super::CsvError;
+
 /// One YAML document and the file it came from.
 #[derive(Debug, Clone)]
-pub struct Doc {
-    pub file: String,
-    pub value: Value,
+pub(crate) struct Doc {
+    pub(crate) file: String,
+    pub(crate) value: Value,
 }
 
 /// Where rules come from, as the pipeline file says.
 #[derive(Debug, Clone)]
-pub struct RuleSource<'a> {
+pub(crate) struct RuleSource<'a> {
     /// The operator's own role.
-    pub role: &'a str,
+    pub(crate) role: &'a str,
     /// `ClusterRole` for clusterPermissions, `Role` for permissions: preferred when a Role and a
     /// ClusterRole share the role's name.
-    pub kind: &'a str,
+    pub(crate) kind: &'a str,
     /// Other roles to append; `["*"]` means every other role in the files.
-    pub include: &'a [String],
+    pub(crate) include: &'a [String],
 }
 
 /// The rules of `source` from `docs`, deduplicated.
-pub fn rules(source: &RuleSource<'_>, docs: &[Doc]) -> Result<Vec<Value>, String> {
+pub(crate) fn rules(source: &RuleSource<'_>, docs: &[Doc]) -> Result<Vec<Value>, CsvError> {
     let roles: Vec<(usize, &Doc)> = docs
         .iter()
         .enumerate()
@@ -51,14 +54,17 @@ pub fn rules(source: &RuleSource<'_>, docs: &[Doc]) -> Result<Vec<Value>, String
         .filter(|(_, d)| name(d) == Some(source.role))
         .min_by_key(|(_, d)| kind(d) != Some(source.kind))
         .map(|(i, _)| *i)
-        .ok_or_else(|| format!("role '{}' is not defined in {}", source.role, files()))?;
+        .ok_or_else(|| CsvError::NoRole {
+            role: source.role.into(),
+            files: files(),
+        })?;
     let all = source.include.iter().any(|n| n == "*");
     for wanted in source.include.iter().filter(|n| *n != "*") {
         if !roles.iter().any(|(_, d)| name(d) == Some(wanted.as_str())) {
-            return Err(format!(
-                "role '{wanted}' (listed in include) is not defined in {}",
-                files()
-            ));
+            return Err(CsvError::NoIncludedRole {
+                role: wanted.clone(),
+                files: files(),
+            });
         }
     }
     let mut concatenated = role_rules(&docs[own])?;
@@ -82,21 +88,20 @@ fn name(d: &Doc) -> Option<&str> {
         .and_then(Value::as_str)
 }
 
-fn role_rules(d: &Doc) -> Result<Vec<Value>, String> {
+fn role_rules(d: &Doc) -> Result<Vec<Value>, CsvError> {
     match d.value.get("rules") {
         None | Some(Value::Null) => Ok(Vec::new()),
         Some(Value::Sequence(s)) => Ok(s.clone()),
-        Some(_) => Err(format!(
-            "{}: rules of {} '{}' is not a list",
-            d.file,
-            kind(d).unwrap_or("role"),
-            name(d).unwrap_or("?")
-        )),
+        Some(_) => Err(CsvError::Rules {
+            file: d.file.clone(),
+            kind: kind(d).unwrap_or("role").into(),
+            name: name(d).unwrap_or("?").into(),
+        }),
     }
 }
 
 /// What a rule allows, independent of order and repetition.
-pub fn canonical(rule: &Value) -> BTreeMap<String, BTreeSet<String>> {
+pub(crate) fn canonical(rule: &Value) -> BTreeMap<String, BTreeSet<String>> {
     let mut out = BTreeMap::new();
     if let Some(m) = rule.as_mapping() {
         for (k, v) in m {
@@ -122,7 +127,7 @@ fn scalar_text(v: &Value) -> String {
 }
 
 /// Drops repeated items inside each rule, then rules equal to an earlier one.
-pub fn dedup(rules: Vec<Value>) -> Vec<Value> {
+pub(crate) fn dedup(rules: Vec<Value>) -> Vec<Value> {
     let mut seen = BTreeSet::new();
     let mut out = Vec::new();
     for rule in rules {
@@ -230,8 +235,9 @@ metadata: {name: op}
             &d,
         )
         .unwrap_err();
+        let e = e.to_string();
         assert!(e.contains("'nope'") && e.contains("rbac.yaml"), "{e}");
         let e = rules(&RuleSource { role: "x", ..src }, &d).unwrap_err();
-        assert!(e.contains("role 'x'"), "{e}");
+        assert!(e.to_string().contains("role 'x'"), "{e}");
     }
 }

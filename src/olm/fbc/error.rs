@@ -191,12 +191,3 @@ impl CatalogError {
         }
     }
 }
-
-impl From<CatalogError> for crate::error::Error {
-    fn from(e: CatalogError) -> Self {
-        crate::error::Error {
-            class: e.class(),
-            message: e.to_string(),
-        }
-    }
-}

@@ -36,13 +36,12 @@ use serde::{Deserialize, Serialize};
 use super::{Bundle, Finding, Manifest};
 
 /// Which era's rules apply.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, Serialize, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Profile {
     /// OpenShift 4.1 / app registry: what operator-courier 2.1.11 and the registry loader
     /// enforced.
     #[default]
-    #[value(name = "appregistry-2019")]
     #[serde(rename = "appregistry-2019")]
     Appregistry2019,
     /// What operator-framework/api's validators and `opm validate` enforce today.

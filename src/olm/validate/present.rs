@@ -145,7 +145,14 @@ fn list_of_pairs(
                 rule,
                 at,
                 &format!("{field}.{key}"),
-                format!("{s} is not a valid {}", if key == "url" { "absolute http(s) URL" } else { "email address" }),
+                format!(
+                    "{s} is not a valid {}",
+                    if key == "url" {
+                        "absolute http(s) URL"
+                    } else {
+                        "email address"
+                    }
+                ),
             ),
             _ => {}
         }

@@ -1,5 +1,6 @@
 //! Credentials and the `Authorization` value: a ready token, or a login exchanged once on first
-//! use (`POST /api/v1/users/login`, fact sheet §2.2), and scrubbing secrets out of messages.
+//! use (`POST /api/v1/users/login`, Quay's CNR login route), and scrubbing secrets out of
+//! messages.
 
 use base64::Engine;
 use reqwest::Method;
@@ -7,7 +8,7 @@ use reqwest::Method;
 use super::errors::Failure;
 use super::transport::{MAX_JSON, Request, json};
 use super::{ApprClient, wire};
-use crate::error::{Error, Result};
+use crate::registry::{RegistryError, Result};
 use crate::secret::Secret;
 
 /// Credentials for the app registry, from the environment.
@@ -16,12 +17,17 @@ pub enum Credentials {
     /// A ready `Authorization` value (`QUAY_TOKEN`), e.g. `basic …`.
     Token(Secret),
     /// `QUAY_USERNAME` / `QUAY_PASSWORD`, exchanged through the login route.
-    Login { username: String, password: Secret },
+    Login {
+        /// `QUAY_USERNAME`.
+        username: String,
+        /// `QUAY_PASSWORD`.
+        password: Secret,
+    },
 }
 
 impl Credentials {
     /// Where they came from, for plans and dry-runs (never the value).
-    pub fn source(&self) -> &'static str {
+    pub(crate) fn source(&self) -> &'static str {
         match self {
             Credentials::Token(_) => "QUAY_TOKEN",
             Credentials::Login { .. } => "QUAY_USERNAME/QUAY_PASSWORD",
@@ -32,7 +38,7 @@ impl Credentials {
 impl ApprClient {
     /// Logs in (when a username and password were given) and returns the `Authorization`
     /// value to send, if any.
-    pub async fn authorization(&self) -> Result<Option<&Secret>> {
+    pub(crate) async fn authorization(&self) -> Result<Option<&Secret>> {
         let auth = self
             .auth
             .get_or_try_init(|| async {
@@ -58,7 +64,7 @@ impl ApprClient {
                 password: password.expose(),
             },
         })
-        .map_err(|e| Error::stage(format!("login body: {e}")))?;
+        .expect("a struct of two strings serialises");
         let req = Request {
             method: Method::POST,
             segments: vec!["api", "v1", "users", "login"],
@@ -77,20 +83,27 @@ impl ApprClient {
                 Ok(token)
             }
             // appr 0.7.4 has no login route and no authentication: send what Quay's login
-            // would have returned (fact sheet §2.2).
+            // would have returned (appr's `api/impl/registry.py` has no login).
             Err(Failure::Status(e)) if e.status == 404 && e.code.is_none() => {
                 let basic = base64::engine::general_purpose::STANDARD
                     .encode(format!("{username}:{}", password.expose()));
                 Ok(Secret::new(format!("basic {basic}")))
             }
-            Err(f) => Err(self
-                .error(f)
-                .context(format!("logging in to {} as {username}", self.base))),
+            Err(f) => Err(RegistryError::Login {
+                base: self.base.clone(),
+                username: username.into(),
+                source: self.scrub(f),
+            }),
         }
     }
 
     /// Turns a failure into an error, with every secret the client holds scrubbed out.
-    pub(super) fn error(&self, f: Failure) -> Error {
+    pub(super) fn error(&self, f: Failure) -> RegistryError {
+        RegistryError::Call(self.scrub(f))
+    }
+
+    /// `f` without any secret the client holds.
+    fn scrub(&self, f: Failure) -> Failure {
         let mut secrets: Vec<&str> = Vec::new();
         match &self.credentials {
             Some(Credentials::Token(t)) => secrets.push(t.expose()),
@@ -100,17 +113,15 @@ impl ApprClient {
         if let Some(Some(t)) = self.auth.get() {
             secrets.push(t.expose());
         }
-        Error::stage(crate::secret::redact(&f.to_string(), &secrets))
+        f.redacted(&secrets)
     }
 }
 
 /// Refuses the KubeVirt 2019 failure where a failed login left the string `null` as token.
-pub(super) fn check_token(t: &Secret, what: &str) -> Result<()> {
+pub(super) fn check_token(t: &Secret, what: &'static str) -> Result<()> {
     let v = t.expose().trim();
     if v.is_empty() || v == "null" {
-        return Err(Error::input(format!(
-            "{what} is empty or 'null' (a failed login?); refusing to send it as credentials"
-        )));
+        return Err(RegistryError::NullToken { what });
     }
     Ok(())
 }

@@ -1,11 +1,11 @@
-//! Deleting releases and the app-registry channel endpoints (fact sheet §2.3). App-registry
+//! Deleting releases and the app-registry channel endpoints (appr's `/channels` routes). App-registry
 //! channels are not OLM channels: OLM reads those from the package file inside the blob.
 
 use reqwest::Method;
 
 use super::wire::Channel;
 use super::{ApprClient, MEDIA_TYPE, check_name, check_names};
-use crate::error::{Error, Result};
+use crate::registry::{RegistryError, Result};
 
 impl ApprClient {
     /// `DELETE …/{release}/helm`. `Ok(false)` when there was no such release.
@@ -62,10 +62,11 @@ impl ApprClient {
             ],
         )
         .await?
-        .ok_or_else(|| {
-            Error::stage(format!(
-                "{ns}/{pkg}: no release {release} to put on channel {channel}"
-            ))
+        .ok_or_else(|| RegistryError::NoChannelRelease {
+            namespace: ns.into(),
+            package: pkg.into(),
+            release: release.into(),
+            channel: channel.into(),
         })
     }
 

@@ -1,13 +1,13 @@
 //! What can go wrong talking to an app registry, and how it reads to a user.
 //!
-//! Servers answer errors in two shapes (fact sheet §2.8): appr's bare
+//! Servers answer errors in two shapes: appr's bare
 //! `{"code", "message", "details"}` and Quay's envelope `{"error": {…}}`, which is sometimes a
 //! bare string (`{"error": "Cannot push an application to an image repository…"}`). Anything
 //! else (an HTML error page from a proxy or a wrong base URL, plain text, invalid JSON) is
 //! summarised without dumping it. Every message names the status, the server's code and text,
 //! and the method and URL path; 401/403 add what to do about credentials. Messages are built
 //! from the server's answer only, never from request headers, and the client redacts its
-//! secrets from them once more before they leave (see `ApprClient::error`).
+//! secrets from them once more before they leave (`Failure::redacted`).
 
 use std::fmt;
 use std::time::Duration;
@@ -19,18 +19,26 @@ pub enum Failure {
     Status(Box<ApiError>),
     /// No answer: connection refused or reset, timeout, truncated body.
     Transport {
+        /// `METHOD /path` of the call.
         at: String,
+        /// What happened.
         detail: String,
+        /// Whether it was a timeout.
         timeout: bool,
     },
     /// An answer that is not what the API promises: HTML or invalid JSON on success, missing
     /// fields, an oversized body, a redirect.
-    Invalid { at: String, detail: String },
+    Invalid {
+        /// `METHOD /path` of the call.
+        at: String,
+        /// What is wrong with the answer.
+        detail: String,
+    },
 }
 
 impl Failure {
     /// The status code of a [`Failure::Status`].
-    pub fn status(&self) -> Option<u16> {
+    pub(crate) fn status(&self) -> Option<u16> {
         match self {
             Failure::Status(e) => Some(e.status),
             _ => None,
@@ -38,7 +46,7 @@ impl Failure {
     }
 
     /// The server's error code (e.g. `package-not-found`).
-    pub fn code(&self) -> Option<&str> {
+    pub(crate) fn code(&self) -> Option<&str> {
         match self {
             Failure::Status(e) => e.code.as_deref(),
             _ => None,
@@ -69,13 +77,47 @@ impl fmt::Display for Failure {
     }
 }
 
+impl std::error::Error for Failure {}
+
+impl Failure {
+    /// The same failure with every secret in `secrets` removed from what the server said.
+    pub(crate) fn redacted(self, secrets: &[&str]) -> Failure {
+        let r = |t: String| crate::secret::redact(&t, secrets);
+        match self {
+            Failure::Status(mut e) => {
+                e.message = e.message.map(r);
+                e.details = e.details.map(r);
+                e.not_json = e.not_json.map(r);
+                e.at = r(e.at);
+                Failure::Status(e)
+            }
+            Failure::Transport {
+                at,
+                detail,
+                timeout,
+            } => Failure::Transport {
+                at: r(at),
+                detail: r(detail),
+                timeout,
+            },
+            Failure::Invalid { at, detail } => Failure::Invalid {
+                at: r(at),
+                detail: r(detail),
+            },
+        }
+    }
+}
+
 /// An error answer from the server.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ApiError {
     /// `METHOD /url/path`.
     pub at: String,
+    /// The HTTP status.
     pub status: u16,
+    /// The server's error code, e.g. `package-not-found`.
     pub code: Option<String>,
+    /// The server's message.
     pub message: Option<String>,
     /// Compact JSON of `details`, shortened.
     pub details: Option<String>,
@@ -87,7 +129,12 @@ pub struct ApiError {
 
 impl ApiError {
     /// Reads an error body in either shape.
-    pub fn parse(at: String, status: u16, body: &[u8], retry_after: Option<Duration>) -> Self {
+    pub(crate) fn parse(
+        at: String,
+        status: u16,
+        body: &[u8],
+        retry_after: Option<Duration>,
+    ) -> Self {
         let mut e = ApiError {
             at,
             status,
@@ -175,7 +222,7 @@ impl fmt::Display for ApiError {
 }
 
 /// A one-line description of a body that is not JSON.
-pub fn describe_non_json(text: &str) -> String {
+pub(crate) fn describe_non_json(text: &str) -> String {
     let lower = text.to_ascii_lowercase();
     if lower.starts_with('<') || lower.contains("<html") {
         let title = lower.find("<title>").and_then(|start| {
@@ -192,7 +239,7 @@ pub fn describe_non_json(text: &str) -> String {
 }
 
 /// At most `max` characters on one line.
-pub fn shorten(s: &str, max: usize) -> String {
+pub(crate) fn shorten(s: &str, max: usize) -> String {
     let one_line: String = s
         .chars()
         .map(|c| if c.is_control() { ' ' } else { c })
@@ -205,7 +252,7 @@ pub fn shorten(s: &str, max: usize) -> String {
 }
 
 /// Reads `Retry-After`: seconds or an HTTP-date ([`crate::retry::retry_after`]).
-pub fn retry_after(headers: &reqwest::header::HeaderMap) -> Option<Duration> {
+pub(crate) fn retry_after(headers: &reqwest::header::HeaderMap) -> Option<Duration> {
     let value = headers.get(reqwest::header::RETRY_AFTER)?.to_str().ok()?;
     crate::retry::retry_after(value, std::time::SystemTime::now())
 }

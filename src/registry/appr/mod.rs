@@ -1,4 +1,5 @@
-//! The CNR/"appr" HTTP client, as Quay and appr 0.7.4 serve the API (fact sheet §2).
+//! The CNR/"appr" HTTP client, as Quay and appr 0.7.4 serve the API (the app-registry
+//! protocol of github.com/app-registry/appr, `appr/api/`).
 //!
 //! [`ApprClient`] takes a base URL (`https://quay.io/cnr`, or a loopback server in tests) and
 //! offers the calls the pipeline and maintainers need: login, list a namespace, a package's
@@ -13,13 +14,13 @@
 //! answers 404) gets the same HTTP Basic value the login would have returned. Every message
 //! that leaves the client is scrubbed of the secrets it holds.
 //!
-//! Requests, retries and body limits live in [`transport`]; error shapes in [`errors`]; JSON
+//! Requests, retries and body limits live in `transport`; error shapes in `errors`; JSON
 //! shapes in [`wire`].
 
 mod auth;
 mod channels;
 pub mod errors;
-pub mod transport;
+pub(crate) mod transport;
 pub mod wire;
 
 pub use auth::Credentials;
@@ -30,15 +31,16 @@ use tokio::sync::OnceCell;
 use self::transport::{MAX_JSON, Request, Transport, json};
 use self::wire::{ListItem, Manifest};
 use super::{PushOutcome, ReleaseInfo};
-use crate::error::{Error, Result};
+use super::{RegistryError, Result};
 use crate::http::HttpOptions;
 use crate::retry::RetryPolicy;
 use crate::secret::Secret;
 
 /// The media type olm-release pushes and reads (what courier and OLM use).
-pub const MEDIA_TYPE: &str = "helm";
+pub(crate) const MEDIA_TYPE: &str = "helm";
 
 #[derive(Debug)]
+/// A client of one app registry's CNR API.
 pub struct ApprClient {
     base: String,
     transport: Transport,
@@ -58,15 +60,14 @@ impl ApprClient {
         )
     }
 
-    pub fn with_options(
+    pub(crate) fn with_options(
         base: impl Into<String>,
         credentials: Option<Credentials>,
         http: HttpOptions,
         retry: RetryPolicy,
     ) -> Result<Self> {
         let base = base.into().trim_end_matches('/').to_string();
-        let transport = Transport::new(&base, http, retry)
-            .map_err(|e| Error::input(format!("registry URL: {e}")))?;
+        let transport = Transport::new(&base, http, retry).map_err(RegistryError::Url)?;
         Ok(ApprClient {
             base,
             transport,
@@ -75,26 +76,37 @@ impl ApprClient {
         })
     }
 
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         self.base.clone()
     }
 
     /// Whether credentials were given.
-    pub fn credentials(&self) -> Option<&Credentials> {
+    pub(crate) fn credentials(&self) -> Option<&Credentials> {
         self.credentials.as_ref()
     }
 
-    /// Retry notices since the last call, for the caller to report.
-    pub fn take_notes(&self) -> Vec<String> {
-        self.transport.take_notes()
+    /// Reports retries and transfers to `events` from now on.
+    pub(crate) fn with_events(mut self, events: std::sync::Arc<dyn crate::events::Events>) -> Self {
+        self.transport.events = events;
+        self
     }
 
     /// The URL of the push request (never holds credentials).
-    pub fn push_url(&self, ns: &str, pkg: &str, force: bool) -> String {
+    pub(crate) fn push_url(&self, ns: &str, pkg: &str, force: bool) -> String {
         let query: &[(&str, &str)] = if force { &[("force", "true")] } else { &[] };
         self.transport
             .url(&["api", "v1", "packages", ns, pkg], query)
             .to_string()
+    }
+
+    /// An answer whose values are not what the API promises.
+    fn answer(&self, ns: &str, pkg: &str, message: String) -> RegistryError {
+        RegistryError::Answer {
+            base: self.base.clone(),
+            namespace: ns.into(),
+            package: pkg.into(),
+            message,
+        }
     }
 
     fn at(&self, req: &Request<'_>) -> String {
@@ -142,7 +154,7 @@ impl ApprClient {
 
     /// `GET /api/v1/packages?namespace=NS`: the namespace's packages as the server lists them.
     /// Quay returns at most 50 and only those visible to the caller.
-    pub async fn list(&self, ns: &str) -> Result<Vec<ListItem>> {
+    pub(crate) async fn list(&self, ns: &str) -> Result<Vec<ListItem>> {
         check_name("namespace", ns)?;
         let items: Vec<ListItem> = self
             .get_json(vec!["api", "v1", "packages"], vec![("namespace", ns)], &[])
@@ -155,20 +167,9 @@ impl ApprClient {
             .collect())
     }
 
-    /// Names of the packages in a namespace (without the namespace).
-    pub async fn packages(&self, ns: &str) -> Result<Vec<String>> {
-        let prefix = format!("{ns}/");
-        Ok(self
-            .list(ns)
-            .await?
-            .into_iter()
-            .filter_map(|i| i.name.strip_prefix(&prefix).map(str::to_string))
-            .collect())
-    }
-
     /// Every helm manifest of `ns/pkg`, highest SemVer first; empty when the package does not
     /// exist.
-    pub async fn manifests(&self, ns: &str, pkg: &str) -> Result<Vec<Manifest>> {
+    pub(crate) async fn manifests(&self, ns: &str, pkg: &str) -> Result<Vec<Manifest>> {
         check_name("namespace", ns)?;
         check_name("package", pkg)?;
         let all: Vec<Manifest> = self
@@ -178,12 +179,15 @@ impl ApprClient {
                 &["package-not-found"],
             )
             .await
-            .map_err(|e| e.context(format!("reading the releases of {ns}/{pkg}")))?
+            .map_err(|e| RegistryError::Releases {
+                namespace: ns.into(),
+                package: pkg.into(),
+                source: Box::new(e),
+            })?
             .unwrap_or_default();
         let mut helm: Vec<Manifest> = Vec::new();
         for m in all.into_iter().filter(Manifest::is_helm) {
-            m.check()
-                .map_err(|e| Error::stage(format!("{}: {ns}/{pkg}: {e}", self.base)))?;
+            m.check().map_err(|e| self.answer(ns, pkg, e))?;
             if !helm.iter().any(|h| h.release == m.release) {
                 helm.push(m);
             }
@@ -217,14 +221,17 @@ impl ApprClient {
             )
             .await?;
         if let Some(m) = &m {
-            m.check()
-                .map_err(|e| Error::stage(format!("{}: {ns}/{pkg}: {e}", self.base)))?;
+            m.check().map_err(|e| self.answer(ns, pkg, e))?;
         }
         Ok(m)
     }
 
-    async fn get_blob(&self, segments: Vec<&str>) -> Result<Vec<u8>> {
+    async fn get_blob(&self, segments: Vec<&str>, what: &str) -> Result<Vec<u8>> {
         let auth = self.authorization().await?;
+        let _transfer = self
+            .transport
+            .events
+            .transfer(&format!("downloading {what}"));
         let req = Request {
             method: Method::GET,
             segments,
@@ -241,19 +248,23 @@ impl ApprClient {
     pub async fn pull_blob(&self, ns: &str, pkg: &str, digest: &str) -> Result<Vec<u8>> {
         check_name("namespace", ns)?;
         check_name("package", pkg)?;
-        wire::check_digest(digest).map_err(Error::stage)?;
-        self.get_blob(vec![
-            "api", "v1", "packages", ns, pkg, "blobs", "sha256", digest,
-        ])
+        wire::check_digest(digest).map_err(RegistryError::Digest)?;
+        self.get_blob(
+            vec!["api", "v1", "packages", ns, pkg, "blobs", "sha256", digest],
+            &format!("{ns}/{pkg} sha256:{digest}"),
+        )
         .await
     }
 
     /// `GET …/{release}/helm/pull`: the `.tar.gz` of a release.
     pub async fn pull_release(&self, ns: &str, pkg: &str, release: &str) -> Result<Vec<u8>> {
         check_names(ns, pkg, release)?;
-        self.get_blob(vec![
-            "api", "v1", "packages", ns, pkg, release, MEDIA_TYPE, "pull",
-        ])
+        self.get_blob(
+            vec![
+                "api", "v1", "packages", ns, pkg, release, MEDIA_TYPE, "pull",
+            ],
+            &format!("release {release} of {ns}/{pkg}"),
+        )
         .await
     }
 
@@ -285,6 +296,10 @@ impl ApprClient {
             auth,
             cap: MAX_JSON,
         };
+        let _transfer = self
+            .transport
+            .events
+            .transfer(&format!("pushing {} bytes to {ns}/{pkg}", gz.len()));
         match self.transport.send(&req).await {
             Ok(_) => Ok(PushOutcome::Pushed),
             Err(f) if f.status() == Some(409) => Ok(PushOutcome::Exists),
@@ -314,7 +329,7 @@ fn check_names(ns: &str, pkg: &str, third: &str) -> Result<()> {
 
 /// Names that go into URL paths: letters, digits, `-`, `_`, `.`, `+` (SemVer build
 /// metadata), not starting with `.`.
-fn check_name(what: &str, v: &str) -> Result<()> {
+fn check_name(what: &'static str, v: &str) -> Result<()> {
     let ok = !v.is_empty()
         && !v.starts_with('.')
         && v.chars()
@@ -322,8 +337,10 @@ fn check_name(what: &str, v: &str) -> Result<()> {
     if ok {
         Ok(())
     } else {
-        Err(Error::input(format!(
-            "invalid {what} '{v}' (letters, digits, '-', '_', '.', '+')"
-        )))
+        Err(RegistryError::Name {
+            what,
+            value: v.into(),
+            allowed: "letters, digits, '-', '_', '.', '+'",
+        })
     }
 }

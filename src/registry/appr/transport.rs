@@ -2,57 +2,66 @@
 //! redirects and size-capped bodies.
 //!
 //! Every call goes through [`Transport::send`]. It retries (with [`RetryPolicy`]) connection
-//! errors, timeouts, 5xx and 429 (honouring `Retry-After`), and nothing else; a POST is retried
+//! errors, timeouts, 5xx and 429 (honouring `Retry-After`), and nothing else, reporting each
+//! retry through [`Events`] as it waits; a POST is retried
 //! too, because the push stage resolves a push that landed before its answer was lost (the
 //! retry then meets a 409 and compares digests). Redirects within the registry's origin are
 //! followed for reads; anything else is an error, so the `Authorization` header (marked
 //! sensitive, so it never appears in debug output) never reaches another host.
 
-use std::sync::Mutex;
+use std::sync::Arc;
 
 use reqwest::header::{AUTHORIZATION, CONTENT_TYPE, HeaderValue, LOCATION};
 use reqwest::{Method, Url};
 
 use super::errors::{ApiError, Failure, describe_non_json, retry_after};
+use crate::events::{Events, RetryNote, Silent};
 use crate::http::{self, BodyError, HttpOptions};
 use crate::retry::{RetryPolicy, Verdict};
 use crate::secret::Secret;
 
 /// Largest JSON answer read (the blob cap is [`HttpOptions::max_body`]).
-pub const MAX_JSON: u64 = 16 * 1024 * 1024;
+pub(crate) const MAX_JSON: u64 = 16 * 1024 * 1024;
 /// Same-origin redirects followed for one read.
 const MAX_REDIRECTS: usize = 5;
 
-#[derive(Debug)]
-pub struct Transport {
+pub(crate) struct Transport {
     http: reqwest::Client,
     base: Url,
-    pub opts: HttpOptions,
-    pub retry: RetryPolicy,
-    /// Retries that happened, for the caller to report.
-    notes: Mutex<Vec<String>>,
+    pub(crate) opts: HttpOptions,
+    pub(crate) retry: RetryPolicy,
+    /// Where retries and transfers are reported, as they happen.
+    pub(crate) events: Arc<dyn Events>,
+}
+
+impl std::fmt::Debug for Transport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Transport")
+            .field("base", &self.base.as_str())
+            .finish_non_exhaustive()
+    }
 }
 
 /// One request, relative to the base URL.
-pub struct Request<'a> {
-    pub method: Method,
+pub(crate) struct Request<'a> {
+    pub(crate) method: Method,
     /// Path segments after the base, e.g. `["api", "v1", "packages", ns, pkg]`.
-    pub segments: Vec<&'a str>,
-    pub query: Vec<(&'a str, &'a str)>,
+    pub(crate) segments: Vec<&'a str>,
+    pub(crate) query: Vec<(&'a str, &'a str)>,
     /// A JSON body.
-    pub body: Option<bytes::Bytes>,
-    pub auth: Option<&'a Secret>,
+    pub(crate) body: Option<bytes::Bytes>,
+    pub(crate) auth: Option<&'a Secret>,
     /// Largest body accepted.
-    pub cap: u64,
+    pub(crate) cap: u64,
 }
 
 /// A successful (2xx) answer.
-pub struct Answer {
-    pub body: Vec<u8>,
+pub(crate) struct Answer {
+    pub(crate) body: Vec<u8>,
 }
 
 impl Transport {
-    pub fn new(base: &str, opts: HttpOptions, retry: RetryPolicy) -> Result<Self, String> {
+    pub(crate) fn new(base: &str, opts: HttpOptions, retry: RetryPolicy) -> Result<Self, String> {
         let base = Url::parse(base).map_err(|e| format!("'{base}' is not a URL: {e}"))?;
         if !matches!(base.scheme(), "http" | "https") || base.host_str().is_none() {
             return Err(format!("'{base}' is not an http(s) URL with a host"));
@@ -68,12 +77,12 @@ impl Transport {
             base,
             opts,
             retry,
-            notes: Mutex::new(Vec::new()),
+            events: Arc::new(Silent),
         })
     }
 
     /// The URL of a request (for messages and dry-run output; never holds credentials).
-    pub fn url(&self, segments: &[&str], query: &[(&str, &str)]) -> Url {
+    pub(crate) fn url(&self, segments: &[&str], query: &[(&str, &str)]) -> Url {
         let mut url = self.base.clone();
         if let Ok(mut path) = url.path_segments_mut() {
             path.pop_if_empty().extend(segments);
@@ -84,13 +93,8 @@ impl Transport {
         url
     }
 
-    /// Retries since the last call, one line each.
-    pub fn take_notes(&self) -> Vec<String> {
-        std::mem::take(&mut *self.notes.lock().unwrap_or_else(|e| e.into_inner()))
-    }
-
     /// Sends the request, retrying what may be retried; returns only 2xx answers.
-    pub async fn send(&self, req: &Request<'_>) -> Result<Answer, Failure> {
+    pub(crate) async fn send(&self, req: &Request<'_>) -> Result<Answer, Failure> {
         let url = self.url(&req.segments, &req.query);
         let at = at(&req.method, &url);
         let max = self.retry.max_attempts;
@@ -113,14 +117,13 @@ impl Transport {
                         Failure::Transport { detail, .. } => detail.clone(),
                         Failure::Invalid { detail, .. } => detail.clone(),
                     };
-                    self.notes
-                        .lock()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .push(format!(
-                            "{at}: {why}; retrying in {:.1}s (attempt {} of {max})",
-                            wait.as_secs_f64(),
-                            n + 1
-                        ));
+                    self.events.retrying(&RetryNote {
+                        call: at.clone(),
+                        why,
+                        next_attempt: n + 1,
+                        max_attempts: max,
+                        wait,
+                    });
                 },
             )
             .await;
@@ -217,7 +220,7 @@ impl Transport {
 }
 
 /// `METHOD /path?query` for messages.
-pub fn at(method: &Method, url: &Url) -> String {
+pub(crate) fn at(method: &Method, url: &Url) -> String {
     match url.query() {
         Some(q) => format!("{method} {}?{q}", url.path()),
         None => format!("{method} {}", url.path()),
@@ -250,7 +253,7 @@ fn transport(at: &str, e: &reqwest::Error, opts: &HttpOptions) -> Failure {
 }
 
 /// Parses a JSON answer, refusing HTML pages, invalid JSON and missing fields.
-pub fn json<T: serde::de::DeserializeOwned>(at: &str, body: &[u8]) -> Result<T, Failure> {
+pub(crate) fn json<T: serde::de::DeserializeOwned>(at: &str, body: &[u8]) -> Result<T, Failure> {
     serde_json::from_slice(body).map_err(|e| {
         let text = String::from_utf8_lossy(body);
         let detail = if serde_json::from_str::<serde_json::Value>(text.trim()).is_ok() {

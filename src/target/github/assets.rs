@@ -1,24 +1,25 @@
 //! Carrying out the asset [`Plan`] on a release, and checking the result.
 //!
-//! Every write goes through [`Ctx::may_write`], so a dry-run reports each upload, replacement
+//! Every write is asked of the [`Gate`] first, so a dry-run reports each upload, replacement
 //! and deletion (with sizes and digests) and performs none. Strays go first; then the uploads,
-//! a few at a time (`concurrency`, default 3, never all at once: §7.4); `SHA256SUMS` last, once
-//! everything it lists is there (§7.5). Any failed asset fails the stage (after the others
-//! finished), leaving a draft that a re-run completes.
+//! a few at a time (`concurrency`, default 3, never all at once, as GitHub's REST best
+//! practices ask); `SHA256SUMS` last, once everything it lists is there. Any failed asset
+//! fails the step (after the others finished), leaving a draft that a re-run completes.
 
 use futures_util::StreamExt;
 
+use super::GitHubError;
 use super::client::{Client, Release};
 use super::plan::{Action, Plan, Remote, temp_name};
 use crate::error::{Error, Result};
-use crate::report::Write;
-use crate::stages::Ctx;
+use crate::events::{Events, Gate, Write};
 use crate::target::Asset;
 
 /// Whether every planned write was performed (false in a dry-run).
-pub async fn apply(
-    ctx: &Ctx<'_>,
-    client: &Client<'_>,
+pub(super) async fn apply(
+    gate: &dyn Gate,
+    events: &dyn Events,
+    client: &Client,
     release: &Release,
     target: &str,
     assets: &[Asset],
@@ -34,9 +35,9 @@ pub async fn apply(
             target: target.to_string(),
             digest: stray.digest.as_deref().map(hex_of),
         };
-        if ctx.may_write(w.clone()) {
+        if gate.allow(&w) {
             client.delete_asset(stray.id).await?;
-            ctx.report.published(w);
+            gate.done(w);
         } else {
             performed = false;
         }
@@ -48,7 +49,15 @@ pub async fn apply(
         .partition(|(a, _)| a.name == "SHA256SUMS");
     for batch in [rest, sums] {
         let results: Vec<Result<bool>> = futures_util::stream::iter(batch)
-            .map(|(asset, action)| one(ctx, client, release.id, &endpoint, target, asset, action))
+            .map(|(asset, action)| {
+                let at = Place {
+                    client,
+                    release: release.id,
+                    endpoint: &endpoint,
+                    target,
+                };
+                one(gate, events, at, asset, action)
+            })
             .buffer_unordered(client.cfg.concurrency)
             .collect()
             .await;
@@ -56,30 +65,43 @@ pub async fn apply(
         for r in results {
             match r {
                 Ok(done) => performed &= done,
-                Err(e) => failures.push(e.message),
+                Err(e) => failures.push(e.to_string()),
             }
         }
         if !failures.is_empty() {
-            return Err(Error::stage(format!(
-                "{target}: {} asset(s) failed: {}; the release is left as it is, re-run to converge",
-                failures.len(),
-                failures.join("; ")
-            )));
+            return Err(GitHubError::Assets {
+                target: target.to_string(),
+                failures,
+            }
+            .into());
         }
     }
     Ok(performed)
 }
 
+/// Where an asset goes.
+#[derive(Clone, Copy)]
+struct Place<'a> {
+    client: &'a Client,
+    release: u64,
+    endpoint: &'a str,
+    target: &'a str,
+}
+
 /// One asset's action; true when its write was performed (or none was needed).
 async fn one(
-    ctx: &Ctx<'_>,
-    client: &Client<'_>,
-    release: u64,
-    endpoint: &str,
-    target: &str,
+    gate: &dyn Gate,
+    events: &dyn Events,
+    at: Place<'_>,
     asset: &Asset,
     action: &Action,
 ) -> Result<bool> {
+    let Place {
+        client,
+        release,
+        endpoint,
+        target,
+    } = at;
     let size = asset.bytes.len();
     let w = |verb: &str| Write {
         what: format!("{verb} asset {} ({size} bytes)", asset.name),
@@ -87,9 +109,7 @@ async fn one(
         digest: Some(asset.sha256.clone()),
     };
     let upload = |name: String| async move {
-        let spinner = ctx
-            .report
-            .activity(&format!("uploading {name} ({size} bytes)"));
+        let spinner = events.transfer(&format!("uploading {name} ({size} bytes)"));
         let r = client
             .upload(release, endpoint, &name, &asset.bytes, &asset.sha256)
             .await;
@@ -100,7 +120,7 @@ async fn one(
     };
     match action {
         Action::Keep => {
-            ctx.report.kept(Write {
+            gate.kept(Write {
                 what: format!("asset {} ({size} bytes)", asset.name),
                 ..w("")
             });
@@ -108,30 +128,30 @@ async fn one(
         }
         Action::Upload => {
             let write = w("upload");
-            if !ctx.may_write(write.clone()) {
+            if !gate.allow(&write) {
                 return Ok(false);
             }
             upload(asset.name.clone()).await?;
-            ctx.report.published(write);
+            gate.done(write);
             Ok(true)
         }
         Action::Replace { old } => {
             let write = w("replace");
-            if !ctx.may_write(write.clone()) {
+            if !gate.allow(&write) {
                 return Ok(false);
             }
             let new = upload(temp_name(&asset.name)).await?;
             swap(client, &asset.name, Some(*old), new.id).await?;
-            ctx.report.published(write);
+            gate.done(write);
             Ok(true)
         }
         Action::Finish { temp, old } => {
             let write = w("finish replacing");
-            if !ctx.may_write(write.clone()) {
+            if !gate.allow(&write) {
                 return Ok(false);
             }
             swap(client, &asset.name, *old, *temp).await?;
-            ctx.report.published(write);
+            gate.done(write);
             Ok(true)
         }
     }
@@ -139,16 +159,17 @@ async fn one(
 
 /// Deletes the old asset (if any) and gives the new one its name: the asset exists under one
 /// name or the other at every moment.
-async fn swap(client: &Client<'_>, name: &str, old: Option<u64>, new: u64) -> Result<()> {
+async fn swap(client: &Client, name: &str, old: Option<u64>, new: u64) -> Result<()> {
     if let Some(old) = old {
         client.delete_asset(old).await?;
     }
     let renamed = client.rename_asset(new, name).await?;
     if renamed.name != name {
-        return Err(Error::stage(format!(
-            "renaming the new copy of {name}: GitHub named it '{}'",
-            renamed.name
-        )));
+        return Err(GitHubError::Renamed {
+            name: name.into(),
+            got: renamed.name,
+        }
+        .into());
     }
     Ok(())
 }
@@ -156,28 +177,31 @@ async fn swap(client: &Client<'_>, name: &str, old: Option<u64>, new: u64) -> Re
 /// The upload's answer must carry the name asked for and the local bytes' size and digest.
 fn check_uploaded(r: &Remote, name: &str, asset: &Asset) -> Result<()> {
     if r.name != name {
-        return Err(Error::stage(format!(
-            "uploading {name}: GitHub stored it as '{}' (it renames names with special characters or leading/trailing dots); rename the file",
-            r.name
-        )));
+        return Err(GitHubError::StoredAs {
+            name: name.into(),
+            got: r.name.clone(),
+        }
+        .into());
     }
     let want = format!("sha256:{}", asset.sha256);
     if r.size != asset.bytes.len() as u64 || r.digest.as_ref().is_some_and(|d| *d != want) {
-        return Err(Error::stage(format!(
-            "uploading {name}: GitHub holds {} bytes with digest {}, expected {} bytes with {want}",
-            r.size,
-            r.digest.as_deref().unwrap_or("null"),
-            asset.bytes.len()
-        )));
+        return Err(GitHubError::Stored {
+            name: name.into(),
+            size: r.size,
+            digest: r.digest.clone().unwrap_or_else(|| "null".into()),
+            want_size: asset.bytes.len(),
+            want,
+        }
+        .into());
     }
     Ok(())
 }
 
 /// Lists the release's assets again and checks each local asset is there, uploaded, with the
 /// same size and digest.
-pub async fn verify(
-    ctx: &Ctx<'_>,
-    client: &Client<'_>,
+pub(super) async fn verify(
+    events: &dyn Events,
+    client: &Client,
     release: &Release,
     target: &str,
     assets: &[Asset],
@@ -201,7 +225,7 @@ pub async fn verify(
                 Some(d) if *d != want => {
                     problems.push(format!("{} has digest {d}, expected {want}", a.name))
                 }
-                None => ctx.report.warn(&format!(
+                None => events.warn(&format!(
                     "{target}: GitHub reports no digest for {}; checked its size only",
                     a.name
                 )),
@@ -210,16 +234,17 @@ pub async fn verify(
         }
     }
     if problems.is_empty() {
-        ctx.report.detail(&format!(
+        events.detail(&format!(
             "{target}: all {} assets verified (names, sizes, digests)",
             assets.len()
         ));
         return Ok(());
     }
-    Err(Error::stage(format!(
-        "{target}: the release does not hold the assets as uploaded: {}; it is not published, re-run to converge",
-        problems.join("; ")
-    )))
+    Err(GitHubError::Unconverged {
+        target: target.to_string(),
+        problems,
+    }
+    .into())
 }
 
 /// `sha256:<hex>` → `<hex>` (the report prints its own prefix).

@@ -5,11 +5,9 @@
 //! so we see every status and header (for `retry-after` and `x-ratelimit-reset`) and page by
 //! `page=N` rather than following absolute `Link` URLs (octocrab would prefix a GitHub
 //! Enterprise base path to them). Uploads bypass octocrab (module `upload`). octocrab's
-//! immediate retries are not compiled in (no `retry` feature, §7.7 item 7); every call here is
-//! retried by our [`RetryPolicy`](crate::retry::RetryPolicy) as [`limits`] classifies it, and
-//! every call has a timeout.
-
-use std::fmt;
+//! immediate retries are not compiled in (no `retry` feature); every call here is retried by
+//! our [`RetryPolicy`](crate::retry::RetryPolicy) as [`limits`] classifies it, each retry
+//! reported through [`Events`], and every call has a timeout.
 
 use octocrab::Octocrab;
 use reqwest::Method;
@@ -18,11 +16,14 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
+use std::sync::Arc;
+
+use super::GitHubError;
 use super::config::{Config, encode, upload_root};
+pub(crate) use super::error::{ApiError, ApiResult};
 use super::limits;
 use super::plan::Remote;
-use crate::error::{Error, Result};
-use crate::report::Reporter;
+use crate::events::{Events, RetryNote};
 use crate::retry::Verdict;
 use crate::secret::Secret;
 
@@ -35,69 +36,19 @@ const MAX_PAGES: u32 = 100;
 
 /// A release, the fields we use.
 #[derive(Debug, Clone, Deserialize)]
-pub struct Release {
-    pub id: u64,
-    pub tag_name: String,
-    pub draft: bool,
-    pub prerelease: bool,
+pub(crate) struct Release {
+    pub(crate) id: u64,
+    pub(crate) tag_name: String,
+    pub(crate) draft: bool,
+    pub(crate) prerelease: bool,
     #[serde(default)]
-    pub immutable: Option<bool>,
+    pub(crate) immutable: Option<bool>,
     #[serde(default)]
-    pub upload_url: String,
-    #[serde(default)]
-    pub html_url: Option<String>,
+    pub(crate) upload_url: String,
 }
-
-/// One failed call: what was asked, what came back, and whether to retry.
-#[derive(Debug)]
-pub struct ApiError {
-    /// Method and URL path, e.g. `POST /repos/o/r/releases` (never a header or the token).
-    pub what: String,
-    pub status: Option<u16>,
-    pub message: String,
-    /// GitHub's `errors` array (422 details).
-    pub errors: Vec<Value>,
-    pub verdict: Verdict,
-}
-
-impl ApiError {
-    /// A 422 whose details say the resource (release tag or asset name) already exists.
-    pub fn already_exists(&self) -> bool {
-        self.status == Some(422)
-            && self
-                .errors
-                .iter()
-                .any(|e| e.get("code").and_then(Value::as_str) == Some("already_exists"))
-    }
-}
-
-impl fmt::Display for ApiError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.status {
-            Some(s) => write!(f, "{}: HTTP {s}: {}", self.what, self.message)?,
-            None => write!(f, "{}: {}", self.what, self.message)?,
-        }
-        if !self.errors.is_empty() {
-            let errors: Vec<String> = self.errors.iter().map(Value::to_string).collect();
-            write!(f, " {}", errors.join(", "))?;
-        }
-        if self.status == Some(401) {
-            f.write_str(" (check GITHUB_TOKEN / GH_TOKEN)")?;
-        }
-        Ok(())
-    }
-}
-
-impl From<ApiError> for Error {
-    fn from(e: ApiError) -> Error {
-        Error::stage(e.to_string())
-    }
-}
-
-pub type ApiResult<T> = std::result::Result<T, ApiError>;
 
 /// A client for one repository's releases.
-pub struct Client<'a> {
+pub(crate) struct Client {
     octo: Octocrab,
     pub(super) uploads: reqwest::Client,
     pub(super) token: Secret,
@@ -106,37 +57,41 @@ pub struct Client<'a> {
     pub(super) upload_root: String,
     /// `/repos/{owner}/{repo}`, encoded.
     pub(super) repo_route: String,
-    pub cfg: Config,
-    pub(super) report: &'a Reporter,
+    pub(crate) cfg: Config,
+    pub(super) events: Arc<dyn Events>,
 }
 
-impl<'a> Client<'a> {
-    pub fn new(
+impl Client {
+    pub(crate) fn new(
         api: &str,
         owner: &str,
         repo: &str,
         token: &Secret,
         cfg: Config,
-        report: &'a Reporter,
-    ) -> Result<Self> {
+        events: Arc<dyn Events>,
+    ) -> Result<Self, GitHubError> {
         if token.expose().is_empty() || !token.expose().bytes().all(|b| b.is_ascii_graphic()) {
-            return Err(Error::input(
-                "GITHUB_TOKEN / GH_TOKEN holds characters an HTTP header cannot carry (a stray newline or space?)",
-            ));
+            return Err(GitHubError::Token);
         }
         let api = api.trim_end_matches('/').to_string();
         let upload_root = upload_root(&api);
         let octo = Octocrab::builder()
             .base_uri(api.as_str())
             .and_then(|b| b.upload_uri(upload_root.as_str()))
-            .map_err(|e| Error::input(format!("release.api_url '{api}': {e}")))?
+            .map_err(|e| GitHubError::ApiUrl {
+                api: api.clone(),
+                message: e.to_string(),
+            })?
             .personal_token(token.expose().to_string())
             .add_header(ACCEPT, MEDIA_TYPE.to_string())
             .set_connect_timeout(Some(cfg.timeout.min(std::time::Duration::from_secs(10))))
             .set_read_timeout(Some(cfg.timeout))
             .set_write_timeout(Some(cfg.timeout))
             .build()
-            .map_err(|e| Error::stage(format!("building the GitHub client for {api}: {e}")))?;
+            .map_err(|e| GitHubError::Client {
+                api: api.clone(),
+                message: e.to_string(),
+            })?;
         let uploads = crate::http::client(crate::http::HttpOptions {
             connect_timeout: std::time::Duration::from_secs(10),
             timeout: cfg.upload_timeout,
@@ -150,7 +105,7 @@ impl<'a> Client<'a> {
             upload_root,
             repo_route: format!("/repos/{}/{}", encode(owner), encode(repo)),
             cfg,
-            report,
+            events,
         })
     }
 
@@ -160,14 +115,20 @@ impl<'a> Client<'a> {
         F: FnMut() -> Fut,
         Fut: Future<Output = ApiResult<T>>,
     {
+        let max_attempts = self.cfg.retry.max_attempts;
         self.cfg
             .retry
             .run(
                 op,
                 |e: &ApiError| e.verdict,
                 |n, wait, e| {
-                    self.report
-                        .info(&format!("{e}; retry {n} in {:.1}s", wait.as_secs_f64()))
+                    self.events.retrying(&RetryNote {
+                        call: e.what.clone(),
+                        why: e.why(),
+                        next_attempt: n + 1,
+                        max_attempts,
+                        wait,
+                    })
                 },
             )
             .await
@@ -336,7 +297,7 @@ impl<'a> Client<'a> {
     }
 
     /// The published release for `tag` (get-by-tag never returns drafts).
-    pub async fn release_by_tag(&self, tag: &str) -> ApiResult<Option<Release>> {
+    pub(crate) async fn release_by_tag(&self, tag: &str) -> ApiResult<Option<Release>> {
         let route = format!("{}/releases/tags/{}", self.repo_route, encode(tag));
         match self.call(Method::GET, &route, None).await {
             Ok((_, r)) => Ok(Some(r)),
@@ -345,14 +306,22 @@ impl<'a> Client<'a> {
         }
     }
 
+    /// The preflight read: the first page of one release, which needs a token that may read
+    /// the repository.
+    pub(crate) async fn check(&self) -> ApiResult<()> {
+        let route = format!("{}/releases?per_page=1", self.repo_route);
+        let _: (_, Vec<Release>) = self.call(Method::GET, &route, None).await?;
+        Ok(())
+    }
+
     /// Every release, drafts included (for a token with push access).
-    pub async fn releases(&self) -> ApiResult<Vec<Release>> {
+    pub(crate) async fn releases(&self) -> ApiResult<Vec<Release>> {
         self.list_all(&format!("{}/releases", self.repo_route))
             .await
     }
 
     /// Creates a draft release for `tag`.
-    pub async fn create_draft(&self, tag: &str, prerelease: bool) -> ApiResult<Release> {
+    pub(crate) async fn create_draft(&self, tag: &str, prerelease: bool) -> ApiResult<Release> {
         let body = serde_json::json!({
             "tag_name": tag,
             "name": tag,
@@ -363,19 +332,19 @@ impl<'a> Client<'a> {
         Ok(self.call(Method::POST, &route, Some(&body)).await?.1)
     }
 
-    pub async fn update_release(&self, id: u64, body: &Value) -> ApiResult<Release> {
+    pub(crate) async fn update_release(&self, id: u64, body: &Value) -> ApiResult<Release> {
         let route = format!("{}/releases/{id}", self.repo_route);
         Ok(self.call(Method::PATCH, &route, Some(body)).await?.1)
     }
 
     /// Every asset of a release, whatever its state.
-    pub async fn assets(&self, release: u64) -> ApiResult<Vec<Remote>> {
+    pub(crate) async fn assets(&self, release: u64) -> ApiResult<Vec<Remote>> {
         self.list_all(&format!("{}/releases/{release}/assets", self.repo_route))
             .await
     }
 
     /// Deletes an asset; one already gone counts as deleted.
-    pub async fn delete_asset(&self, id: u64) -> ApiResult<()> {
+    pub(crate) async fn delete_asset(&self, id: u64) -> ApiResult<()> {
         let route = format!("{}/releases/assets/{id}", self.repo_route);
         match self.call::<Value>(Method::DELETE, &route, None).await {
             Ok(_) => Ok(()),
@@ -384,7 +353,7 @@ impl<'a> Client<'a> {
         }
     }
 
-    pub async fn rename_asset(&self, id: u64, name: &str) -> ApiResult<Remote> {
+    pub(crate) async fn rename_asset(&self, id: u64, name: &str) -> ApiResult<Remote> {
         let route = format!("{}/releases/assets/{id}", self.repo_route);
         let body = serde_json::json!({ "name": name });
         Ok(self.call(Method::PATCH, &route, Some(&body)).await?.1)

@@ -1,12 +1,13 @@
 //! Rate limits and faults: whether a failed GitHub call is retried, and after how long.
 //!
-//! GitHub answers a limit with 403 or 429 (fact sheet §7.4): `retry-after` says how many seconds
-//! to wait; else `x-ratelimit-remaining: 0` with `x-ratelimit-reset` (UTC epoch seconds) says
-//! until when; else a secondary limit (the message names it) asks for at least a minute. 5xx and
-//! transport failures back off exponentially (the [`RetryPolicy`](crate::retry::RetryPolicy)
-//! owns the loop; octocrab's own immediate retries are compiled out, §7.7 item 7). A 422 is
-//! never retried: it means the request itself is wrong or the resource already exists, and a
-//! blind retry after a 502 would only turn a `starter` asset into a 422 (§7.3).
+//! GitHub answers a limit with 403 or 429 (GitHub's REST docs, "Rate limits for the REST
+//! API"): `retry-after` says how many seconds to wait; else `x-ratelimit-remaining: 0` with
+//! `x-ratelimit-reset` (UTC epoch seconds) says until when; else a secondary limit (the message
+//! names it) asks for at least a minute. 5xx and transport failures back off exponentially (the
+//! [`RetryPolicy`](crate::retry::RetryPolicy) owns the loop; octocrab's own immediate retries
+//! are compiled out). A 422 is never retried: it means the request itself is wrong or the
+//! resource already exists, and a blind retry after a 502 would only turn a `starter` asset
+//! into a 422.
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -16,7 +17,7 @@ use crate::retry::Verdict;
 
 /// Classifies one failed call. `status` is `None` for transport failures (connection refused,
 /// reset, timeout). `secondary_wait` is the wait for a secondary limit that names no delay.
-pub fn verdict(
+pub(crate) fn verdict(
     status: Option<u16>,
     headers: Option<&HeaderMap>,
     message: &str,

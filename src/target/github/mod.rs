@@ -1,82 +1,81 @@
 //! The GitHub release target: attach the chosen assets to the release for a tag, idempotently.
 //!
-//! The recipe is draft-then-publish (fact sheet §7.2): find the release by tag, else among all
-//! pages of the release list (the only way to see a draft), else create it as a draft; bring
-//! its assets in line with the local ones ([`plan`], [`assets`]); list them again and compare
-//! names, sizes and digests; publish last (`draft: false`, keeping `prerelease`) unless the
-//! pipeline asks for a draft. A failure before publishing leaves a draft that a re-run
-//! completes. Every write goes through [`Ctx::may_write`]; a dry-run with a token reads the
-//! release and lists exactly what it would create, upload, replace, delete and keep, and
-//! without a token it reads nothing and lists every asset as an upload.
+//! The recipe is draft-then-publish: find the release by tag ("Get a release by tag name"
+//! never returns drafts), else among all pages of the release list (the only way to see a
+//! draft), else create it as a draft; bring its assets in line with the local ones ([`plan`],
+//! [`assets`]); list them again and compare names, sizes and digests; publish last
+//! (`draft: false`, keeping `prerelease`) unless the pipeline asks for a draft. A failure before
+//! publishing leaves a draft that a re-run completes. Every write is asked of the
+//! [`Gate`] first; a dry-run with a token reads the release and lists exactly what it would
+//! create, upload, replace, delete and keep, and without a token it reads nothing and lists
+//! every asset as an upload.
 //!
-//! [`client`] talks to the API (octocrab; uploads by reqwest in `upload`), [`limits`] decides retries,
-//! [`config`] holds the knobs from `release.options` and the upload URL rules.
+//! [`client`] talks to the API (octocrab; uploads by reqwest in `upload`), [`limits`] decides
+//! retries, [`config`] holds the knobs parsed from `release.options` and the upload URL rules.
 
-pub mod assets;
-pub mod client;
-pub mod config;
-pub mod limits;
-pub mod plan;
+mod assets;
+mod client;
+mod config;
+mod error;
+mod limits;
+mod plan;
 mod upload;
 
 use serde_json::json;
 
+pub(crate) use client::Client;
+pub(crate) use config::Config;
+pub(crate) use error::ApiError;
+pub(crate) use error::GitHubError;
+
 use super::Asset;
 use crate::error::{Error, Result};
-use crate::report::Write;
-use crate::settings::ReleaseSettings;
-use crate::stages::Ctx;
-use client::{Client, Release};
-use config::Config;
+use crate::events::{Events, Gate, Write};
+use client::Release;
 use plan::Action;
 
-pub async fn publish(
-    ctx: &Ctx<'_>,
-    settings: &ReleaseSettings,
-    api: &str,
-    owner: &str,
-    repo: &str,
+/// The release to bring in line: which repository and tag, and how it should end up.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Request<'a> {
+    pub(crate) api: &'a str,
+    pub(crate) owner: &'a str,
+    pub(crate) repo: &'a str,
+    pub(crate) tag: &'a str,
+    pub(crate) prerelease: bool,
+    pub(crate) draft: bool,
+}
+
+/// Attaches `assets` to the release `req` names. Without a client (a dry-run without a token)
+/// nothing is read and every asset is listed as an upload.
+pub(crate) async fn publish(
+    req: &Request<'_>,
+    client: Option<&Client>,
     assets: &[Asset],
+    gate: &dyn Gate,
+    events: &dyn Events,
 ) -> Result<()> {
-    let options = ctx
-        .settings
-        .pipeline
-        .release
-        .as_ref()
-        .map(|r| r.options.clone())
-        .unwrap_or_default();
-    let cfg = Config::from_options(&options)?;
-    check_names(assets)?;
-    let tag = &settings.tag;
-    let target = format!("github:{owner}/{repo} release {tag}");
-    let Some(token) = &settings.token else {
-        if ctx.settings.dry_run {
-            ctx.report.decision(&format!(
-                "{target}: no GITHUB_TOKEN or GH_TOKEN, so the dry-run reads nothing from {api} and lists every asset as an upload"
-            ));
-            fresh(ctx, settings, &target, assets, true);
-            return Ok(());
-        }
-        return Err(Error::input(format!(
-            "{target}: set GITHUB_TOKEN (or GH_TOKEN) to a token that may write releases of {owner}/{repo}"
-        )));
+    let target = format!("github:{}/{} release {}", req.owner, req.repo, req.tag);
+    let Some(client) = client else {
+        events.note(&format!(
+            "{target}: no GITHUB_TOKEN or GH_TOKEN, so the dry-run reads nothing from {} and lists every asset as an upload",
+            req.api
+        ));
+        return fresh(gate, req, &target, assets, true);
     };
-    let client = Client::new(api, owner, repo, token, cfg, ctx.report)?;
-    let release = match find(&client, tag).await? {
+    let release = match find(client, req.tag).await? {
         Some(r) => {
             let state = if r.draft { "draft" } else { "published" };
-            ctx.report.decision(&format!(
+            events.note(&format!(
                 "{target}: found the {state} release (id {}); updating it",
                 r.id
             ));
             r
         }
-        None => match create(ctx, &client, settings, &target).await? {
+        None => match create(gate, events, client, req, &target).await? {
             Some(r) => r,
             None => {
                 // Dry-run: nothing exists yet, so every asset would be uploaded.
-                fresh(ctx, settings, &target, assets, false);
-                return Ok(());
+                return fresh(gate, req, &target, assets, false);
             }
         },
     };
@@ -90,39 +89,17 @@ pub async fn publish(
             )
         });
     if release.immutable == Some(true) && !release.draft && deletes {
-        return Err(Error::stage(format!(
-            "{target}: the release is published and immutable, so its assets cannot be replaced or deleted; \
-             publish a new tag instead"
-        )));
+        return Err(GitHubError::Immutable { target }.into());
     }
-    let performed = assets::apply(ctx, &client, &release, &target, assets, &plan).await?;
+    let performed = assets::apply(gate, events, client, &release, &target, assets, &plan).await?;
     if performed {
-        assets::verify(ctx, &client, &release, &target, assets).await?;
+        assets::verify(events, client, &release, &target, assets).await?;
     }
-    finish(ctx, &client, settings, &release, &target).await
-}
-
-/// GitHub renames asset names with special characters or leading/trailing dots, which would
-/// break the name-based comparison; refuse them before any request.
-fn check_names(assets: &[Asset]) -> Result<()> {
-    for a in assets {
-        let plain = a
-            .name
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'_' | b'+'));
-        if !plain || a.name.starts_with('.') || a.name.ends_with('.') {
-            return Err(Error::input(format!(
-                "release.assets: '{}' would be renamed by GitHub; use letters, digits, '.', '-', '_' and '+' only, \
-                 without a leading or trailing dot",
-                a.name
-            )));
-        }
-    }
-    Ok(())
+    finish(gate, events, client, req, &release, &target).await
 }
 
 /// The release for `tag`: published (by tag) or draft (from the full list).
-async fn find(client: &Client<'_>, tag: &str) -> Result<Option<Release>> {
+async fn find(client: &Client, tag: &str) -> Result<Option<Release>> {
     if let Some(r) = client.release_by_tag(tag).await? {
         return Ok(Some(r));
     }
@@ -136,77 +113,86 @@ async fn find(client: &Client<'_>, tag: &str) -> Result<Option<Release>> {
 /// Creates the draft (None in a dry-run). A 422 `already_exists` means another run won the
 /// race: the release is looked up again.
 async fn create(
-    ctx: &Ctx<'_>,
-    client: &Client<'_>,
-    settings: &ReleaseSettings,
+    gate: &dyn Gate,
+    events: &dyn Events,
+    client: &Client,
+    req: &Request<'_>,
     target: &str,
 ) -> Result<Option<Release>> {
     let w = Write {
         what: format!(
             "create draft release {}{}",
-            settings.tag,
-            if settings.prerelease {
-                " (prerelease)"
-            } else {
-                ""
-            }
+            req.tag,
+            if req.prerelease { " (prerelease)" } else { "" }
         ),
         target: target.to_string(),
         digest: None,
     };
-    if !ctx.may_write(w.clone()) {
+    if !gate.allow(&w) {
         return Ok(None);
     }
-    match client
-        .create_draft(&settings.tag, settings.prerelease)
-        .await
-    {
+    match client.create_draft(req.tag, req.prerelease).await {
         Ok(r) => {
-            ctx.report.published(w);
+            gate.done(w);
             Ok(Some(r))
         }
         Err(e) if e.already_exists() => {
-            ctx.report.info(&format!(
+            events.note(&format!(
                 "{target}: created meanwhile by another run; using it"
             ));
-            match find(client, &settings.tag).await? {
+            match find(client, req.tag).await? {
                 Some(r) => Ok(Some(r)),
-                None => Err(Error::stage(format!(
-                    "{e}; yet no release for the tag can be found (does the token have push access?)"
-                ))),
+                None => Err(GitHubError::Vanished { source: e }.into()),
             }
         }
         Err(e) => Err(e.into()),
     }
 }
 
-/// Dry-run without a release to read: every asset is an upload, then the publish.
-fn fresh(ctx: &Ctx<'_>, settings: &ReleaseSettings, target: &str, assets: &[Asset], unread: bool) {
+/// Dry-run without a release to read: every asset is an upload, then the publish. Each write
+/// is asked of the gate, which skips and records it.
+fn fresh(
+    gate: &dyn Gate,
+    req: &Request<'_>,
+    target: &str,
+    assets: &[Asset],
+    unread: bool,
+) -> Result<()> {
+    let mut writes = Vec::new();
     if unread {
-        ctx.may_write(Write {
-            what: format!("find or create draft release {}", settings.tag),
+        writes.push(Write {
+            what: format!("find or create draft release {}", req.tag),
             target: target.to_string(),
             digest: None,
         });
     }
     for a in assets {
-        ctx.may_write(Write {
+        writes.push(Write {
             what: format!("upload asset {} ({} bytes)", a.name, a.bytes.len()),
             target: target.to_string(),
             digest: Some(a.sha256.clone()),
         });
     }
-    if !settings.draft {
-        ctx.may_write(publish_write(settings, target));
+    if !req.draft {
+        writes.push(publish_write(req, target));
     }
+    for w in writes {
+        if gate.allow(&w) {
+            return Err(Error::internal(format!(
+                "{target}: a write was allowed without a release to write to ({})",
+                w.what
+            )));
+        }
+    }
+    Ok(())
 }
 
-fn publish_write(settings: &ReleaseSettings, target: &str) -> Write {
+fn publish_write(req: &Request<'_>, target: &str) -> Write {
     Write {
         what: format!(
             "publish release {}{}",
-            settings.tag,
-            if settings.prerelease {
+            req.tag,
+            if req.prerelease {
                 " as a prerelease"
             } else {
                 ""
@@ -219,37 +205,35 @@ fn publish_write(settings: &ReleaseSettings, target: &str) -> Write {
 
 /// Publishes last (unless the pipeline wants a draft) and keeps `prerelease` as configured.
 async fn finish(
-    ctx: &Ctx<'_>,
-    client: &Client<'_>,
-    settings: &ReleaseSettings,
+    gate: &dyn Gate,
+    events: &dyn Events,
+    client: &Client,
+    req: &Request<'_>,
     release: &Release,
     target: &str,
 ) -> Result<()> {
-    if !release.draft && settings.draft {
-        ctx.report.warn(&format!(
+    if !release.draft && req.draft {
+        events.warn(&format!(
             "{target}: already published; release.draft: true does not unpublish it"
         ));
     }
-    let draft = release.draft && settings.draft;
-    if draft == release.draft && settings.prerelease == release.prerelease {
+    let draft = release.draft && req.draft;
+    if draft == release.draft && req.prerelease == release.prerelease {
         return Ok(());
     }
     let w = if release.draft && !draft {
-        publish_write(settings, target)
+        publish_write(req, target)
     } else {
         Write {
-            what: format!(
-                "mark release {} prerelease: {}",
-                settings.tag, settings.prerelease
-            ),
+            what: format!("mark release {} prerelease: {}", req.tag, req.prerelease),
             target: target.to_string(),
             digest: None,
         }
     };
-    if ctx.may_write(w.clone()) {
-        let body = json!({ "draft": draft, "prerelease": settings.prerelease });
+    if gate.allow(&w) {
+        let body = json!({ "draft": draft, "prerelease": req.prerelease });
         client.update_release(release.id, &body).await?;
-        ctx.report.published(w);
+        gate.done(w);
     }
     Ok(())
 }

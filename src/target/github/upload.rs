@@ -1,7 +1,8 @@
 //! Uploading assets: a plain reqwest client (from [`crate::http`]) instead of octocrab, which
-//! puts `/api/v3` in front of a GitHub Enterprise upload path (fact sheet §7.7 item 6),
-//! re-reads the release before every upload (item 4), sends no token to an upload host it does
-//! not know (item 5) and does not encode the name (item 1). The endpoint comes from the
+//! puts `/api/v3` in front of a GitHub Enterprise upload path, re-reads the release before
+//! every upload, sends no token to an upload host it does not know and does not encode the
+//! name (GitHub's REST docs, "Upload a release asset", describe the upload URL and the `name`
+//! query parameter). The endpoint comes from the
 //! release's `upload_url` and must lie under the upload root derived from the API base
 //! ([`super::config::upload_root`]), since the token goes with it; the `Authorization` header
 //! is marked sensitive. A failed attempt is retried only after the assets are listed again
@@ -9,17 +10,17 @@
 
 use reqwest::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, HeaderValue};
 
+use super::GitHubError;
 use super::client::{API_VERSION, ApiError, ApiResult, Client, MEDIA_TYPE, Release};
 use super::config::encode;
 use super::plan::Remote;
-use crate::error::{Error, Result};
 use crate::retry::Verdict;
 
-impl Client<'_> {
+impl Client {
     /// The upload endpoint of `release` (no query): the origin and path of its `upload_url`
     /// template, which must lie under the upload root derived from the API base, since the
     /// token goes with it.
-    pub fn upload_endpoint(&self, release: &Release) -> Result<String> {
+    pub(crate) fn upload_endpoint(&self, release: &Release) -> Result<String, GitHubError> {
         let from_template = release.upload_url.split('{').next().unwrap_or("").trim();
         if from_template.is_empty() {
             return Ok(format!(
@@ -28,17 +29,23 @@ impl Client<'_> {
             ));
         }
         if !from_template.starts_with(&format!("{}/", self.upload_root)) {
-            return Err(Error::stage(format!(
-                "release {}: its upload_url {from_template} is not under {}, the upload root for the API base {}; \
-                 refusing to send the token there (for GitHub Enterprise set release.api_url to https://HOST/api/v3)",
-                release.tag_name, self.upload_root, self.api
-            )));
+            return Err(GitHubError::UploadUrl {
+                tag: release.tag_name.clone(),
+                url: from_template.to_string(),
+                root: self.upload_root.clone(),
+                api: self.api.clone(),
+            });
         }
         Ok(from_template.to_string())
     }
 
     /// One upload attempt, no retry.
-    pub async fn upload_once(&self, endpoint: &str, name: &str, bytes: &[u8]) -> ApiResult<Remote> {
+    pub(crate) async fn upload_once(
+        &self,
+        endpoint: &str,
+        name: &str,
+        bytes: &[u8],
+    ) -> ApiResult<Remote> {
         let url = format!("{endpoint}?name={}", encode(name));
         let what = format!("POST {endpoint}?name={}", encode(name));
         let mut auth = HeaderValue::from_str(&format!("Bearer {}", self.token.expose()))
@@ -76,7 +83,7 @@ impl Client<'_> {
     /// Uploads `bytes` as `name`, retrying as classified. Before each retry the assets are
     /// listed again: a failed attempt may have left a `starter` asset under the name (deleted,
     /// or the retry would get 422) or may in fact have completed (then it is the result).
-    pub async fn upload(
+    pub(crate) async fn upload(
         &self,
         release: u64,
         endpoint: &str,
@@ -100,7 +107,7 @@ impl Client<'_> {
                         {
                             return Ok(r.clone());
                         }
-                        self.report.info(&format!(
+                        self.events.note(&format!(
                             "deleting asset {name} left in state '{}' by the failed attempt",
                             r.state
                         ));

@@ -113,7 +113,7 @@ fn every_difference_is_named() {
 
 #[test]
 fn a_catalog_graph_draws_with_the_existing_drawer() {
-    use olm_release::commands::graph::{Style, draw};
+    use olm_release::olm::drawing::{Style, draw};
     let b = registry();
     let c = migrated(&b);
     let skeleton = ReleaseModel::from_catalog(&c, "widget")

@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use olm_release::commands::graph::{Style, draw};
+use olm_release::olm::drawing::{Style, draw};
 use olm_release::olm::fbc::{self, CatalogError, ReleaseModel, compare, disk, migrate};
 use olm_release::olm::{Bundle, archive};
 

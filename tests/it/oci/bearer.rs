@@ -15,19 +15,17 @@ fn store(fake: &Fake, repository: &str, password: Option<&str>) -> Store {
     let target = Target::parse(&fake.target(repository)).unwrap();
     Store::open(
         &target,
-        StoreOptions {
-            credentials: password.map(|p| Credentials {
+        StoreOptions::default()
+            .with_credentials(password.map(|p| Credentials {
                 username: USER.into(),
                 password: Secret::new(p),
-            }),
-            retry: RetryPolicy {
+            }))
+            .with_retry(RetryPolicy {
                 max_attempts: 3,
                 base_delay: std::time::Duration::from_millis(5),
                 max_delay: std::time::Duration::from_millis(20),
                 max_total: std::time::Duration::from_secs(5),
-            },
-            ..Default::default()
-        },
+            }),
     )
     .unwrap()
 }

@@ -16,10 +16,7 @@ fn open(registry: &str, repository: &str, credentials: Option<Credentials>) -> S
     let target = Target::parse(&format!("{registry}/{repository}")).unwrap();
     Store::open(
         &target,
-        StoreOptions {
-            credentials,
-            ..Default::default()
-        },
+        StoreOptions::default().with_credentials(credentials),
     )
     .unwrap()
 }

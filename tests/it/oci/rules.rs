@@ -84,14 +84,7 @@ fn plain_http_is_refused_off_loopback_unless_insecure() {
     assert!(matches!(e, OciError::InsecureHttp { .. }), "{e}");
     assert_eq!(e.class(), Class::Input);
     assert!(e.to_string().contains("plain http://"), "{e}");
-    Store::open(
-        &t,
-        StoreOptions {
-            insecure: true,
-            ..Default::default()
-        },
-    )
-    .unwrap();
+    Store::open(&t, StoreOptions::default().with_insecure(true)).unwrap();
     // Loopback needs no flag; https never does.
     for ok in [
         "http://127.0.0.1:5000/x",
@@ -109,13 +102,10 @@ async fn a_plain_http_token_realm_off_loopback_gets_no_credentials() {
     let t = Target::parse(&fake.target("kubevirt/bundle")).unwrap();
     let s = Store::open(
         &t,
-        StoreOptions {
-            credentials: Some(Credentials {
-                username: USER.into(),
-                password: Secret::new(PASSWORD),
-            }),
-            ..Default::default()
-        },
+        StoreOptions::default().with_credentials(Some(Credentials {
+            username: USER.into(),
+            password: Secret::new(PASSWORD),
+        })),
     )
     .unwrap();
     let (_, img) = image("0.1.0");

@@ -1,5 +1,5 @@
 //! An in-process fake of Quay's app-registry endpoints, for what the reference appr server
-//! lacks (fact sheet §2.9): login, HTTP Basic auth with 401/403, the `{"error": {…}}` envelope
+//! lacks (as Quay's CNR endpoints answer): login, HTTP Basic auth with 401/403, the `{"error": {…}}` envelope
 //! (and its string form), private repositories, the 50-item list cap, and injected faults
 //! (5xx, 429 with `Retry-After`, a dropped connection, a slow answer).
 //!

@@ -8,10 +8,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-use olm_release::cli::PipelineArgs;
+use olm_release::PipelineArgs;
+use olm_release::Rendered;
 use olm_release::olm::{Finding, Level};
-use olm_release::settings::{self, RunOptions};
-use olm_release::stages::Rendered;
 use serde_yaml_ng::Value;
 
 use super::oracle::{canonical, decode, docs, expected_deployment_spec, expected_rules, read};
@@ -36,9 +35,7 @@ fn render(src: &Path, tag: &str, extra: &[(&str, &str)], out: &Path) -> Rendered
         insecure: false,
     };
     let env = BTreeMap::from([("SOURCE_DATE_EPOCH".to_string(), EPOCH.to_string())]);
-    let s = settings::resolve(&args, RunOptions::default(), &env).unwrap();
-    olm_release::stages::render::render(&s, &out.join("render"))
-        .unwrap_or_else(|e| panic!("{tag}: {e}"))
+    olm_release::render(&args, &env, &out.join("render")).unwrap_or_else(|e| panic!("{tag}: {e}"))
 }
 
 fn by_rule<'a>(findings: &'a [Finding], rule: &str) -> Vec<&'a Finding> {

@@ -1,0 +1,136 @@
+//! The CI configurations `init` writes for an operator repository: `.travis.yml` and a GitHub
+//! Actions workflow. Both install olm-release with its installer (pinned to this version, the
+//! installer itself checked against the sha256 it has in this build), fetch the whole history
+//! and the tags (`olm-release next-version` reads the last release tag), dry-run the release
+//! pipeline on every build and pull request (no secrets needed), publish alpha builds from the
+//! default branch and release tags.
+
+use sha2::{Digest, Sha256};
+
+use super::Choices;
+
+/// The installer of this version, as released with it.
+const INSTALLER: &str = include_str!("../../../scripts/install.sh");
+
+/// `https://github.com/OWNER/REPO` of olm-release itself.
+const REPOSITORY: &str = env!("CARGO_PKG_REPOSITORY");
+const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// The installer's URL at this version's tag, and its sha256.
+pub(crate) fn installer() -> (String, String) {
+    let raw = REPOSITORY.replacen(
+        "https://github.com/",
+        "https://raw.githubusercontent.com/",
+        1,
+    );
+    (
+        format!("{raw}/v{VERSION}/scripts/install.sh"),
+        hex::encode(Sha256::digest(INSTALLER.as_bytes())),
+    )
+}
+
+/// `.travis.yml`.
+pub(crate) fn travis(c: &Choices) -> String {
+    let (url, sha) = installer();
+    let branch = &c.branch;
+    format!(
+        r#"# olm-release for {pkg}, written by `olm-release init`:
+# - every build, pull requests included: a dry-run of the release pipeline (renders, reads the
+#   published channel head, packages, verifies, lists every write it would make; no secrets);
+# - {branch}: the alpha pipeline publishes X.(Y+1).0-alpha.<build number>;
+# - tags vX.Y.Z: the release pipeline publishes X.Y.Z and attaches the CSV to the GitHub release.
+# Set in the repository settings: QUAY_USERNAME and QUAY_PASSWORD (or QUAY_TOKEN), GITHUB_TOKEN.
+# Build and push the operator's images before the deploy steps if this file is your only one.
+language: minimal
+dist: jammy
+git:
+  depth: false          # next-version reads the last release tag: the whole history and the tags
+env:
+  global:
+    - OLM_RELEASE_VERSION={VERSION}
+before_install:
+  - curl -fsSL -o /tmp/olm-release-install.sh {url}
+  - echo "{sha}  /tmp/olm-release-install.sh" | sha256sum -c -
+  - sh /tmp/olm-release-install.sh --version "$OLM_RELEASE_VERSION" --to "$HOME/.local/bin"
+  - export PATH="$HOME/.local/bin:$PATH"
+script:
+  # A tag's own version, else the alpha version this commit gets on {branch}.
+  - export VERSION="${{TRAVIS_TAG#v}}"
+  - '[ -n "$VERSION" ] || export VERSION="$(olm-release next-version --build "$TRAVIS_BUILD_NUMBER")"'
+  - olm-release run pipelines/release.yaml --dry-run
+deploy:
+  - provider: script
+    script: olm-release run pipelines/release.yaml
+    skip_cleanup: true
+    on:
+      tags: true
+  - provider: script
+    script: olm-release run pipelines/alpha.yaml
+    skip_cleanup: true
+    on:
+      branch: {branch}
+"#,
+        pkg = c.package,
+    )
+}
+
+/// `.github/workflows/olm-release.yml`.
+pub(crate) fn github(c: &Choices) -> String {
+    let (url, sha) = installer();
+    let branch = &c.branch;
+    format!(
+        r#"# olm-release for {pkg}, written by `olm-release init`:
+# - every push and pull request: a dry-run of the release pipeline (no secrets needed);
+# - {branch}: the alpha pipeline publishes X.(Y+1).0-alpha.<run number>;
+# - tags vX.Y.Z: the release pipeline publishes X.Y.Z and attaches the CSV to the GitHub release.
+# Set the repository secrets QUAY_USERNAME and QUAY_PASSWORD (or QUAY_TOKEN); GITHUB_TOKEN is
+# GitHub's own.
+name: olm-release
+on:
+  push:
+    branches: [{branch}]
+    tags: ["v*"]
+  pull_request:
+permissions:
+  contents: write       # the release stage attaches assets to the tag's release
+jobs:
+  olm-release:
+    runs-on: ubuntu-latest
+    env:
+      OLM_RELEASE_VERSION: "{VERSION}"
+    steps:
+      - uses: actions/checkout@v4
+        with:
+          fetch-depth: 0  # next-version reads the last release tag: the whole history and the tags
+      - name: Install olm-release
+        run: |
+          curl -fsSL -o "$RUNNER_TEMP/olm-release-install.sh" {url}
+          echo "{sha}  $RUNNER_TEMP/olm-release-install.sh" | sha256sum -c -
+          sh "$RUNNER_TEMP/olm-release-install.sh" --version "$OLM_RELEASE_VERSION" --to "$HOME/.local/bin"
+          echo "$HOME/.local/bin" >> "$GITHUB_PATH"
+      - name: Version
+        run: |
+          if [ "$GITHUB_REF_TYPE" = tag ]; then VERSION="${{GITHUB_REF_NAME#v}}"
+          else VERSION="$(olm-release next-version --build "$GITHUB_RUN_NUMBER")"; fi
+          echo "VERSION=$VERSION" >> "$GITHUB_ENV"
+      - name: Dry-run of the release
+        run: olm-release run pipelines/release.yaml --dry-run
+      - name: Alpha build
+        if: github.event_name == 'push' && github.ref == 'refs/heads/{branch}'
+        env:
+          QUAY_USERNAME: ${{{{ secrets.QUAY_USERNAME }}}}
+          QUAY_PASSWORD: ${{{{ secrets.QUAY_PASSWORD }}}}
+          QUAY_TOKEN: ${{{{ secrets.QUAY_TOKEN }}}}
+        run: olm-release run pipelines/alpha.yaml
+      - name: Release
+        if: github.event_name == 'push' && startsWith(github.ref, 'refs/tags/v')
+        env:
+          QUAY_USERNAME: ${{{{ secrets.QUAY_USERNAME }}}}
+          QUAY_PASSWORD: ${{{{ secrets.QUAY_PASSWORD }}}}
+          QUAY_TOKEN: ${{{{ secrets.QUAY_TOKEN }}}}
+          GITHUB_TOKEN: ${{{{ secrets.GITHUB_TOKEN }}}}
+        run: olm-release run pipelines/release.yaml
+"#,
+        pkg = c.package,
+    )
+}

@@ -1,0 +1,239 @@
+//! The executor: runs a [`Plan`]'s steps in order, with one `match`.
+//!
+//! Each step is a function in its own module that takes its [`Step`](crate::plan::Step) data
+//! and the typed output of the step before it, and returns its own: render → [`Rendered`],
+//! fetch-previous → [`Assembled`], package → [`Packaged`], verify → [`Verified`]; push and
+//! release read what they need and pass the value on, and so does the preflight. The executor
+//! keeps the previous output in [`Carried`] and pairs it with the next step in [`Exec::step`];
+//! since only the plan builders make plans, and they enforce the stage order, every pair the
+//! builder can produce has its arm (a unit test runs every stage list the builder accepts),
+//! and a pair it cannot is an internal error, never a half-run stage.
+//!
+//! Writes to the outside world (the registry, the release target) go through the [`RunGate`],
+//! the one choke point where `--dry-run` skips them and records what it skipped; everything
+//! else (rendering, fetching, packaging, validating) runs in both modes, so a dry-run proves
+//! what a real run would do. Clients are opened on first use, once per run.
+
+mod errors;
+mod fetch_previous;
+mod outputs;
+mod package;
+mod preflight;
+mod push;
+mod release;
+pub(crate) mod render;
+#[cfg(test)]
+mod tests;
+mod verify;
+
+use std::cell::OnceCell;
+use std::sync::Arc;
+use std::time::Instant;
+
+pub(crate) use errors::StepError;
+pub(crate) use outputs::{Assembled, AssetSources, Decision, Packaged, RenderedFiles, Verified};
+pub use outputs::{Rendered, RenderedFile};
+
+use crate::error::{Error, Result};
+use crate::events::{Events, Gate, Write};
+use crate::plan::{GitHubJob, Plan, RegistryJob, Step};
+use crate::registry::Registry;
+use crate::report::Reporter;
+use crate::target::github;
+
+/// What the previous step handed on.
+enum Carried {
+    /// Nothing yet (the first step, or steps that only check).
+    Start,
+    Rendered(Rendered),
+    Assembled(Assembled),
+    Packaged(Packaged),
+    Verified(Verified),
+}
+
+impl Carried {
+    fn name(&self) -> &'static str {
+        match self {
+            Carried::Start => "the start",
+            Carried::Rendered(_) => "render",
+            Carried::Assembled(_) => "fetch-previous",
+            Carried::Packaged(_) => "package",
+            Carried::Verified(_) => "verify",
+        }
+    }
+
+    /// Where the release step finds its files, whatever ran before it.
+    fn sources(&self) -> AssetSources<'_> {
+        match self {
+            Carried::Start => AssetSources::default(),
+            Carried::Rendered(r) => AssetSources {
+                rendered: Some(r.borrowed()),
+                bundle_folder: None,
+            },
+            Carried::Assembled(a) => AssetSources {
+                rendered: Some(a.files.borrowed()),
+                bundle_folder: None,
+            },
+            Carried::Packaged(p) => AssetSources {
+                rendered: p.files.as_ref().map(RenderedFiles::borrowed),
+                bundle_folder: p.folder.as_deref(),
+            },
+            Carried::Verified(v) => AssetSources {
+                rendered: v.files.as_ref().map(RenderedFiles::borrowed),
+                bundle_folder: v.folder.as_deref(),
+            },
+        }
+    }
+}
+
+/// The dry-run choke point: every write a client would make is asked here, once.
+pub(crate) struct RunGate<'a> {
+    dry_run: bool,
+    report: &'a Reporter,
+}
+
+impl Gate for RunGate<'_> {
+    fn allow(&self, write: &Write) -> bool {
+        if self.dry_run {
+            self.report.skipped(write.clone());
+            false
+        } else {
+            true
+        }
+    }
+
+    fn done(&self, write: Write) {
+        self.report.published(write);
+    }
+
+    fn kept(&self, write: Write) {
+        self.report.kept(write);
+    }
+}
+
+/// One run of a plan: the reporter, the gate and the clients.
+pub(crate) struct Exec<'a> {
+    report: &'a Arc<Reporter>,
+    gate: RunGate<'a>,
+    registry: OnceCell<Registry>,
+    github: OnceCell<github::Client>,
+}
+
+/// Runs every step of `plan`, stopping at the first failure.
+pub(crate) async fn execute(plan: &Plan, report: &Arc<Reporter>) -> Result<()> {
+    let exec = Exec {
+        report,
+        gate: RunGate {
+            dry_run: plan.header().dry_run,
+            report,
+        },
+        registry: OnceCell::new(),
+        github: OnceCell::new(),
+    };
+    let mut carried = Carried::Start;
+    for step in plan.steps() {
+        let name = step.name();
+        report.stage_start(name);
+        let started = Instant::now();
+        let result = exec.step(step, carried).await;
+        report.stage_end(name, started.elapsed(), result.is_ok());
+        carried = result.map_err(|e| Error::step(name, e))?;
+    }
+    Ok(())
+}
+
+impl Exec<'_> {
+    /// The one match: each step with the output it consumes.
+    async fn step(&self, step: &Step, carried: Carried) -> Result<Carried> {
+        let report: &Reporter = self.report;
+        Ok(match (step, carried) {
+            (Step::Preflight(s), c) => {
+                preflight::run(s, self).await?;
+                c
+            }
+            (Step::Render(s), Carried::Start) => Carried::Rendered(render::run(s, report)?),
+            (Step::FetchPrevious(s), Carried::Rendered(r)) => {
+                let registry = self.registry(&s.registry)?;
+                Carried::Assembled(fetch_previous::run(s, registry, report, r).await?)
+            }
+            (Step::Package(s), Carried::Rendered(r)) => {
+                let (files, bundle) = r.split();
+                let input = package::Input::Pipeline {
+                    files,
+                    bundle,
+                    decision: None,
+                };
+                Carried::Packaged(package::run(s, report, input)?)
+            }
+            (Step::Package(s), Carried::Assembled(a)) => {
+                let input = package::Input::Pipeline {
+                    files: a.files,
+                    bundle: a.bundle,
+                    decision: Some(a.decision),
+                };
+                Carried::Packaged(package::run(s, report, input)?)
+            }
+            (Step::Package(s), Carried::Start) => {
+                Carried::Packaged(package::run(s, report, package::Input::Folder)?)
+            }
+            (Step::Verify(s), Carried::Packaged(p)) => {
+                Carried::Verified(verify::run(s, report, p)?)
+            }
+            (Step::Push(s), Carried::Verified(v)) => {
+                let registry = self.registry(&s.registry)?;
+                push::run(s, registry, report, &self.gate, &v).await?;
+                Carried::Verified(v)
+            }
+            (Step::Release(s), c) => {
+                release::run(s, self, &self.gate, c.sources()).await?;
+                c
+            }
+            (step, c) => {
+                return Err(Error::internal(format!(
+                    "the plan runs {} after {}, which the plan builder must not allow",
+                    step.name(),
+                    c.name()
+                )));
+            }
+        })
+    }
+
+    fn events(&self) -> Arc<dyn Events> {
+        self.report.clone()
+    }
+
+    /// The registry client, opened on first use.
+    fn registry(&self, job: &RegistryJob) -> Result<&Registry> {
+        if let Some(r) = self.registry.get() {
+            return Ok(r);
+        }
+        let r = Registry::open(
+            &job.location,
+            job.credentials.clone(),
+            job.http,
+            job.retry,
+            self.events(),
+        )?;
+        Ok(self.registry.get_or_init(|| r))
+    }
+
+    /// The GitHub client, built on first use (only with a token).
+    fn github(&self, job: &GitHubJob) -> Result<&github::Client> {
+        if let Some(c) = self.github.get() {
+            return Ok(c);
+        }
+        let token = job
+            .token
+            .as_ref()
+            .ok_or_else(|| Error::internal("a GitHub client without a token"))?;
+        let c = github::Client::new(
+            &job.api,
+            &job.owner,
+            &job.repo,
+            token,
+            job.config.clone(),
+            self.events(),
+        )?;
+        Ok(self.github.get_or_init(|| c))
+    }
+}

@@ -1,0 +1,144 @@
+//! What each step hands to the next, as types: render's [`Rendered`], fetch-previous's
+//! [`Assembled`], package's [`Packaged`], verify's [`Verified`]. A step function takes the one
+//! it needs by value or reference, so a step can never run on output that does not exist.
+
+use std::path::PathBuf;
+
+use serde::Serialize;
+
+use crate::olm::archive::Packed;
+use crate::olm::{Bundle, Finding, PackageManifest};
+
+/// What the render step produced.
+#[derive(Debug, Clone)]
+pub struct Rendered {
+    /// The folder the files were written to.
+    pub dir: PathBuf,
+    /// Every rendered file, relative to `dir`.
+    pub files: Vec<RenderedFile>,
+    /// The bundle as rendered: the new CSV (first), its CRDs and the package file.
+    pub bundle: Bundle,
+    /// `metadata.name` of the new CSV.
+    pub csv_name: String,
+    /// Problems in the inputs that rendering noticed.
+    pub findings: Vec<Finding>,
+}
+
+/// One rendered file.
+#[derive(Debug, Clone)]
+pub struct RenderedFile {
+    /// Path relative to the render folder, e.g. `bundle/sample-operator.v0.1.0.clusterserviceversion.yaml`.
+    pub path: String,
+    /// Whether the file is part of the bundle.
+    pub in_bundle: bool,
+}
+
+/// Rendered files, without the bundle parsed from them (which later steps own).
+#[derive(Debug, Clone)]
+pub(crate) struct RenderedFiles {
+    pub(crate) dir: PathBuf,
+    pub(crate) files: Vec<RenderedFile>,
+    pub(crate) csv_name: String,
+    pub(crate) findings: Vec<Finding>,
+}
+
+impl Rendered {
+    /// The files, and the bundle on its own.
+    pub(crate) fn split(self) -> (RenderedFiles, Bundle) {
+        (
+            RenderedFiles {
+                dir: self.dir,
+                files: self.files,
+                csv_name: self.csv_name,
+                findings: self.findings,
+            },
+            self.bundle,
+        )
+    }
+}
+
+/// What fetch-previous decided.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub(crate) enum Decision {
+    /// Nothing published for the channel yet: no `replaces`.
+    First { reason: String },
+    /// The new CSV replaces the channel head of the previous release.
+    Replaces { head: String, head_release: String },
+    /// This version is already the channel head: re-publishing the same release.
+    SameVersion { release: String },
+    /// The version is below the channel head; the policy says publish nothing.
+    SkipOlder { head: String },
+}
+
+/// The rendered bundle combined with what the registry already serves.
+#[derive(Debug)]
+pub(crate) struct Assembled {
+    pub(crate) files: RenderedFiles,
+    /// The new CSV first, then every CSV and CRD the previous release carried.
+    pub(crate) bundle: Bundle,
+    pub(crate) decision: Decision,
+}
+
+/// The packaged bundle.
+#[derive(Debug)]
+pub(crate) struct Packaged {
+    /// What render wrote (`None` for `publish`).
+    pub(crate) files: Option<RenderedFiles>,
+    pub(crate) decision: Option<Decision>,
+    /// The bundle; for a folder read one CSV at a time, its CSVs are skeletons.
+    pub(crate) bundle: Bundle,
+    /// The per-CSV findings of a folder read one CSV at a time.
+    pub(crate) per_csv: Option<Vec<Finding>>,
+    /// The flat bundle folder written, if any.
+    pub(crate) folder: Option<PathBuf>,
+    /// The tarball as messages name it.
+    pub(crate) shown: String,
+    pub(crate) packed: Packed,
+}
+
+/// The verified bundle: what push sends and release attaches. The CSVs are dropped: push needs
+/// only the package file and the packed bytes.
+#[derive(Debug)]
+pub(crate) struct Verified {
+    pub(crate) files: Option<RenderedFiles>,
+    pub(crate) decision: Option<Decision>,
+    pub(crate) package: PackageManifest,
+    pub(crate) folder: Option<PathBuf>,
+    pub(crate) packed: Packed,
+}
+
+/// Where the release step finds files by name: what render wrote, and the bundle folder.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct AssetSources<'a> {
+    pub(crate) rendered: Option<RenderedRef<'a>>,
+    pub(crate) bundle_folder: Option<&'a std::path::Path>,
+}
+
+/// What render wrote, borrowed from whichever output holds it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct RenderedRef<'a> {
+    pub(crate) dir: &'a std::path::Path,
+    pub(crate) files: &'a [RenderedFile],
+    pub(crate) csv_name: &'a str,
+}
+
+impl Rendered {
+    pub(crate) fn borrowed(&self) -> RenderedRef<'_> {
+        RenderedRef {
+            dir: &self.dir,
+            files: &self.files,
+            csv_name: &self.csv_name,
+        }
+    }
+}
+
+impl RenderedFiles {
+    pub(crate) fn borrowed(&self) -> RenderedRef<'_> {
+        RenderedRef {
+            dir: &self.dir,
+            files: &self.files,
+            csv_name: &self.csv_name,
+        }
+    }
+}

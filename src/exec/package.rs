@@ -1,0 +1,181 @@
+//! The package step: the bundle folder and the reproducible tarball, with both digests.
+//!
+//! In a pipeline it packs what render (and fetch-previous) built: it writes the flat bundle
+//! folder (the package file, every CSV, each CRD once: what `operator-courier verify` and people
+//! read) and the `.tar.gz` in the layout the pipeline chose, both rebuilt from scratch on every
+//! run. For `publish` it reads a bundle someone has instead: a flat folder one CSV at a time,
+//! each CSV checked with verify's per-CSV rules and serialised exactly as
+//! [`archive::flatten`] would as it is read, then kept only as its skeleton (so a cumulative
+//! bundle of hundreds of CSVs is never held parsed whole); any other folder, `bundle.yaml` or
+//! `.tar.gz` whole, packed as the pipeline packs. Either way the tar is packed by
+//! [`archive::pack`], so the same bundle gives the same digest.
+
+use std::fs;
+
+use super::errors::PackageError;
+use super::{Decision, Packaged, RenderedFiles};
+use crate::error::{Class, Error, Result};
+use crate::olm::archive::{self, Layout};
+use crate::olm::{Bundle, Finding, crd_file_name, validate};
+use crate::plan::{BundleSource, PackageStep, layout_str};
+use crate::report::Reporter;
+
+/// Where the bundle comes from. Made once per run and moved into [`run`], so the size of the
+/// larger variant costs nothing.
+#[allow(clippy::large_enum_variant)]
+pub(crate) enum Input {
+    /// Built by render (and fetch-previous).
+    Pipeline {
+        files: RenderedFiles,
+        bundle: Bundle,
+        decision: Option<Decision>,
+    },
+    /// The step's own [`BundleSource::Folder`].
+    Folder,
+}
+
+/// The package step.
+pub(crate) fn run(step: &PackageStep, report: &Reporter, input: Input) -> Result<Packaged> {
+    let (bundle, files, decision, per_csv, tar_files) = match (input, &step.bundle) {
+        (
+            Input::Pipeline {
+                files,
+                bundle,
+                decision,
+            },
+            BundleSource::Pipeline,
+        ) => {
+            let tar = archive::bundle_files(&bundle, step.layout).map_err(PackageError::Pack)?;
+            (bundle, Some(files), decision, None, tar)
+        }
+        (Input::Folder, BundleSource::Folder { path }) => {
+            let read = read_folder(path, step)?;
+            (read.bundle, None, None, read.per_csv, read.tar)
+        }
+        _ => {
+            return Err(Error::internal(
+                "the package step's input does not match its bundle source",
+            ));
+        }
+    };
+    if let Some(folder) = &step.folder {
+        archive::write_folder(&bundle, folder).map_err(PackageError::Folder)?;
+    }
+    let packed = archive::pack(&tar_files, step.mtime).map_err(PackageError::Pack)?;
+    drop(tar_files);
+    if let Some(tarball) = &step.tarball {
+        if let Some(dir) = tarball.parent() {
+            fs::create_dir_all(dir).map_err(|e| Error::io(Class::Stage, dir, e))?;
+        }
+        fs::write(tarball, &packed.gz).map_err(|e| Error::io(Class::Stage, tarball, e))?;
+    }
+    report.info(&format!(
+        "bundle {} ({} CSVs, {} CRDs, {} layout): {} bytes",
+        match &step.bundle {
+            BundleSource::Folder { path } => path.display().to_string(),
+            BundleSource::Pipeline => step.shown.clone(),
+        },
+        bundle.csvs.len(),
+        bundle.crds.len(),
+        layout_str(step.layout),
+        packed.gz.len()
+    ));
+    report.info(&format!(
+        "digest sha256:{} (tar), sha256:{} (.tar.gz)",
+        packed.digest, packed.gz_digest
+    ));
+    report.block(&contents(&bundle), step.show_contents);
+    let channel = step
+        .channel
+        .clone()
+        .or_else(|| bundle.package.default_channel.clone())
+        .or_else(|| bundle.package.channels.first().map(|c| c.name.clone()));
+    if let Some(head) = channel.and_then(|c| bundle.package.channel(&c).cloned()) {
+        report.channel_head(&head.name, &head.current_csv);
+    }
+    Ok(Packaged {
+        files,
+        decision,
+        bundle,
+        per_csv,
+        folder: step.folder.clone(),
+        shown: step.shown.clone(),
+        packed,
+    })
+}
+
+/// The bundle's channels, CSVs (with `replaces`) and CRDs, one per line.
+fn contents(bundle: &Bundle) -> String {
+    let mut out = format!("bundle contents ({}):", bundle.package.file_name());
+    for ch in &bundle.package.channels {
+        out.push_str(&format!("\n  channel {} → {}", ch.name, ch.current_csv));
+    }
+    for csv in &bundle.csvs {
+        let replaces = csv
+            .replaces()
+            .map(|r| format!(" (replaces {r})"))
+            .unwrap_or_default();
+        out.push_str(&format!("\n  CSV {}{replaces}", csv.name().unwrap_or("?")));
+    }
+    for crd in &bundle.crds {
+        out.push_str(&format!("\n  CRD {}", crd_file_name(crd)));
+    }
+    out
+}
+
+/// A bundle someone has, read for packing.
+struct FolderRead {
+    /// Whole, or with skeleton CSVs when read one CSV at a time.
+    bundle: Bundle,
+    /// The per-CSV findings when read one CSV at a time.
+    per_csv: Option<Vec<Finding>>,
+    /// The files of the tar.
+    tar: archive::Files,
+}
+
+fn read_folder(path: &std::path::Path, step: &PackageStep) -> Result<FolderRead> {
+    let read = if path.is_dir() && step.layout == Layout::Flat {
+        let opts = validate::Options::default();
+        let (skeletons, items) = archive::read_dir_with(path, |csv| {
+            let mut sink = validate::Sink::new(&opts);
+            validate::check_csv(&csv, &mut sink);
+            let item = archive::csv_list_item(&csv);
+            (validate::skeleton(&csv), (sink.out, item))
+        })
+        .map_err(PackageError::Read)?;
+        let mut per_csv = Vec::new();
+        let mut csv_list = String::with_capacity(items.iter().map(|(_, t)| t.len()).sum());
+        for (findings, item) in items {
+            per_csv.extend(findings);
+            csv_list.push_str(&item);
+        }
+        if skeletons.csvs.is_empty() {
+            csv_list.push_str("[]\n");
+        }
+        let text = archive::flatten_parts(&skeletons.crds, csv_list, &skeletons.package)
+            .map_err(PackageError::Pack)?;
+        let tar_path = format!("{}/bundle.yaml", skeletons.package.package_name);
+        FolderRead {
+            bundle: skeletons,
+            per_csv: Some(per_csv),
+            tar: vec![(tar_path, text.into_bytes())],
+        }
+    } else {
+        let bundle = archive::read_path(path).map_err(PackageError::Read)?;
+        let tar = archive::bundle_files(&bundle, step.layout).map_err(PackageError::Pack)?;
+        FolderRead {
+            bundle,
+            per_csv: None,
+            tar,
+        }
+    };
+    if read.bundle.package.package_name != step.package {
+        return Err(PackageError::OtherPackage {
+            path: path.to_path_buf(),
+            found: read.bundle.package.package_name,
+            package: step.package.clone(),
+        }
+        .into());
+    }
+    Ok(read)
+}

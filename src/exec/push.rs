@@ -1,0 +1,241 @@
+//! The push step: publish the verified bundle to the app registry, idempotently, and prove it.
+//!
+//! The rule: a release already published with the same digest → nothing to do (a re-run after
+//! success, or after a later stage failed); with a different digest → refused unless `--force`,
+//! naming both digests. A dry-run or a forced run looks the release up first; a normal run sends
+//! the push straight away (the one write, behind the executor's gate) and applies the same rule
+//! to a 409 answer, which saves a round trip on every first publication. A dry-run stops before
+//! the write (the gate records it as skipped) and prints the exact request: URL, release,
+//! media type, size and digest, and which credentials would be sent, never their value. After
+//! pushing, the release is pulled back *by release name*, as consumers do, and the digest of
+//! what the registry serves compared with what was sent.
+//!
+//! A push is a single request that the server stores whole or not at all, so nothing is ever
+//! half-published. When the request fails (after the client's retries), the stage looks again
+//! and says exactly where things stand: not published, published with our digest (the answer
+//! was lost; continue), or published with another digest.
+//!
+//! Stage order: KubeVirt's Travis deploy pushed to Quay before the GitHub release until
+//! kubevirt/kubevirt#2592 moved the push last, "so it can't break the release
+//! anymore". Here the default order is render → fetch-previous → package → verify → push →
+//! release: the bundle is never pushed unverified, and because a push is idempotent, a run
+//! whose release stage failed is simply run again: push finds its own digest and does nothing,
+//! and the release stage completes.
+
+use super::errors::PushError;
+use super::{Decision, Verified};
+use crate::error::Result;
+use crate::events::{Gate, Write};
+use crate::olm::archive::{self, Packed};
+use crate::plan::PushStep;
+use crate::registry::RegistryError;
+use crate::registry::{PushOutcome, Registry, ReleaseInfo};
+use crate::report::Reporter;
+
+/// The registry, the reporter and the step: everything one push uses.
+struct Push<'a> {
+    registry: &'a Registry,
+    report: &'a Reporter,
+    step: &'a PushStep,
+}
+
+/// The push step: publishes the verified bundle as the step says, idempotently, and proves
+/// it by pulling it back.
+pub(crate) async fn run(
+    step: &PushStep,
+    registry: &Registry,
+    report: &Reporter,
+    gate: &dyn Gate,
+    verified: &Verified,
+) -> Result<()> {
+    if let Some(Decision::SkipOlder { head }) = &verified.decision {
+        report.info(&format!(
+            "nothing to push: the version is older than {head}, the head of the channel; policy 'skip'"
+        ));
+        return Ok(());
+    }
+    let p = Push {
+        registry,
+        report,
+        step,
+    };
+    let (ns, pkg, release) = (&step.namespace, &step.package, &step.release);
+    let packed: &Packed = &verified.packed;
+    let channel = step
+        .channel
+        .as_deref()
+        .or(verified.package.default_channel.as_deref())
+        .or_else(|| verified.package.channels.first().map(|c| c.name.as_str()));
+    let head = channel
+        .and_then(|c| verified.package.channel(c))
+        .map(|c| format!("channel {} head {}", c.name, c.current_csv))
+        .unwrap_or_else(|| "no channel head".into());
+    let summary = format!(
+        "{ns}/{pkg} release {release}, {head}, sha256:{}",
+        packed.digest
+    );
+
+    // Look the release up first only when the answer changes what is sent: a dry-run says what
+    // it would do, and --force must not overwrite an identical release. Otherwise the push goes
+    // straight out and a 409 answer is resolved by the same digest rule below, which saves a
+    // round trip on every first publication.
+    let existing = if step.look_up_first {
+        p.find(release).await.map_err(PushError::from)?
+    } else {
+        None
+    };
+    if let Some(e) = &existing {
+        if e.digest == packed.digest {
+            gate.kept(p.write(packed.gz.len(), &packed.digest, false));
+            report.info(&format!("already published: {summary}; nothing to do"));
+            return Ok(());
+        }
+        if !step.force {
+            return Err(p.conflict(&e.digest, &packed.digest).into());
+        }
+        report.warn(&format!(
+            "--force: overwriting release {release} of {ns}/{pkg} (published sha256:{}) with sha256:{}",
+            e.digest, packed.digest
+        ));
+    }
+    let force = existing.is_some() && step.force;
+    let w = p.write(packed.gz.len(), &packed.digest, force);
+    let creds = registry.push_request(ns, pkg, force).credentials;
+    if !gate.allow(&w) {
+        report.info(&format!("dry-run: credentials: {creds}"));
+        return Ok(());
+    }
+    match registry.push(ns, pkg, release, &packed.gz, force).await {
+        Ok(PushOutcome::Pushed) => {}
+        Ok(PushOutcome::Exists) => {
+            // The release exists: a re-run after success, someone else's push, or an earlier
+            // attempt of ours that landed before its answer was lost.
+            match p.find(release).await.map_err(PushError::from)? {
+                Some(e) if e.digest == packed.digest => {
+                    gate.kept(p.write(packed.gz.len(), &packed.digest, false));
+                    report.info(&format!(
+                        "already published: {summary}; the registry already had this release with this digest (409), nothing to do"
+                    ));
+                    return Ok(());
+                }
+                Some(e) => return Err(p.conflict(&e.digest, &packed.digest).into()),
+                None => {
+                    return Err(PushError::ExistsUnlisted {
+                        release: release.clone(),
+                        namespace: ns.clone(),
+                        package: pkg.clone(),
+                    }
+                    .into());
+                }
+            }
+        }
+        Err(e) => p.after_failure(e, release, &packed.digest).await?,
+    }
+    p.prove(release, &packed.digest).await?;
+    gate.done(w);
+    report.info(&format!("published {summary}"));
+    Ok(())
+}
+
+impl Push<'_> {
+    /// What is written, for the report and the dry-run line: the exact request.
+    fn write(&self, size: usize, digest: &str, force: bool) -> Write {
+        let s = self.step;
+        let req = self.registry.push_request(&s.namespace, &s.package, force);
+        Write {
+            what: format!(
+                "bundle release {} (media_type helm, {size}-byte .tar.gz)",
+                s.release
+            ),
+            target: req.target,
+            digest: Some(digest.to_string()),
+        }
+    }
+
+    async fn find(&self, release: &str) -> Result<Option<ReleaseInfo>, RegistryError> {
+        self.registry
+            .release(&self.step.namespace, &self.step.package, release)
+            .await
+    }
+
+    fn conflict(&self, published: &str, ours: &str) -> PushError {
+        PushError::Conflict {
+            release: self.step.release.clone(),
+            namespace: self.step.namespace.clone(),
+            package: self.step.package.clone(),
+            published: published.into(),
+            ours: ours.into(),
+        }
+    }
+
+    /// After a failed push: look again and say where things stand. `Ok` when the release did
+    /// land with this bundle's digest (only the answer was lost); otherwise the error to report.
+    async fn after_failure(
+        &self,
+        e: RegistryError,
+        release: &str,
+        digest: &str,
+    ) -> Result<(), PushError> {
+        let (ns, pkg) = (&self.step.namespace, &self.step.package);
+        let state = match self.find(release).await {
+            Ok(None) => {
+                format!("release {release} is not on the registry: nothing was published")
+            }
+            Ok(Some(r)) if r.digest == digest => {
+                self.report.warn(&format!(
+                    "pushing release {release} of {ns}/{pkg}: {e}; but release {release} is published with this bundle's digest, so the push landed"
+                ));
+                return Ok(());
+            }
+            Ok(Some(r)) => format!(
+                "release {release} is now published with sha256:{}, not this bundle's sha256:{digest}",
+                r.digest
+            ),
+            Err(look) => format!(
+                "looking the release up again failed too ({look}); check {ns}/{pkg} {release} by hand"
+            ),
+        };
+        Err(PushError::Failed {
+            release: release.into(),
+            namespace: ns.clone(),
+            package: pkg.clone(),
+            state,
+            source: e,
+        })
+    }
+
+    /// Reads the release back as a consumer would, by release name, and checks the registry
+    /// serves exactly what was sent. (The server resolves the name through its index to the
+    /// blob's digest, so bytes with our digest also prove the index names our digest; a
+    /// separate look at the release list would cost a round trip and prove nothing more.)
+    async fn prove(&self, release: &str, digest: &str) -> Result<(), PushError> {
+        let (ns, pkg) = (&self.step.namespace, &self.step.package);
+        let gz = self
+            .registry
+            .pull_release(ns, pkg, release)
+            .await
+            .map_err(|source| PushError::PullBack {
+                release: release.into(),
+                source,
+            })?;
+        let pulled = archive::tar_digest(&gz, Default::default()).map_err(|message| {
+            PushError::Unreadable {
+                release: release.into(),
+                message,
+            }
+        })?;
+        if pulled != digest {
+            return Err(PushError::Pulled {
+                release: release.into(),
+                namespace: ns.clone(),
+                package: pkg.clone(),
+                pulled,
+                digest: digest.into(),
+            });
+        }
+        self.report.detail(&format!(
+            "proof: pulled release {release} back, sha256:{pulled}"
+        ));
+        Ok(())
+    }
+}

@@ -1,0 +1,185 @@
+//! The release step: resolve the assets the plan names to bytes, then attach them to the
+//! release target (a folder, or a GitHub release).
+//!
+//! Each rendered name must match exactly one file, checked before any request, so no glob can
+//! match nothing or every old CSV: the packaged bundle folder first (it holds the final CSV,
+//! with `replaces`), then every rendered file outside the bundle folder (or inside it, when no
+//! package step ran). `{csv}` is this release's CSV; `- file: PATH` entries are read from the
+//! source folder. `SHA256SUMS` lists every asset with its sha256 and goes last: generated, or,
+//! when the pipeline attaches a file of that name, checked to list every other asset with the
+//! right digest and attached as it is.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use super::errors::AssetError;
+use super::{AssetSources, Exec};
+use crate::error::{Class, Error, Result};
+use crate::events::Gate;
+use crate::plan::{AssetSpec, ReleaseStep, ReleaseTarget, Sums};
+use crate::target::{Asset, dir, github};
+
+/// The release step.
+pub(crate) async fn run(
+    step: &ReleaseStep,
+    exec: &Exec<'_>,
+    gate: &dyn Gate,
+    sources: AssetSources<'_>,
+) -> Result<()> {
+    let assets = resolve(step, sources)?;
+    match &step.target {
+        ReleaseTarget::Dir { root } => Ok(dir::publish(root, &step.tag, &assets, gate)?),
+        ReleaseTarget::GitHub(job) => {
+            let req = github::Request {
+                api: &job.api,
+                owner: &job.owner,
+                repo: &job.repo,
+                tag: &step.tag,
+                prerelease: step.prerelease,
+                draft: step.draft,
+            };
+            let client = match &job.token {
+                Some(_) => Some(exec.github(job)?),
+                None => None,
+            };
+            github::publish(&req, client, &assets, gate, &*exec.events()).await
+        }
+    }
+}
+
+/// The assets' bytes, in the plan's order, with `SHA256SUMS` appended or checked.
+pub(crate) fn resolve(step: &ReleaseStep, sources: AssetSources<'_>) -> Result<Vec<Asset>> {
+    let by_name = candidates(sources)?;
+    let csv_file = sources
+        .rendered
+        .map(|r| crate::olm::csv_file_name(r.csv_name));
+    let mut assets: Vec<Asset> = Vec::new();
+    for spec in &step.assets {
+        let (name, path) = match spec {
+            AssetSpec::File { name, path } => (name.clone(), path.clone()),
+            AssetSpec::Csv | AssetSpec::Rendered { .. } => {
+                let wanted = match spec {
+                    AssetSpec::Rendered { name } => name.clone(),
+                    _ => csv_file.clone().ok_or_else(|| {
+                        Error::internal("{csv} is attached, but nothing was rendered")
+                    })?,
+                };
+                let path = match by_name.get(&wanted).map(Vec::as_slice) {
+                    Some([one]) => one.clone(),
+                    Some(many) => {
+                        return Err(AssetError::Ambiguous {
+                            name: spec.shown(),
+                            files: many.iter().map(|p| p.display().to_string()).collect(),
+                        }
+                        .into());
+                    }
+                    None => {
+                        return Err(AssetError::NoMatch {
+                            name: spec.shown(),
+                            available: by_name.keys().cloned().collect(),
+                        }
+                        .into());
+                    }
+                };
+                (wanted, path)
+            }
+        };
+        if assets.iter().any(|a| a.name == name) {
+            return Err(AssetError::Twice { name }.into());
+        }
+        // Names known only now (`{csv}`, bundle files) get the check the plan made for the rest.
+        if matches!(step.target, ReleaseTarget::GitHub(_)) && !crate::plan::github_keeps(&name) {
+            return Err(AssetError::Renamed { name }.into());
+        }
+        let bytes = std::fs::read(&path).map_err(|e| Error::io(Class::Stage, &path, e))?;
+        assets.push(Asset::new(name, bytes));
+    }
+    match step.sums {
+        Sums::Generate => {
+            let sums: String = assets
+                .iter()
+                .map(|a| format!("{}  {}\n", a.sha256, a.name))
+                .collect();
+            assets.push(Asset::new(crate::plan::SUMS, sums.into_bytes()));
+        }
+        Sums::Given => check_sums(&assets)?,
+        Sums::None => {}
+    }
+    Ok(assets)
+}
+
+/// Files by base name: the packaged bundle folder first, then what render wrote outside it
+/// (everything render wrote, when no bundle folder was packaged).
+fn candidates(sources: AssetSources<'_>) -> Result<BTreeMap<String, Vec<PathBuf>>> {
+    let mut by_name: BTreeMap<String, Vec<PathBuf>> = BTreeMap::new();
+    let mut add = |path: PathBuf| {
+        let base = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        by_name.entry(base).or_default().push(path);
+    };
+    if let Some(dir) = sources.bundle_folder {
+        for entry in std::fs::read_dir(dir)
+            .map_err(|e| Error::io(Class::Stage, dir, e))?
+            .flatten()
+        {
+            add(entry.path());
+        }
+    }
+    if let Some(r) = sources.rendered {
+        for f in r.files {
+            if !(f.in_bundle && sources.bundle_folder.is_some()) {
+                add(r.dir.join(&f.path));
+            }
+        }
+    }
+    Ok(by_name)
+}
+
+/// A given `SHA256SUMS` lists every other asset, each with its sha256, and nothing else.
+fn check_sums(assets: &[Asset]) -> Result<()> {
+    let sums = assets
+        .iter()
+        .find(|a| a.name == crate::plan::SUMS)
+        .ok_or_else(|| Error::internal("SHA256SUMS is given, but not among the assets"))?;
+    let text = String::from_utf8_lossy(&sums.bytes);
+    let mut listed: BTreeMap<&str, &str> = BTreeMap::new();
+    let mut problems = Vec::new();
+    for (i, line) in text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+    {
+        // `sha256sum` writes "HEX  NAME" (text mode) or "HEX *NAME" (binary mode).
+        match line.split_once(' ') {
+            Some((hex, rest)) if hex.len() == 64 => {
+                let name = rest.strip_prefix(' ').or_else(|| rest.strip_prefix('*'));
+                match name {
+                    Some(n) => {
+                        listed.insert(n, hex);
+                    }
+                    None => problems.push(format!("line {}: not 'SHA256  NAME'", i + 1)),
+                }
+            }
+            _ => problems.push(format!("line {}: not 'SHA256  NAME'", i + 1)),
+        }
+    }
+    for a in assets.iter().filter(|a| a.name != crate::plan::SUMS) {
+        match listed.remove(a.name.as_str()) {
+            None => problems.push(format!("{} is not listed", a.name)),
+            Some(hex) if !hex.eq_ignore_ascii_case(&a.sha256) => problems.push(format!(
+                "{} is listed with sha256 {hex}, but its sha256 is {}",
+                a.name, a.sha256
+            )),
+            Some(_) => {}
+        }
+    }
+    for name in listed.keys() {
+        problems.push(format!("{name} is listed, but is not among the assets"));
+    }
+    if problems.is_empty() {
+        return Ok(());
+    }
+    Err(AssetError::Sums { problems }.into())
+}

@@ -1,0 +1,138 @@
+//! The render step's inputs: the template data (built-in variables, the pipeline's variables,
+//! folders of includes, and the variables filled from the assembled CSV parts), and the files
+//! the CSV parts are read from.
+//!
+//! Built-in variables: `CsvVersion`, `PackageName`, `Channel`, `CreatedAt`, and
+//! `ReplacesCsvVersion`, which is always empty here because fetch-previous sets `spec.replaces`
+//! structurally once it knows the predecessor. Pipeline variables may override the others and
+//! keep their YAML type (a list stays a list templates can `range` over).
+
+use std::path::Path;
+
+use serde::Deserialize;
+
+use crate::exec::errors::RenderError;
+use crate::olm::csv_build::{self, CsvError, Doc, Parts};
+use crate::olm::{Finding, Level};
+use crate::pipeline::render_spec::TemplateFunctions;
+use crate::plan::{RenderStep, TimeSource};
+use crate::template::{self, Data, Functions, Value};
+
+/// `file` as the pipeline names it (relative to the source folder, or absolute).
+fn resolve_path(source: &Path, file: &Path) -> std::path::PathBuf {
+    if file.is_absolute() {
+        file.to_path_buf()
+    } else {
+        source.join(file)
+    }
+}
+
+/// The warning when `createdAt` has no source but the UNIX epoch.
+pub(crate) fn created_at_finding(step: &RenderStep) -> Option<Finding> {
+    (step.created_at.from == TimeSource::Epoch).then(|| Finding {
+        level: Level::Warning,
+        rule: "created-at".into(),
+        mirrors: String::new(),
+        file: step.pipeline_file.clone(),
+        object: "ClusterServiceVersion".into(),
+        field: "metadata.annotations.createdAt".into(),
+        message: format!(
+            "SOURCE_DATE_EPOCH is not set and {} is not a git checkout; createdAt is 1970-01-01T00:00:00Z",
+            step.source.display()
+        ),
+        fix: "set SOURCE_DATE_EPOCH (e.g. to the tag's commit time) or run from the operator's git checkout".into(),
+    })
+}
+
+/// Built-in variables, the pipeline's variables and the include folders.
+pub(crate) fn base_data(step: &RenderStep) -> Data {
+    let mut data = Data::default();
+    data.set_str("CsvVersion", step.version.clone());
+    data.set_str("PackageName", step.package.clone());
+    data.set_str("Channel", step.channel.clone());
+    data.set_str("ReplacesCsvVersion", "");
+    data.set_str("CreatedAt", step.created_at.value.clone());
+    for (name, dir) in &step.includes {
+        data.vars.insert(name.clone(), Value::Files(dir.clone()));
+    }
+    for (k, v) in &step.vars {
+        data.vars.insert(k.clone(), Value::from_yaml(v));
+    }
+    data.functions = match step.functions {
+        TemplateFunctions::Go => Functions::Go,
+        TemplateFunctions::Sprig => Functions::Sprig,
+    };
+    data
+}
+
+/// Builds the CSV parts the pipeline asks for, reading RBAC and Deployment files (rendered with
+/// `data` when they are templates) and the icon. Without a `render.csv` section only the
+/// release's own parts (version, createdAt) are set.
+pub(crate) fn build_parts(step: &RenderStep, data: &Data) -> Result<Parts, RenderError> {
+    let source = &step.source;
+    let mut docs = |file: &str| read_docs(source, file, data);
+    let mut bytes = |file: &str| {
+        let path = resolve_path(source, Path::new(file));
+        std::fs::read(&path)
+            .map_err(|e| CsvError::Load(format!("{}: {e} (render.csv.icon)", path.display())))
+    };
+    Parts::build(
+        &step.csv,
+        &step.version,
+        &step.created_at.value,
+        &mut docs,
+        &mut bytes,
+    )
+    .map_err(RenderError::Parts)
+}
+
+/// The YAML documents of a file, rendered first when it is a template; `None` if absent.
+fn read_docs(source: &Path, file: &str, data: &Data) -> Result<Option<Vec<Doc>>, CsvError> {
+    let path = resolve_path(source, Path::new(file));
+    let text = match std::fs::read_to_string(&path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(CsvError::Load(format!("{}: {e}", path.display()))),
+    };
+    let shown = path.display().to_string();
+    let text = if file.ends_with(".in") {
+        template::render(&shown, &text, data).map_err(|e| CsvError::Load(e.to_string()))?
+    } else {
+        text
+    };
+    parse_docs(&shown, &text).map(Some).map_err(CsvError::Load)
+}
+
+/// Every non-empty YAML document of `text`.
+pub(crate) fn parse_docs(file: &str, text: &str) -> Result<Vec<Doc>, String> {
+    let mut out = Vec::new();
+    for doc in serde_yaml_ng::Deserializer::from_str(text) {
+        let value = serde_yaml_ng::Value::deserialize(doc).map_err(|e| format!("{file}: {e}"))?;
+        if !value.is_null() {
+            out.push(Doc {
+                file: file.to_string(),
+                value,
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// Adds the variables `render.csv.vars` maps to the assembled parts, as YAML blocks.
+pub(crate) fn add_part_vars(step: &RenderStep, parts: &Parts, data: &mut Data) {
+    for (name, value) in parts.vars(&step.csv.vars) {
+        data.vars.insert(name, Value::Block(value));
+    }
+}
+
+/// The structural CSV parts, applied to the parsed CSV.
+pub(crate) fn apply_parts(
+    csv: &mut serde_yaml_ng::Value,
+    parts: &Parts,
+    file: &str,
+) -> Result<(), RenderError> {
+    csv_build::apply(csv, parts).map_err(|source| RenderError::Apply {
+        file: file.into(),
+        source,
+    })
+}

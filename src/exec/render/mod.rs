@@ -1,0 +1,210 @@
+//! The render step: templates → manifests in the step's folder, the CSV assembled
+//! structurally, and the bundle parsed from them.
+//!
+//! Order of work: the template data ([`inputs`]; `createdAt` was resolved by the plan); the CSV parts from RBAC,
+//! Deployment and icon files (`olm::csv_build`), which also fill the template variables the
+//! pipeline maps to them; every `*.yaml.in` under the templates folder rendered (`*.yaml`
+//! copied; output names drop `.in` and replace `VERSION` with the version); the bundle read from
+//! the bundle sub-folder ([`bundle`]); the parts set into the CSV, which is then written back
+//! re-serialised; and the defects of the inputs reported ([`checks`]). Nothing is written
+//! before everything has rendered and parsed, so a failed render leaves no half-written folder.
+//! Same inputs, same bytes: the only clock is `createdAt`, taken from `SOURCE_DATE_EPOCH` or
+//! the source's commit time.
+
+mod bundle;
+mod checks;
+pub(crate) mod inputs;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use serde_yaml_ng::Value;
+
+use super::{Rendered, RenderedFile};
+use crate::error::{Class, Error, Result};
+use crate::exec::errors::RenderError;
+use crate::olm::{self, Bundle, Manifest};
+use crate::plan::RenderStep;
+use crate::report::Reporter;
+use crate::template;
+
+/// The render step: renders, reports, and hands the result on.
+pub(crate) fn run(step: &RenderStep, report: &Reporter) -> Result<Rendered> {
+    let rendered = render(step)?;
+    report.info(&format!(
+        "rendered {} files into {} (CSV {})",
+        rendered.files.len(),
+        rendered.dir.display(),
+        rendered.csv_name
+    ));
+    report.findings(&rendered.findings);
+    Ok(rendered)
+}
+
+/// One rendered (or copied) file.
+pub(crate) struct Output {
+    /// Path relative to the render folder.
+    pub(crate) rel: String,
+    /// The template it came from, as the pipeline names it (for messages and findings).
+    pub(crate) template: String,
+    /// The template's own text.
+    pub(crate) source_text: String,
+    pub(crate) content: String,
+    pub(crate) docs: Vec<Value>,
+    pub(crate) in_bundle: bool,
+}
+
+/// Renders the step's templates into its folder.
+pub(crate) fn render(step: &RenderStep) -> Result<Rendered> {
+    let dir = &step.into;
+    let mut findings = Vec::new();
+    findings.extend(inputs::created_at_finding(step));
+    let mut data = inputs::base_data(step);
+    let parts = inputs::build_parts(step, &data)?;
+    inputs::add_part_vars(step, &parts, &mut data);
+
+    let mut outputs = render_all(step, &data)?;
+    let found = bundle::find(&step.bundle_dir, &outputs)?;
+    let (ci, di) = found.csv;
+    let csv_out = &mut outputs[ci];
+    let csv_doc = &mut csv_out.docs[di];
+    inputs::apply_parts(csv_doc, &parts, &csv_out.template)?;
+    findings.extend(checks::descriptor_paths(
+        csv_doc,
+        &csv_out.template,
+        &csv_out.source_text,
+    ));
+    let csv = Manifest::new(
+        olm::csv_file_name(Manifest::new("", csv_doc.clone()).name().ok_or_else(|| {
+            RenderError::NoCsvName {
+                file: csv_out.template.clone(),
+            }
+        })?),
+        csv_doc.clone(),
+    );
+    csv_out.content = to_yaml(&csv_out.docs, &csv_out.template)?;
+
+    findings.extend(checks::package(
+        &step.package,
+        &step.channel,
+        &found.package,
+        &outputs[found.package_at].template,
+    ));
+    let others: Vec<(String, Value)> = outputs
+        .iter()
+        .filter(|o| !o.in_bundle)
+        .flat_map(|o| o.docs.iter().map(|d| (o.template.clone(), d.clone())))
+        .collect();
+    findings.extend(checks::subscriptions(&others, &found.package));
+
+    write_all(dir, &outputs)?;
+    let csv_name = csv.name().unwrap_or_default().to_string();
+    Ok(Rendered {
+        dir: dir.to_path_buf(),
+        files: outputs
+            .iter()
+            .map(|o| RenderedFile {
+                path: o.rel.clone(),
+                in_bundle: o.in_bundle,
+            })
+            .collect(),
+        bundle: Bundle {
+            package: found.package,
+            csvs: vec![csv],
+            crds: found.crds,
+        },
+        csv_name,
+        findings,
+    })
+}
+
+/// Renders every template (copies plain YAML files), parsing each output.
+fn render_all(step: &RenderStep, data: &template::Data) -> Result<Vec<Output>> {
+    let templates = &step.templates;
+    let mut inputs = Vec::new();
+    list_files(templates, templates, &mut inputs)?;
+    if inputs.is_empty() {
+        return Err(RenderError::NoTemplates {
+            dir: templates.clone(),
+        }
+        .into());
+    }
+    let version = &step.version;
+    let mut outputs = Vec::new();
+    for rel in inputs {
+        let src = templates.join(&rel);
+        let shown = format!("{}/{rel}", step.templates_shown);
+        let text = fs::read_to_string(&src).map_err(|e| Error::io(Class::Input, &src, e))?;
+        let (out_rel, content) = match rel.strip_suffix(".in") {
+            Some(stem) => (
+                stem.to_string(),
+                template::render(&shown, &text, data).map_err(RenderError::from)?,
+            ),
+            None => (rel.clone(), text.clone()),
+        };
+        if !(out_rel.ends_with(".yaml") || out_rel.ends_with(".yml")) {
+            continue;
+        }
+        let docs = inputs::parse_docs(&format!("{shown} (rendered)"), &content)
+            .map_err(RenderError::Yaml)?
+            .into_iter()
+            .map(|d| d.value)
+            .collect();
+        let out_rel = out_rel.replace("VERSION", version);
+        outputs.push(Output {
+            in_bundle: Path::new(&out_rel).starts_with(&step.bundle_dir),
+            rel: out_rel,
+            template: shown,
+            source_text: text,
+            content,
+            docs,
+        });
+    }
+    Ok(outputs)
+}
+
+fn to_yaml(docs: &[Value], file: &str) -> Result<String> {
+    let mut out = String::new();
+    for (i, d) in docs.iter().enumerate() {
+        if i > 0 {
+            out.push_str("---\n");
+        }
+        out.push_str(
+            &serde_yaml_ng::to_string(d).map_err(|e| RenderError::WriteCsv {
+                file: file.into(),
+                message: e.to_string(),
+            })?,
+        );
+    }
+    Ok(out)
+}
+
+fn write_all(dir: &Path, outputs: &[Output]) -> Result<()> {
+    if dir.exists() {
+        fs::remove_dir_all(dir).map_err(|e| Error::io(Class::Stage, dir, e))?;
+    }
+    for o in outputs {
+        let dest = dir.join(&o.rel);
+        if let Some(parent) = dest.parent() {
+            fs::create_dir_all(parent).map_err(|e| Error::io(Class::Stage, parent, e))?;
+        }
+        fs::write(&dest, &o.content).map_err(|e| Error::io(Class::Stage, &dest, e))?;
+    }
+    Ok(())
+}
+
+fn list_files(root: &Path, dir: &Path, out: &mut Vec<String>) -> Result<()> {
+    let mut entries: Vec<PathBuf> = fs::read_dir(dir)
+        .map_err(|e| Error::io(Class::Input, dir, e))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            list_files(root, &path, out)?;
+        } else if let Ok(rel) = path.strip_prefix(root) {
+            out.push(rel.to_string_lossy().replace('\\', "/"));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,58 @@
+//! The verify step: validates the packaged bundle with the same rules as `olm-release verify`
+//! ([`crate::olm::validate::verify_packed`]: the in-memory bundle, and proof that the tarball the
+//! push step will send is exactly its packing), and stops the plan (before push and release)
+//! on any error finding, naming the first one. Render's own error findings stop it here too.
+//! A bundle read one CSV at a time (`publish`) is checked from its per-CSV findings and
+//! skeletons ([`validate::verify_packed_streamed`], proven equal to the whole-bundle check).
+
+use super::errors::VerifyError;
+use super::{Packaged, Verified};
+use crate::error::Result;
+use crate::olm::validate::{self, Options};
+use crate::olm::{Finding, Level};
+use crate::plan::VerifyStep;
+use crate::report::Reporter;
+
+/// The verify step.
+pub(crate) fn run(step: &VerifyStep, report: &Reporter, p: Packaged) -> Result<Verified> {
+    let opts = Options::new(step.profile);
+    let earlier: Vec<&Finding> = p.files.iter().flat_map(|f| f.findings.iter()).collect();
+    let verified = match p.per_csv {
+        None => validate::verify_packed(&p.shown, &p.bundle, &p.packed, &opts),
+        Some(per_csv) => {
+            validate::verify_packed_streamed(&p.shown, &p.bundle, per_csv, &p.packed, &opts)
+        }
+    };
+    report.findings(&verified.findings);
+    let errors: Vec<&Finding> = verified
+        .findings
+        .iter()
+        .chain(earlier.iter().copied())
+        .filter(|f| f.level == Level::Error)
+        .collect();
+    if let Some(first) = errors.first() {
+        return Err(VerifyError {
+            errors: errors.len(),
+            warnings: verified.warnings,
+            profile: opts.profile.as_str(),
+            first: first.to_string(),
+        }
+        .into());
+    }
+    report.info(&format!(
+        "bundle valid under profile {} ({} warning(s)){}",
+        opts.profile.as_str(),
+        verified.warnings,
+        p.folder
+            .as_ref()
+            .map(|f| format!("; bundle folder {}", f.display()))
+            .unwrap_or_default()
+    ));
+    Ok(Verified {
+        files: p.files,
+        decision: p.decision,
+        package: p.bundle.package,
+        folder: p.folder,
+        packed: p.packed,
+    })
+}

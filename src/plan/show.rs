@@ -1,0 +1,177 @@
+//! The plan as text: one numbered line per step and its inputs beneath, exactly the steps the
+//! executor runs. `run` prints it first (with `-v`), so a log starts with what the run is about
+//! to do.
+
+use std::fmt;
+
+use super::{
+    BundleSource, Check, FetchStep, PackageStep, Plan, PreflightStep, PushStep, ReleaseStep,
+    ReleaseTarget, RenderStep, Step, Sums, TimeSource, layout_str,
+};
+use crate::pipeline::OlderPolicy;
+use crate::registry::appr::Credentials;
+
+impl fmt::Display for Plan {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let h = &self.header;
+        let mode = if h.dry_run { " (dry-run)" } else { "" };
+        write!(f, "Plan{mode}: {} —", h.pipeline)?;
+        if let Some(p) = &h.package {
+            write!(f, " {p}")?;
+        }
+        write!(f, " {}", h.version)?;
+        if let Some(c) = &h.channel {
+            write!(f, " on channel {c}")?;
+        }
+        writeln!(f)?;
+        if let Some(ci) = &h.ci.provider {
+            writeln!(
+                f,
+                "  CI: {ci} (tag {}, branch {}, build {})",
+                h.ci.tag.as_deref().unwrap_or("-"),
+                h.ci.branch.as_deref().unwrap_or("-"),
+                h.ci.build_number.as_deref().unwrap_or("-")
+            )?;
+        }
+        for n in &h.notes {
+            writeln!(f, "  note: {n}")?;
+        }
+        for (i, step) in self.steps.iter().enumerate() {
+            writeln!(f, "  {}. {}", i + 1, step.name())?;
+            for d in details(step) {
+                writeln!(f, "       {d}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+fn details(step: &Step) -> Vec<String> {
+    match step {
+        Step::Preflight(p) => preflight(p),
+        Step::Render(r) => render(r),
+        Step::FetchPrevious(s) => fetch(s),
+        Step::Package(p) => package(p),
+        Step::Verify(v) => vec![format!(
+            "validate the bundle (profile {}); stop on any error",
+            v.profile.as_str()
+        )],
+        Step::Push(p) => push(p),
+        Step::Release(r) => release(r),
+    }
+}
+
+fn creds(c: Option<&Credentials>) -> &'static str {
+    c.map(Credentials::source).unwrap_or("none")
+}
+
+fn preflight(p: &PreflightStep) -> Vec<String> {
+    p.checks
+        .iter()
+        .map(|c| match c {
+            Check::Registry {
+                registry,
+                namespace,
+                package,
+            } => format!(
+                "registry: read the releases of {namespace}/{package} at {} (credentials: {})",
+                registry.location,
+                creds(registry.credentials.as_ref())
+            ),
+            Check::GitHub(g) => format!(
+                "github: read the releases of {}/{} at {} (credentials: {})",
+                g.owner,
+                g.repo,
+                g.api,
+                g.credentials.unwrap_or("none")
+            ),
+        })
+        .collect()
+}
+
+fn render(r: &RenderStep) -> Vec<String> {
+    let from = match r.created_at.from {
+        TimeSource::SourceDateEpoch => "SOURCE_DATE_EPOCH",
+        TimeSource::GitCommit => "the commit time of HEAD",
+        TimeSource::Epoch => "neither SOURCE_DATE_EPOCH nor a git checkout",
+    };
+    vec![
+        format!(
+            "templates {} (bundle folder '{}')",
+            r.templates.display(),
+            r.bundle_dir
+        ),
+        format!("into {}", r.into.display()),
+        format!("createdAt {} ({from})", r.created_at.value),
+    ]
+}
+
+fn fetch(s: &FetchStep) -> Vec<String> {
+    vec![
+        format!(
+            "read the default release of {} {}/{}",
+            s.registry.location, s.namespace, s.package
+        ),
+        format!(
+            "find the head of channel {} to fill replaces; versions below it: {}",
+            s.channel,
+            match s.older {
+                OlderPolicy::Refuse => "refuse",
+                OlderPolicy::Skip => "skip (publish nothing)",
+            }
+        ),
+    ]
+}
+
+fn package(p: &PackageStep) -> Vec<String> {
+    let mut out = Vec::new();
+    if let BundleSource::Folder { path } = &p.bundle {
+        out.push(format!("read the bundle {}", path.display()));
+    }
+    if let Some(folder) = &p.folder {
+        out.push(format!("bundle folder {}", folder.display()));
+    }
+    out.push(format!(
+        "tarball {} ({} layout, mtime {})",
+        p.shown,
+        layout_str(p.layout),
+        p.mtime
+    ));
+    out
+}
+
+fn push(p: &PushStep) -> Vec<String> {
+    vec![
+        format!(
+            "push release {} to {} {}/{}{}",
+            p.release,
+            p.registry.location,
+            p.namespace,
+            p.package,
+            if p.force { " (--force)" } else { "" }
+        ),
+        format!("credentials: {}", creds(p.registry.credentials.as_ref())),
+    ]
+}
+
+fn release(r: &ReleaseStep) -> Vec<String> {
+    let target = match &r.target {
+        ReleaseTarget::Dir { root } => format!("attach to {}", root.join(&r.tag).display()),
+        ReleaseTarget::GitHub(g) => format!(
+            "attach to the GitHub release {} of {}/{} at {}{}{}",
+            r.tag,
+            g.owner,
+            g.repo,
+            g.api,
+            if r.prerelease { " (prerelease)" } else { "" },
+            if r.draft { " (draft)" } else { "" }
+        ),
+    };
+    let names: Vec<String> = r.assets.iter().map(|a| a.shown()).collect();
+    let sums = match r.sums {
+        Sums::Generate => " + SHA256SUMS",
+        Sums::Given => " (SHA256SUMS given: checked against the others)",
+        Sums::None => "",
+    };
+    vec![target, format!("assets: {}{sums}", names.join(", "))]
+}

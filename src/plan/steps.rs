@@ -1,0 +1,288 @@
+//! The steps a plan is made of, each with every input it needs, resolved.
+//!
+//! Fields a user reads in `plan --format json` are serialised; what only the executor needs
+//! (a credential, a CSV assembly spec, retry timings) is not, and a credential is shown only
+//! by the name of the variable it came from.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use serde::{Serialize, Serializer};
+
+use crate::http::HttpOptions;
+use crate::olm::archive::Layout;
+use crate::olm::csv_build::spec::CsvSpec;
+use crate::olm::validate::Profile;
+use crate::pipeline::OlderPolicy;
+use crate::registry::Location;
+use crate::registry::appr::Credentials;
+use crate::retry::RetryPolicy;
+use crate::secret::Secret;
+use crate::target::github::Config as GitHubConfig;
+
+/// One step of a plan.
+#[derive(Debug, Clone, Serialize)]
+#[serde(tag = "step", rename_all = "kebab-case")]
+pub(crate) enum Step {
+    Preflight(PreflightStep),
+    Render(RenderStep),
+    FetchPrevious(FetchStep),
+    Package(PackageStep),
+    Verify(VerifyStep),
+    Push(PushStep),
+    Release(ReleaseStep),
+}
+
+impl Step {
+    /// The stage name, as pipelines and logs write it.
+    pub(crate) fn name(&self) -> &'static str {
+        match self {
+            Step::Preflight(_) => "preflight",
+            Step::Render(_) => "render",
+            Step::FetchPrevious(_) => "fetch-previous",
+            Step::Package(_) => "package",
+            Step::Verify(_) => "verify",
+            Step::Push(_) => "push",
+            Step::Release(_) => "release",
+        }
+    }
+}
+
+/// The app registry a step reads or writes, and how to talk to it.
+#[derive(Debug, Clone)]
+pub(crate) struct RegistryJob {
+    pub(crate) location: Location,
+    pub(crate) credentials: Option<Credentials>,
+    pub(crate) http: HttpOptions,
+    pub(crate) retry: RetryPolicy,
+}
+
+impl Serialize for RegistryJob {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct Shown<'a> {
+            url: String,
+            credentials: Option<&'a str>,
+        }
+        Shown {
+            url: self.location.to_string(),
+            credentials: self.credentials.as_ref().map(Credentials::source),
+        }
+        .serialize(s)
+    }
+}
+
+/// `createdAt` and where it came from.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct CreatedAt {
+    pub(crate) value: String,
+    pub(crate) from: TimeSource,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub(crate) enum TimeSource {
+    /// `SOURCE_DATE_EPOCH`.
+    SourceDateEpoch,
+    /// The commit time of the source folder's `HEAD`.
+    GitCommit,
+    /// Neither: the UNIX epoch (render reports a warning).
+    Epoch,
+}
+
+/// Render the templates into `into`.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct RenderStep {
+    /// The templates folder, resolved.
+    pub(crate) templates: PathBuf,
+    /// The templates folder as the pipeline names it (in messages and findings).
+    #[serde(skip)]
+    pub(crate) templates_shown: String,
+    /// Sub-folder of the templates whose outputs form the bundle.
+    pub(crate) bundle_dir: String,
+    pub(crate) into: PathBuf,
+    #[serde(skip)]
+    pub(crate) source: PathBuf,
+    pub(crate) version: String,
+    pub(crate) package: String,
+    pub(crate) channel: String,
+    pub(crate) created_at: CreatedAt,
+    pub(crate) includes: BTreeMap<String, PathBuf>,
+    pub(crate) vars: BTreeMap<String, serde_yaml_ng::Value>,
+    /// The functions templates may call besides Go's builtins.
+    pub(crate) functions: crate::pipeline::render_spec::TemplateFunctions,
+    #[serde(skip)]
+    pub(crate) csv: CsvSpec,
+    /// The pipeline file (where a createdAt warning points).
+    #[serde(skip)]
+    pub(crate) pipeline_file: String,
+}
+
+/// Read the registry's default release and decide what the new CSV replaces.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct FetchStep {
+    pub(crate) registry: RegistryJob,
+    pub(crate) namespace: String,
+    pub(crate) package: String,
+    pub(crate) channel: String,
+    pub(crate) older: OlderPolicy,
+    /// Show the diff against the published head normally (a dry-run), not only with `-v`.
+    pub(crate) show_diff: bool,
+}
+
+/// Where the package step takes the bundle from.
+#[derive(Debug, Clone, Serialize)]
+#[serde(tag = "from", rename_all = "kebab-case")]
+pub(crate) enum BundleSource {
+    /// What render (and fetch-previous) built.
+    Pipeline,
+    /// A bundle folder, file or tarball someone has (`publish`); its package name must be
+    /// `package`.
+    Folder { path: PathBuf },
+}
+
+/// Write the bundle folder and the reproducible tarball.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct PackageStep {
+    pub(crate) bundle: BundleSource,
+    /// The flat bundle folder written for people and courier (`None`: not written).
+    pub(crate) folder: Option<PathBuf>,
+    /// The `.tar.gz` written (`None`: kept in memory only).
+    pub(crate) tarball: Option<PathBuf>,
+    /// How the tarball is named in messages.
+    pub(crate) shown: String,
+    #[serde(serialize_with = "layout_name")]
+    pub(crate) layout: Layout,
+    /// Tar entry times (`SOURCE_DATE_EPOCH`, else 0).
+    pub(crate) mtime: u64,
+    pub(crate) package: String,
+    pub(crate) version: String,
+    /// The channel whose head the summary names (`None`: the bundle's default channel).
+    pub(crate) channel: Option<String>,
+    /// Show the bundle's contents normally (a dry-run), not only with `-v`.
+    pub(crate) show_contents: bool,
+}
+
+/// Validate the packaged bundle and stop on any error.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct VerifyStep {
+    pub(crate) profile: Profile,
+}
+
+/// Ask each server once, with the credentials, before anything is written.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct PreflightStep {
+    pub(crate) checks: Vec<Check>,
+}
+
+/// One cheap authenticated read.
+#[derive(Debug, Clone, Serialize)]
+#[serde(tag = "of", rename_all = "kebab-case")]
+pub(crate) enum Check {
+    /// The package's releases on the registry.
+    Registry {
+        registry: RegistryJob,
+        namespace: String,
+        package: String,
+    },
+    /// The repository's release list on GitHub.
+    GitHub(GitHubJob),
+}
+
+/// Publish the verified bundle, idempotently by digest.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct PushStep {
+    pub(crate) registry: RegistryJob,
+    pub(crate) namespace: String,
+    pub(crate) package: String,
+    /// Strict SemVer, checked.
+    pub(crate) release: String,
+    /// The channel whose head messages name (`None`: the bundle's default channel).
+    pub(crate) channel: Option<String>,
+    pub(crate) force: bool,
+    /// Look the release up before pushing (a dry-run, to say what it would do; `--force`, so
+    /// as not to overwrite an identical release). Otherwise a 409 answer is resolved instead.
+    pub(crate) look_up_first: bool,
+}
+
+/// Attach the assets to the release target.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct ReleaseStep {
+    pub(crate) target: ReleaseTarget,
+    pub(crate) tag: String,
+    pub(crate) assets: Vec<AssetSpec>,
+    pub(crate) sums: Sums,
+    pub(crate) prerelease: bool,
+    pub(crate) draft: bool,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub(crate) enum ReleaseTarget {
+    /// Assets land in `<root>/<tag>/`.
+    Dir {
+        root: PathBuf,
+    },
+    GitHub(GitHubJob),
+}
+
+/// A GitHub repository's releases, and how to talk to the API.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct GitHubJob {
+    pub(crate) api: String,
+    pub(crate) owner: String,
+    pub(crate) repo: String,
+    #[serde(skip)]
+    pub(crate) config: GitHubConfig,
+    #[serde(skip)]
+    pub(crate) token: Option<Secret>,
+    /// The variable the token came from.
+    pub(crate) credentials: Option<&'static str>,
+}
+
+/// One asset, as the pipeline names it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub(crate) enum AssetSpec {
+    /// `{csv}`: this release's CSV, as packaged (with `replaces`) when the package step runs.
+    Csv,
+    /// A rendered file (or a file of the bundle folder) by its exact base name.
+    Rendered { name: String },
+    /// A file of the source folder, attached under its base name.
+    File { name: String, path: PathBuf },
+}
+
+impl AssetSpec {
+    /// How the pipeline wrote it.
+    pub(crate) fn shown(&self) -> String {
+        match self {
+            AssetSpec::Csv => "{csv}".into(),
+            AssetSpec::Rendered { name } => name.clone(),
+            AssetSpec::File { path, .. } => path.display().to_string(),
+        }
+    }
+}
+
+/// Where `SHA256SUMS` comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub(crate) enum Sums {
+    /// Generated from the other assets and attached last.
+    Generate,
+    /// One of the assets is named `SHA256SUMS`: checked to list every other asset with its
+    /// sha256, and attached as it is.
+    Given,
+    /// No assets, no sums.
+    None,
+}
+
+fn layout_name<S: Serializer>(l: &Layout, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(layout_str(*l))
+}
+
+pub(crate) fn layout_str(l: Layout) -> &'static str {
+    match l {
+        Layout::Flat => "flat",
+        Layout::Nested => "nested",
+    }
+}

@@ -1,0 +1,49 @@
+//! Time in the plan: `createdAt` of the CSV, resolved once so that the same inputs render the
+//! same bytes.
+
+use std::path::Path;
+
+use super::{CreatedAt, TimeSource};
+
+/// `createdAt`: `SOURCE_DATE_EPOCH`, else the commit time of the source folder's `HEAD`, so
+/// the same inputs render the same bytes; without either, the UNIX epoch.
+pub(crate) fn created_at(epoch: Option<u64>, source: &Path) -> CreatedAt {
+    let (secs, from) = match epoch {
+        Some(e) => (e, TimeSource::SourceDateEpoch),
+        None => match git_commit_time(source) {
+            Some(e) => (e, TimeSource::GitCommit),
+            None => (0, TimeSource::Epoch),
+        },
+    };
+    CreatedAt {
+        value: format_time(secs),
+        from,
+    }
+}
+
+fn git_commit_time(source: &Path) -> Option<u64> {
+    let out = std::process::Command::new("git")
+        .arg("-C")
+        .arg(source)
+        .args(["log", "-1", "--format=%ct", "HEAD"])
+        .output()
+        .ok()?;
+    if !out.status.success() {
+        return None;
+    }
+    String::from_utf8_lossy(&out.stdout).trim().parse().ok()
+}
+
+/// `2006-01-02T15:04:05Z` for a UNIX time (the form OperatorHub asks for).
+pub(crate) fn format_time(epoch: u64) -> String {
+    crate::olm::time::rfc3339(epoch)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn formats_times() {
+        assert_eq!(super::format_time(0), "1970-01-01T00:00:00Z");
+        assert_eq!(super::format_time(1_554_465_600), "2019-04-05T12:00:00Z");
+    }
+}

@@ -1,0 +1,168 @@
+//! The end-of-run summary: what a run decided, published, kept and skipped, and how it ended.
+//!
+//! With `--format json` it is the one document on stdout, for every outcome — success, a
+//! failed stage (exit 1), bad input (exit 2, even before a plan exists) — in the versioned
+//! shape `schemas/summary.v1.json` describes ([`SCHEMA`], [`VERSION`]). Otherwise it closes the
+//! human output on stderr.
+
+use serde::Serialize;
+
+use crate::error::{Class, Error, Kind, Problem};
+use crate::events::Write;
+use crate::olm::Finding;
+
+/// Names the document (`schema` field).
+pub(crate) const SCHEMA: &str = "olm-release/summary";
+/// The version of its shape; a change that removes or retypes a field bumps it.
+pub(crate) const VERSION: u32 = 1;
+
+/// How long a stage took and how it ended.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct StageReport {
+    pub(crate) stage: String,
+    pub(crate) seconds: f64,
+    /// `ok` or `failed`.
+    pub(crate) status: &'static str,
+}
+
+/// How the run ended.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct Failure {
+    pub(crate) class: Class,
+    pub(crate) exit_code: i32,
+    /// The message `error:` prints.
+    pub(crate) message: String,
+    /// The causes under it, outermost first.
+    pub(crate) causes: Vec<String>,
+    /// Every problem found before anything ran (exit 2 from the plan's checks).
+    pub(crate) problems: Vec<Problem>,
+}
+
+impl Failure {
+    pub(crate) fn of(e: &Error) -> Self {
+        Failure {
+            class: e.class(),
+            exit_code: e.exit_code(),
+            message: e.to_string(),
+            causes: e.causes(),
+            problems: match e.kind() {
+                Kind::Problems(p) => p.0.clone(),
+                _ => Vec::new(),
+            },
+        }
+    }
+}
+
+/// The summary document.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct Summary {
+    pub(crate) schema: &'static str,
+    pub(crate) schema_version: u32,
+    /// `run`, `publish`, or the command that failed.
+    pub(crate) command: String,
+    /// `ok` or `failed`.
+    pub(crate) outcome: &'static str,
+    pub(crate) exit_code: i32,
+    pub(crate) pipeline: Option<String>,
+    pub(crate) package: Option<String>,
+    pub(crate) channel: Option<String>,
+    /// The release's version.
+    pub(crate) version: Option<String>,
+    pub(crate) dry_run: bool,
+    pub(crate) stages: Vec<StageReport>,
+    /// What fetch-previous decided, as data: `{"kind": "first" | "replaces" | "same_version"
+    /// | "skip_older", …}`.
+    pub(crate) decision: Option<serde_json::Value>,
+    /// The head of the channel in the bundle this run built.
+    pub(crate) channel_head: Option<String>,
+    pub(crate) published: Vec<Write>,
+    pub(crate) kept: Vec<Write>,
+    pub(crate) skipped: Vec<Write>,
+    pub(crate) findings: Vec<Finding>,
+    /// What the run said along the way (decisions in words, notes), for people.
+    pub(crate) notes: Vec<String>,
+    pub(crate) error: Option<Failure>,
+}
+
+impl Default for Summary {
+    fn default() -> Self {
+        Summary {
+            schema: SCHEMA,
+            schema_version: VERSION,
+            command: String::new(),
+            outcome: "ok",
+            exit_code: 0,
+            pipeline: None,
+            package: None,
+            channel: None,
+            version: None,
+            dry_run: false,
+            stages: Vec::new(),
+            decision: None,
+            channel_head: None,
+            published: Vec::new(),
+            kept: Vec::new(),
+            skipped: Vec::new(),
+            findings: Vec::new(),
+            notes: Vec::new(),
+            error: None,
+        }
+    }
+}
+
+impl Summary {
+    /// The lines that close a human run, on stderr.
+    pub(crate) fn human(&self, decisions: &[String]) -> String {
+        use std::fmt::Write as _;
+        let mut out = String::new();
+        let mode = if self.dry_run { " (dry-run)" } else { "" };
+        let _ = writeln!(
+            out,
+            "Summary{mode}: {} {} on channel {}",
+            self.package.as_deref().unwrap_or("-"),
+            self.version.as_deref().unwrap_or("-"),
+            self.channel.as_deref().unwrap_or("-")
+        );
+        if let (Some(head), Some(channel)) = (&self.channel_head, &self.channel) {
+            let _ = writeln!(out, "  channel    {channel} → {head}");
+        }
+        for d in decisions {
+            let _ = writeln!(out, "  decided    {d}");
+        }
+        for (label, writes, suffix) in [
+            ("published ", &self.published, ""),
+            ("unchanged ", &self.kept, ""),
+            ("skipped   ", &self.skipped, " (dry-run)"),
+        ] {
+            for w in writes {
+                let sep = if label.starts_with("unchanged") {
+                    "at"
+                } else {
+                    "->"
+                };
+                let _ = writeln!(
+                    out,
+                    "  {label} {} {sep} {}{}{suffix}",
+                    w.what,
+                    w.target,
+                    digest_suffix(w)
+                );
+            }
+        }
+        let wrote = !(self.published.is_empty() && self.skipped.is_empty() && self.kept.is_empty());
+        if !wrote && self.error.is_none() {
+            let _ = writeln!(out, "  nothing was published");
+        }
+        if let Some(e) = &self.error {
+            let _ = writeln!(out, "  failed: {}", e.message);
+        }
+        out
+    }
+}
+
+pub(crate) fn digest_suffix(w: &Write) -> String {
+    w.digest
+        .as_ref()
+        .map(|d| format!(" (sha256:{d})"))
+        .unwrap_or_default()
+}

@@ -1,0 +1,68 @@
+//! Credentials, read once from the environment into [`Secret`]s, and checked before use: a
+//! value an HTTP header cannot carry, or the string `null` a failed login once left behind,
+//! is an input problem found before anything runs.
+
+use crate::registry::appr::Credentials;
+use crate::secret::Secret;
+
+use super::Env;
+
+/// `QUAY_TOKEN`, or `QUAY_USERNAME` with `QUAY_PASSWORD`.
+pub(crate) fn registry(env: &Env) -> Option<Credentials> {
+    let get = |k: &str| env.get(k).filter(|v| !v.is_empty());
+    if let Some(token) = get("QUAY_TOKEN") {
+        return Some(Credentials::Token(Secret::new(token.clone())));
+    }
+    match (get("QUAY_USERNAME"), get("QUAY_PASSWORD")) {
+        (Some(u), Some(p)) => Some(Credentials::Login {
+            username: u.clone(),
+            password: Secret::new(p.clone()),
+        }),
+        _ => None,
+    }
+}
+
+/// `GITHUB_TOKEN`, else `GH_TOKEN`.
+pub(crate) fn github(env: &Env) -> Option<Secret> {
+    ["GITHUB_TOKEN", "GH_TOKEN"]
+        .iter()
+        .find_map(|k| env.get(*k))
+        .filter(|v| !v.is_empty())
+        .map(Secret::new)
+}
+
+/// Why registry credentials cannot be sent, if they cannot.
+pub(crate) fn registry_problem(c: &Credentials) -> Option<(&'static str, String)> {
+    match c {
+        Credentials::Token(t) => {
+            let v = t.expose().trim();
+            if v.is_empty() || v == "null" {
+                return Some((
+                    "QUAY_TOKEN",
+                    "is empty or 'null' (a failed login?); refusing to send it as credentials"
+                        .into(),
+                ));
+            }
+            header_problem(t, true).map(|m| ("QUAY_TOKEN", m))
+        }
+        // A password travels in the login's JSON body, never in a header.
+        Credentials::Login { .. } => None,
+    }
+}
+
+/// Why a GitHub token cannot be sent, if it cannot.
+pub(crate) fn github_problem(token: &Secret) -> Option<String> {
+    header_problem(token, false)
+}
+
+/// A value sent in an `Authorization` header: printable ASCII (spaces only where a scheme word
+/// precedes the value, as in Quay's `basic …` tokens).
+fn header_problem(s: &Secret, spaces: bool) -> Option<String> {
+    let ok = !s.expose().is_empty()
+        && s.expose()
+            .bytes()
+            .all(|b| b.is_ascii_graphic() || (spaces && b == b' '));
+    (!ok).then(|| {
+        "holds characters an HTTP header cannot carry (a stray newline or space?)".to_string()
+    })
+}

@@ -1,0 +1,136 @@
+//! What can go wrong with a GitHub release, as the user reads it: a failed call (method, URL
+//! path, status, GitHub's message and `errors`), or a release that does not end up holding the
+//! assets as uploaded. A token or API base GitHub cannot be given is an input error (exit 2);
+//! everything else is a stage failure (exit 1), and a re-run converges.
+
+use std::fmt;
+
+use serde_json::Value;
+
+use crate::error::Class;
+use crate::retry::Verdict;
+
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum GitHubError {
+    /// A call failed (after its retries).
+    #[error(transparent)]
+    Api(#[from] ApiError),
+    #[error(
+        "GITHUB_TOKEN / GH_TOKEN holds characters an HTTP header cannot carry (a stray newline or space?)"
+    )]
+    Token,
+    #[error("release.api_url '{api}': {message}")]
+    ApiUrl { api: String, message: String },
+    #[error("building the GitHub client for {api}: {message}")]
+    Client { api: String, message: String },
+    #[error(
+        "release {tag}: its upload_url {url} is not under {root}, the upload root for the API base {api}; \
+         refusing to send the token there (for GitHub Enterprise set release.api_url to https://HOST/api/v3)"
+    )]
+    UploadUrl {
+        tag: String,
+        url: String,
+        root: String,
+        api: String,
+    },
+    #[error(
+        "{target}: the release is published and immutable, so its assets cannot be replaced or deleted; \
+         publish a new tag instead"
+    )]
+    Immutable { target: String },
+    #[error("{source}; yet no release for the tag can be found (does the token have push access?)")]
+    Vanished {
+        #[source]
+        source: ApiError,
+    },
+    #[error("{target}: {} asset(s) failed: {}; the release is left as it is, re-run to converge", failures.len(), failures.join("; "))]
+    Assets {
+        target: String,
+        failures: Vec<String>,
+    },
+    #[error("renaming the new copy of {name}: GitHub named it '{got}'")]
+    Renamed { name: String, got: String },
+    #[error(
+        "uploading {name}: GitHub stored it as '{got}' (it renames names with special characters or leading/trailing dots); rename the file"
+    )]
+    StoredAs { name: String, got: String },
+    #[error(
+        "uploading {name}: GitHub holds {size} bytes with digest {digest}, expected {want_size} bytes with {want}"
+    )]
+    Stored {
+        name: String,
+        size: u64,
+        digest: String,
+        want_size: usize,
+        want: String,
+    },
+    #[error(
+        "{target}: the release does not hold the assets as uploaded: {}; it is not published, re-run to converge",
+        problems.join("; ")
+    )]
+    Unconverged {
+        target: String,
+        problems: Vec<String>,
+    },
+}
+
+impl GitHubError {
+    pub(crate) fn class(&self) -> Class {
+        match self {
+            GitHubError::Token | GitHubError::ApiUrl { .. } => Class::Input,
+            _ => Class::Stage,
+        }
+    }
+}
+
+/// One failed call: what was asked, what came back, and whether to retry.
+#[derive(Debug)]
+pub(crate) struct ApiError {
+    /// Method and URL path, e.g. `POST /repos/o/r/releases` (never a header or the token).
+    pub(crate) what: String,
+    pub(crate) status: Option<u16>,
+    pub(crate) message: String,
+    /// GitHub's `errors` array (422 details).
+    pub(crate) errors: Vec<Value>,
+    pub(crate) verdict: Verdict,
+}
+
+impl ApiError {
+    /// A 422 whose details say the resource (release tag or asset name) already exists.
+    pub(crate) fn already_exists(&self) -> bool {
+        self.status == Some(422)
+            && self
+                .errors
+                .iter()
+                .any(|e| e.get("code").and_then(Value::as_str) == Some("already_exists"))
+    }
+}
+
+impl ApiError {
+    /// What went wrong, without the call: `HTTP 503: Service Unavailable` or the transport's
+    /// message.
+    pub(crate) fn why(&self) -> String {
+        match self.status {
+            Some(s) => format!("HTTP {s}: {}", self.message),
+            None => self.message.clone(),
+        }
+    }
+}
+
+impl fmt::Display for ApiError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.what, self.why())?;
+        if !self.errors.is_empty() {
+            let errors: Vec<String> = self.errors.iter().map(Value::to_string).collect();
+            write!(f, " {}", errors.join(", "))?;
+        }
+        if self.status == Some(401) {
+            f.write_str(" (check GITHUB_TOKEN / GH_TOKEN)")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for ApiError {}
+
+pub(crate) type ApiResult<T> = std::result::Result<T, ApiError>;

@@ -1,0 +1,112 @@
+//! The CI configurations `init` writes: the installer pinned by version and sha256, the whole
+//! history fetched for next-version, a dry-run on every build without secrets, alpha builds
+//! from the default branch and releases from tags.
+
+use std::path::Path;
+
+use serde_yaml_ng::Value;
+
+use super::sample_repo;
+use crate::support::{assert_code, olm_release, root};
+
+fn load(path: &Path) -> Value {
+    serde_yaml_ng::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+#[test]
+fn ci_configurations_install_the_pinned_release_fetch_tags_and_deploy() {
+    let repo = sample_repo();
+    let r = repo.path();
+    assert_code(&olm_release(r, &["init"], &[]), 0);
+    let version = env!("CARGO_PKG_VERSION");
+    let installer = std::fs::read(root().join("scripts/install.sh")).unwrap();
+    let sha = olm_release::olm::archive::sha256_hex(&installer);
+    let url = format!(
+        "{}/v{version}/scripts/install.sh",
+        env!("CARGO_PKG_REPOSITORY")
+            .replace("https://github.com/", "https://raw.githubusercontent.com/")
+    );
+
+    let travis = load(&r.join(".travis.yml"));
+    assert_eq!(
+        travis["git"]["depth"],
+        Value::Bool(false),
+        "next-version needs the tags"
+    );
+    let lines = |v: &Value| -> Vec<String> {
+        v.as_sequence()
+            .unwrap()
+            .iter()
+            .map(|l| l.as_str().unwrap().to_string())
+            .collect()
+    };
+    let install = lines(&travis["before_install"]).join("\n");
+    assert!(install.contains(&url), "{install}");
+    assert!(
+        install.contains(&format!(
+            "echo \"{sha}  /tmp/olm-release-install.sh\" | sha256sum -c -"
+        )),
+        "{install}"
+    );
+    assert!(
+        install.contains("--version \"$OLM_RELEASE_VERSION\""),
+        "{install}"
+    );
+    assert!(lines(&travis["env"]["global"]).contains(&format!("OLM_RELEASE_VERSION={version}")));
+    assert!(!install.contains("cargo install"));
+    let script = lines(&travis["script"]).join("\n");
+    assert!(
+        script.contains("olm-release run pipelines/release.yaml --dry-run"),
+        "{script}"
+    );
+    assert!(
+        script.contains("next-version --build \"$TRAVIS_BUILD_NUMBER\""),
+        "{script}"
+    );
+    let deploys = travis["deploy"].as_sequence().unwrap();
+    assert!(deploys.iter().any(|d| d["on"]["tags"] == Value::Bool(true)
+        && d["script"] == "olm-release run pipelines/release.yaml"));
+    assert!(
+        deploys.iter().any(|d| d["on"]["branch"] == "master"
+            && d["script"] == "olm-release run pipelines/alpha.yaml")
+    );
+
+    let gha = load(&r.join(".github/workflows/olm-release.yml"));
+    let steps = gha["jobs"]["olm-release"]["steps"].as_sequence().unwrap();
+    assert_eq!(steps[0]["with"]["fetch-depth"], Value::from(0));
+    let runs: Vec<&str> = steps.iter().filter_map(|s| s["run"].as_str()).collect();
+    assert!(
+        runs[0].contains(&url) && runs[0].contains(&sha),
+        "{}",
+        runs[0]
+    );
+    assert!(
+        runs.iter()
+            .any(|r| r.contains("next-version --build \"$GITHUB_RUN_NUMBER\""))
+    );
+    let step = |name: &str| steps.iter().find(|s| s["name"] == name).unwrap();
+    assert_eq!(
+        step("Dry-run of the release")["run"],
+        "olm-release run pipelines/release.yaml --dry-run"
+    );
+    assert!(
+        step("Dry-run of the release").get("env").is_none(),
+        "no secrets for the dry-run"
+    );
+    assert!(
+        step("Release")["if"]
+            .as_str()
+            .unwrap()
+            .contains("refs/tags/v")
+    );
+    assert_eq!(
+        step("Release")["env"]["GITHUB_TOKEN"],
+        "${{ secrets.GITHUB_TOKEN }}"
+    );
+    assert!(
+        step("Alpha build")["if"]
+            .as_str()
+            .unwrap()
+            .contains("refs/heads/master")
+    );
+}
