@@ -89,3 +89,20 @@ fn olm_examples_is_read_by_api_only() {
         )]
     );
 }
+
+#[test]
+fn an_object_beside_a_csv_is_kept_in_the_bundle_not_dropped() {
+    // The registry loader adds every object of a CSV's folder to the bundle; only courier's
+    // checks skip it. The finding must not tell the user to delete a Service the operator needs.
+    let dir = corpus_dir().join("trees/tree-pruned-tail");
+    let r = ours(&dir, Profile::Appregistry2019, false);
+    let f = r
+        .findings
+        .iter()
+        .find(|f| f.rule == "file-unknown" && f.file.ends_with(".service.yaml"))
+        .unwrap_or_else(|| panic!("{}", show(&r)));
+    assert_eq!(f.level, Level::Warning, "{f}");
+    assert!(f.message.contains("is a Service"), "{f}");
+    assert!(f.fix.starts_with("nothing to do if"), "{f}");
+    assert!(r.is_valid(), "{}", show(&r));
+}
