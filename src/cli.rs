@@ -93,6 +93,12 @@ pub(crate) struct PublishArgs {
     /// Tarball layout: one flattened bundle.yaml, or the package plus a folder per version.
     #[arg(long, default_value = "flat", value_parser = layout_parser())]
     pub(crate) layout: Layout,
+    /// The validation profile, as for `verify` (the same checks `verify DIR` runs).
+    #[arg(long, default_value = "appregistry-2019", value_parser = profile_parser())]
+    pub(crate) profile: Profile,
+    /// Also the OperatorHub rules, as for `verify`.
+    #[arg(long)]
+    pub(crate) operatorhub: bool,
 }
 
 #[derive(Debug, Args)]

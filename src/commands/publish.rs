@@ -52,6 +52,8 @@ pub(crate) fn plan(args: &PublishArgs, env: &Env) -> Result<Plan> {
         layout: args.layout,
         mtime,
         ci: crate::ci::CiContext::from_env(env),
+        profile: args.profile,
+        operatorhub: args.operatorhub,
     };
     Ok(plan::publish(&inputs)?)
 }

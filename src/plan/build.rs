@@ -40,7 +40,7 @@ pub(crate) fn build(s: &Settings) -> Result<Plan, Problems> {
         _ => None,
     }) {
         let render = steps.iter().find_map(|st| match st {
-            Step::Render(r) => Some(r),
+            Step::Render(r) => Some(r.as_ref()),
             _ => None,
         });
         let packaged = steps.iter().any(|st| matches!(st, Step::Package(_)));
@@ -80,6 +80,9 @@ pub(crate) struct PublishInputs {
     pub(crate) layout: Layout,
     pub(crate) mtime: u64,
     pub(crate) ci: CiContext,
+    /// The validation profile (as `verify --profile`).
+    pub(crate) profile: Profile,
+    pub(crate) operatorhub: bool,
 }
 
 /// `publish`: the package, verify and push steps of a pipeline, on a bundle folder.
@@ -107,7 +110,8 @@ pub(crate) fn publish(p: &PublishInputs) -> Result<Plan, Problems> {
             show_contents: false,
         }),
         Step::Verify(VerifyStep {
-            profile: Profile::default(),
+            profile: p.profile,
+            operatorhub: p.operatorhub,
         }),
         Step::Push(PushStep {
             registry: registry.clone(),
@@ -246,7 +250,7 @@ impl<'a> Builder<'a> {
     fn step(&mut self, stage: StageName) -> Option<Step> {
         let s = self.s;
         Some(match stage {
-            StageName::Render => Step::Render(self.render(s.out.join("render"))?),
+            StageName::Render => Step::Render(Box::new(self.render(s.out.join("render"))?)),
             StageName::FetchPrevious => {
                 let (registry, namespace, package) = self.registry(stage)?;
                 let channel = self.need(stage, "channel: (the OLM channel)", s.channel.as_ref())?;
@@ -256,6 +260,7 @@ impl<'a> Builder<'a> {
                     namespace,
                     package,
                     channel,
+                    channels: s.channels.clone(),
                     show_diff: s.mode.dry_run,
                 })
             }
@@ -277,7 +282,8 @@ impl<'a> Builder<'a> {
                 })
             }
             StageName::Verify => Step::Verify(VerifyStep {
-                profile: Profile::default(),
+                profile: s.verify.profile,
+                operatorhub: s.verify.operatorhub,
             }),
             StageName::Push => {
                 let (registry, namespace, package) = self.registry(stage)?;
@@ -331,6 +337,28 @@ impl<'a> Builder<'a> {
             );
             return None;
         }
+        let file_at =
+            |p: &Option<String>| p.as_ref().map(|f| resolve_path(&s.source, Path::new(f)));
+        let (package_file, crds) = (file_at(&spec.package), file_at(&spec.crds));
+        if let Some(f) = package_file.as_ref().filter(|f| !f.is_file()) {
+            self.problem(
+                s.file.at(&["render", "package"]),
+                format!("render.package: {} is not a file", f.display()),
+            );
+        }
+        if let Some(d) = crds.as_ref().filter(|d| !d.is_dir()) {
+            self.problem(
+                s.file.at(&["render", "crds"]),
+                format!("render.crds: {} is not a folder", d.display()),
+            );
+        }
+        if let Some(d) = &s.default_channel
+            && !s.channels.contains(d)
+        {
+            self.notes.push(format!(
+                "default_channel '{d}' is not among this release's channels; the package file must declare it"
+            ));
+        }
         let includes = spec
             .includes
             .iter()
@@ -345,6 +373,12 @@ impl<'a> Builder<'a> {
             version: version.to_string(),
             package,
             channel,
+            channels: s.channels.clone(),
+            default_channel: s.default_channel.clone(),
+            skips: s.skips.clone(),
+            skip_range: s.skip_range.clone(),
+            package_file,
+            crds,
             created_at: created_at(s.source_date_epoch, &s.source),
             includes,
             vars: spec.vars.clone(),

@@ -46,6 +46,14 @@ pub(crate) struct Parts {
     pub(crate) name: Option<String>,
     pub(crate) version: String,
     pub(crate) created_at: String,
+    /// Whether `created_at` overwrites a `createdAt` the CSV already has.
+    pub(crate) created_at_policy: spec::CreatedAtPolicy,
+    /// `spec.skips` (set when not empty).
+    pub(crate) skips: Vec<String>,
+    /// The `olm.skipRange` annotation (set when given).
+    pub(crate) skip_range: Option<String>,
+    /// Container images by container name, set in every deployment of the CSV.
+    pub(crate) images: BTreeMap<String, String>,
     pub(crate) icon: Option<Icon>,
     pub(crate) cluster_permissions: Vec<Permission>,
     pub(crate) permissions: Vec<Permission>,
@@ -70,6 +78,8 @@ impl Parts {
             name: spec.name.as_ref().map(|n| n.replace("{version}", version)),
             version: version.to_string(),
             created_at: created_at.to_string(),
+            created_at_policy: spec.created_at,
+            images: spec.images.clone(),
             ..Parts::default()
         };
         if let Some(file) = &spec.icon {
@@ -260,8 +270,21 @@ pub(crate) fn apply(csv: &mut Value, parts: &Parts) -> Result<(), CsvError> {
         mapping(csv, &["metadata"])?.insert("name".into(), name.clone().into());
     }
     let annotations = mapping(csv, &["metadata", "annotations"])?;
-    annotations.insert("createdAt".into(), parts.created_at.clone().into());
+    let has_date = annotations
+        .get("createdAt")
+        .and_then(Value::as_str)
+        .is_some_and(|d| !d.is_empty());
+    if parts.created_at_policy == spec::CreatedAtPolicy::Set || !has_date {
+        annotations.insert("createdAt".into(), parts.created_at.clone().into());
+    }
+    if let Some(range) = &parts.skip_range {
+        annotations.insert("olm.skipRange".into(), range.clone().into());
+    }
     let spec = mapping(csv, &["spec"])?;
+    if !parts.skips.is_empty() {
+        let list = parts.skips.iter().cloned().map(Value::from).collect();
+        spec.insert("skips".into(), Value::Sequence(list));
+    }
     spec.insert("version".into(), parts.version.clone().into());
     if matches!(spec.get("replaces"), Some(Value::Null))
         || spec.get("replaces").and_then(Value::as_str) == Some("")
@@ -299,10 +322,50 @@ pub(crate) fn apply(csv: &mut Value, parts: &Parts) -> Result<(), CsvError> {
             }
         }
     }
+    set_images(csv, &parts.images);
     if let Some(image) = operator_image(csv) {
         mapping(csv, &["metadata", "annotations"])?.insert("containerImage".into(), image.into());
     }
     Ok(())
+}
+
+/// Sets `image` of every container (and init container) named in `images`, in every
+/// deployment of the CSV's install strategy.
+fn set_images(csv: &mut Value, images: &BTreeMap<String, String>) {
+    if images.is_empty() {
+        return;
+    }
+    let Some(deployments) = csv
+        .get_mut("spec")
+        .and_then(|s| s.get_mut("install"))
+        .and_then(|i| i.get_mut("spec"))
+        .and_then(|s| s.get_mut("deployments"))
+        .and_then(Value::as_sequence_mut)
+    else {
+        return;
+    };
+    for d in deployments {
+        let Some(pod) = d
+            .get_mut("spec")
+            .and_then(|s| s.get_mut("template"))
+            .and_then(|t| t.get_mut("spec"))
+        else {
+            continue;
+        };
+        for key in ["initContainers", "containers"] {
+            let Some(list) = pod.get_mut(key).and_then(Value::as_sequence_mut) else {
+                continue;
+            };
+            for c in list {
+                let name = c.get("name").and_then(Value::as_str).map(str::to_string);
+                if let (Some(image), Some(m)) =
+                    (name.and_then(|n| images.get(&n)), c.as_mapping_mut())
+                {
+                    m.insert("image".into(), image.clone().into());
+                }
+            }
+        }
+    }
 }
 
 /// The image of the first container of the CSV's first deployment: the operator's image.
@@ -361,6 +424,10 @@ mod tests {
             name: Some("op.v1.0.0".into()),
             version: "1.0.0".into(),
             created_at: "2019-04-05T00:00:00Z".into(),
+            created_at_policy: spec::CreatedAtPolicy::Keep,
+            skips: vec![],
+            skip_range: None,
+            images: BTreeMap::new(),
             icon: Some(Icon::from_bytes("i", b"GIF89a").unwrap()),
             cluster_permissions: vec![Permission {
                 service_account: "op".into(),
