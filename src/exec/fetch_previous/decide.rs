@@ -7,9 +7,9 @@
 //! different heads `replaces` the head of the first of its channels (the pipeline's `channel`,
 //! or the first of `channels`) and `skips` the heads of the others: subscribers on every
 //! channel then have an upgrade edge from their installed head to the new CSV, and the old
-//! heads stay in the bundle, so the graph stays whole. This is also what the file-based
-//! catalog path writes for one bundle entering several channels (`olm::fbc`), where each
-//! channel's entry names that channel's head.
+//! heads stay in the bundle, so the graph stays whole. The file-based catalog path (`olm::fbc`)
+//! needs no `skips` for this: there each channel entry carries its own `replaces`; both give
+//! every channel the same edge from its old head to the new CSV.
 //!
 //! Versions compare as SemVer on every channel: a version below any channel's head is refused
 //! (or skipped by policy), since `replaces` or `skips` would point forward.
