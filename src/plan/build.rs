@@ -75,7 +75,8 @@ pub(crate) struct PublishInputs {
     pub(crate) retry: crate::retry::RetryPolicy,
     pub(crate) namespace: String,
     pub(crate) package: String,
-    pub(crate) release: semver::Version,
+    /// `None` with `--history`: each version folder's own.
+    pub(crate) release: Option<semver::Version>,
     pub(crate) mode: RunMode,
     pub(crate) layout: Layout,
     pub(crate) mtime: u64,
@@ -85,7 +86,9 @@ pub(crate) struct PublishInputs {
     pub(crate) operatorhub: bool,
 }
 
-/// `publish`: the package, verify and push steps of a pipeline, on a bundle folder.
+/// `publish`: the package, verify and push steps of a pipeline, on a bundle folder; with
+/// `--history`, the same three steps once per version folder of a package-manifest tree, in
+/// SemVer order, in one plan.
 pub(crate) fn publish(p: &PublishInputs) -> Result<Plan, Problems> {
     let registry = RegistryJob {
         location: p.location.clone(),
@@ -93,12 +96,31 @@ pub(crate) fn publish(p: &PublishInputs) -> Result<Plan, Problems> {
         http: p.http,
         retry: p.retry,
     };
-    let release = p.release.to_string();
-    let steps = vec![
-        Step::Package(PackageStep {
-            bundle: BundleSource::Folder {
+    let releases: Vec<(String, BundleSource)> = match &p.release {
+        Some(release) => vec![(
+            release.to_string(),
+            BundleSource::Folder {
                 path: p.path.clone(),
             },
+        )],
+        None => crate::olm::history::read(&p.path)
+            .map_err(|e| Problems(vec![Problem::new("--history", e)]))?
+            .versions
+            .iter()
+            .map(|v| {
+                let version = v.version.to_string();
+                let source = BundleSource::History {
+                    tree: p.path.clone(),
+                    version: version.clone(),
+                };
+                (version, source)
+            })
+            .collect(),
+    };
+    let mut steps = Vec::new();
+    for (release, bundle) in &releases {
+        steps.push(Step::Package(PackageStep {
+            bundle: bundle.clone(),
             folder: None,
             tarball: None,
             shown: format!("{}-{release}.tar.gz", p.package),
@@ -108,12 +130,12 @@ pub(crate) fn publish(p: &PublishInputs) -> Result<Plan, Problems> {
             version: release.clone(),
             channel: None,
             show_contents: false,
-        }),
-        Step::Verify(VerifyStep {
+        }));
+        steps.push(Step::Verify(VerifyStep {
             profile: p.profile,
             operatorhub: p.operatorhub,
-        }),
-        Step::Push(PushStep {
+        }));
+        steps.push(Step::Push(PushStep {
             registry: registry.clone(),
             namespace: p.namespace.clone(),
             package: p.package.clone(),
@@ -121,19 +143,25 @@ pub(crate) fn publish(p: &PublishInputs) -> Result<Plan, Problems> {
             channel: None,
             force: p.mode.force,
             look_up_first: p.mode.force || p.mode.dry_run,
-        }),
-    ];
-    // One server, one atomic write: no preflight is needed (see `checks::preflight`).
+        }));
+    }
+    // One server, one atomic write per release: no preflight is needed (see
+    // `checks::preflight`).
     let problems = checks::registry_credentials(&registry, p.mode.dry_run, "--registry");
     if !problems.is_empty() {
         return Err(Problems(problems));
     }
+    let version = match releases.as_slice() {
+        [(one, _)] => one.clone(),
+        [(first, _), .., (last, _)] => format!("{first}..{last}"),
+        [] => String::new(),
+    };
     Ok(Plan::new(
         Header {
             pipeline: "publish".into(),
             package: Some(p.package.clone()),
             channel: None,
-            version: release,
+            version,
             dry_run: p.mode.dry_run,
             force: p.mode.force,
             ci: p.ci.clone(),

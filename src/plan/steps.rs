@@ -158,6 +158,9 @@ pub(crate) enum BundleSource {
     /// A bundle folder, file or tarball someone has (`publish`); its package name must be
     /// `package`.
     Folder { path: PathBuf },
+    /// The cumulative bundle of a package-manifest tree once its version folders up to
+    /// `version` are published (`publish --history`).
+    History { tree: PathBuf, version: String },
 }
 
 /// Write the bundle folder and the reproducible tarball.

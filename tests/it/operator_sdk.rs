@@ -226,3 +226,84 @@ fn out_defaults_to_the_current_folder_never_inside_source() {
     assert!(cwd.path().join("_out/widget-release").is_dir());
     assert!(!Path::new(src).join("_out").exists());
 }
+
+/// Release → digest of the widget package, as the server reports it.
+fn published(url: &str, ns: &str) -> Vec<(String, String)> {
+    let client = olm_release::registry::appr::ApprClient::new(url, None).unwrap();
+    crate::appr::rt()
+        .block_on(client.releases(ns, "widget-operator"))
+        .unwrap()
+        .into_iter()
+        .map(|r| (r.release, r.digest))
+        .collect()
+}
+
+/// `publish --history TREE` with `--registry URL`, namespace `ns`, and `more` arguments.
+fn publish_history(w: &Work, url: &str, ns: &str, more: &[&str]) -> std::process::Output {
+    let mut args = vec![
+        "publish",
+        "--history",
+        "fixtures/widget-operator",
+        "--registry",
+        url,
+        "--namespace",
+        ns,
+        "--package",
+        "widget-operator",
+    ];
+    args.extend_from_slice(more);
+    w.run(&args, &[])
+}
+
+#[test]
+fn publish_history_against_appr_serves_the_trees_graph_and_a_second_run_changes_nothing() {
+    let Some(url) = peer("APPR_URL") else { return };
+    let w = work();
+    let ns = unique("widget-history");
+    let o = publish_history(&w, &url, &ns, &[]);
+    assert_code(&o, 0);
+    let first = published(&url, &ns);
+    let mut releases: Vec<&str> = first.iter().map(|(r, _)| r.as_str()).collect();
+    releases.sort();
+    assert_eq!(releases, VERSIONS);
+    let tree = graph(&w, &["fixtures/widget-operator"]);
+    let served = graph(
+        &w,
+        &[
+            "--registry",
+            &url,
+            "--namespace",
+            &ns,
+            "--package",
+            "widget-operator",
+        ],
+    );
+    assert_eq!(served, tree);
+    let again = publish_history(&w, &url, &ns, &[]);
+    assert_code(&again, 0);
+    let log = stderr(&again);
+    assert_eq!(log.matches("unchanged  bundle release").count(), 3, "{log}");
+    assert_eq!(published(&url, &ns), first);
+}
+
+#[test]
+fn publish_history_dry_run_packs_and_verifies_every_version_and_writes_nothing() {
+    let w = work();
+    let o = publish_history(&w, "dir:_out/history", "example", &["--dry-run"]);
+    assert_code(&o, 0);
+    let log = stderr(&o);
+    for v in VERSIONS {
+        assert!(
+            log.contains(&format!("fixtures/widget-operator at {v}")),
+            "{log}"
+        );
+    }
+    assert_eq!(
+        log.matches("bundle valid under profile").count(),
+        3,
+        "{log}"
+    );
+    let registry = w.path().join("_out/history");
+    let written = std::fs::read_dir(&registry).map_or(0, |d| d.count());
+    assert_eq!(written, 0, "the dry-run wrote into {}", registry.display());
+}
