@@ -160,7 +160,10 @@ struct FolderRead {
 
 fn read_folder(path: &std::path::Path, step: &PackageStep) -> Result<FolderRead> {
     let read = if path.is_dir() && step.layout == Layout::Flat {
-        let opts = validate::Options::default();
+        let opts = validate::Options {
+            operatorhub: step.checks.operatorhub,
+            ..validate::Options::new(step.checks.profile)
+        };
         let (skeletons, items) = archive::read_dir_with(path, |csv| {
             let mut sink = validate::Sink::new(&opts);
             validate::check_csv(&csv, &mut sink);

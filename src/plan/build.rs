@@ -130,6 +130,10 @@ pub(crate) fn publish(p: &PublishInputs) -> Result<Plan, Problems> {
             version: release.clone(),
             channel: None,
             show_contents: false,
+            checks: VerifyStep {
+                profile: p.profile,
+                operatorhub: p.operatorhub,
+            },
         }));
         steps.push(Step::Verify(VerifyStep {
             profile: p.profile,
@@ -307,6 +311,10 @@ impl<'a> Builder<'a> {
                     version,
                     channel: s.channel.clone(),
                     show_contents: s.mode.dry_run,
+                    checks: VerifyStep {
+                        profile: s.verify.profile,
+                        operatorhub: s.verify.operatorhub,
+                    },
                 })
             }
             StageName::Verify => Step::Verify(VerifyStep {

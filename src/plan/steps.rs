@@ -183,10 +183,14 @@ pub(crate) struct PackageStep {
     pub(crate) channel: Option<String>,
     /// Show the bundle's contents normally (a dry-run), not only with `-v`.
     pub(crate) show_contents: bool,
+    /// The verify step's profile: a bundle read one CSV at a time (`publish`) is checked per
+    /// CSV as it is read, with the same rules the verify step then applies to the whole.
+    #[serde(skip)]
+    pub(crate) checks: VerifyStep,
 }
 
 /// Validate the packaged bundle and stop on any error.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Default, Serialize)]
 pub(crate) struct VerifyStep {
     pub(crate) profile: Profile,
     /// The OperatorHub rules too.

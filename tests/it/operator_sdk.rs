@@ -307,3 +307,64 @@ fn publish_history_dry_run_packs_and_verifies_every_version_and_writes_nothing()
     let written = std::fs::read_dir(&registry).map_or(0, |d| d.count());
     assert_eq!(written, 0, "the dry-run wrote into {}", registry.display());
 }
+
+/// The `level[rule] file: …` findings of a command's output, sorted.
+fn findings(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with("warning[") || l.starts_with("error["))
+        .map(str::to_string)
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn verify_dir_and_publish_dir_report_the_same_findings_under_the_same_profile() {
+    let w = work();
+    let tree = w.path().join("fixtures/widget-operator");
+    let bundle = w.path().join("flat");
+    std::fs::create_dir(&bundle).unwrap();
+    for f in [
+        "widget-operator.v0.1.0.clusterserviceversion.yaml",
+        "widgets.example.com.crd.yaml",
+    ] {
+        std::fs::copy(tree.join("0.1.0").join(f), bundle.join(f)).unwrap();
+    }
+    let package = std::fs::read_to_string(tree.join("widget-operator.package.yaml")).unwrap();
+    std::fs::write(
+        bundle.join("widget-operator.package.yaml"),
+        package.replace("v0.3.0", "v0.1.0"),
+    )
+    .unwrap();
+    let profile = ["--profile", "modern", "--operatorhub"];
+    let mut args = vec!["verify", "flat"];
+    args.extend(profile);
+    let verify = w.run(&args, &[]);
+    assert_code(&verify, 0);
+    let mut args = vec![
+        "publish",
+        "flat",
+        "--registry",
+        "dir:_out/same",
+        "--namespace",
+        "e",
+        "--package",
+        "widget-operator",
+        "--release",
+        "0.1.0",
+        "--dry-run",
+    ];
+    args.extend(profile);
+    let publish = w.run(&args, &[]);
+    assert_code(&publish, 0);
+    let seen = findings(&stdout(&verify));
+    // The v1beta1 CRD is a deprecated API under the modern profile: both must say so.
+    assert!(
+        seen.iter()
+            .any(|f| f.starts_with("warning[deprecated-api]")),
+        "{seen:?}"
+    );
+    assert_eq!(findings(&stderr(&publish)), seen);
+}
