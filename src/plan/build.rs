@@ -1,5 +1,5 @@
-//! Building plans: a pipeline's ([`build`]), `render`'s ([`render_only`]) and `publish`'s
-//! ([`publish`]). Pure apart from reading the source tree (to know the rendered file names
+//! Building plans: a pipeline's ([`build`]) and `render`'s ([`render_only`]); `publish`'s is in
+//! [`super::publish`]. Pure apart from reading the source tree (to know the rendered file names
 //! and the commit time) and never writing anything.
 //!
 //! The stage order is fixed by what each stage consumes: render → fetch-previous → package →
@@ -15,14 +15,9 @@ use super::{
     BundleSource, FetchStep, Header, PackageStep, Plan, PushStep, RegistryJob, RenderStep, Step,
     VerifyStep,
 };
-use crate::ci::CiContext;
 use crate::error::{Problem, Problems};
-use crate::olm::archive::Layout;
-use crate::olm::validate::Profile;
 use crate::pipeline::StageName;
-use crate::registry::Location;
-use crate::registry::appr::Credentials;
-use crate::settings::{RunMode, Settings, resolve_path};
+use crate::settings::{Settings, resolve_path};
 
 /// Builds the plan of a pipeline, or lists every problem that stops it.
 pub(crate) fn build(s: &Settings) -> Result<Plan, Problems> {
@@ -62,117 +57,6 @@ pub(crate) fn render_only(s: &Settings, into: PathBuf) -> Result<super::RenderSt
         return Err(Problems(b.problems));
     }
     step.ok_or_else(|| Problems(vec![Problem::new(&s.file.shown, "nothing to render")]))
-}
-
-/// What `publish` is asked to do.
-#[derive(Debug, Clone)]
-pub(crate) struct PublishInputs {
-    /// The bundle folder, `bundle.yaml` or `.tar.gz`.
-    pub(crate) path: PathBuf,
-    pub(crate) location: Location,
-    pub(crate) credentials: Option<Credentials>,
-    pub(crate) http: crate::http::HttpOptions,
-    pub(crate) retry: crate::retry::RetryPolicy,
-    pub(crate) namespace: String,
-    pub(crate) package: String,
-    /// `None` with `--history`: each version folder's own.
-    pub(crate) release: Option<semver::Version>,
-    pub(crate) mode: RunMode,
-    pub(crate) layout: Layout,
-    pub(crate) mtime: u64,
-    pub(crate) ci: CiContext,
-    /// The validation profile (as `verify --profile`).
-    pub(crate) profile: Profile,
-    pub(crate) operatorhub: bool,
-}
-
-/// `publish`: the package, verify and push steps of a pipeline, on a bundle folder; with
-/// `--history`, the same three steps once per version folder of a package-manifest tree, in
-/// SemVer order, in one plan.
-pub(crate) fn publish(p: &PublishInputs) -> Result<Plan, Problems> {
-    let registry = RegistryJob {
-        location: p.location.clone(),
-        credentials: p.credentials.clone(),
-        http: p.http,
-        retry: p.retry,
-    };
-    let releases: Vec<(String, BundleSource)> = match &p.release {
-        Some(release) => vec![(
-            release.to_string(),
-            BundleSource::Folder {
-                path: p.path.clone(),
-            },
-        )],
-        None => crate::olm::history::read(&p.path)
-            .map_err(|e| Problems(vec![Problem::new("--history", e)]))?
-            .versions
-            .iter()
-            .map(|v| {
-                let version = v.version.to_string();
-                let source = BundleSource::History {
-                    tree: p.path.clone(),
-                    version: version.clone(),
-                };
-                (version, source)
-            })
-            .collect(),
-    };
-    let mut steps = Vec::new();
-    for (release, bundle) in &releases {
-        steps.push(Step::Package(PackageStep {
-            bundle: bundle.clone(),
-            folder: None,
-            tarball: None,
-            shown: format!("{}-{release}.tar.gz", p.package),
-            layout: p.layout,
-            mtime: p.mtime,
-            package: p.package.clone(),
-            version: release.clone(),
-            channel: None,
-            show_contents: false,
-            checks: VerifyStep {
-                profile: p.profile,
-                operatorhub: p.operatorhub,
-            },
-        }));
-        steps.push(Step::Verify(VerifyStep {
-            profile: p.profile,
-            operatorhub: p.operatorhub,
-        }));
-        steps.push(Step::Push(PushStep {
-            registry: registry.clone(),
-            namespace: p.namespace.clone(),
-            package: p.package.clone(),
-            release: release.clone(),
-            channel: None,
-            force: p.mode.force,
-            look_up_first: p.mode.force || p.mode.dry_run,
-        }));
-    }
-    // One server, one atomic write per release: no preflight is needed (see
-    // `checks::preflight`).
-    let problems = checks::registry_credentials(&registry, p.mode.dry_run, "--registry");
-    if !problems.is_empty() {
-        return Err(Problems(problems));
-    }
-    let version = match releases.as_slice() {
-        [(one, _)] => one.clone(),
-        [(first, _), .., (last, _)] => format!("{first}..{last}"),
-        [] => String::new(),
-    };
-    Ok(Plan::new(
-        Header {
-            pipeline: "publish".into(),
-            package: Some(p.package.clone()),
-            channel: None,
-            version,
-            dry_run: p.mode.dry_run,
-            force: p.mode.force,
-            ci: p.ci.clone(),
-            notes: Vec::new(),
-        },
-        steps,
-    ))
 }
 
 struct Builder<'a> {

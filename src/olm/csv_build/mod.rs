@@ -13,6 +13,7 @@
 
 mod error;
 pub(crate) mod icon;
+mod images;
 pub(crate) mod rbac;
 pub mod spec;
 
@@ -322,67 +323,11 @@ pub(crate) fn apply(csv: &mut Value, parts: &Parts) -> Result<(), CsvError> {
             }
         }
     }
-    set_images(csv, &parts.images);
-    if let Some(image) = operator_image(csv) {
+    images::set(csv, &parts.images);
+    if let Some(image) = images::operator_image(csv) {
         mapping(csv, &["metadata", "annotations"])?.insert("containerImage".into(), image.into());
     }
     Ok(())
-}
-
-/// Sets `image` of every container (and init container) named in `images`, in every
-/// deployment of the CSV's install strategy.
-fn set_images(csv: &mut Value, images: &BTreeMap<String, String>) {
-    if images.is_empty() {
-        return;
-    }
-    let Some(deployments) = csv
-        .get_mut("spec")
-        .and_then(|s| s.get_mut("install"))
-        .and_then(|i| i.get_mut("spec"))
-        .and_then(|s| s.get_mut("deployments"))
-        .and_then(Value::as_sequence_mut)
-    else {
-        return;
-    };
-    for d in deployments {
-        let Some(pod) = d
-            .get_mut("spec")
-            .and_then(|s| s.get_mut("template"))
-            .and_then(|t| t.get_mut("spec"))
-        else {
-            continue;
-        };
-        for key in ["initContainers", "containers"] {
-            let Some(list) = pod.get_mut(key).and_then(Value::as_sequence_mut) else {
-                continue;
-            };
-            for c in list {
-                let name = c.get("name").and_then(Value::as_str).map(str::to_string);
-                if let (Some(image), Some(m)) =
-                    (name.and_then(|n| images.get(&n)), c.as_mapping_mut())
-                {
-                    m.insert("image".into(), image.clone().into());
-                }
-            }
-        }
-    }
-}
-
-/// The image of the first container of the CSV's first deployment: the operator's image.
-pub(crate) fn operator_image(csv: &Value) -> Option<String> {
-    let d = csv
-        .get("spec")?
-        .get("install")?
-        .get("spec")?
-        .get("deployments")?
-        .get(0)?;
-    let c = d
-        .get("spec")?
-        .get("template")?
-        .get("spec")?
-        .get("containers")?
-        .get(0)?;
-    c.get("image")?.as_str().map(str::to_string)
 }
 
 /// The mapping at `path`, created (as empty mappings) where missing.
@@ -451,6 +396,33 @@ mod tests {
         assert_eq!(lookup(&t, "deployments[0].name"), Some(&y("op")));
         assert_eq!(lookup(&t, "icon.mediatype"), Some(&y("image/gif")));
         assert_eq!(lookup(&t, "deployments[nope].spec"), None);
+    }
+
+    #[test]
+    fn created_at_is_kept_unless_asked_and_skips_are_set() {
+        let text =
+            "metadata: {name: x, annotations: {createdAt: '2020-01-01T00:00:00Z'}}\nspec: {}\n";
+        let mut kept = y(text);
+        let mut p = parts();
+        p.skips = vec!["op.v0.9.0".into()];
+        p.skip_range = Some(">=0.5.0 <1.0.0".into());
+        apply(&mut kept, &p).unwrap();
+        assert_eq!(
+            kept["metadata"]["annotations"]["createdAt"],
+            y("'2020-01-01T00:00:00Z'")
+        );
+        assert_eq!(kept["spec"]["skips"][0], y("op.v0.9.0"));
+        assert_eq!(
+            kept["metadata"]["annotations"]["olm.skipRange"],
+            y("'>=0.5.0 <1.0.0'")
+        );
+        let mut set = y(text);
+        p.created_at_policy = spec::CreatedAtPolicy::Set;
+        apply(&mut set, &p).unwrap();
+        assert_eq!(
+            set["metadata"]["annotations"]["createdAt"],
+            y("'2019-04-05T00:00:00Z'")
+        );
     }
 
     #[test]
