@@ -81,9 +81,14 @@ pub(crate) struct PublishArgs {
     /// The package (app repository); must equal the bundle's packageName.
     #[arg(long)]
     pub(crate) package: String,
-    /// The release to publish, strict SemVer (e.g. 0.22.0).
-    #[arg(long, value_name = "VERSION")]
-    pub(crate) release: String,
+    /// The release to publish, strict SemVer (e.g. 0.22.0); with --history, each version
+    /// folder's own.
+    #[arg(long, value_name = "VERSION", required_unless_present = "history")]
+    pub(crate) release: Option<String>,
+    /// DIR is a package-manifest tree (the package file at the top, one folder per version):
+    /// publish every version in SemVer order, each release cumulative, as the tree says.
+    #[arg(long, conflicts_with = "release")]
+    pub(crate) history: bool,
     /// Package and verify, then print the exact push request instead of sending it.
     #[arg(long)]
     pub(crate) dry_run: bool,
@@ -93,6 +98,12 @@ pub(crate) struct PublishArgs {
     /// Tarball layout: one flattened bundle.yaml, or the package plus a folder per version.
     #[arg(long, default_value = "flat", value_parser = layout_parser())]
     pub(crate) layout: Layout,
+    /// The validation profile, as for `verify` (the same checks `verify DIR` runs).
+    #[arg(long, default_value = "appregistry-2019", value_parser = profile_parser())]
+    pub(crate) profile: Profile,
+    /// Also the OperatorHub rules, as for `verify`.
+    #[arg(long)]
+    pub(crate) operatorhub: bool,
 }
 
 #[derive(Debug, Args)]

@@ -88,12 +88,20 @@ pub(crate) enum RenderError {
     #[error("{file}: a second package file in the bundle")]
     SecondPackage { file: String },
     #[error(
-        "{file}: unexpected {kind} in the bundle folder (only CSVs, CRDs and the package file belong there)"
+        "{file}: {kind} does not belong in a bundle (OLM installs only the CSV, the package file and {allowed}); move it out of the bundle folder"
     )]
-    Unexpected { file: String, kind: String },
-    #[error("the bundle folder '{dir}' must render exactly one CSV, found {found}")]
+    Unexpected {
+        file: String,
+        kind: String,
+        allowed: String,
+    },
+    #[error(
+        "the bundle folder '{dir}' must render exactly one CSV, found {found} (render.bundle names the folder; '.' is the templates folder itself)"
+    )]
     CsvCount { dir: String, found: usize },
-    #[error("the bundle folder '{dir}' has no package file (packageName)")]
+    #[error(
+        "the bundle folder '{dir}' has no package file (packageName); name one elsewhere with render.package"
+    )]
     NoPackage { dir: String },
 }
 

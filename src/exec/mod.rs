@@ -173,7 +173,9 @@ impl Exec<'_> {
                 };
                 Carried::Packaged(package::run(s, report, input)?)
             }
-            (Step::Package(s), Carried::Start) => {
+            // `publish` (one release) starts with a package step; `publish --history` starts
+            // the next release's package step after the previous one's push.
+            (Step::Package(s), Carried::Start | Carried::Verified(_)) => {
                 Carried::Packaged(package::run(s, report, package::Input::Folder)?)
             }
             (Step::Verify(s), Carried::Packaged(p)) => {

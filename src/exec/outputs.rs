@@ -20,6 +20,8 @@ pub struct Rendered {
     pub bundle: Bundle,
     /// `metadata.name` of the new CSV.
     pub csv_name: String,
+    /// The bundle folder's other objects OLM allows (`ClusterRole name`, `ConfigMap name`).
+    pub objects: Vec<String>,
     /// Problems in the inputs that rendering noticed.
     pub findings: Vec<Finding>,
 }

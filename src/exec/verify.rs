@@ -15,7 +15,10 @@ use crate::report::Reporter;
 
 /// The verify step.
 pub(crate) fn run(step: &VerifyStep, report: &Reporter, p: Packaged) -> Result<Verified> {
-    let opts = Options::new(step.profile);
+    let opts = Options {
+        operatorhub: step.operatorhub,
+        ..Options::new(step.profile)
+    };
     let earlier: Vec<&Finding> = p.files.iter().flat_map(|f| f.findings.iter()).collect();
     let verified = match p.per_csv {
         None => validate::verify_packed(&p.shown, &p.bundle, &p.packed, &opts),

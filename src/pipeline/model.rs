@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::olm::archive::Layout;
+use crate::olm::validate::Profile;
 pub use crate::pipeline::render_spec::RenderSpec;
 
 /// A whole pipeline file.
@@ -21,9 +22,22 @@ pub struct Pipeline {
     /// The OLM package name, which is also the app-registry repository.
     #[serde(default)]
     pub package: Option<String>,
-    /// The OLM channel this pipeline publishes to.
+    /// The OLM channel this pipeline publishes to (or use `channels`).
     #[serde(default)]
     pub channel: Option<String>,
+    /// The OLM channels this release joins, each with its own head (instead of `channel`);
+    /// the first is the one whose head the CSV `replaces`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub channels: Vec<String>,
+    /// The package's `defaultChannel` (one of the package's channels).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default_channel: Option<String>,
+    /// `spec.skips` of the new CSV: CSV names it replaces besides its `replaces`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub skips: Vec<String>,
+    /// The `olm.skipRange` annotation of the new CSV, e.g. `>=0.1.0 <0.3.0`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub skip_range: Option<String>,
     /// The release version (strict SemVer; a leading `v` is an error, use `${TAG#v}`).
     pub version: String,
     /// How to render the manifests.
@@ -35,8 +49,25 @@ pub struct Pipeline {
     /// Where release artifacts are attached (optional).
     #[serde(default)]
     pub release: Option<ReleaseSpec>,
+    /// How the bundle is validated (the verify stage; `verify` and `publish` take the same as
+    /// options).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verify: Option<VerifySpec>,
     /// The stages to run, in order.
     pub stages: Vec<StageName>,
+}
+
+/// The `verify:` section.
+#[derive(Debug, Clone, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct VerifySpec {
+    /// The validation profile: `appregistry-2019` (default) or `modern`.
+    #[serde(default)]
+    pub profile: Profile,
+    /// Also the OperatorHub rules (courier's `--ui_validate_io`, or api's OperatorHub
+    /// validator).
+    #[serde(default)]
+    pub operatorhub: bool,
 }
 
 /// The app registry target.

@@ -16,12 +16,14 @@
 
 mod build;
 mod checks;
+mod publish;
 mod show;
 mod steps;
 mod time;
 
-pub(crate) use build::{PublishInputs, build, publish, render_only};
+pub(crate) use build::{build, render_only};
 pub(crate) use checks::{SUMS, github_keeps};
+pub(crate) use publish::{PublishInputs, publish};
 pub(crate) use steps::*;
 
 use serde::Serialize;

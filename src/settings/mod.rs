@@ -54,7 +54,15 @@ pub(crate) struct Settings {
     pub(crate) file: PipelineFile,
     pub(crate) name: String,
     pub(crate) package: Option<String>,
+    /// The first of `channels`: the channel whose head the new CSV replaces.
     pub(crate) channel: Option<String>,
+    /// Every channel the release joins (`channel:` or `channels:`), the first being `channel`.
+    pub(crate) channels: Vec<String>,
+    pub(crate) default_channel: Option<String>,
+    pub(crate) skips: Vec<String>,
+    pub(crate) skip_range: Option<String>,
+    /// The verify profile and OperatorHub rules (`verify:`).
+    pub(crate) verify: crate::pipeline::model::VerifySpec,
     /// `None` when the version is not strict SemVer (a problem says why).
     pub(crate) version: Option<semver::Version>,
     pub(crate) source: PathBuf,
@@ -143,10 +151,30 @@ pub(crate) fn resolve(args: &PipelineArgs, mode: RunMode, env: &Env) -> Result<S
         }
     };
     let source = args.source.clone();
+    // Outputs land under the current folder, never inside --source (someone else's checkout).
     let out = args
         .out
         .clone()
-        .unwrap_or_else(|| source.join("_out").join(&p.name));
+        .unwrap_or_else(|| PathBuf::from("_out").join(&p.name));
+    let channels = match (&p.channel, p.channels.as_slice()) {
+        (Some(c), []) => vec![c.clone()],
+        (None, list) => list.to_vec(),
+        (Some(_), _) => {
+            problems.push(Problem::new(
+                file.at(&["channels"]),
+                "channel and channels are both set; keep one (channels: [a, b] lists every channel, the first one's head is replaced)",
+            ));
+            p.channels.clone()
+        }
+    };
+    for (i, c) in channels.iter().enumerate() {
+        if channels[..i].contains(c) {
+            problems.push(Problem::new(
+                file.at(&["channels"]),
+                format!("channels: '{c}' is listed twice"),
+            ));
+        }
+    }
     let registry = p.registry.as_ref().map(|spec| RegistrySettings {
         location: urls::location(&spec.url, &source, args.insecure)
             .map_err(|e| {
@@ -208,7 +236,12 @@ pub(crate) fn resolve(args: &PipelineArgs, mode: RunMode, env: &Env) -> Result<S
     Ok(Settings {
         name: p.name,
         package: p.package,
-        channel: p.channel,
+        channel: channels.first().cloned(),
+        channels,
+        default_channel: p.default_channel,
+        skips: p.skips,
+        skip_range: p.skip_range,
+        verify: p.verify.unwrap_or_default(),
         version,
         source,
         out,

@@ -19,6 +19,7 @@ mod install;
 mod kubevirt_chain;
 mod next_version;
 mod oci;
+mod operator_sdk;
 mod output;
 mod pipeline;
 mod plan;
