@@ -14,8 +14,11 @@
 //! else (rendering, fetching, packaging, validating) runs in both modes, so a dry-run proves
 //! what a real run would do. Clients are opened on first use, once per run.
 
+mod bundle_image;
+mod catalog;
 mod errors;
 mod fetch_previous;
+mod migrate;
 mod outputs;
 mod package;
 mod preflight;
@@ -31,7 +34,9 @@ use std::sync::Arc;
 use std::time::Instant;
 
 pub(crate) use errors::StepError;
-pub(crate) use outputs::{Assembled, AssetSources, Decision, Packaged, RenderedFiles, Verified};
+pub(crate) use outputs::{
+    Assembled, AssetSources, Decision, Imaged, Packaged, RenderedFiles, Verified,
+};
 pub use outputs::{Rendered, RenderedFile};
 
 use crate::error::{Error, Result};
@@ -49,6 +54,8 @@ enum Carried {
     Assembled(Assembled),
     Packaged(Packaged),
     Verified(Verified),
+    /// The verified bundle and its pushed image.
+    Imaged(Verified, Imaged),
 }
 
 impl Carried {
@@ -59,6 +66,7 @@ impl Carried {
             Carried::Assembled(_) => "fetch-previous",
             Carried::Packaged(_) => "package",
             Carried::Verified(_) => "verify",
+            Carried::Imaged(..) => "bundle-image",
         }
     }
 
@@ -78,7 +86,7 @@ impl Carried {
                 rendered: p.files.as_ref().map(RenderedFiles::borrowed),
                 bundle_folder: p.folder.as_deref(),
             },
-            Carried::Verified(v) => AssetSources {
+            Carried::Verified(v) | Carried::Imaged(v, _) => AssetSources {
                 rendered: v.files.as_ref().map(RenderedFiles::borrowed),
                 bundle_folder: v.folder.as_deref(),
             },
@@ -183,6 +191,24 @@ impl Exec<'_> {
                 let registry = self.registry(&s.registry)?;
                 push::run(s, registry, report, &self.gate, &v).await?;
                 Carried::Verified(v)
+            }
+            (Step::Push(s), Carried::Imaged(v, i)) => {
+                let registry = self.registry(&s.registry)?;
+                push::run(s, registry, report, &self.gate, &v).await?;
+                Carried::Imaged(v, i)
+            }
+            (Step::BundleImage(s), Carried::Verified(v)) => {
+                let image = bundle_image::run(s, report, &self.gate, &v).await?;
+                Carried::Imaged(v, image)
+            }
+            (Step::Catalog(s), Carried::Imaged(v, i)) => {
+                catalog::run(s, report, &self.gate, &i)?;
+                Carried::Imaged(v, i)
+            }
+            (Step::Migrate(s), Carried::Start) => {
+                let registry = self.registry(&s.registry)?;
+                migrate::run(s, registry, report, &self.gate).await?;
+                Carried::Start
             }
             (Step::Release(s), c) => {
                 release::run(s, self, &self.gate, c.sources()).await?;

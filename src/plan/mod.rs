@@ -16,12 +16,16 @@
 
 mod build;
 mod checks;
+mod images;
+mod migrate;
 mod show;
 mod steps;
 mod time;
 
 pub(crate) use build::{PublishInputs, build, publish, render_only};
 pub(crate) use checks::{SUMS, github_keeps};
+pub(crate) use images::{BundleImageStep, CatalogStep, ImageJob};
+pub(crate) use migrate::{MigrateInputs, MigrateStep, migrate};
 pub(crate) use steps::*;
 
 use serde::Serialize;
