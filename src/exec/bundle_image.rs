@@ -7,7 +7,7 @@
 //! write, asked at the gate, so a dry-run prints the digest it would push and what the tag
 //! holds, and writes nothing to the target.
 
-use super::{Imaged, Verified};
+use super::{Decision as Fetched, Imaged, Verified};
 use crate::error::{Error, Result};
 use crate::events::{Gate, Write};
 use crate::oci::{self, Decision, Event, PushOutcome, PushRequest, Store};
@@ -21,7 +21,13 @@ pub(crate) async fn run(
     report: &Reporter,
     gate: &dyn Gate,
     v: &Verified,
-) -> Result<Imaged> {
+) -> Result<Option<Imaged>> {
+    if let Some(Fetched::SkipOlder { head }) = &v.decision {
+        report.info(&format!(
+            "below {head}, the head of the channel: no bundle image (policy 'skip')"
+        ));
+        return Ok(None);
+    }
     let (csv, crds) = v
         .newest
         .clone()
@@ -55,7 +61,7 @@ pub(crate) async fn run(
         force: step.force,
     };
     let pinned = publish(&store, &req, &step.name, report, gate).await?;
-    Ok(Imaged { pinned, csv, crds })
+    Ok(Some(Imaged { pinned, csv, crds }))
 }
 
 /// Pushes `req` through the gate by the idempotency rule, and returns `NAME@sha256:…`.

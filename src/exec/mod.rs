@@ -54,8 +54,8 @@ enum Carried {
     Assembled(Assembled),
     Packaged(Packaged),
     Verified(Verified),
-    /// The verified bundle and its pushed image.
-    Imaged(Verified, Imaged),
+    /// The verified bundle and its pushed image (`None`: skipped as older than the head).
+    Imaged(Verified, Option<Imaged>),
 }
 
 impl Carried {
@@ -202,7 +202,10 @@ impl Exec<'_> {
                 Carried::Imaged(v, image)
             }
             (Step::Catalog(s), Carried::Imaged(v, i)) => {
-                catalog::run(s, report, &self.gate, &i)?;
+                match &i {
+                    Some(image) => catalog::run(s, report, &self.gate, image)?,
+                    None => report.info("no bundle image to add (policy 'skip')"),
+                }
                 Carried::Imaged(v, i)
             }
             (Step::Migrate(s), Carried::Start) => {

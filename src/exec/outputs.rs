@@ -111,7 +111,7 @@ pub(crate) struct Verified {
     pub(crate) newest: Option<(Manifest, Vec<Manifest>)>,
 }
 
-/// The pushed bundle image: what the catalog lists.
+/// The pushed bundle image: what the catalog lists (none when fetch-previous decided to skip).
 #[derive(Debug, Clone)]
 pub(crate) struct Imaged {
     /// `NAME@sha256:…`.
