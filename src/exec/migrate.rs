@@ -13,7 +13,7 @@ use crate::error::Result;
 use crate::events::Gate;
 use crate::oci::{PushRequest, Store, tag_for_version};
 use crate::olm::archive;
-use crate::olm::bundle_image::{BundleFolder, BundleInput, BundleSpec, build_image};
+use crate::olm::bundle_image::{BundleFolder, build_image};
 use crate::olm::fbc::{self, CatalogError, disk};
 use crate::plan::MigrateStep;
 use crate::registry::Registry;
@@ -61,15 +61,7 @@ pub(crate) async fn run(
     let store = Store::open(&step.image.target, step.image.options())?;
     let mut images = BTreeMap::new();
     for b in &m.bundles {
-        let folder = BundleFolder::build(&BundleInput {
-            spec: BundleSpec {
-                package: b.package.clone(),
-                channels: b.channels.clone(),
-                default_channel: b.default_channel.clone().filter(|d| b.channels.contains(d)),
-            },
-            csv: b.csv.clone(),
-            objects: b.crds.clone(),
-        })?;
+        let folder = BundleFolder::build(&b.input())?;
         let image = build_image(&folder, step.epoch)?;
         let tag = tag_for_version(b.version());
         let req = PushRequest {
