@@ -159,7 +159,7 @@ async fn kubevirt_tags_publish_bundle_images_and_a_catalog_and_migrate() {
             let err = stderr(&dry);
             let prev = &tags[i - 1][1..];
             for needle in [
-                format!("would push sha256:"),
+                "would push sha256:".to_string(),
                 format!("+- name: kubevirtoperator.{version}"),
                 format!("+  replaces: kubevirtoperator.{prev}"),
                 format!("dry-run: skipped catalog entry kubevirtoperator.{version}"),
