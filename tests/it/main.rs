@@ -3,6 +3,7 @@
 mod support;
 
 mod appr;
+mod bundle_pipeline;
 mod cli;
 mod completions;
 mod dist;
