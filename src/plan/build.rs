@@ -3,8 +3,9 @@
 //! and the commit time) and never writing anything.
 //!
 //! The stage order is fixed by what each stage consumes: render → fetch-previous → package →
-//! verify → push (a bundle is never pushed unverified), and release after render when its
-//! assets are rendered files. Each stage names the sections it needs; a missing one is a
+//! verify → push (a bundle is never pushed unverified), verify → bundle-image → catalog (nor a
+//! bundle image; the catalog lists it by digest), and release after render when its assets
+//! are rendered files. Each stage names the sections it needs; a missing one is a
 //! problem naming the stage and the `stages:` line.
 
 use std::path::{Path, PathBuf};
