@@ -12,10 +12,10 @@
 //! and a pair it cannot is an internal error, never a half-run stage.
 //!
 //! Writes to the outside world (the registry, the image target, the catalog folder, the
-//! release target) go through the [`RunGate`],
-//! the one choke point where `--dry-run` skips them and records what it skipped; everything
-//! else (rendering, fetching, packaging, validating) runs in both modes, so a dry-run proves
-//! what a real run would do. Clients are opened on first use, once per run.
+//! release target) go through the [`RunGate`], the one choke point where `--dry-run` skips
+//! them and records what it skipped; everything else (rendering, fetching, packaging,
+//! validating, building the bundle image) runs in both modes, so a dry-run proves what a real
+//! run would do. Clients are opened on first use, once per run.
 
 mod bundle_image;
 mod catalog;

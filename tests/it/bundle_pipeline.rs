@@ -231,3 +231,36 @@ fn the_plan_checks_the_new_write_targets() {
     assert!(stdout(&o).contains("credentials: OCI_USERNAME and OCI_PASSWORD"));
     assert!(!stdout(&o).contains("s3cr3t-value") && !stderr(&o).contains("s3cr3t-value"));
 }
+
+#[test]
+fn another_image_at_the_tag_is_refused_unless_forced() {
+    let work = Work::sample();
+    let p = work.path().join(SAMPLE);
+    let text = std::fs::read_to_string(&p).unwrap().replace(
+        "stages: [render, fetch-previous, package, verify, push, bundle-image, catalog, release]",
+        "stages: [render, package, verify, bundle-image, catalog]",
+    );
+    std::fs::write(&p, &text).unwrap();
+    let first = work.run(&["run", SAMPLE], &[EPOCH]);
+    assert_code(&first, 0);
+    let old = layout_digest(&work, "0.1.0");
+    // The same version with other content: another digest.
+    std::fs::write(
+        &p,
+        text.replace("Namespace: sample", "Namespace: elsewhere"),
+    )
+    .unwrap();
+    let refused = work.run(&["run", SAMPLE], &[EPOCH]);
+    assert_code(&refused, 1);
+    let err = stderr(&refused);
+    assert!(err.contains(&format!("already holds {old}")), "{err}");
+    assert!(err.contains("--force"), "{err}");
+    assert_eq!(layout_digest(&work, "0.1.0"), old);
+    assert!(catalog_text(&work).contains(&old));
+    let forced = work.run(&["run", SAMPLE, "--force"], &[EPOCH]);
+    assert_code(&forced, 0);
+    let new = layout_digest(&work, "0.1.0");
+    assert_ne!(new, old);
+    let text = catalog_text(&work);
+    assert!(text.contains(&new) && !text.contains(&old), "{text}");
+}
