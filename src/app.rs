@@ -116,6 +116,7 @@ fn command_name(c: &Command) -> &'static str {
         Command::Man => "man",
         Command::Registry(_) => "registry",
         Command::Publish(_) => "publish",
+        Command::Migrate(_) => "migrate",
     }
 }
 
@@ -193,6 +194,10 @@ async fn dispatch(
         Command::Registry(cmd) => commands::registry::run(cmd, env, json, report).await,
         Command::Publish(args) => {
             let plan = commands::publish::plan(&args, env)?;
+            run_plan(&plan, report).await
+        }
+        Command::Migrate(args) => {
+            let plan = commands::migrate::plan(&args, env)?;
             run_plan(&plan, report).await
         }
     }

@@ -66,6 +66,39 @@ pub(crate) enum Command {
     /// Package, verify and push a bundle folder as one release: the pipeline's package, verify
     /// and push stages on their own, without a pipeline file.
     Publish(PublishArgs),
+    /// Migrate a package from an app registry: one bundle image per CSV and the file-based
+    /// catalog that keeps the same upgrade graph.
+    Migrate(MigrateArgs),
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct MigrateArgs {
+    #[command(flatten)]
+    pub(crate) at: RegistryTarget,
+    /// The registry namespace (Quay organisation), e.g. kubevirt.
+    #[arg(long)]
+    pub(crate) namespace: String,
+    /// The package (app repository) whose releases are migrated.
+    #[arg(long)]
+    pub(crate) package: String,
+    /// Where the bundle images go: oci:PATH or HOST[:PORT]/REPOSITORY (each tagged with its
+    /// CSV's version). Credentials come from OCI_USERNAME and OCI_PASSWORD.
+    #[arg(long, value_name = "TARGET")]
+    pub(crate) image_target: String,
+    /// The image name the catalog pins by digest (default: the registry target; required with
+    /// an oci: target), e.g. quay.io/kubevirt/kubevirt-bundle.
+    #[arg(long, value_name = "NAME")]
+    pub(crate) image: Option<String>,
+    /// The catalog folder to write (this package's documents in it are replaced).
+    #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
+    pub(crate) catalog: PathBuf,
+    /// Read everything and build every image, then print what would be pushed and the catalog
+    /// diff instead of writing.
+    #[arg(long)]
+    pub(crate) dry_run: bool,
+    /// Overwrite a tag that holds another image.
+    #[arg(long)]
+    pub(crate) force: bool,
 }
 
 #[derive(Debug, Args)]
@@ -108,7 +141,8 @@ pub(crate) struct PublishArgs {
 
 #[derive(Debug, Args)]
 pub(crate) struct GraphArgs {
-    /// A bundle folder, bundle.yaml or .tar.gz; omit to read --registry instead.
+    /// A bundle folder, bundle.yaml, .tar.gz or a file-based catalog folder; omit to read
+    /// --registry instead.
     #[arg(required_unless_present = "registry")]
     pub(crate) bundle: Option<PathBuf>,
     /// An app registry (dir:PATH or the CNR base URL) whose default release is drawn.
@@ -117,7 +151,8 @@ pub(crate) struct GraphArgs {
     /// The registry namespace, with --registry.
     #[arg(long)]
     pub(crate) namespace: Option<String>,
-    /// The package (app repository), with --registry.
+    /// The package (app repository), with --registry; with a catalog folder holding several
+    /// packages, the one to draw.
     #[arg(long)]
     pub(crate) package: Option<String>,
 }

@@ -25,6 +25,8 @@ pub(crate) enum StepError {
     Assets(#[from] AssetError),
     #[error(transparent)]
     Preflight(#[from] PreflightError),
+    #[error(transparent)]
+    Catalog(#[from] CatalogInvalid),
 }
 
 impl StepError {
@@ -37,6 +39,7 @@ impl StepError {
             StepError::Push(e) => e.class(),
             StepError::Assets(e) => e.class(),
             StepError::Preflight(e) => e.class(),
+            StepError::Catalog(_) => Class::Stage,
         }
     }
 }
@@ -57,6 +60,7 @@ into_error!(
     VerifyError,
     PushError,
     AssetError,
+    CatalogInvalid,
     PreflightError
 );
 
@@ -226,6 +230,17 @@ pub(crate) struct VerifyError {
     pub(crate) first: String,
 }
 
+/// A catalog that would not pass `opm validate`: nothing is written to it.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "the catalog {dir} would have {errors} error(s) with this bundle; nothing was written to it. First: {first}"
+)]
+pub(crate) struct CatalogInvalid {
+    pub(crate) dir: String,
+    pub(crate) errors: usize,
+    pub(crate) first: String,
+}
+
 /// Publishing the bundle and proving it.
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum PushError {
@@ -339,6 +354,13 @@ pub(crate) enum PreflightError {
         #[source]
         source: crate::target::github::GitHubError,
     },
+    #[error("the image check (reading the tag {tag} at {target}): {source}")]
+    Image {
+        target: String,
+        tag: String,
+        #[source]
+        source: crate::oci::OciError,
+    },
     #[error("{} checks failed; nothing was written:{}", .0.len(), .0.iter().map(|e| format!("\n  - {e}")).collect::<String>())]
     All(Vec<PreflightError>),
 }
@@ -349,6 +371,7 @@ impl PreflightError {
         match self {
             PreflightError::Registry { source, .. } => source.class(),
             PreflightError::GitHub { source, .. } => source.class(),
+            PreflightError::Image { source, .. } => source.class(),
             PreflightError::All(all) => {
                 if all.iter().any(|e| e.class() == Class::Stage) {
                     Class::Stage

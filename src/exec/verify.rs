@@ -51,7 +51,13 @@ pub(crate) fn run(step: &VerifyStep, report: &Reporter, p: Packaged) -> Result<V
             .map(|f| format!("; bundle folder {}", f.display()))
             .unwrap_or_default()
     ));
+    let newest = p.files.as_ref().and_then(|_| {
+        let csv = p.bundle.csvs.first()?.clone();
+        let crds = crate::olm::fbc::properties::owned_crds(&csv, &p.bundle.crds);
+        Some((csv, crds))
+    });
     Ok(Verified {
+        newest,
         files: p.files,
         decision: p.decision,
         package: p.bundle.package,

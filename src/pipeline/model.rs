@@ -53,6 +53,12 @@ pub struct Pipeline {
     /// options).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub verify: Option<VerifySpec>,
+    /// Where the registry+v1 bundle image is pushed (the `bundle-image` stage).
+    #[serde(default)]
+    pub bundle_image: Option<BundleImageSpec>,
+    /// The file-based catalog the bundle image is added to (the `catalog` stage).
+    #[serde(default)]
+    pub catalog: Option<CatalogSpec>,
     /// The stages to run, in order.
     pub stages: Vec<StageName>,
 }
@@ -136,6 +142,35 @@ pub struct ReleaseSpec {
     pub options: BTreeMap<String, String>,
 }
 
+/// The bundle image target.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct BundleImageSpec {
+    /// `oci:PATH` (an OCI image layout folder) or `[http://|https://]HOST[:PORT]/REPOSITORY`.
+    pub target: String,
+    /// The tag pushed; default: the version (a `+` written as `_`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tag: Option<String>,
+    /// The image name the catalog pins by digest; default: the registry target. Required for
+    /// an `oci:` target (e.g. `quay.io/example/sample-operator-bundle`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub image: Option<String>,
+}
+
+/// The file-based catalog.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct CatalogSpec {
+    /// The catalog folder (inside the source or the output folder).
+    pub dir: String,
+    /// Names of bundles this release's entry skips (besides the CSV's `spec.skips`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub skips: Vec<String>,
+    /// The entry's `skipRange` (default: the CSV's `olm.skipRange` annotation).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub skip_range: Option<String>,
+}
+
 /// One entry of `release.assets`.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(untagged)]
@@ -170,6 +205,10 @@ pub enum StageName {
     Push,
     /// Attach the assets to the release target.
     Release,
+    /// Build the registry+v1 bundle image and push it.
+    BundleImage,
+    /// Add the bundle image to the file-based catalog.
+    Catalog,
 }
 
 impl StageName {
@@ -182,6 +221,8 @@ impl StageName {
             StageName::Verify => "verify",
             StageName::Push => "push",
             StageName::Release => "release",
+            StageName::BundleImage => "bundle-image",
+            StageName::Catalog => "catalog",
         }
     }
 }

@@ -3,8 +3,9 @@
 //! and the commit time) and never writing anything.
 //!
 //! The stage order is fixed by what each stage consumes: render → fetch-previous → package →
-//! verify → push (a bundle is never pushed unverified), and release after render when its
-//! assets are rendered files. Each stage names the sections it needs; a missing one is a
+//! verify → push (a bundle is never pushed unverified), verify → bundle-image → catalog (nor a
+//! bundle image; the catalog lists it by digest), and release after render when its assets
+//! are rendered files. Each stage names the sections it needs; a missing one is a
 //! problem naming the stage and the `stages:` line.
 
 use std::path::{Path, PathBuf};
@@ -128,6 +129,16 @@ impl<'a> Builder<'a> {
             (Verify, Package, ""),
             (Push, Package, ""),
             (Push, Verify, " (a bundle is never pushed unverified)"),
+            (
+                BundleImage,
+                Verify,
+                " (a bundle image is never pushed unverified)",
+            ),
+            (
+                Catalog,
+                BundleImage,
+                " (the catalog lists the bundle image by digest)",
+            ),
         ];
         if release_needs_render {
             needs.push((Release, Render, " (release.assets names rendered files)"));
@@ -221,7 +232,25 @@ impl<'a> Builder<'a> {
                 let release = self.need(stage, "a release: section", s.release.as_ref())?;
                 Step::Release(checks::release_step(s, &release)?)
             }
+            StageName::BundleImage => {
+                self.need(stage, "a bundle_image: section", s.bundle_image.as_ref())?;
+                let (package, channel) = self.package_channel(stage)?;
+                Step::BundleImage(super::images::bundle_image_step(s, package, channel)?)
+            }
+            StageName::Catalog => {
+                self.need(stage, "a catalog: section", s.catalog.as_ref())?;
+                let (package, channel) = self.package_channel(stage)?;
+                Step::Catalog(super::images::catalog_step(s, package, channel)?)
+            }
         })
+    }
+
+    /// The package and channel a stage needs.
+    fn package_channel(&mut self, stage: StageName) -> Option<(String, String)> {
+        let s = self.s;
+        let package = self.need(stage, "package: (the OLM package)", s.package.as_ref());
+        let channel = self.need(stage, "channel: (the OLM channel)", s.channel.as_ref());
+        Some((package?, channel?))
     }
 
     /// The registry job, namespace and package a registry stage needs.

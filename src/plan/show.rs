@@ -64,6 +64,9 @@ fn details(step: &Step) -> Vec<String> {
         )],
         Step::Push(p) => push(p),
         Step::Release(r) => release(r),
+        Step::BundleImage(b) => super::images::show_bundle_image(b),
+        Step::Catalog(c) => super::images::show_catalog(c),
+        Step::Migrate(m) => super::migrate::show(m),
     }
 }
 
@@ -83,6 +86,11 @@ fn preflight(p: &PreflightStep) -> Vec<String> {
                 "registry: read the releases of {namespace}/{package} at {} (credentials: {})",
                 registry.location,
                 creds(registry.credentials.as_ref())
+            ),
+            Check::Image { image, tag } => format!(
+                "image: read the tag {tag} at {} (credentials: {})",
+                image.target.describe(),
+                image.credentials.unwrap_or("none")
             ),
             Check::GitHub(g) => format!(
                 "github: read the releases of {}/{} at {} (credentials: {})",

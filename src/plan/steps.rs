@@ -31,6 +31,9 @@ pub(crate) enum Step {
     Verify(VerifyStep),
     Push(PushStep),
     Release(ReleaseStep),
+    BundleImage(super::images::BundleImageStep),
+    Catalog(super::images::CatalogStep),
+    Migrate(super::migrate::MigrateStep),
 }
 
 impl Step {
@@ -44,6 +47,9 @@ impl Step {
             Step::Verify(_) => "verify",
             Step::Push(_) => "push",
             Step::Release(_) => "release",
+            Step::BundleImage(_) => "bundle-image",
+            Step::Catalog(_) => "catalog",
+            Step::Migrate(_) => "migrate",
         }
     }
 }
@@ -216,6 +222,11 @@ pub(crate) enum Check {
     },
     /// The repository's release list on GitHub.
     GitHub(GitHubJob),
+    /// The bundle image's tag in its registry.
+    Image {
+        image: super::images::ImageJob,
+        tag: String,
+    },
 }
 
 /// Publish the verified bundle, idempotently by digest.

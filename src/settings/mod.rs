@@ -11,6 +11,7 @@
 //! the environment.
 
 mod credentials;
+mod images;
 mod locate;
 mod options;
 mod urls;
@@ -20,6 +21,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 pub(crate) use credentials::{github_problem, registry_problem};
+pub(crate) use images::{BundleImageSettings, CatalogSettings, OCI_PASSWORD, OCI_USERNAME};
 pub(crate) use urls::{Target, is_loopback, resolve_path};
 
 use crate::ci::CiContext;
@@ -72,6 +74,8 @@ pub(crate) struct Settings {
     pub(crate) render: Option<RenderSpec>,
     pub(crate) registry: Option<RegistrySettings>,
     pub(crate) release: Option<ReleaseSettings>,
+    pub(crate) bundle_image: Option<BundleImageSettings>,
+    pub(crate) catalog: Option<CatalogSettings>,
     pub(crate) credentials: Creds,
     /// `SOURCE_DATE_EPOCH`, for reproducible timestamps.
     pub(crate) source_date_epoch: Option<u64>,
@@ -129,6 +133,8 @@ pub(crate) struct ReleaseSettings {
 pub(crate) struct Creds {
     pub(crate) registry: Option<Credentials>,
     pub(crate) github: Option<Secret>,
+    /// The image registry's (`OCI_USERNAME` / `OCI_PASSWORD`).
+    pub(crate) image: Option<crate::oci::Credentials>,
 }
 
 /// Resolves the settings of a command that reads a pipeline file. Fails only when the file
@@ -221,6 +227,15 @@ pub(crate) fn resolve(args: &PipelineArgs, mode: RunMode, env: &Env) -> Result<S
             github,
         }
     });
+    let bundle_image = p
+        .bundle_image
+        .as_ref()
+        .map(|spec| images::bundle_image(spec, &file, &source, args.insecure, &mut problems));
+    let catalog = p
+        .catalog
+        .as_ref()
+        .map(|spec| images::catalog(spec, &file, &source, &out, &mut problems));
+    let image_credentials = images::credentials(env, &mut problems);
     let source_date_epoch = match env.get("SOURCE_DATE_EPOCH") {
         None => None,
         Some(v) => v
@@ -250,9 +265,12 @@ pub(crate) fn resolve(args: &PipelineArgs, mode: RunMode, env: &Env) -> Result<S
         render: p.render,
         registry,
         release,
+        bundle_image,
+        catalog,
         credentials: Creds {
             registry: credentials::registry(env),
             github: credentials::github(env),
+            image: image_credentials,
         },
         source_date_epoch,
         ci: CiContext::from_env(env),
@@ -289,6 +307,14 @@ pub(crate) fn source_date_epoch(env: &Env) -> std::result::Result<Option<u64>, P
 /// Registry credentials alone, for commands without a pipeline file.
 pub(crate) fn registry_credentials(env: &Env) -> Option<Credentials> {
     credentials::registry(env)
+}
+
+/// Image registry credentials alone (`OCI_USERNAME` / `OCI_PASSWORD`), for `migrate`.
+pub(crate) fn image_credentials(
+    env: &Env,
+    problems: &mut Vec<Problem>,
+) -> Option<crate::oci::Credentials> {
+    images::credentials(env, problems)
 }
 
 /// `dir:PATH` or a checked URL, for commands that take `--registry`.
