@@ -25,6 +25,8 @@ pub(crate) enum StepError {
     Assets(#[from] AssetError),
     #[error(transparent)]
     Preflight(#[from] PreflightError),
+    #[error(transparent)]
+    Converge(#[from] super::converge::ConvergeError),
 }
 
 impl StepError {
@@ -37,6 +39,7 @@ impl StepError {
             StepError::Push(e) => e.class(),
             StepError::Assets(e) => e.class(),
             StepError::Preflight(e) => e.class(),
+            StepError::Converge(e) => e.class(),
         }
     }
 }
@@ -57,7 +60,8 @@ into_error!(
     VerifyError,
     PushError,
     AssetError,
-    PreflightError
+    PreflightError,
+    super::converge::ConvergeError
 );
 
 /// Rendering the templates and reading the bundle out of them.

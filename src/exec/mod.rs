@@ -14,6 +14,7 @@
 //! else (rendering, fetching, packaging, validating) runs in both modes, so a dry-run proves
 //! what a real run would do. Clients are opened on first use, once per run.
 
+mod converge;
 mod errors;
 mod fetch_previous;
 mod outputs;
@@ -26,12 +27,14 @@ pub(crate) mod render;
 mod tests;
 mod verify;
 
-use std::cell::OnceCell;
+use std::cell::{OnceCell, RefCell};
 use std::sync::Arc;
 use std::time::Instant;
 
 pub(crate) use errors::StepError;
-pub(crate) use outputs::{Assembled, AssetSources, Decision, Packaged, RenderedFiles, Verified};
+pub(crate) use outputs::{
+    Assembled, AssetSources, Basis, Decision, Packaged, RenderedFiles, Verified,
+};
 pub use outputs::{Rendered, RenderedFile};
 
 use crate::error::{Error, Result};
@@ -92,6 +95,14 @@ pub(crate) struct RunGate<'a> {
     report: &'a Reporter,
 }
 
+impl RunGate<'_> {
+    /// Whether writes will be made (not a dry-run): steps that prepare a write (the `dir:`
+    /// publication lock) ask here rather than checking the mode themselves.
+    fn writes(&self) -> bool {
+        !self.dry_run
+    }
+}
+
 impl Gate for RunGate<'_> {
     fn allow(&self, write: &Write) -> bool {
         if self.dry_run {
@@ -111,17 +122,21 @@ impl Gate for RunGate<'_> {
     }
 }
 
-/// One run of a plan: the reporter, the gate and the clients.
+/// One run of a plan: the plan, the reporter, the gate and the clients.
 pub(crate) struct Exec<'a> {
+    plan: &'a Plan,
     report: &'a Arc<Reporter>,
     gate: RunGate<'a>,
     registry: OnceCell<Registry>,
     github: OnceCell<github::Client>,
+    /// A `dir:` registry's publication lock, held from fetch-previous to the push.
+    held: RefCell<Option<crate::registry::dir::Held>>,
 }
 
 /// Runs every step of `plan`, stopping at the first failure.
 pub(crate) async fn execute(plan: &Plan, report: &Arc<Reporter>) -> Result<()> {
     let exec = Exec {
+        plan,
         report,
         gate: RunGate {
             dry_run: plan.header().dry_run,
@@ -129,6 +144,7 @@ pub(crate) async fn execute(plan: &Plan, report: &Arc<Reporter>) -> Result<()> {
         },
         registry: OnceCell::new(),
         github: OnceCell::new(),
+        held: RefCell::new(None),
     };
     let mut carried = Carried::Start;
     for step in plan.steps() {
@@ -154,6 +170,7 @@ impl Exec<'_> {
             (Step::Render(s), Carried::Start) => Carried::Rendered(render::run(s, report)?),
             (Step::FetchPrevious(s), Carried::Rendered(r)) => {
                 let registry = self.registry(&s.registry)?;
+                self.hold(registry, s)?;
                 Carried::Assembled(fetch_previous::run(s, registry, report, r).await?)
             }
             (Step::Package(s), Carried::Rendered(r)) => {
@@ -162,6 +179,7 @@ impl Exec<'_> {
                     files,
                     bundle,
                     decision: None,
+                    basis: None,
                 };
                 Carried::Packaged(package::run(s, report, input)?)
             }
@@ -170,6 +188,7 @@ impl Exec<'_> {
                     files: a.files,
                     bundle: a.bundle,
                     decision: Some(a.decision),
+                    basis: Some(a.basis),
                 };
                 Carried::Packaged(package::run(s, report, input)?)
             }
@@ -181,8 +200,10 @@ impl Exec<'_> {
             }
             (Step::Push(s), Carried::Verified(v)) => {
                 let registry = self.registry(&s.registry)?;
-                push::run(s, registry, report, &self.gate, &v).await?;
-                Carried::Verified(v)
+                let cx = converge::Context::new(self.plan, s, registry, report, &self.gate);
+                let v = push::run(&cx, v).await;
+                self.held.take();
+                Carried::Verified(v?)
             }
             (Step::Release(s), c) => {
                 release::run(s, self, &self.gate, c.sources()).await?;
@@ -196,6 +217,33 @@ impl Exec<'_> {
                 )));
             }
         })
+    }
+
+    /// Before fetch-previous of a run that will push: a `dir:` registry's publication lock, so
+    /// racing jobs on one folder read, decide and write one after the other.
+    fn hold(&self, registry: &Registry, s: &crate::plan::FetchStep) -> Result<()> {
+        let pushes = self.plan.steps().iter().any(|x| matches!(x, Step::Push(_)));
+        if !pushes || !self.gate.writes() {
+            return Ok(());
+        }
+        let held = registry.hold(&s.namespace, &s.package).map_err(|source| {
+            converge::ConvergeError::Lock {
+                at: format!("{} {}/{}", registry.describe(), s.namespace, s.package),
+                source,
+            }
+        })?;
+        if let Some(h) = &held
+            && h.waited
+        {
+            self.report.info(&format!(
+                "waited for another job publishing {}/{} (lock {})",
+                s.namespace,
+                s.package,
+                h.path.display()
+            ));
+        }
+        *self.held.borrow_mut() = held;
+        Ok(())
     }
 
     fn events(&self) -> Arc<dyn Events> {

@@ -51,6 +51,7 @@ pub(crate) fn run(step: &VerifyStep, report: &Reporter, p: Packaged) -> Result<V
     Ok(Verified {
         files: p.files,
         decision: p.decision,
+        basis: p.basis.map(|b| b.carrying(&p.bundle)),
         package: p.bundle.package,
         folder: p.folder,
         packed: p.packed,

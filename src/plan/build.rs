@@ -89,6 +89,7 @@ pub(crate) fn publish(p: &PublishInputs) -> Result<Plan, Problems> {
         credentials: p.credentials.clone(),
         http: p.http,
         retry: p.retry,
+        concurrent_wait: super::CONCURRENT_WAIT,
     };
     let release = p.release.to_string();
     let steps = vec![
@@ -308,6 +309,7 @@ impl<'a> Builder<'a> {
             credentials: s.credentials.registry.clone(),
             http: r.http,
             retry: r.retry,
+            concurrent_wait: r.concurrent_wait,
         };
         Some((job, r.namespace, package))
     }
