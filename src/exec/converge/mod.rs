@@ -283,14 +283,34 @@ async fn rebase(
         &base.release,
         fetch.older,
     )?;
-    missing.sort_by_key(|(r, _)| r.version());
-    for (r, b) in missing {
-        let head = b
+    // Every other release below ours that the re-based bundle lacks, lowest first: those
+    // pulled already, and any the new base dropped (a base that raced the others).
+    let ours = Version::parse(&cx.push.release).ok();
+    let mut below: Vec<&ReleaseInfo> = now
+        .iter()
+        .filter(|r| *r != base && r.release != cx.push.release)
+        .filter(|r| r.version() < ours)
+        .collect();
+    below.reverse();
+    for r in below {
+        let version = r.version();
+        if bundle.csvs.iter().any(|c| c.semver() == version) {
+            continue;
+        }
+        let other = match missing.iter().position(|(m, _)| m == r) {
+            Some(i) => missing.remove(i).1,
+            None => match missing_in_channel(cx, fetch, &[r]).await? {
+                Some(mut found) => found.remove(0).1,
+                None => continue,
+            },
+        };
+        let head = other
             .package
             .channel(&fetch.channel)
             .map(|c| c.current_csv.clone());
-        if let Some(csv) = head.and_then(|h| b.csv(&h).cloned())
-            && splice::splice(&mut bundle, &fetch.channel, csv, &b.crds)
+        if let Some(csv) = head.and_then(|h| other.csv(&h).cloned())
+            && csv.semver() == version
+            && splice::splice(&mut bundle, &fetch.channel, csv, &other.crds)
         {
             cx.report
                 .detail(&format!("took in the CSV of release {}", r.release));
