@@ -20,7 +20,7 @@ use olm_release::registry::dir::DirRegistry;
 
 use crate::appr::{PKG, pipeline_at, rt, tarball, unique};
 use crate::fault_proxy::{Fault, Hook, Proxy, Rule};
-use crate::support::{Work, assert_code, peer, stderr};
+use crate::support::{Work, assert_code, peer, stderr, stdout};
 
 /// Where the racing jobs publish.
 #[derive(Clone)]
@@ -65,9 +65,14 @@ fn converged(reg: &Reg, ns: &str) -> Result<Vec<String>, String> {
     let top = releases.first().ok_or("no releases")?;
     let bundle = reg.bundle(ns, top);
     let mut chain: Vec<&Manifest> = Vec::new();
-    let mut next = bundle.package.channel("alpha").map(|c| c.current_csv.clone());
+    let mut next = bundle
+        .package
+        .channel("alpha")
+        .map(|c| c.current_csv.clone());
     while let Some(name) = next {
-        let csv = bundle.csv(&name).ok_or(format!("{name} is named but absent"))?;
+        let csv = bundle
+            .csv(&name)
+            .ok_or(format!("{name} is named but absent"))?;
         if chain.iter().any(|c| c.name() == Some(&name)) {
             return Err(format!("a replaces cycle at {name}"));
         }
@@ -78,7 +83,10 @@ fn converged(reg: &Reg, ns: &str) -> Result<Vec<String>, String> {
     if versions.windows(2).any(|w| w[0] <= w[1]) {
         return Err(format!("the chain is not ordered by SemVer: {versions:?}"));
     }
-    let names: Vec<String> = chain.iter().map(|c| c.name().unwrap().to_string()).collect();
+    let names: Vec<String> = chain
+        .iter()
+        .map(|c| c.name().unwrap().to_string())
+        .collect();
     for csv in &bundle.csvs {
         if !names.iter().any(|n| Some(n.as_str()) == csv.name()) {
             return Err(format!(
@@ -275,7 +283,11 @@ fn a_dir_publication_waits_for_the_package_lock() {
     drop(held);
     let o = child.wait_with_output().unwrap();
     assert_code(&o, 0);
-    assert!(stderr(&o).contains("waited for another job publishing locked/"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("waited for another job publishing locked/"),
+        "{}",
+        stderr(&o)
+    );
     assert_eq!(
         converged(&reg, "locked").unwrap(),
         [format!("{PKG}.v0.2.0"), format!("{PKG}.v0.1.0")]
@@ -317,6 +329,7 @@ fn with_landing(
     ns: &str,
     version: &str,
     wait: u64,
+    more: &[&str],
     rules: impl FnOnce(&str) -> Vec<Rule>,
 ) -> (std::process::Output, Reg) {
     let reg = Reg::Appr(url.to_string());
@@ -325,7 +338,7 @@ fn with_landing(
     let proxy = Proxy::start(crate::fault_proxy::port_of(url), rules(ns));
     let via = Reg::Appr(format!("{}/cnr", proxy.origin));
     let (work, file) = job_work(&via, ns, wait);
-    let o = crate::appr::run(&work, file, version, &[], &[]);
+    let o = crate::appr::run(&work, file, version, more, &[]);
     (o, reg)
 }
 
@@ -340,7 +353,7 @@ fn a_lower_release_landing_before_the_push_is_taken_in() {
     let Some(url) = peer("APPR_URL") else { return };
     let ns = unique("race-lower");
     let hook = lands(&url, &ns, vec![("0.2.0", built(&["0.1.0", "0.2.0"]))]);
-    let (o, reg) = with_landing(&url, &ns, "0.3.0", 3, |_| {
+    let (o, reg) = with_landing(&url, &ns, "0.3.0", 3, &["--format", "json"], |_| {
         vec![Rule::on(Some("POST"), PUSH, Fault::Before(hook)).times(1)]
     });
     assert_code(&o, 0);
@@ -349,7 +362,10 @@ fn a_lower_release_landing_before_the_push_is_taken_in() {
         err.contains("0.2.0 landed concurrently; re-basing 0.3.0 on 0.2.0, attempt 1 of 3"),
         "{err}"
     );
-    assert_eq!(converged(&reg, &ns).unwrap(), chain(&["0.3.0", "0.2.0", "0.1.0"]));
+    assert_eq!(
+        converged(&reg, &ns).unwrap(),
+        chain(&["0.3.0", "0.2.0", "0.1.0"])
+    );
 }
 
 #[test]
@@ -364,12 +380,13 @@ fn two_lower_releases_that_fork_each_other_are_chained() {
             ("0.3.0", built(&["0.1.0", "0.3.0"])),
         ],
     );
-    let (o, reg) = with_landing(&url, &ns, "0.4.0", 3, |_| {
+    let (o, reg) = with_landing(&url, &ns, "0.4.0", 3, &[], |_| {
         vec![Rule::on(Some("POST"), PUSH, Fault::Before(hook)).times(1)]
     });
     assert_code(&o, 0);
     assert!(
-        stderr(&o).contains("0.3.0, 0.2.0 landed concurrently; re-basing 0.4.0 on 0.3.0, attempt 1 of 3"),
+        stderr(&o)
+            .contains("0.3.0, 0.2.0 landed concurrently; re-basing 0.4.0 on 0.3.0, attempt 1 of 3"),
         "{}",
         stderr(&o)
     );
@@ -383,8 +400,12 @@ fn two_lower_releases_that_fork_each_other_are_chained() {
 fn a_higher_release_that_carries_ours_is_accepted() {
     let Some(url) = peer("APPR_URL") else { return };
     let ns = unique("race-carried");
-    let hook = lands(&url, &ns, vec![("0.3.0", built(&["0.1.0", "0.2.0", "0.3.0"]))]);
-    let (o, reg) = with_landing(&url, &ns, "0.2.0", 3, |_| {
+    let hook = lands(
+        &url,
+        &ns,
+        vec![("0.3.0", built(&["0.1.0", "0.2.0", "0.3.0"]))],
+    );
+    let (o, reg) = with_landing(&url, &ns, "0.2.0", 3, &[], |_| {
         vec![Rule::on(Some("POST"), PUSH, Fault::Before(hook)).times(1)]
     });
     assert_code(&o, 0);
@@ -395,7 +416,10 @@ fn a_higher_release_that_carries_ours_is_accepted() {
         "{}",
         stderr(&o)
     );
-    assert_eq!(converged(&reg, &ns).unwrap(), chain(&["0.3.0", "0.2.0", "0.1.0"]));
+    assert_eq!(
+        converged(&reg, &ns).unwrap(),
+        chain(&["0.3.0", "0.2.0", "0.1.0"])
+    );
 }
 
 #[test]
@@ -403,17 +427,37 @@ fn a_higher_release_that_does_not_take_ours_in_makes_this_job_withdraw() {
     let Some(url) = peer("APPR_URL") else { return };
     let ns = unique("race-withdraw");
     let hook = lands(&url, &ns, vec![("0.3.0", built(&["0.1.0", "0.3.0"]))]);
-    let (o, reg) = with_landing(&url, &ns, "0.2.0", 1, |_| {
+    let (o, reg) = with_landing(&url, &ns, "0.2.0", 1, &["--format", "json"], |_| {
         vec![Rule::on(Some("POST"), PUSH, Fault::Before(hook)).times(1)]
     });
     assert_code(&o, 1);
     let err = stderr(&o);
-    assert!(err.contains("waiting up to 1 s for its job to take in"), "{err}");
+    assert!(
+        err.contains("waiting up to 1 s for its job to take in"),
+        "{err}"
+    );
     assert!(
         err.contains("release 0.2.0 was withdrawn so that the channel does not fork"),
         "{err}"
     );
-    assert!(err.contains("publish these changes as a version above 0.3.0"), "{err}");
+    assert!(
+        err.contains("publish these changes as a version above 0.3.0"),
+        "{err}"
+    );
+    let doc: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    crate::output::assert_summary(&doc);
+    assert_eq!(doc["exit_code"], 1);
+    assert!(
+        doc["published"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|w| w["what"]
+                .as_str()
+                .unwrap()
+                .starts_with("withdrawal of bundle release 0.2.0")),
+        "{doc:#}"
+    );
     let left: Vec<String> = reg.releases(&ns).into_iter().map(|r| r.release).collect();
     assert_eq!(left, ["0.3.0", "0.1.0"]);
     assert_eq!(converged(&reg, &ns).unwrap(), chain(&["0.3.0", "0.1.0"]));
@@ -435,7 +479,7 @@ fn releases_landing_every_round_exhaust_the_attempts_and_a_rerun_converges() {
             })
             .collect()
     };
-    let (o, reg) = with_landing(&url, &ns, "0.9.0", 3, rules);
+    let (o, reg) = with_landing(&url, &ns, "0.9.0", 3, &[], rules);
     assert_code(&o, 1);
     let err = stderr(&o);
     assert!(err.contains("attempt 3 of 3"), "{err}");
