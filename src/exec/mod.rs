@@ -13,6 +13,10 @@
 //! the one choke point where `--dry-run` skips them and records what it skipped; everything
 //! else (rendering, fetching, packaging, validating) runs in both modes, so a dry-run proves
 //! what a real run would do. Clients are opened on first use, once per run.
+//!
+//! Racing jobs: a run that pushes to a `dir:` registry holds the package's publication lock from
+//! fetch-previous to the end of the push; on an app registry the push step checks after writing
+//! that no concurrently published release forks the channel (`converge`).
 
 mod converge;
 mod errors;

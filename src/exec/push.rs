@@ -10,6 +10,11 @@
 //! pushing, the release is pulled back *by release name*, as consumers do, and the digest of
 //! what the registry serves compared with what was sent.
 //!
+//! After the proof, [`converge`] reads the release list again: a release another job published
+//! meanwhile is taken in (this release re-based and overwritten) or, when it is higher, waited
+//! for, so racing jobs never fork the channel. The push step hands on the bundle as finally
+//! published, for the release step's `{csv}` asset.
+//!
 //! A push is a single request that the server stores whole or not at all, so nothing is ever
 //! half-published. When the request fails (after the client's retries), the stage looks again
 //! and says exactly where things stand: not published, published with our digest (the answer
