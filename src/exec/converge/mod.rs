@@ -174,7 +174,7 @@ pub(crate) async fn run(cx: &Context<'_>, mut v: Verified) -> Result<Verified> {
                 waiting_on = Some(top.clone());
             }
             if started.elapsed() < fetch.registry.concurrent_wait {
-                pause(200, 300).await;
+                pause(500, 1000).await;
                 continue;
             }
             return Err(withdraw(cx, &v, &top.release, &csv, started.elapsed()).await);
