@@ -7,10 +7,11 @@
 //! lock on `<root>/.lock`, so two CI jobs pushing to one folder cannot corrupt it.
 //!
 //! A whole publication (read the releases, decide `replaces`, package, push) is serialised by a
-//! second lock, [`DirRegistry::hold`] on `<root>/<ns>/<pkg>.publish.lock`, which the executor
-//! takes before fetch-previous reads and releases after the push: racing jobs on one folder
-//! then publish one after the other, each on the head the previous one left, so the channel
-//! cannot fork. It is a separate file from `.lock` so the push can take that one inside it.
+//! second lock, [`DirRegistry::hold`] on the namespace folder `<root>/<ns>` itself (an advisory
+//! lock on the folder, so a run that stops before pushing leaves no file behind), which the
+//! executor takes before fetch-previous reads and releases after the push: racing jobs on one
+//! folder then publish one after the other, each on the head the previous one left, so the
+//! channel cannot fork. It is not `.lock`, so the push can take that one inside it.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -193,19 +194,14 @@ pub struct Held {
 }
 
 impl DirRegistry {
-    /// Holds the publication lock of `ns/pkg` until the returned value is dropped, waiting for
-    /// another job that holds it. The folder is created if needed (only runs that write take it).
+    /// Holds the publication lock of `ns/pkg` (the namespace folder's, shared by its packages)
+    /// until the returned value is dropped, waiting for another job that holds it. The folder
+    /// is created if needed (only runs that will write take the lock).
     pub fn hold(&self, ns: &str, pkg: &str) -> Result<Held> {
         let dir = self.package_dir(ns, pkg)?;
-        let parent = dir.parent().unwrap_or(&self.root);
-        fs::create_dir_all(parent).map_err(|e| RegistryError::io(parent, e))?;
-        let path = parent.join(format!("{pkg}.publish.lock"));
-        let file = fs::OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&path)
-            .map_err(|e| RegistryError::io(&path, e))?;
+        let path = dir.parent().unwrap_or(&self.root).to_path_buf();
+        fs::create_dir_all(&path).map_err(|e| RegistryError::io(&path, e))?;
+        let file = fs::File::open(&path).map_err(|e| RegistryError::io(&path, e))?;
         let waited = match file.try_lock() {
             Ok(()) => false,
             Err(fs::TryLockError::WouldBlock) => {
