@@ -206,8 +206,15 @@ pub(crate) async fn run(cx: &Context<'_>, mut v: Verified) -> Result<Verified> {
             .iter()
             .find(|r| r.release != *release)
             .expect("a missing release is below ours");
+        // Releases that landed while this job ran, or that an earlier race left out of the
+        // chain (a job killed while it waited): the next release above them takes them in.
+        let how = if missing.iter().all(|(r, _)| landed(r)) {
+            "landed concurrently"
+        } else {
+            "missing from the chain"
+        };
         cx.report.note(&format!(
-            "{} landed concurrently; re-basing {release} on {}, attempt {attempt} of {ATTEMPTS}",
+            "{} {how}; re-basing {release} on {}, attempt {attempt} of {ATTEMPTS}",
             names(&missing.iter().map(|(r, _)| r).collect::<Vec<_>>()),
             base.release
         ));

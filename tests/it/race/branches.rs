@@ -213,3 +213,40 @@ fn releases_landing_every_round_exhaust_the_attempts_and_a_rerun_converges() {
         chain(&["0.9.0", "0.5.0", "0.4.0", "0.3.0", "0.2.0", "0.1.0"])
     );
 }
+
+#[test]
+fn a_fork_left_by_an_earlier_race_is_repaired_by_the_next_release() {
+    let Some(url) = peer("APPR_URL") else { return };
+    let ns = unique("race-repair");
+    let reg = Reg::Appr(url.clone());
+    let (work, file) = job_work(&reg, &ns, 3);
+    assert_code(&crate::appr::run(&work, file, "0.1.0", &[], &[]), 0);
+    // What the registry held after the bug (or after a lower job was killed while it waited):
+    // 0.2.0 and 0.3.0 both replace 0.1.0, and the highest lacks 0.2.0.
+    (lands(
+        &url,
+        &ns,
+        vec![
+            ("0.2.0", built(&["0.1.0", "0.2.0"])),
+            ("0.3.0", built(&["0.1.0", "0.3.0"])),
+        ],
+    )
+    .0)();
+    assert!(
+        converged(&reg, &ns)
+            .unwrap_err()
+            .contains("release 0.2.0 is not carried")
+    );
+    let o = crate::appr::run(&work, file, "0.4.0", &[], &[]);
+    assert_code(&o, 0);
+    assert!(
+        stderr(&o)
+            .contains("0.2.0 missing from the chain; re-basing 0.4.0 on 0.3.0, attempt 1 of 3"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(
+        converged(&reg, &ns).unwrap(),
+        chain(&["0.4.0", "0.3.0", "0.2.0", "0.1.0"])
+    );
+}
