@@ -8,7 +8,7 @@ use semver::Version;
 use super::{Context, splice};
 use crate::error::Result;
 use crate::exec::push::Push;
-use crate::exec::{Basis, Verified, fetch_previous, package, verify};
+use crate::exec::{Basis, Decision, Verified, fetch_previous, package, verify};
 use crate::olm::Bundle;
 use crate::plan::FetchStep;
 use crate::registry::ReleaseInfo;
@@ -112,6 +112,18 @@ pub(super) async fn rebase(
             cx.report
                 .detail(&format!("took in the CSV of release {}", r.release));
         }
+    }
+    if let Decision::Replaces { head, head_release } = &decision {
+        // The summary's decision is the one finally published.
+        cx.report.decided(
+            &decision,
+            &format!(
+                "{} now replaces {head}, head of {} in release {head_release}; bundle carries {} CSVs",
+                cx.push.release,
+                fetch.channel,
+                bundle.csvs.len()
+            ),
+        );
     }
     let files = v
         .files
