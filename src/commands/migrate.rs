@@ -61,6 +61,7 @@ pub(crate) fn plan(args: &MigrateArgs, env: &Env) -> Result<Plan> {
             credentials: settings::registry_credentials(env),
             http: super::registry::http_options(&args.at),
             retry: Default::default(),
+            concurrent_wait: crate::plan::CONCURRENT_WAIT,
         },
         namespace: args.namespace.clone(),
         package: args.package.clone(),

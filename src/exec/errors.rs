@@ -27,6 +27,8 @@ pub(crate) enum StepError {
     Preflight(#[from] PreflightError),
     #[error(transparent)]
     Catalog(#[from] CatalogInvalid),
+    #[error(transparent)]
+    Converge(#[from] super::converge::ConvergeError),
 }
 
 impl StepError {
@@ -40,6 +42,7 @@ impl StepError {
             StepError::Assets(e) => e.class(),
             StepError::Preflight(e) => e.class(),
             StepError::Catalog(_) => Class::Stage,
+            StepError::Converge(e) => e.class(),
         }
     }
 }
@@ -61,7 +64,8 @@ into_error!(
     PushError,
     AssetError,
     CatalogInvalid,
-    PreflightError
+    PreflightError,
+    super::converge::ConvergeError
 );
 
 /// Rendering the templates and reading the bundle out of them.

@@ -16,9 +16,14 @@
 //! them and records what it skipped; everything else (rendering, fetching, packaging,
 //! validating, building the bundle image) runs in both modes, so a dry-run proves what a real
 //! run would do. Clients are opened on first use, once per run.
+//!
+//! Racing jobs: a run that pushes to a `dir:` registry holds the package's publication lock from
+//! fetch-previous to the end of the push; on an app registry the push step checks after writing
+//! that no concurrently published release forks the channel (`converge`).
 
 mod bundle_image;
 mod catalog;
+mod converge;
 mod errors;
 mod fetch_previous;
 mod migrate;
@@ -32,13 +37,13 @@ pub(crate) mod render;
 mod tests;
 mod verify;
 
-use std::cell::OnceCell;
+use std::cell::{OnceCell, RefCell};
 use std::sync::Arc;
 use std::time::Instant;
 
 pub(crate) use errors::StepError;
 pub(crate) use outputs::{
-    Assembled, AssetSources, Decision, Imaged, Packaged, RenderedFiles, Verified,
+    Assembled, AssetSources, Basis, Decision, Imaged, Packaged, RenderedFiles, Verified,
 };
 pub use outputs::{Rendered, RenderedFile};
 
@@ -103,6 +108,14 @@ pub(crate) struct RunGate<'a> {
     report: &'a Reporter,
 }
 
+impl RunGate<'_> {
+    /// Whether writes will be made (not a dry-run): steps that prepare a write (the `dir:`
+    /// publication lock) ask here rather than checking the mode themselves.
+    fn writes(&self) -> bool {
+        !self.dry_run
+    }
+}
+
 impl Gate for RunGate<'_> {
     fn allow(&self, write: &Write) -> bool {
         if self.dry_run {
@@ -122,17 +135,21 @@ impl Gate for RunGate<'_> {
     }
 }
 
-/// One run of a plan: the reporter, the gate and the clients.
+/// One run of a plan: the plan, the reporter, the gate and the clients.
 pub(crate) struct Exec<'a> {
+    plan: &'a Plan,
     report: &'a Arc<Reporter>,
     gate: RunGate<'a>,
     registry: OnceCell<Registry>,
     github: OnceCell<github::Client>,
+    /// A `dir:` registry's publication lock, held from fetch-previous to the push.
+    held: RefCell<Option<crate::registry::dir::Held>>,
 }
 
 /// Runs every step of `plan`, stopping at the first failure.
 pub(crate) async fn execute(plan: &Plan, report: &Arc<Reporter>) -> Result<()> {
     let exec = Exec {
+        plan,
         report,
         gate: RunGate {
             dry_run: plan.header().dry_run,
@@ -140,6 +157,7 @@ pub(crate) async fn execute(plan: &Plan, report: &Arc<Reporter>) -> Result<()> {
         },
         registry: OnceCell::new(),
         github: OnceCell::new(),
+        held: RefCell::new(None),
     };
     let mut carried = Carried::Start;
     for step in plan.steps() {
@@ -165,6 +183,7 @@ impl Exec<'_> {
             (Step::Render(s), Carried::Start) => Carried::Rendered(render::run(s, report)?),
             (Step::FetchPrevious(s), Carried::Rendered(r)) => {
                 let registry = self.registry(&s.registry)?;
+                self.hold(registry, s)?;
                 Carried::Assembled(fetch_previous::run(s, registry, report, r).await?)
             }
             (Step::Package(s), Carried::Rendered(r)) => {
@@ -173,6 +192,7 @@ impl Exec<'_> {
                     files,
                     bundle,
                     decision: None,
+                    basis: None,
                 };
                 Carried::Packaged(package::run(s, report, input)?)
             }
@@ -181,6 +201,7 @@ impl Exec<'_> {
                     files: a.files,
                     bundle: a.bundle,
                     decision: Some(a.decision),
+                    basis: Some(a.basis),
                 };
                 Carried::Packaged(package::run(s, report, input)?)
             }
@@ -194,13 +215,17 @@ impl Exec<'_> {
             }
             (Step::Push(s), Carried::Verified(v)) => {
                 let registry = self.registry(&s.registry)?;
-                push::run(s, registry, report, &self.gate, &v).await?;
-                Carried::Verified(v)
+                let cx = converge::Context::new(self.plan, s, registry, report, &self.gate);
+                let v = push::run(&cx, v).await;
+                self.held.take();
+                Carried::Verified(v?)
             }
             (Step::Push(s), Carried::Imaged(v, i)) => {
                 let registry = self.registry(&s.registry)?;
-                push::run(s, registry, report, &self.gate, &v).await?;
-                Carried::Imaged(v, i)
+                let cx = converge::Context::new(self.plan, s, registry, report, &self.gate);
+                let v = push::run(&cx, v).await;
+                self.held.take();
+                Carried::Imaged(v?, i)
             }
             (Step::BundleImage(s), Carried::Verified(v)) => {
                 let image = bundle_image::run(s, report, &self.gate, &v).await?;
@@ -230,6 +255,33 @@ impl Exec<'_> {
                 )));
             }
         })
+    }
+
+    /// Before fetch-previous of a run that will push: a `dir:` registry's publication lock, so
+    /// racing jobs on one folder read, decide and write one after the other.
+    fn hold(&self, registry: &Registry, s: &crate::plan::FetchStep) -> Result<()> {
+        let pushes = self.plan.steps().iter().any(|x| matches!(x, Step::Push(_)));
+        if !pushes || !self.gate.writes() {
+            return Ok(());
+        }
+        let held = registry.hold(&s.namespace, &s.package).map_err(|source| {
+            converge::ConvergeError::Lock {
+                at: format!("{} {}/{}", registry.describe(), s.namespace, s.package),
+                source,
+            }
+        })?;
+        if let Some(h) = &held
+            && h.waited
+        {
+            self.report.info(&format!(
+                "waited for another job publishing {}/{} (lock {})",
+                s.namespace,
+                s.package,
+                h.path.display()
+            ));
+        }
+        *self.held.borrow_mut() = held;
+        Ok(())
     }
 
     fn events(&self) -> Arc<dyn Events> {

@@ -13,7 +13,7 @@
 use std::fs;
 
 use super::errors::PackageError;
-use super::{Decision, Packaged, RenderedFiles};
+use super::{Basis, Decision, Packaged, RenderedFiles};
 use crate::error::{Class, Error, Result};
 use crate::olm::archive::{self, Layout};
 use crate::olm::{Bundle, Finding, crd_file_name, history, validate};
@@ -29,6 +29,7 @@ pub(crate) enum Input {
         files: RenderedFiles,
         bundle: Bundle,
         decision: Option<Decision>,
+        basis: Option<Basis>,
     },
     /// The step's own [`BundleSource::Folder`].
     Folder,
@@ -36,21 +37,22 @@ pub(crate) enum Input {
 
 /// The package step.
 pub(crate) fn run(step: &PackageStep, report: &Reporter, input: Input) -> Result<Packaged> {
-    let (bundle, files, decision, per_csv, tar_files) = match (input, &step.bundle) {
+    let (bundle, files, (decision, basis), per_csv, tar_files) = match (input, &step.bundle) {
         (
             Input::Pipeline {
                 files,
                 bundle,
                 decision,
+                basis,
             },
             BundleSource::Pipeline,
         ) => {
             let tar = archive::bundle_files(&bundle, step.layout).map_err(PackageError::Pack)?;
-            (bundle, Some(files), decision, None, tar)
+            (bundle, Some(files), (decision, basis), None, tar)
         }
         (Input::Folder, BundleSource::Folder { path }) => {
             let read = read_folder(path, step)?;
-            (read.bundle, None, None, read.per_csv, read.tar)
+            (read.bundle, None, (None, None), read.per_csv, read.tar)
         }
         (Input::Folder, BundleSource::History { tree, version }) => {
             let history = history::read(tree).map_err(PackageError::Read)?;
@@ -74,7 +76,7 @@ pub(crate) fn run(step: &PackageStep, report: &Reporter, input: Input) -> Result
                 .into());
             }
             let tar = archive::bundle_files(&bundle, step.layout).map_err(PackageError::Pack)?;
-            (bundle, None, None, None, tar)
+            (bundle, None, (None, None), None, tar)
         }
         _ => {
             return Err(Error::internal(
@@ -121,6 +123,7 @@ pub(crate) fn run(step: &PackageStep, report: &Reporter, input: Input) -> Result
     Ok(Packaged {
         files,
         decision,
+        basis,
         bundle,
         per_csv,
         folder: step.folder.clone(),

@@ -60,6 +60,7 @@ pub(crate) fn run(step: &VerifyStep, report: &Reporter, p: Packaged) -> Result<V
         newest,
         files: p.files,
         decision: p.decision,
+        basis: p.basis.map(|b| b.carrying(&p.bundle)),
         package: p.bundle.package,
         folder: p.folder,
         packed: p.packed,

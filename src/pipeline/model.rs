@@ -102,6 +102,10 @@ pub struct RegistrySpec {
     /// Timeout of one registry request, in seconds. Default 60.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timeout_seconds: Option<u64>,
+    /// How long a job whose release landed below a concurrently published higher one waits for
+    /// that job to include it before withdrawing its own release, in seconds. Default 30.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub concurrent_wait_seconds: Option<u64>,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize)]

@@ -263,6 +263,7 @@ impl<'a> Builder<'a> {
             credentials: s.credentials.registry.clone(),
             http: r.http,
             retry: r.retry,
+            concurrent_wait: r.concurrent_wait,
         };
         Some((job, r.namespace, package))
     }

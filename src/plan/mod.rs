@@ -17,18 +17,18 @@
 
 mod build;
 mod checks;
-mod publish;
 mod images;
 mod migrate;
+mod publish;
 mod show;
 mod steps;
 mod time;
 
 pub(crate) use build::{build, render_only};
 pub(crate) use checks::{SUMS, github_keeps};
-pub(crate) use publish::{PublishInputs, publish};
 pub(crate) use images::{BundleImageStep, CatalogStep, ImageJob};
 pub(crate) use migrate::{MigrateInputs, MigrateStep, migrate};
+pub(crate) use publish::{PublishInputs, publish};
 pub(crate) use steps::*;
 
 use serde::Serialize;

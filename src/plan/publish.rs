@@ -46,6 +46,7 @@ pub(crate) fn publish(p: &PublishInputs) -> Result<Plan, Problems> {
         credentials: p.credentials.clone(),
         http: p.http,
         retry: p.retry,
+        concurrent_wait: super::CONCURRENT_WAIT,
     };
     let releases: Vec<(String, BundleSource)> = match &p.release {
         Some(release) => vec![(

@@ -61,7 +61,13 @@ pub(crate) struct RegistryJob {
     pub(crate) credentials: Option<Credentials>,
     pub(crate) http: HttpOptions,
     pub(crate) retry: RetryPolicy,
+    /// How long a job whose release landed below a concurrently published higher one waits
+    /// for that job to include it (`registry.concurrent_wait_seconds`).
+    pub(crate) concurrent_wait: std::time::Duration,
 }
+
+/// The default of `registry.concurrent_wait_seconds`.
+pub(crate) const CONCURRENT_WAIT: std::time::Duration = std::time::Duration::from_secs(30);
 
 impl Serialize for RegistryJob {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {

@@ -113,6 +113,8 @@ pub(crate) struct RegistrySettings {
     pub(crate) http: HttpOptions,
     /// Retries of registry requests.
     pub(crate) retry: RetryPolicy,
+    /// How long a job whose release landed below a concurrent higher one waits to be included.
+    pub(crate) concurrent_wait: Duration,
 }
 
 /// The release section, resolved.
@@ -193,6 +195,9 @@ pub(crate) fn resolve(args: &PipelineArgs, mode: RunMode, env: &Env) -> Result<S
         layout: spec.layout,
         http: registry_http(spec),
         retry: registry_retry(spec),
+        concurrent_wait: spec
+            .concurrent_wait_seconds
+            .map_or(crate::plan::CONCURRENT_WAIT, Duration::from_secs),
     });
     let release = p.release.as_ref().map(|spec| {
         let target = urls::target(

@@ -27,6 +27,7 @@ mod pipeline;
 mod plan;
 mod publish;
 mod quay_fake;
+mod race;
 mod registry_dir;
 mod render;
 mod schema_check;

@@ -17,12 +17,12 @@ mod decide;
 pub(crate) use decide::{clear_dangling, decide};
 
 use super::errors::FetchError;
-use super::{Assembled, Decision, Rendered};
+use super::{Assembled, Basis, Decision, Rendered};
 use crate::error::Result;
 use crate::olm::archive;
 use crate::olm::{Bundle, Manifest};
 use crate::plan::FetchStep;
-use crate::registry::Registry;
+use crate::registry::{Registry, ReleaseInfo};
 use crate::report::Reporter;
 
 /// The fetch-previous step.
@@ -34,6 +34,11 @@ pub(crate) async fn run(
 ) -> Result<Assembled> {
     let (ns, pkg, channel) = (&step.namespace, &step.package, &step.channel);
     let (files, rendered) = rendered.split();
+    let mut basis = Basis {
+        rendered: rendered.clone(),
+        seen: Vec::new(),
+        carried: Vec::new(),
+    };
     let where_ = format!("{} {ns}/{pkg}", registry.describe());
     let releases = registry
         .releases(ns, pkg)
@@ -42,6 +47,7 @@ pub(crate) async fn run(
             at: where_.clone(),
             source,
         })?;
+    basis.seen.clone_from(&releases);
     let Some(default) = releases.first() else {
         let mut rendered = rendered;
         if let Some(cleared) = clear_dangling(&mut rendered, None) {
@@ -65,6 +71,7 @@ pub(crate) async fn run(
             files,
             bundle: rendered,
             decision,
+            basis,
         });
     };
     report.info(&format!(
@@ -73,29 +80,7 @@ pub(crate) async fn run(
         releases.len(),
         default.digest
     ));
-    let gz = registry
-        .pull(ns, pkg, &default.digest)
-        .await
-        .map_err(|source| FetchError::Pull {
-            release: default.release.clone(),
-            at: where_.clone(),
-            source,
-        })?;
-    let previous =
-        archive::unpack_release(&gz, &default.digest).map_err(|message| FetchError::Unpack {
-            release: default.release.clone(),
-            at: where_.clone(),
-            message,
-        })?;
-    if previous.package.package_name != *pkg {
-        return Err(FetchError::OtherPackage {
-            release: default.release.clone(),
-            at: where_,
-            found: previous.package.package_name,
-            package: pkg.clone(),
-        }
-        .into());
-    }
+    let previous = pull_bundle(registry, ns, pkg, default, &where_).await?;
     let rendered_default = rendered.package.default_channel.is_some();
     let previous_head = previous
         .package
@@ -154,7 +139,44 @@ pub(crate) async fn run(
         files,
         bundle,
         decision,
+        basis,
     })
+}
+
+/// Pulls a release of the pipeline's package and reads its bundle, checking the digest the
+/// registry reported and the package name (fetch-previous, and the re-assembly after a
+/// concurrent release in `converge`).
+pub(crate) async fn pull_bundle(
+    registry: &Registry,
+    ns: &str,
+    pkg: &str,
+    info: &ReleaseInfo,
+    where_: &str,
+) -> Result<Bundle> {
+    let gz = registry
+        .pull(ns, pkg, &info.digest)
+        .await
+        .map_err(|source| FetchError::Pull {
+            release: info.release.clone(),
+            at: where_.to_string(),
+            source,
+        })?;
+    let previous =
+        archive::unpack_release(&gz, &info.digest).map_err(|message| FetchError::Unpack {
+            release: info.release.clone(),
+            at: where_.to_string(),
+            message,
+        })?;
+    if previous.package.package_name != *pkg {
+        return Err(FetchError::OtherPackage {
+            release: info.release.clone(),
+            at: where_.to_string(),
+            found: previous.package.package_name,
+            package: pkg.to_string(),
+        }
+        .into());
+    }
+    Ok(previous)
 }
 
 fn csv_name(b: &Bundle) -> &str {
