@@ -89,7 +89,7 @@ pub(crate) async fn run(cli: Cli, env: Env) -> Result<()> {
     let name = command_name(&cli.command);
     let summarised = matches!(cli.command, Command::Run(_) | Command::Publish(_));
     report.command(name);
-    let result = dispatch(cli.command, cli.format, &env, &report).await;
+    let result = dispatch(cli.command, cli.format, cli.quiet, &env, &report).await;
     if let Err(e) = &result
         && json
         && !report.finished()
@@ -116,12 +116,14 @@ fn command_name(c: &Command) -> &'static str {
         Command::Man => "man",
         Command::Registry(_) => "registry",
         Command::Publish(_) => "publish",
+        Command::Migrate(_) => "migrate",
     }
 }
 
 async fn dispatch(
     command: Command,
     format: Format,
+    quiet: bool,
     env: &Env,
     report: &Arc<Reporter>,
 ) -> Result<()> {
@@ -164,7 +166,7 @@ async fn dispatch(
             }
             Ok(())
         }
-        Command::Verify(args) => commands::verify::run(&args, json),
+        Command::Verify(args) => commands::verify::run(&args, json, quiet),
         Command::Graph(args) => commands::graph::run(&args, format, env, report).await,
         Command::NextVersion(args) => {
             let last = match &args.last {
@@ -192,6 +194,10 @@ async fn dispatch(
         Command::Registry(cmd) => commands::registry::run(cmd, env, json, report).await,
         Command::Publish(args) => {
             let plan = commands::publish::plan(&args, env)?;
+            run_plan(&plan, report).await
+        }
+        Command::Migrate(args) => {
+            let plan = commands::migrate::plan(&args, env)?;
             run_plan(&plan, report).await
         }
     }

@@ -102,7 +102,7 @@ pub(crate) enum Kind {
         source: std::io::Error,
     },
     /// Writing under the output folder failed.
-    #[error("cannot write {}: {source} (the output folder is chosen by --out; default: _out/<pipeline name> under --source)", path.display())]
+    #[error("cannot write {}: {source} (the output folder is chosen by --out; default: _out/<pipeline name> under the current folder)", path.display())]
     Output {
         path: PathBuf,
         #[source]

@@ -143,7 +143,7 @@ fn http_date(s: &str) -> Option<u64> {
 }
 
 /// A number in [0, 1) that differs between calls; good enough for spreading retries.
-fn jitter() -> f64 {
+pub(crate) fn jitter() -> f64 {
     use std::sync::atomic::{AtomicU64, Ordering};
     static STATE: AtomicU64 = AtomicU64::new(0);
     let seed = std::time::SystemTime::now()

@@ -211,9 +211,9 @@ async fn show_releases(r: &Registry, ns: &str, pkg: &str, json: bool) -> Result<
         return Ok(());
     }
     out::stdout(&format!(
-        "{ns}/{pkg} at {}: {} release(s)\n",
+        "{ns}/{pkg} at {}: {}\n",
         r.describe(),
-        releases.len()
+        crate::words::count(releases.len(), "release")
     ));
     for (i, rel) in releases.iter().enumerate() {
         out::stdout(&format!(

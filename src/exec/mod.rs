@@ -2,22 +2,33 @@
 //!
 //! Each step is a function in its own module that takes its [`Step`](crate::plan::Step) data
 //! and the typed output of the step before it, and returns its own: render → [`Rendered`],
-//! fetch-previous → [`Assembled`], package → [`Packaged`], verify → [`Verified`]; push and
-//! release read what they need and pass the value on, and so does the preflight. The executor
+//! fetch-previous → [`Assembled`], package → [`Packaged`], verify → [`Verified`], bundle-image
+//! → [`Imaged`] (kept beside the verified bundle, which the catalog step reads); push, catalog
+//! and release read what they need and pass the value on, and so do the preflight and migrate
+//! (which starts from nothing). The executor
 //! keeps the previous output in [`Carried`] and pairs it with the next step in [`Exec::step`];
 //! since only the plan builders make plans, and they enforce the stage order, every pair the
 //! builder can produce has its arm (a unit test runs every stage list the builder accepts),
 //! and a pair it cannot is an internal error, never a half-run stage.
 //!
-//! Writes to the outside world (the registry, the release target) go through the [`RunGate`],
-//! the one choke point where `--dry-run` skips them and records what it skipped; everything
-//! else (rendering, fetching, packaging, validating) runs in both modes, so a dry-run proves
-//! what a real run would do. Clients are opened on first use, once per run. Ctrl-C ends the
-//! step at its next await point and says what was written ([`interrupt`]).
+//! Writes to the outside world (the registry, the image target, the catalog folder, the
+//! release target) go through the [`RunGate`], the one choke point where `--dry-run` skips
+//! them and records what it skipped; everything else (rendering, fetching, packaging,
+//! validating, building the bundle image) runs in both modes, so a dry-run proves what a real
+//! run would do. Clients are opened on first use, once per run. Ctrl-C ends the step at its
+//! next await point and says what was written ([`interrupt`]).
+//!
+//! Racing jobs: a run that pushes to a `dir:` registry holds the package's publication lock from
+//! fetch-previous to the end of the push; on an app registry the push step checks after writing
+//! that no concurrently published release forks the channel (`converge`).
 
+mod bundle_image;
+mod catalog;
+mod converge;
 mod errors;
 mod fetch_previous;
 mod interrupt;
+mod migrate;
 mod outputs;
 mod package;
 mod preflight;
@@ -28,13 +39,15 @@ pub(crate) mod render;
 mod tests;
 mod verify;
 
-use std::cell::OnceCell;
+use std::cell::{OnceCell, RefCell};
 use std::sync::Arc;
 use std::time::Instant;
 
 pub(crate) use errors::StepError;
 pub(crate) use interrupt::Interrupted;
-pub(crate) use outputs::{Assembled, AssetSources, Decision, Packaged, RenderedFiles, Verified};
+pub(crate) use outputs::{
+    Assembled, AssetSources, Basis, Decision, Imaged, Packaged, RenderedFiles, Verified,
+};
 pub use outputs::{Rendered, RenderedFile};
 
 use crate::error::{Error, Result};
@@ -52,6 +65,8 @@ enum Carried {
     Assembled(Assembled),
     Packaged(Packaged),
     Verified(Verified),
+    /// The verified bundle and its pushed image (`None`: skipped as older than the head).
+    Imaged(Verified, Option<Imaged>),
 }
 
 impl Carried {
@@ -62,6 +77,7 @@ impl Carried {
             Carried::Assembled(_) => "fetch-previous",
             Carried::Packaged(_) => "package",
             Carried::Verified(_) => "verify",
+            Carried::Imaged(..) => "bundle-image",
         }
     }
 
@@ -81,7 +97,7 @@ impl Carried {
                 rendered: p.files.as_ref().map(RenderedFiles::borrowed),
                 bundle_folder: p.folder.as_deref(),
             },
-            Carried::Verified(v) => AssetSources {
+            Carried::Verified(v) | Carried::Imaged(v, _) => AssetSources {
                 rendered: v.files.as_ref().map(RenderedFiles::borrowed),
                 bundle_folder: v.folder.as_deref(),
             },
@@ -93,6 +109,14 @@ impl Carried {
 pub(crate) struct RunGate<'a> {
     dry_run: bool,
     report: &'a Reporter,
+}
+
+impl RunGate<'_> {
+    /// Whether writes will be made (not a dry-run): steps that prepare a write (the `dir:`
+    /// publication lock) ask here rather than checking the mode themselves.
+    fn writes(&self) -> bool {
+        !self.dry_run
+    }
 }
 
 impl Gate for RunGate<'_> {
@@ -114,17 +138,21 @@ impl Gate for RunGate<'_> {
     }
 }
 
-/// One run of a plan: the reporter, the gate and the clients.
+/// One run of a plan: the plan, the reporter, the gate and the clients.
 pub(crate) struct Exec<'a> {
+    plan: &'a Plan,
     report: &'a Arc<Reporter>,
     gate: RunGate<'a>,
     registry: OnceCell<Registry>,
     github: OnceCell<github::Client>,
+    /// A `dir:` registry's publication lock, held from fetch-previous to the push.
+    held: RefCell<Option<crate::registry::dir::Held>>,
 }
 
 /// Runs every step of `plan`, stopping at the first failure.
 pub(crate) async fn execute(plan: &Plan, report: &Arc<Reporter>) -> Result<()> {
     let exec = Exec {
+        plan,
         report,
         gate: RunGate {
             dry_run: plan.header().dry_run,
@@ -132,6 +160,7 @@ pub(crate) async fn execute(plan: &Plan, report: &Arc<Reporter>) -> Result<()> {
         },
         registry: OnceCell::new(),
         github: OnceCell::new(),
+        held: RefCell::new(None),
     };
     let mut carried = Carried::Start;
     let mut interrupt = interrupt::Listener::start();
@@ -165,6 +194,7 @@ impl Exec<'_> {
             (Step::Render(s), Carried::Start) => Carried::Rendered(render::run(s, report)?),
             (Step::FetchPrevious(s), Carried::Rendered(r)) => {
                 let registry = self.registry(&s.registry)?;
+                self.hold(registry, s)?;
                 Carried::Assembled(fetch_previous::run(s, registry, report, r).await?)
             }
             (Step::Package(s), Carried::Rendered(r)) => {
@@ -173,6 +203,7 @@ impl Exec<'_> {
                     files,
                     bundle,
                     decision: None,
+                    basis: None,
                 };
                 Carried::Packaged(package::run(s, report, input)?)
             }
@@ -181,10 +212,13 @@ impl Exec<'_> {
                     files: a.files,
                     bundle: a.bundle,
                     decision: Some(a.decision),
+                    basis: Some(a.basis),
                 };
                 Carried::Packaged(package::run(s, report, input)?)
             }
-            (Step::Package(s), Carried::Start) => {
+            // `publish` (one release) starts with a package step; `publish --history` starts
+            // the next release's package step after the previous one's push.
+            (Step::Package(s), Carried::Start | Carried::Verified(_)) => {
                 Carried::Packaged(package::run(s, report, package::Input::Folder)?)
             }
             (Step::Verify(s), Carried::Packaged(p)) => {
@@ -192,8 +226,33 @@ impl Exec<'_> {
             }
             (Step::Push(s), Carried::Verified(v)) => {
                 let registry = self.registry(&s.registry)?;
-                push::run(s, registry, report, &self.gate, &v).await?;
-                Carried::Verified(v)
+                let cx = converge::Context::new(self.plan, s, registry, report, &self.gate);
+                let v = push::run(&cx, v).await;
+                self.held.take();
+                Carried::Verified(v?)
+            }
+            (Step::Push(s), Carried::Imaged(v, i)) => {
+                let registry = self.registry(&s.registry)?;
+                let cx = converge::Context::new(self.plan, s, registry, report, &self.gate);
+                let v = push::run(&cx, v).await;
+                self.held.take();
+                Carried::Imaged(v?, i)
+            }
+            (Step::BundleImage(s), Carried::Verified(v)) => {
+                let image = bundle_image::run(s, report, &self.gate, &v).await?;
+                Carried::Imaged(v, image)
+            }
+            (Step::Catalog(s), Carried::Imaged(v, i)) => {
+                match &i {
+                    Some(image) => catalog::run(s, report, &self.gate, image)?,
+                    None => report.info("no bundle image to add (policy 'skip')"),
+                }
+                Carried::Imaged(v, i)
+            }
+            (Step::Migrate(s), Carried::Start) => {
+                let registry = self.registry(&s.registry)?;
+                migrate::run(s, registry, report, &self.gate).await?;
+                Carried::Start
             }
             (Step::Release(s), c) => {
                 release::run(s, self, &self.gate, c.sources()).await?;
@@ -207,6 +266,33 @@ impl Exec<'_> {
                 )));
             }
         })
+    }
+
+    /// Before fetch-previous of a run that will push: a `dir:` registry's publication lock, so
+    /// racing jobs on one folder read, decide and write one after the other.
+    fn hold(&self, registry: &Registry, s: &crate::plan::FetchStep) -> Result<()> {
+        let pushes = self.plan.steps().iter().any(|x| matches!(x, Step::Push(_)));
+        if !pushes || !self.gate.writes() {
+            return Ok(());
+        }
+        let held = registry.hold(&s.namespace, &s.package).map_err(|source| {
+            converge::ConvergeError::Lock {
+                at: format!("{} {}/{}", registry.describe(), s.namespace, s.package),
+                source,
+            }
+        })?;
+        if let Some(h) = &held
+            && h.waited
+        {
+            self.report.info(&format!(
+                "waited for another job publishing {}/{} (lock {})",
+                s.namespace,
+                s.package,
+                h.path.display()
+            ));
+        }
+        *self.held.borrow_mut() = held;
+        Ok(())
     }
 
     fn events(&self) -> Arc<dyn Events> {

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use crate::olm::archive::Packed;
-use crate::olm::{Bundle, Finding, PackageManifest};
+use crate::olm::{Bundle, Finding, Manifest, PackageManifest};
 
 /// What the render step produced.
 #[derive(Debug, Clone)]
@@ -20,6 +20,8 @@ pub struct Rendered {
     pub bundle: Bundle,
     /// `metadata.name` of the new CSV.
     pub csv_name: String,
+    /// The bundle folder's other objects OLM allows (`ClusterRole name`, `ConfigMap name`).
+    pub objects: Vec<String>,
     /// Problems in the inputs that rendering noticed.
     pub findings: Vec<Finding>,
 }
@@ -78,6 +80,27 @@ pub(crate) struct Assembled {
     /// The new CSV first, then every CSV and CRD the previous release carried.
     pub(crate) bundle: Bundle,
     pub(crate) decision: Decision,
+    pub(crate) basis: Basis,
+}
+
+/// What fetch-previous assembled from, carried to the push so that a release that lands
+/// concurrently can be taken in (`exec::converge`).
+#[derive(Debug, Clone)]
+pub(crate) struct Basis {
+    /// The bundle as rendered, before it was combined with the previous one.
+    pub(crate) rendered: Bundle,
+    /// The releases the registry listed when fetch-previous read it.
+    pub(crate) seen: Vec<crate::registry::ReleaseInfo>,
+    /// The SemVer versions of the CSVs the assembled bundle carries (set by verify).
+    pub(crate) carried: Vec<semver::Version>,
+}
+
+impl Basis {
+    /// Records which CSV versions `bundle` carries.
+    pub(crate) fn carrying(mut self, bundle: &Bundle) -> Self {
+        self.carried = bundle.csvs.iter().filter_map(|c| c.semver()).collect();
+        self
+    }
 }
 
 /// The packaged bundle.
@@ -86,6 +109,8 @@ pub(crate) struct Packaged {
     /// What render wrote (`None` for `publish`).
     pub(crate) files: Option<RenderedFiles>,
     pub(crate) decision: Option<Decision>,
+    /// What fetch-previous assembled from (`None` without fetch-previous).
+    pub(crate) basis: Option<Basis>,
     /// The bundle; for a folder read one CSV at a time, its CSVs are skeletons.
     pub(crate) bundle: Bundle,
     /// The per-CSV findings of a folder read one CSV at a time.
@@ -103,9 +128,23 @@ pub(crate) struct Packaged {
 pub(crate) struct Verified {
     pub(crate) files: Option<RenderedFiles>,
     pub(crate) decision: Option<Decision>,
+    /// What fetch-previous assembled from, with the CSV versions the bundle carries.
+    pub(crate) basis: Option<Basis>,
     pub(crate) package: PackageManifest,
     pub(crate) folder: Option<PathBuf>,
     pub(crate) packed: Packed,
+    /// The new CSV and the CRDs it owns, as verified (`None` for `publish`): what a bundle
+    /// image holds.
+    pub(crate) newest: Option<(Manifest, Vec<Manifest>)>,
+}
+
+/// The pushed bundle image: what the catalog lists (none when fetch-previous decided to skip).
+#[derive(Debug, Clone)]
+pub(crate) struct Imaged {
+    /// `NAME@sha256:…`.
+    pub(crate) pinned: String,
+    pub(crate) csv: Manifest,
+    pub(crate) crds: Vec<Manifest>,
 }
 
 /// Where the release step finds files by name: what render wrote, and the bundle folder.

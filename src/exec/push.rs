@@ -10,6 +10,11 @@
 //! pushing, the release is pulled back *by release name*, as consumers do, and the digest of
 //! what the registry serves compared with what was sent.
 //!
+//! After the proof, [`converge`] reads the release list again: a release another job published
+//! meanwhile is taken in (this release re-based and overwritten) or, when it is higher, waited
+//! for, so racing jobs never fork the channel. The push step hands on the bundle as finally
+//! published, for the release step's `{csv}` asset.
+//!
 //! A push is a single request that the server stores whole or not at all, so nothing is ever
 //! half-published. When the request fails (after the client's retries), the stage looks again
 //! and says exactly where things stand: not published, published with our digest (the answer
@@ -22,6 +27,7 @@
 //! whose release stage failed is simply run again: push finds its own digest and does nothing,
 //! and the release stage completes.
 
+use super::converge::{self, Context};
 use super::errors::PushError;
 use super::{Decision, Verified};
 use crate::error::Result;
@@ -33,27 +39,38 @@ use crate::registry::{PushOutcome, Registry, ReleaseInfo};
 use crate::report::Reporter;
 
 /// The registry, the reporter and the step: everything one push uses.
-struct Push<'a> {
-    registry: &'a Registry,
-    report: &'a Reporter,
-    step: &'a PushStep,
+pub(super) struct Push<'a> {
+    pub(super) registry: &'a Registry,
+    pub(super) report: &'a Reporter,
+    pub(super) step: &'a PushStep,
 }
 
-/// The push step: publishes the verified bundle as the step says, idempotently, and proves
-/// it by pulling it back.
-pub(crate) async fn run(
+/// The push step: publishes the verified bundle as the step says, idempotently, proves it by
+/// pulling it back, and then makes sure a release that landed concurrently does not fork the
+/// channel ([`converge`]); returns the bundle as finally published.
+pub(crate) async fn run(cx: &Context<'_>, verified: Verified) -> Result<Verified> {
+    if let Some(Decision::SkipOlder { head }) = &verified.decision {
+        cx.report.info(&format!(
+            "nothing to push: the version is older than {head}, the head of the channel; policy 'skip'"
+        ));
+        return Ok(verified);
+    }
+    if push(cx.push, cx.registry, cx.report, cx.gate, &verified).await? {
+        converge::run(cx, verified).await
+    } else {
+        Ok(verified)
+    }
+}
+
+/// Publishes the verified bundle; `true` when the release is on the registry with its digest
+/// (pushed now or before), `false` in a dry-run.
+async fn push(
     step: &PushStep,
     registry: &Registry,
     report: &Reporter,
     gate: &dyn Gate,
     verified: &Verified,
-) -> Result<()> {
-    if let Some(Decision::SkipOlder { head }) = &verified.decision {
-        report.info(&format!(
-            "nothing to push: the version is older than {head}, the head of the channel; policy 'skip'"
-        ));
-        return Ok(());
-    }
+) -> Result<bool> {
     let p = Push {
         registry,
         report,
@@ -88,7 +105,7 @@ pub(crate) async fn run(
         if e.digest == packed.digest {
             gate.kept(p.write(packed.gz.len(), &packed.digest, false));
             report.info(&format!("already published: {summary}; nothing to do"));
-            return Ok(());
+            return Ok(true);
         }
         if !step.force {
             return Err(p.conflict(&e.digest, &packed.digest).into());
@@ -103,7 +120,7 @@ pub(crate) async fn run(
     let creds = registry.push_request(ns, pkg, force).credentials;
     if !gate.allow(&w) {
         report.info(&format!("dry-run: credentials: {creds}"));
-        return Ok(());
+        return Ok(false);
     }
     match registry.push(ns, pkg, release, &packed.gz, force).await {
         Ok(PushOutcome::Pushed) => {}
@@ -116,7 +133,7 @@ pub(crate) async fn run(
                     report.info(&format!(
                         "already published: {summary}; the registry already had this release with this digest (409), nothing to do"
                     ));
-                    return Ok(());
+                    return Ok(true);
                 }
                 Some(e) => return Err(p.conflict(&e.digest, &packed.digest).into()),
                 None => {
@@ -134,12 +151,12 @@ pub(crate) async fn run(
     p.prove(release, &packed.digest).await?;
     gate.done(w);
     report.info(&format!("published {summary}"));
-    Ok(())
+    Ok(true)
 }
 
 impl Push<'_> {
     /// What is written, for the report and the dry-run line: the exact request.
-    fn write(&self, size: usize, digest: &str, force: bool) -> Write {
+    pub(super) fn write(&self, size: usize, digest: &str, force: bool) -> Write {
         let s = self.step;
         let req = self.registry.push_request(&s.namespace, &s.package, force);
         Write {
@@ -208,7 +225,7 @@ impl Push<'_> {
     /// serves exactly what was sent. (The server resolves the name through its index to the
     /// blob's digest, so bytes with our digest also prove the index names our digest; a
     /// separate look at the release list would cost a round trip and prove nothing more.)
-    async fn prove(&self, release: &str, digest: &str) -> Result<(), PushError> {
+    pub(super) async fn prove(&self, release: &str, digest: &str) -> Result<(), PushError> {
         let (ns, pkg) = (&self.step.namespace, &self.step.package);
         let gz = self
             .registry

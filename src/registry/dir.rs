@@ -5,6 +5,13 @@
 //! pushing an existing release is refused unless forced (409), and `default` is the highest
 //! SemVer. Writes are atomic (write a temporary file, then rename) and serialised by an exclusive
 //! lock on `<root>/.lock`, so two CI jobs pushing to one folder cannot corrupt it.
+//!
+//! A whole publication (read the releases, decide `replaces`, package, push) is serialised by a
+//! second lock, [`DirRegistry::hold`] on the namespace folder `<root>/<ns>` itself (an advisory
+//! lock on the folder, so a run that stops before pushing leaves no file behind), which the
+//! executor takes before fetch-previous reads and releases after the push: racing jobs on one
+//! folder then publish one after the other, each on the head the previous one left, so the
+//! channel cannot fork. It is not `.lock`, so the push can take that one inside it.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -172,6 +179,52 @@ impl DirRegistry {
         let index = dir.join("releases.json");
         write_atomic(&index, &json).map_err(|e| RegistryError::io(&index, e))?;
         Ok(PushOutcome::Pushed)
+    }
+}
+
+/// A held publication lock of one package (see [`DirRegistry::hold`]); dropping it releases
+/// the lock.
+#[derive(Debug)]
+pub struct Held {
+    _file: fs::File,
+    /// Where the lock file is, for messages.
+    pub path: PathBuf,
+    /// Whether another job held it first (this one waited).
+    pub waited: bool,
+}
+
+impl DirRegistry {
+    /// Holds the publication lock of `ns/pkg` (the namespace folder's, shared by its packages)
+    /// until the returned value is dropped, waiting for another job that holds it. The folder
+    /// is created if needed (only runs that will write take the lock).
+    pub fn hold(&self, ns: &str, pkg: &str) -> Result<Held> {
+        let dir = self.package_dir(ns, pkg)?;
+        let path = dir.parent().unwrap_or(&self.root).to_path_buf();
+        fs::create_dir_all(&path).map_err(|e| RegistryError::io(&path, e))?;
+        let file = fs::File::open(&path).map_err(|e| RegistryError::io(&path, e))?;
+        let waited = match file.try_lock() {
+            Ok(()) => false,
+            Err(fs::TryLockError::WouldBlock) => {
+                file.lock().map_err(|source| RegistryError::Io {
+                    doing: "locking the package for publishing: ",
+                    path: path.clone(),
+                    source,
+                })?;
+                true
+            }
+            Err(fs::TryLockError::Error(source)) => {
+                return Err(RegistryError::Io {
+                    doing: "locking the package for publishing: ",
+                    path,
+                    source,
+                });
+            }
+        };
+        Ok(Held {
+            _file: file,
+            path,
+            waited,
+        })
     }
 }
 

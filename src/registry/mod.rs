@@ -245,6 +245,16 @@ impl Registry {
         }
     }
 
+    /// For a `dir:` registry, holds the package's publication lock (read-decide-write of one job
+    /// at a time; see [`dir::DirRegistry::hold`]); an HTTP registry has no locks (`None`):
+    /// racing publications converge after the push instead.
+    pub(crate) fn hold(&self, ns: &str, pkg: &str) -> Result<Option<dir::Held>> {
+        match self {
+            Registry::Dir(r) => r.hold(ns, pkg).map(Some),
+            Registry::Appr(_) => Ok(None),
+        }
+    }
+
     /// Deletes a release. `Ok(false)` when there was no such release.
     pub(crate) async fn delete(&self, ns: &str, pkg: &str, release: &str) -> Result<bool> {
         match self {

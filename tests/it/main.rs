@@ -3,6 +3,7 @@
 mod support;
 
 mod appr;
+mod bundle_pipeline;
 mod cli;
 mod completions;
 mod dist;
@@ -18,14 +19,17 @@ mod init;
 mod install;
 mod interrupt;
 mod kubevirt_chain;
+mod kubevirt_modern;
 mod messages;
 mod next_version;
 mod oci;
+mod operator_sdk;
 mod output;
 mod pipeline;
 mod plan;
 mod publish;
 mod quay_fake;
+mod race;
 mod registry_dir;
 mod render;
 mod review_diff;

@@ -8,7 +8,8 @@
 //! answer, gateway errors before or after upstream acted, a 429 with `retry-after`, a stall
 //! past the client's timeout, the whole server going away (later connections are refused), a
 //! canned answer (HTML, bad JSON, a redirect), or an error page that echoes the request's
-//! headers (as some misconfigured servers do), `Authorization` included.
+//! headers (as some misconfigured servers do), `Authorization` included; or a hook that runs
+//! before the request is forwarded (another job's release landing just before this push).
 //!
 //! Each request is logged (method, path, `Authorization`, the fault applied) for the tests to
 //! inspect. The proxy runs on its own thread and runtime, so plain `#[test]`s and tokio tests
@@ -53,6 +54,19 @@ pub enum Fault {
     },
     /// Answer `status` with a body that echoes the request (head and body), in the given shape.
     Echo { status: u16, shape: Echo },
+    /// Run the hook (on the proxy's thread, before forwarding), then forward untouched: e.g.
+    /// another job's publication landing just before this request.
+    Before(Hook),
+}
+
+/// Something a test does when a request arrives (see [`Fault::Before`]).
+#[derive(Clone)]
+pub struct Hook(pub Arc<dyn Fn() + Send + Sync>);
+
+impl std::fmt::Debug for Hook {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Hook")
+    }
 }
 
 /// The shape of an echoing error body.

@@ -228,6 +228,10 @@ pub(super) async fn serve(mut client: TcpStream, shared: Arc<Shared>) {
     };
     match fault {
         None => forward(client, &head, &body, shared, Relay::Whole).await,
+        Some(Fault::Before(hook)) => {
+            (hook.0)();
+            forward(client, &head, &body, shared, Relay::Whole).await
+        }
         Some(Fault::Reset) => reset(client),
         Some(Fault::GoAway) => {
             shared.listening.store(false, Ordering::SeqCst);

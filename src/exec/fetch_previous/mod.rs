@@ -12,17 +12,18 @@
 //!   policy) because it would make `replaces` point forward;
 //! - every failure is an error; nothing is silently published without its predecessor.
 
-use std::cmp::Ordering;
+mod decide;
+
+pub(crate) use decide::{clear_dangling, decide};
 
 use super::errors::FetchError;
-use super::{Assembled, Decision, Rendered};
+use super::{Assembled, Basis, Decision, Rendered};
 use crate::error::Result;
 use crate::olm::archive;
 use crate::olm::semdiff::{self, Side};
 use crate::olm::{Bundle, Manifest};
-use crate::pipeline::OlderPolicy;
 use crate::plan::FetchStep;
-use crate::registry::Registry;
+use crate::registry::{Registry, ReleaseInfo};
 use crate::report::Reporter;
 
 /// The fetch-previous step.
@@ -34,6 +35,11 @@ pub(crate) async fn run(
 ) -> Result<Assembled> {
     let (ns, pkg, channel) = (&step.namespace, &step.package, &step.channel);
     let (files, rendered) = rendered.split();
+    let mut basis = Basis {
+        rendered: rendered.clone(),
+        seen: Vec::new(),
+        carried: Vec::new(),
+    };
     let where_ = format!("{} {ns}/{pkg}", registry.describe());
     let releases = registry
         .releases(ns, pkg)
@@ -42,8 +48,17 @@ pub(crate) async fn run(
             at: where_.clone(),
             source,
         })?;
+    basis.seen.clone_from(&releases);
     let Some(default) = releases.first() else {
         first_release_check(registry, report, ns, pkg, &rendered).await;
+        let mut rendered = rendered;
+        if let Some(cleared) = clear_dangling(&mut rendered, None) {
+            report.note(&cleared);
+        }
+        let name = csv_name(&rendered).to_string();
+        for note in decide::first_package(&mut rendered.package, &step.channels, &name) {
+            report.note(&note);
+        }
         let decision = Decision::First {
             reason: format!("{where_} has no releases yet"),
         };
@@ -58,6 +73,7 @@ pub(crate) async fn run(
             files,
             bundle: rendered,
             decision,
+            basis,
         });
     };
     report.info(&format!(
@@ -66,29 +82,7 @@ pub(crate) async fn run(
         releases.len(),
         default.digest
     ));
-    let gz = registry
-        .pull(ns, pkg, &default.digest)
-        .await
-        .map_err(|source| FetchError::Pull {
-            release: default.release.clone(),
-            at: where_.clone(),
-            source,
-        })?;
-    let previous =
-        archive::unpack_release(&gz, &default.digest).map_err(|message| FetchError::Unpack {
-            release: default.release.clone(),
-            at: where_.clone(),
-            message,
-        })?;
-    if previous.package.package_name != *pkg {
-        return Err(FetchError::OtherPackage {
-            release: default.release.clone(),
-            at: where_,
-            found: previous.package.package_name,
-            package: pkg.clone(),
-        }
-        .into());
-    }
+    let previous = pull_bundle(registry, ns, pkg, default, &where_).await?;
     let rendered_default = rendered.package.default_channel.is_some();
     let previous_head = previous
         .package
@@ -96,7 +90,16 @@ pub(crate) async fn run(
         .and_then(|c| previous.csv(&c.current_csv))
         .cloned();
     let (previous_crds, previous_package) = (previous.crds.clone(), previous.package.clone());
-    let (bundle, decision) = decide(rendered, previous, channel, &default.release, step.older)?;
+    let (bundle, decision, notes) = decide(
+        rendered,
+        previous,
+        &step.channels,
+        &default.release,
+        step.older,
+    )?;
+    for n in &notes {
+        report.note(n);
+    }
     let text = match &decision {
         Decision::First { reason } => format!(
             "first release on channel {channel}: {} has no replaces ({reason})",
@@ -150,6 +153,7 @@ pub(crate) async fn run(
         files,
         bundle,
         decision,
+        basis,
     })
 }
 
@@ -191,127 +195,47 @@ fn first_version(v: &semver::Version) -> bool {
     matches!((v.major, v.minor), (0, 0) | (0, 1) | (1, 0))
 }
 
+/// Pulls a release of the pipeline's package and reads its bundle, checking the digest the
+/// registry reported and the package name (fetch-previous, and the re-assembly after a
+/// concurrent release in `converge`).
+pub(crate) async fn pull_bundle(
+    registry: &Registry,
+    ns: &str,
+    pkg: &str,
+    info: &ReleaseInfo,
+    where_: &str,
+) -> Result<Bundle> {
+    let gz = registry
+        .pull(ns, pkg, &info.digest)
+        .await
+        .map_err(|source| FetchError::Pull {
+            release: info.release.clone(),
+            at: where_.to_string(),
+            source,
+        })?;
+    let previous =
+        archive::unpack_release(&gz, &info.digest).map_err(|message| FetchError::Unpack {
+            release: info.release.clone(),
+            at: where_.to_string(),
+            message,
+        })?;
+    if previous.package.package_name != *pkg {
+        return Err(FetchError::OtherPackage {
+            release: info.release.clone(),
+            at: where_.to_string(),
+            found: previous.package.package_name,
+            package: pkg.to_string(),
+        }
+        .into());
+    }
+    Ok(previous)
+}
+
 fn csv_name(b: &Bundle) -> &str {
     b.csvs
         .first()
         .and_then(Manifest::name)
         .unwrap_or("the new CSV")
-}
-
-/// Combines the rendered bundle (new CSV first) with the previous one.
-pub(crate) fn decide(
-    mut rendered: Bundle,
-    previous: Bundle,
-    channel: &str,
-    previous_release: &str,
-    older: OlderPolicy,
-) -> Result<(Bundle, Decision)> {
-    let new_name = csv_name(&rendered).to_string();
-    let new_version = rendered.csvs[0]
-        .semver()
-        .ok_or_else(|| FetchError::NotSemver {
-            csv: new_name.clone(),
-        })?;
-    let decision = match previous.package.channel(channel) {
-        None => Decision::First {
-            reason: format!("release {previous_release} has no channel '{channel}'"),
-        },
-        Some(head) => {
-            let head_csv =
-                previous
-                    .csv(&head.current_csv)
-                    .ok_or_else(|| FetchError::MissingHead {
-                        release: previous_release.into(),
-                        channel: channel.into(),
-                        head: head.current_csv.clone(),
-                    })?;
-            let head_version = head_csv.semver().ok_or_else(|| FetchError::HeadVersion {
-                release: previous_release.into(),
-                head: head.current_csv.clone(),
-            })?;
-            match new_version.cmp(&head_version) {
-                Ordering::Greater => Decision::Replaces {
-                    head: head.current_csv.clone(),
-                    head_release: previous_release.to_string(),
-                },
-                Ordering::Equal => {
-                    // Same release again: keep the head's own predecessor so that identical
-                    // inputs give an identical bundle.
-                    let replaces = head_csv.replaces().map(str::to_string);
-                    rendered.csvs[0].set_replaces(replaces.as_deref());
-                    Decision::SameVersion {
-                        release: previous_release.to_string(),
-                    }
-                }
-                Ordering::Less => match older {
-                    OlderPolicy::Skip => Decision::SkipOlder {
-                        head: head.current_csv.clone(),
-                    },
-                    OlderPolicy::Refuse => {
-                        return Err(FetchError::Older {
-                            csv: new_name,
-                            version: new_version.to_string(),
-                            head: head.current_csv.clone(),
-                            head_version: head_version.to_string(),
-                            channel: channel.into(),
-                            release: previous_release.into(),
-                        }
-                        .into());
-                    }
-                },
-            }
-        }
-    };
-    if let Decision::Replaces { head, .. } = &decision {
-        rendered.csvs[0].set_replaces(Some(head));
-    }
-    if matches!(decision, Decision::SkipOlder { .. }) {
-        return Ok((rendered, decision));
-    }
-    Ok((merge(rendered, previous, channel, &new_name), decision))
-}
-
-/// The new bundle: the new CSV, every other CSV of the previous bundle, the new CRDs plus the
-/// previous CRDs of other names, and the previous package with this channel's head moved.
-fn merge(rendered: Bundle, previous: Bundle, channel: &str, new_name: &str) -> Bundle {
-    let mut csvs = rendered.csvs;
-    csvs.extend(
-        previous
-            .csvs
-            .into_iter()
-            .filter(|c| c.name() != Some(new_name)),
-    );
-    let mut crds = rendered.crds;
-    let new_crds: Vec<String> = crds
-        .iter()
-        .filter_map(|c| c.name().map(str::to_string))
-        .collect();
-    crds.extend(
-        previous
-            .crds
-            .into_iter()
-            .filter(|c| !c.name().is_some_and(|n| new_crds.iter().any(|x| x == n))),
-    );
-    let mut package = previous.package;
-    package.package_name = rendered.package.package_name;
-    if rendered.package.default_channel.is_some() {
-        package.default_channel = rendered.package.default_channel;
-    }
-    // A package with several channels needs a default (registry ≥ v1.1.1 refuses to load it
-    // otherwise). When this release adds a channel to a package that had one, the channel that
-    // was the implicit default stays the default, so existing subscribers see no change; a
-    // `defaultChannel` in the rendered package file decides otherwise.
-    let implicit = (package.channels.len() == 1 && package.default_channel.is_none())
-        .then(|| package.channels[0].name.clone());
-    package.set_head(channel, new_name);
-    if package.default_channel.is_none() && package.channels.len() > 1 {
-        package.default_channel = Some(implicit.unwrap_or_else(|| channel.to_string()));
-    }
-    Bundle {
-        package,
-        csvs,
-        crds,
-    }
 }
 
 /// Shows what changes between the channel's published head (its CSV, with the CRDs and the

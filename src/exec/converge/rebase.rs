@@ -1,0 +1,162 @@
+//! The re-assembly of our release after releases landed concurrently below it: the same
+//! decision and merge as fetch-previous, against the highest release below ours, the other
+//! missing releases' CSVs spliced in, packaged and verified by the plan's own steps, and our
+//! release overwritten by a forced push (proven by pulling it back).
+
+use semver::Version;
+
+use super::{Context, splice};
+use crate::error::Result;
+use crate::exec::push::Push;
+use crate::exec::{Basis, Decision, Verified, fetch_previous, package, verify};
+use crate::olm::Bundle;
+use crate::plan::FetchStep;
+use crate::registry::ReleaseInfo;
+
+/// Of the releases below ours that our bundle does not carry, those whose own bundle has
+/// their CSV at the head of the pipeline's channel (a release of another channel, or with a
+/// CSV of another version, is not ours to chain), each with its bundle; `None` when none.
+pub(super) async fn missing_in_channel(
+    cx: &Context<'_>,
+    fetch: &FetchStep,
+    candidates: &[&ReleaseInfo],
+) -> Result<Option<Vec<(ReleaseInfo, Bundle)>>> {
+    let mut out = Vec::new();
+    for r in candidates {
+        let at = cx.at();
+        let bundle = match fetch_previous::pull_bundle(
+            cx.registry,
+            &fetch.namespace,
+            &fetch.package,
+            r,
+            &at,
+        )
+        .await
+        {
+            Ok(b) => b,
+            Err(e) => {
+                cx.report.warn(&format!(
+                    "release {} is not carried by {} and cannot be read to take it in: {e}",
+                    r.release, cx.push.release
+                ));
+                continue;
+            }
+        };
+        let own = bundle
+            .package
+            .channel(&fetch.channel)
+            .and_then(|c| bundle.csv(&c.current_csv))
+            .and_then(|c| c.semver());
+        if own == r.version() {
+            out.push(((*r).clone(), bundle));
+        }
+    }
+    Ok((!out.is_empty()).then_some(out))
+}
+
+/// Re-assembles our release on the highest release below it, with the other missing releases'
+/// CSVs spliced in, packages and verifies it as the plan does, and overwrites our release.
+pub(super) async fn rebase(
+    cx: &Context<'_>,
+    v: Verified,
+    basis: &Basis,
+    base: &ReleaseInfo,
+    mut missing: Vec<(ReleaseInfo, Bundle)>,
+    now: &[ReleaseInfo],
+) -> Result<Verified> {
+    let (fetch, pack, check) = cx.steps.expect("converge runs only with fetch-previous");
+    let at = cx.at();
+    let previous = match missing.iter().position(|(r, _)| r == base) {
+        Some(i) => missing.remove(i).1,
+        None => {
+            fetch_previous::pull_bundle(cx.registry, &fetch.namespace, &fetch.package, base, &at)
+                .await?
+        }
+    };
+    let (mut bundle, decision, notes) = fetch_previous::decide(
+        basis.rendered.clone(),
+        previous,
+        &fetch.channels,
+        &base.release,
+        fetch.older,
+    )?;
+    for n in &notes {
+        cx.report.note(n);
+    }
+    // Every other release below ours that the re-based bundle lacks, lowest first: those
+    // pulled already, and any the new base dropped (a base that raced the others).
+    let ours = Version::parse(&cx.push.release).ok();
+    let mut below: Vec<&ReleaseInfo> = now
+        .iter()
+        .filter(|r| *r != base && r.release != cx.push.release)
+        .filter(|r| r.version() < ours)
+        .collect();
+    below.reverse();
+    for r in below {
+        let version = r.version();
+        if bundle.csvs.iter().any(|c| c.semver() == version) {
+            continue;
+        }
+        let other = match missing.iter().position(|(m, _)| m == r) {
+            Some(i) => missing.remove(i).1,
+            None => match missing_in_channel(cx, fetch, &[r]).await? {
+                Some(mut found) => found.remove(0).1,
+                None => continue,
+            },
+        };
+        let head = other
+            .package
+            .channel(&fetch.channel)
+            .map(|c| c.current_csv.clone());
+        if let Some(csv) = head.and_then(|h| other.csv(&h).cloned())
+            && csv.semver() == version
+            && splice::splice(&mut bundle, &fetch.channel, csv, &other.crds)
+        {
+            cx.report
+                .detail(&format!("took in the CSV of release {}", r.release));
+        }
+    }
+    if let Decision::Replaces { head, head_release } = &decision {
+        // The summary's decision is the one finally published.
+        cx.report.decided(
+            &decision,
+            &format!(
+                "{} now replaces {head}, head of {} in release {head_release}; bundle carries {} CSVs",
+                cx.push.release,
+                fetch.channel,
+                bundle.csvs.len()
+            ),
+        );
+    }
+    let files = v
+        .files
+        .clone()
+        .ok_or_else(|| crate::error::Error::internal("a re-assembly without the rendered files"))?;
+    let input = package::Input::Pipeline {
+        files,
+        bundle,
+        decision: Some(decision),
+        basis: Some(Basis {
+            seen: now.to_vec(),
+            ..basis.clone()
+        }),
+    };
+    let verified = verify::run(check, cx.report, package::run(pack, cx.report, input)?)?;
+    let p = Push {
+        registry: cx.registry,
+        report: cx.report,
+        step: cx.push,
+    };
+    let (ns, pkg, release) = (&cx.push.namespace, &cx.push.package, &cx.push.release);
+    let packed = &verified.packed;
+    let w = p.write(packed.gz.len(), &packed.digest, true);
+    if cx.gate.allow(&w) {
+        cx.registry
+            .push(ns, pkg, release, &packed.gz, true)
+            .await
+            .map_err(crate::exec::errors::PushError::from)?;
+        p.prove(release, &packed.digest).await?;
+        cx.gate.done(w);
+    }
+    Ok(verified)
+}
