@@ -9,14 +9,17 @@
 //! our [`RetryPolicy`](crate::retry::RetryPolicy) as [`limits`] classifies it, each retry
 //! reported through [`Events`], and every call has a timeout.
 
-use octocrab::Octocrab;
+use octocrab::service::middleware::base_uri::BaseUriLayer;
+use octocrab::service::middleware::extra_headers::ExtraHeadersLayer;
+use octocrab::{AuthState, Octocrab, OctocrabBuilder};
 use reqwest::Method;
-use reqwest::header::{ACCEPT, HeaderMap};
+use reqwest::header::{ACCEPT, AUTHORIZATION, HeaderMap, HeaderValue};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use super::GitHubError;
 use super::config::{Config, encode, upload_root};
@@ -33,6 +36,10 @@ pub(super) const MEDIA_TYPE: &str = "application/vnd.github+json";
 const PER_PAGE: u32 = 100;
 /// 100 pages of 100: more than GitHub's 1,000 assets per release.
 const MAX_PAGES: u32 = 100;
+/// Largest JSON answer read: a page of 100 releases with their assets is well under it.
+pub(super) const MAX_JSON: u64 = 16 * 1024 * 1024;
+/// Largest error answer read.
+pub(super) const MAX_ERROR: u64 = 64 * 1024;
 
 /// A release, the fields we use.
 #[derive(Debug, Clone, Deserialize)]
@@ -75,26 +82,38 @@ impl Client {
         }
         let api = api.trim_end_matches('/').to_string();
         let upload_root = upload_root(&api);
-        let octo = Octocrab::builder()
-            .base_uri(api.as_str())
-            .and_then(|b| b.upload_uri(upload_root.as_str()))
-            .map_err(|e| GitHubError::ApiUrl {
-                api: api.clone(),
-                message: e.to_string(),
-            })?
-            .personal_token(token.expose().to_string())
-            .add_header(ACCEPT, MEDIA_TYPE.to_string())
-            .set_connect_timeout(Some(cfg.timeout.min(std::time::Duration::from_secs(10))))
-            .set_read_timeout(Some(cfg.timeout))
-            .set_write_timeout(Some(cfg.timeout))
+        // octocrab on the one network policy (crate::http, module `octo` says why): the base
+        // URI, the token and the API headers are layers of octocrab's own stack.
+        let base: http::Uri = api.parse().map_err(|e: http::uri::InvalidUri| GitHubError::ApiUrl {
+            api: api.clone(),
+            message: e.to_string(),
+        })?;
+        let mut auth = HeaderValue::from_str(&format!("Bearer {}", token.expose()))
+            .map_err(|_| GitHubError::Token)?;
+        auth.set_sensitive(true);
+        let headers = Arc::new(vec![
+            (ACCEPT, HeaderValue::from_static(MEDIA_TYPE)),
+            (AUTHORIZATION, auth),
+            (
+                http::HeaderName::from_static("x-github-api-version"),
+                HeaderValue::from_static(API_VERSION),
+            ),
+        ]);
+        let json_http = crate::http::client(crate::http::HttpOptions {
+            connect_timeout: cfg.timeout.min(Duration::from_secs(10)),
+            timeout: cfg.timeout,
+            max_body: MAX_JSON,
+        });
+        let octo = OctocrabBuilder::new_empty()
+            .with_service(crate::http::OctocrabTransport(json_http))
+            .with_layer(&BaseUriLayer::new(base))
+            .with_layer(&ExtraHeadersLayer::new(headers))
+            .with_auth(AuthState::None)
             .build()
-            .map_err(|e| GitHubError::Client {
-                api: api.clone(),
-                message: e.to_string(),
-            })?;
+            .unwrap_or_else(|never| match never {});
         let uploads = crate::http::client(crate::http::HttpOptions {
-            connect_timeout: std::time::Duration::from_secs(10),
-            timeout: cfg.upload_timeout,
+            connect_timeout: Duration::from_secs(10),
+            timeout: cfg.upload_attempt_timeout(),
             ..Default::default()
         });
         Ok(Client {
@@ -192,6 +211,13 @@ impl Client {
     /// A failed call without an answer, described by its innermost cause (the outer layers
     /// only say "client error" or "error sending request").
     pub(super) fn transport_error(what: &str, e: &(dyn std::error::Error + 'static)) -> ApiError {
+        if let Some(tls) = crate::http::tls_problem(e) {
+            // A certificate problem is the same on every attempt: no retry.
+            return ApiError {
+                verdict: Verdict::Fail,
+                ..Self::transport(what, tls)
+            };
+        }
         let mut cause = e;
         while let Some(next) = cause.source() {
             cause = next;
@@ -233,11 +259,12 @@ impl Client {
             .map_err(|e| Self::transport_error(&what, &e))?;
             let status = response.status().as_u16();
             let headers = response.headers().clone();
-            let text = self
-                .octo
-                .body_to_string(response)
-                .await
-                .map_err(|e| Self::transport_error(&what, &e))?;
+            let cap = if (200..300).contains(&status) {
+                MAX_JSON
+            } else {
+                MAX_ERROR
+            };
+            let text = self.read_body(&what, response.into_body(), cap).await?;
             if (200..300).contains(&status) {
                 Ok((headers, text))
             } else {
@@ -250,6 +277,25 @@ impl Client {
                 &what,
                 format!("no answer within {}s", self.cfg.timeout.as_secs()),
             )),
+        }
+    }
+
+    /// A body read with a cap: an answer past it fails at once (a bigger one will not heal).
+    async fn read_body<B>(&self, what: &str, body: B, cap: u64) -> ApiResult<String>
+    where
+        B: http_body::Body<Data = bytes::Bytes> + Unpin,
+        B::Error: std::error::Error + 'static,
+    {
+        match crate::http::read_capped_body(body, cap).await {
+            Ok(bytes) => Ok(String::from_utf8_lossy(&bytes).into_owned()),
+            Err(crate::http::BodyCapError::TooLarge(cap)) => Err(ApiError {
+                verdict: Verdict::Fail,
+                ..Self::transport(
+                    what,
+                    format!("the answer is larger than the {cap}-byte limit; refusing to read it"),
+                )
+            }),
+            Err(crate::http::BodyCapError::Transport(e)) => Err(Self::transport_error(what, &e)),
         }
     }
 

@@ -21,8 +21,6 @@ pub(crate) enum GitHubError {
     Token,
     #[error("release.api_url '{api}': {message}")]
     ApiUrl { api: String, message: String },
-    #[error("building the GitHub client for {api}: {message}")]
-    Client { api: String, message: String },
     #[error(
         "release {tag}: its upload_url {url} is not under {root}, the upload root for the API base {api}; \
          refusing to send the token there (for GitHub Enterprise set release.api_url to https://HOST/api/v3)"

@@ -1,13 +1,30 @@
-//! The one place that builds HTTP clients: user agent, timeouts, body limits, redirect policy.
+//! The one place that builds HTTP clients: user agent, timeouts, body limits, redirect policy,
+//! and the network policy (trusted roots, proxies; [`network`]) that every client follows.
 //!
 //! Redirects are never followed automatically: reqwest would carry the `Authorization` header
 //! along, possibly to another host. Clients see the 3xx and decide with [`redirect_target`]:
 //! a redirect within the same origin (scheme, host, port) may be followed by the caller; one to
 //! another host is an error, so credentials never cross hosts. Every request has a connect
-//! timeout and a total timeout; every response body is read with a size cap
-//! ([`read_capped`]), because the server's answer is untrusted input.
+//! timeout, a total timeout and a stall timeout ([`STALL`]: no progress for a minute fails a
+//! download or an upload, [`stall`]); every response body is read with a size cap
+//! ([`read_capped`], [`read_capped_body`]), because the server's answer is untrusted input.
+//! Certificate errors are found in an error's chain and said in words ([`tls`]); they never
+//! heal, so no client retries them.
+
+mod network;
+mod octo;
+pub(crate) mod stall;
+mod tls;
 
 use std::time::Duration;
+
+pub(crate) use network::{Network, NetworkError, NetworkSettings, configure};
+pub(crate) use octo::Transport as OctocrabTransport;
+pub(crate) use tls::tls_problem;
+
+/// No progress for this long fails a transfer (a read that returns nothing, an upload whose
+/// body the server does not take).
+pub(crate) const STALL: Duration = Duration::from_secs(60);
 
 /// Timeouts and limits for one client.
 #[derive(Debug, Clone, Copy)]
@@ -34,15 +51,18 @@ pub(crate) fn user_agent() -> String {
     format!("olm-release/{}", env!("CARGO_PKG_VERSION"))
 }
 
-/// Builds a reqwest client with our defaults.
+/// Builds a reqwest client with our defaults, on the network policy in force.
 pub(crate) fn client(opts: HttpOptions) -> reqwest::Client {
-    reqwest::Client::builder()
+    let b = reqwest::Client::builder()
         .user_agent(user_agent())
         .connect_timeout(opts.connect_timeout)
         .timeout(opts.timeout)
-        .redirect(reqwest::redirect::Policy::none())
+        .read_timeout(STALL.min(opts.timeout))
+        .redirect(reqwest::redirect::Policy::none());
+    network::current()
+        .apply(b)
         .build()
-        .expect("the HTTP client builds with static settings")
+        .expect("the HTTP client builds with checked settings")
 }
 
 /// Why a response body could not be read.
@@ -72,6 +92,35 @@ pub(crate) async fn read_capped(
         body.extend_from_slice(&chunk);
     }
     Ok(body)
+}
+
+/// Reads an `http` response body (octocrab's), refusing more than `cap` bytes.
+pub(crate) async fn read_capped_body<B>(mut body: B, cap: u64) -> Result<Vec<u8>, BodyCapError<B::Error>>
+where
+    B: http_body::Body<Data = bytes::Bytes> + Unpin,
+{
+    use http_body_util::BodyExt;
+    if body.size_hint().lower() > cap {
+        return Err(BodyCapError::TooLarge(cap));
+    }
+    let mut out = Vec::new();
+    while let Some(frame) = body.frame().await {
+        let frame = frame.map_err(BodyCapError::Transport)?;
+        if let Ok(data) = frame.into_data() {
+            if out.len() as u64 + data.len() as u64 > cap {
+                return Err(BodyCapError::TooLarge(cap));
+            }
+            out.extend_from_slice(&data);
+        }
+    }
+    Ok(out)
+}
+
+/// Why an `http` body could not be read.
+#[derive(Debug)]
+pub(crate) enum BodyCapError<E> {
+    TooLarge(u64),
+    Transport(E),
 }
 
 /// Where a 3xx points, resolved against the request URL; `Err` when it leaves the origin
