@@ -95,7 +95,10 @@ pub(crate) async fn read_capped(
 }
 
 /// Reads an `http` response body (octocrab's), refusing more than `cap` bytes.
-pub(crate) async fn read_capped_body<B>(mut body: B, cap: u64) -> Result<Vec<u8>, BodyCapError<B::Error>>
+pub(crate) async fn read_capped_body<B>(
+    mut body: B,
+    cap: u64,
+) -> Result<Vec<u8>, BodyCapError<B::Error>>
 where
     B: http_body::Body<Data = bytes::Bytes> + Unpin,
 {

@@ -177,7 +177,10 @@ mod tests {
             ..Default::default()
         };
         let e = Network::load(&bad).unwrap_err().to_string();
-        assert!(e.starts_with("HTTPS_PROXY: 'not a url' is not a proxy URL"), "{e}");
+        assert!(
+            e.starts_with("HTTPS_PROXY: 'not a url' is not a proxy URL"),
+            "{e}"
+        );
         let ok = NetworkSettings {
             all_proxy: Some("http://127.0.0.1:3128".into()),
             no_proxy: Some("localhost,.internal".into()),
@@ -189,7 +192,10 @@ mod tests {
             ..Default::default()
         };
         let e = Network::load(&missing).unwrap_err().to_string();
-        assert!(e.starts_with("SSL_CERT_FILE=/nonexistent/ca.pem: cannot read it"), "{e}");
+        assert!(
+            e.starts_with("SSL_CERT_FILE=/nonexistent/ca.pem: cannot read it"),
+            "{e}"
+        );
         let dir = tempfile::tempdir().unwrap();
         let empty = dir.path().join("empty.pem");
         std::fs::write(&empty, "nothing").unwrap();

@@ -22,13 +22,15 @@ pub(crate) fn tls_problem(e: &(dyn StdError + 'static)) -> Option<String> {
     None
 }
 
-fn rustls_error<'a>(e: &'a (dyn StdError + 'static)) -> Option<&'a rustls::Error> {
-    if let Some(r) = e.downcast_ref::<rustls::Error>() {
-        return Some(r);
+/// The rustls error `e` is, or holds inside `io::Error`s (hyper wraps tokio-rustls's
+/// `io::Error` in another one).
+fn rustls_error<'a>(mut e: &'a (dyn StdError + 'static)) -> Option<&'a rustls::Error> {
+    loop {
+        if let Some(r) = e.downcast_ref::<rustls::Error>() {
+            return Some(r);
+        }
+        e = e.downcast_ref::<std::io::Error>()?.get_ref()?;
     }
-    let inner = e.downcast_ref::<std::io::Error>()?.get_ref()?;
-    let inner: &(dyn StdError + 'static) = inner;
-    inner.downcast_ref::<rustls::Error>()
 }
 
 const FIX: &str = "set SSL_CERT_FILE (or SSL_CERT_DIR) to the CA that issued it";
@@ -70,11 +72,15 @@ mod tests {
     fn finds_the_rustls_error_inside_io_errors() {
         let inner = rustls::Error::InvalidCertificate(CertificateError::UnknownIssuer);
         let io = std::io::Error::new(std::io::ErrorKind::InvalidData, inner);
+        let io = std::io::Error::other(io);
         #[derive(Debug, thiserror::Error)]
         #[error("client error")]
         struct Outer(#[source] std::io::Error);
         let m = tls_problem(&Outer(io)).unwrap();
-        assert!(m.contains("self-signed or issued by an unknown CA; set SSL_CERT_FILE"), "{m}");
+        assert!(
+            m.contains("self-signed or issued by an unknown CA; set SSL_CERT_FILE"),
+            "{m}"
+        );
         let plain = std::io::Error::other("connection reset");
         assert_eq!(tls_problem(&plain), None);
     }

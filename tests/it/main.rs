@@ -17,6 +17,7 @@ mod hostile;
 mod init;
 mod install;
 mod kubevirt_chain;
+mod network;
 mod next_version;
 mod oci;
 mod output;

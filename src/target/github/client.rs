@@ -84,10 +84,12 @@ impl Client {
         let upload_root = upload_root(&api);
         // octocrab on the one network policy (crate::http, module `octo` says why): the base
         // URI, the token and the API headers are layers of octocrab's own stack.
-        let base: http::Uri = api.parse().map_err(|e: http::uri::InvalidUri| GitHubError::ApiUrl {
-            api: api.clone(),
-            message: e.to_string(),
-        })?;
+        let base: http::Uri =
+            api.parse()
+                .map_err(|e: http::uri::InvalidUri| GitHubError::ApiUrl {
+                    api: api.clone(),
+                    message: e.to_string(),
+                })?;
         let mut auth = HeaderValue::from_str(&format!("Bearer {}", token.expose()))
             .map_err(|_| GitHubError::Token)?;
         auth.set_sensitive(true);

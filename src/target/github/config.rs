@@ -32,7 +32,9 @@ impl Config {
     /// the retry budget (a longer attempt would outlive every retry). A stalled upload fails
     /// sooner, after [`crate::http::STALL`] without progress.
     pub(crate) fn upload_attempt_timeout(&self) -> Duration {
-        self.upload_timeout.min(self.retry.max_total).max(Duration::from_secs(1))
+        self.upload_timeout
+            .min(self.retry.max_total)
+            .max(Duration::from_secs(1))
     }
 }
 

@@ -88,7 +88,10 @@ impl Client {
             Err(crate::http::BodyError::TooLarge(cap)) => {
                 return Err(ApiError {
                     verdict: Verdict::Fail,
-                    ..Self::transport(&what, format!("the answer is larger than the {cap}-byte limit"))
+                    ..Self::transport(
+                        &what,
+                        format!("the answer is larger than the {cap}-byte limit"),
+                    )
                 });
             }
             Err(crate::http::BodyError::Transport(e)) => {
