@@ -36,6 +36,15 @@ pub(crate) enum GitHubError {
          publish a new tag instead"
     )]
     Immutable { target: String },
+    #[error(
+        "{target}: published asset(s) differ from the local ones: {}; published assets are not replaced \
+         (fix the inputs, publish a new tag, or re-run with --force to replace them)",
+        changed.join("; ")
+    )]
+    AssetChanged {
+        target: String,
+        changed: Vec<String>,
+    },
     #[error("{source}; yet no release for the tag can be found (does the token have push access?)")]
     Vanished {
         #[source]
