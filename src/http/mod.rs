@@ -146,6 +146,17 @@ pub(crate) fn redirect_target(
     Ok(to)
 }
 
+/// The warning a client gives, once per run, before it talks plain `http://` to a host that
+/// is not loopback (allowed only by `--insecure`): credentials and content travel readable.
+pub(crate) fn plain_http_warning(url: &reqwest::Url) -> Option<String> {
+    (url.scheme() == "http" && !is_loopback(url)).then(|| {
+        format!(
+            "--insecure: plain http:// to {}; credentials and content travel unencrypted and can be read or changed on the way",
+            url.host_str().unwrap_or("the server")
+        )
+    })
+}
+
 /// Whether a URL's host is loopback (`localhost`, `127.0.0.0/8`, `::1`): the only hosts plain
 /// `http://` may reach without an explicit `insecure`. The host is the one a client would
 /// connect to (parsed as a URL, so `http://localhost:80@evil.example` is `evil.example`).
@@ -163,6 +174,18 @@ pub fn is_loopback(url: &reqwest::Url) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn plain_http_off_loopback_is_warned_about_naming_the_host() {
+        let w = |u: &str| plain_http_warning(&reqwest::Url::parse(u).unwrap());
+        let got = w("http://registry.example:8080/cnr").unwrap();
+        assert!(
+            got.starts_with("--insecure: plain http:// to registry.example;"),
+            "{got}"
+        );
+        assert_eq!(w("http://127.0.0.1:5000/cnr"), None);
+        assert_eq!(w("https://registry.example/cnr"), None);
+    }
 
     #[test]
     fn redirects_stay_on_the_origin() {

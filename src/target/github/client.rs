@@ -81,6 +81,12 @@ impl Client {
             return Err(GitHubError::Token);
         }
         let api = api.trim_end_matches('/').to_string();
+        if let Some(w) = reqwest::Url::parse(&api)
+            .ok()
+            .and_then(|u| crate::http::plain_http_warning(&u))
+        {
+            events.warn(&w);
+        }
         let upload_root = upload_root(&api);
         // octocrab on the one network policy (crate::http, module `octo` says why): the base
         // URI, the token and the API headers are layers of octocrab's own stack.

@@ -187,3 +187,28 @@ fn unusable_network_variables_are_input_errors() {
         stderr(&o)
     );
 }
+
+/// `--insecure` to a host off loopback: each run warns, naming the host. The request goes
+/// through `HTTP_PROXY` (plain http is proxied too), whose refusal ends the run quickly.
+#[test]
+fn insecure_plain_http_is_warned_about_each_run() {
+    let work = Work::sample();
+    let proxy = Proxy::start();
+    let args = [
+        "registry",
+        "list",
+        "--registry",
+        "http://registry.example/cnr",
+        "--insecure",
+        "acme",
+    ];
+    for _ in 0..2 {
+        let o = work.run(&args, &[("HTTP_PROXY", &proxy.url())]);
+        support::assert_code(&o, 1);
+        assert!(
+            stderr(&o).contains("warning: --insecure: plain http:// to registry.example;"),
+            "{}",
+            stderr(&o)
+        );
+    }
+}
