@@ -212,3 +212,31 @@ fn insecure_plain_http_is_warned_about_each_run() {
         );
     }
 }
+
+/// The OCI distribution client is built on the same policy: a certificate it cannot trust is
+/// refused on the first attempt (never retried), in words.
+#[tokio::test]
+async fn the_oci_client_refuses_an_untrusted_certificate_once_in_words() {
+    use olm_release::oci::{NoEvents, PushRequest, Store, StoreOptions, Target, push};
+    let pki = Pki::new();
+    let fake = crate::oci::fake::Fake::start();
+    let front = TlsFront::start(pki.self_signed_server(), Some(fake.addr));
+    let target =
+        Target::parse(&format!("https://127.0.0.1:{}/kubevirt/bundle", front.port)).unwrap();
+    let store = Store::open(&target, StoreOptions::default()).unwrap();
+    let (_, img) = crate::oci::image("0.1.0");
+    let req = PushRequest {
+        image: &img,
+        tag: "0.1.0",
+        force: false,
+    };
+    let e = push(&store, &req, &NoEvents).await.unwrap_err().to_string();
+    assert!(e.contains("TLS: the server's certificate"), "{e}");
+    assert!(e.contains("set SSL_CERT_FILE"), "{e}");
+    assert_eq!(
+        front.connections(),
+        1,
+        "a certificate error was retried: {e}"
+    );
+    assert!(fake.seen().is_empty());
+}
