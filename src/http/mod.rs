@@ -175,6 +175,31 @@ pub fn is_loopback(url: &reqwest::Url) -> bool {
 mod tests {
     use super::*;
 
+    /// octocrab's bodies (GitHub's JSON calls) are read with a cap, whether the size is
+    /// announced or only found while reading.
+    #[tokio::test]
+    async fn http_bodies_are_read_with_a_cap() {
+        use http_body_util::{BodyExt, Full, StreamBody};
+        let full = || Full::new(bytes::Bytes::from(vec![b'x'; 100]));
+        assert!(matches!(
+            read_capped_body(full(), 10).await,
+            Err(BodyCapError::TooLarge(10))
+        ));
+        assert_eq!(read_capped_body(full(), 100).await.unwrap().len(), 100);
+        // No size announced: refused once the chunks pass the cap.
+        let chunks = (0..20).map(|_| {
+            Ok::<_, std::convert::Infallible>(http_body::Frame::data(bytes::Bytes::from(vec![
+                b'x';
+                8
+            ])))
+        });
+        let streamed = StreamBody::new(futures_util::stream::iter(chunks)).boxed_unsync();
+        assert!(matches!(
+            read_capped_body(streamed, 100).await,
+            Err(BodyCapError::TooLarge(100))
+        ));
+    }
+
     #[test]
     fn plain_http_off_loopback_is_warned_about_naming_the_host() {
         let w = |u: &str| plain_http_warning(&reqwest::Url::parse(u).unwrap());
