@@ -19,7 +19,7 @@ mod tls;
 use std::time::Duration;
 
 pub(crate) use network::{Network, NetworkError, NetworkSettings, configure};
-pub(crate) use octo::Transport as OctocrabTransport;
+pub(crate) use octo::octocrab;
 pub(crate) use tls::tls_problem;
 
 /// No progress for this long fails a transfer (a read that returns nothing, an upload whose

@@ -46,3 +46,21 @@ impl tower_service::Service<http::Request<octocrab::OctoBody>> for Transport {
         })
     }
 }
+
+/// octocrab for an API base, on a client built by [`super::client`] with `opts`; `headers`
+/// (the token, marked sensitive, and the API's media type and version) go with every request.
+pub(crate) fn octocrab(
+    base: http::Uri,
+    headers: Vec<(http::HeaderName, http::HeaderValue)>,
+    opts: super::HttpOptions,
+) -> octocrab::Octocrab {
+    use octocrab::service::middleware::base_uri::BaseUriLayer;
+    use octocrab::service::middleware::extra_headers::ExtraHeadersLayer;
+    octocrab::OctocrabBuilder::new_empty()
+        .with_service(Transport(super::client(opts)))
+        .with_layer(&BaseUriLayer::new(base))
+        .with_layer(&ExtraHeadersLayer::new(std::sync::Arc::new(headers)))
+        .with_auth(octocrab::AuthState::None)
+        .build()
+        .unwrap_or_else(|never| match never {})
+}

@@ -1,6 +1,7 @@
 //! The releases API client: octocrab for the JSON calls, a plain reqwest client for uploads.
 //!
-//! octocrab carries the token (sent only to the API base's host) and the API headers; we call
+//! octocrab, on the one network policy ([`crate::http::octocrab`]), carries the token (sent only
+//! to the API base's host: every route is relative to it) and the API headers; we call
 //! its low-level `_get`/`_post`/`_patch`/`_delete` with routes we build and encode ourselves,
 //! so we see every status and header (for `retry-after` and `x-ratelimit-reset`) and page by
 //! `page=N` rather than following absolute `Link` URLs (octocrab would prefix a GitHub
@@ -9,9 +10,7 @@
 //! our [`RetryPolicy`](crate::retry::RetryPolicy) as [`limits`] classifies it, each retry
 //! reported through [`Events`], and every call has a timeout.
 
-use octocrab::service::middleware::base_uri::BaseUriLayer;
-use octocrab::service::middleware::extra_headers::ExtraHeadersLayer;
-use octocrab::{AuthState, Octocrab, OctocrabBuilder};
+use octocrab::Octocrab;
 use reqwest::Method;
 use reqwest::header::{ACCEPT, AUTHORIZATION, HeaderMap, HeaderValue};
 use serde::Deserialize;
@@ -99,26 +98,23 @@ impl Client {
         let mut auth = HeaderValue::from_str(&format!("Bearer {}", token.expose()))
             .map_err(|_| GitHubError::Token)?;
         auth.set_sensitive(true);
-        let headers = Arc::new(vec![
+        let headers = vec![
             (ACCEPT, HeaderValue::from_static(MEDIA_TYPE)),
             (AUTHORIZATION, auth),
             (
                 http::HeaderName::from_static("x-github-api-version"),
                 HeaderValue::from_static(API_VERSION),
             ),
-        ]);
-        let json_http = crate::http::client(crate::http::HttpOptions {
-            connect_timeout: cfg.timeout.min(Duration::from_secs(10)),
-            timeout: cfg.timeout,
-            max_body: MAX_JSON,
-        });
-        let octo = OctocrabBuilder::new_empty()
-            .with_service(crate::http::OctocrabTransport(json_http))
-            .with_layer(&BaseUriLayer::new(base))
-            .with_layer(&ExtraHeadersLayer::new(headers))
-            .with_auth(AuthState::None)
-            .build()
-            .unwrap_or_else(|never| match never {});
+        ];
+        let octo = crate::http::octocrab(
+            base,
+            headers,
+            crate::http::HttpOptions {
+                connect_timeout: cfg.timeout.min(Duration::from_secs(10)),
+                timeout: cfg.timeout,
+                max_body: MAX_JSON,
+            },
+        );
         let uploads = crate::http::client(crate::http::HttpOptions {
             connect_timeout: Duration::from_secs(10),
             timeout: cfg.upload_attempt_timeout(),
@@ -285,25 +281,6 @@ impl Client {
                 &what,
                 format!("no answer within {}s", self.cfg.timeout.as_secs()),
             )),
-        }
-    }
-
-    /// A body read with a cap: an answer past it fails at once (a bigger one will not heal).
-    async fn read_body<B>(&self, what: &str, body: B, cap: u64) -> ApiResult<String>
-    where
-        B: http_body::Body<Data = bytes::Bytes> + Unpin,
-        B::Error: std::error::Error + 'static,
-    {
-        match crate::http::read_capped_body(body, cap).await {
-            Ok(bytes) => Ok(String::from_utf8_lossy(&bytes).into_owned()),
-            Err(crate::http::BodyCapError::TooLarge(cap)) => Err(ApiError {
-                verdict: Verdict::Fail,
-                ..Self::transport(
-                    what,
-                    format!("the answer is larger than the {cap}-byte limit; refusing to read it"),
-                )
-            }),
-            Err(crate::http::BodyCapError::Transport(e)) => Err(Self::transport_error(what, &e)),
         }
     }
 

@@ -19,6 +19,25 @@ use super::plan::Remote;
 use crate::retry::Verdict;
 
 impl Client {
+    /// A body read with a cap: an answer past it fails at once (a bigger one will not heal).
+    pub(super) async fn read_body<B>(&self, what: &str, body: B, cap: u64) -> ApiResult<String>
+    where
+        B: http_body::Body<Data = bytes::Bytes> + Unpin,
+        B::Error: std::error::Error + 'static,
+    {
+        match crate::http::read_capped_body(body, cap).await {
+            Ok(bytes) => Ok(String::from_utf8_lossy(&bytes).into_owned()),
+            Err(crate::http::BodyCapError::TooLarge(cap)) => Err(ApiError {
+                verdict: Verdict::Fail,
+                ..Self::transport(
+                    what,
+                    format!("the answer is larger than the {cap}-byte limit; refusing to read it"),
+                )
+            }),
+            Err(crate::http::BodyCapError::Transport(e)) => Err(Self::transport_error(what, &e)),
+        }
+    }
+
     /// The upload endpoint of `release` (no query): the origin and path of its `upload_url`
     /// template, which must lie under the upload root derived from the API base, since the
     /// token goes with it.
