@@ -299,7 +299,7 @@ impl Client {
                 ApiError {
                     what: format!("{method} {}{route}", self.api),
                     status: None,
-                    message: self.redact(&unexpected(&text, &e)),
+                    message: self.redact(&super::error::unexpected(&text, &e)),
                     errors: Vec::new(),
                     verdict: Verdict::Fail,
                 }
@@ -388,19 +388,5 @@ impl Client {
         let route = format!("{}/releases/assets/{id}", self.repo_route);
         let body = serde_json::json!({ "name": name });
         Ok(self.call(Method::PATCH, &route, Some(&body)).await?.1)
-    }
-}
-
-/// Why a 2xx answer could not be read: not JSON at all (an HTML login page, plain text), or
-/// JSON of another shape (a missing field).
-pub(super) fn unexpected(text: &str, e: &serde_json::Error) -> String {
-    let t = text.trim();
-    if serde_json::from_str::<Value>(t).is_ok() {
-        format!("unexpected answer: {e}")
-    } else {
-        format!(
-            "unexpected answer: {} is not the API's JSON",
-            crate::registry::appr::errors::describe_non_json(t)
-        )
     }
 }

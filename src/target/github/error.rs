@@ -141,3 +141,17 @@ impl fmt::Display for ApiError {
 impl std::error::Error for ApiError {}
 
 pub(crate) type ApiResult<T> = std::result::Result<T, ApiError>;
+
+/// Why a 2xx answer could not be read: not JSON at all (an HTML login page, plain text), or
+/// JSON of another shape (a missing field).
+pub(super) fn unexpected(text: &str, e: &serde_json::Error) -> String {
+    let t = text.trim();
+    if serde_json::from_str::<Value>(t).is_ok() {
+        format!("unexpected answer: {e}")
+    } else {
+        format!(
+            "unexpected answer: {} is not the API's JSON",
+            crate::registry::appr::errors::describe_non_json(t)
+        )
+    }
+}

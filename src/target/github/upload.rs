@@ -123,7 +123,7 @@ impl Client {
         serde_json::from_str(&text).map_err(|e| ApiError {
             what,
             status: Some(status),
-            message: self.redact(&super::client::unexpected(&text, &e)),
+            message: self.redact(&super::error::unexpected(&text, &e)),
             errors: Vec::new(),
             verdict: Verdict::Fail,
         })
