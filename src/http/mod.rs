@@ -34,6 +34,10 @@ pub(crate) struct HttpOptions {
     pub(crate) timeout: Duration,
     /// Largest response body read, in bytes (blobs included).
     pub(crate) max_body: u64,
+    /// Fail a request whose answer does not start, or whose body stops, for [`STALL`]
+    /// (reqwest's read timeout, which runs from the request's start to its headers). Off for a
+    /// client of long uploads: it would cut one still sending; [`stall::guard`] watches those.
+    pub(crate) read_stall: bool,
 }
 
 impl Default for HttpOptions {
@@ -42,6 +46,7 @@ impl Default for HttpOptions {
             connect_timeout: Duration::from_secs(10),
             timeout: Duration::from_secs(60),
             max_body: 256 * 1024 * 1024,
+            read_stall: true,
         }
     }
 }
@@ -53,12 +58,14 @@ pub(crate) fn user_agent() -> String {
 
 /// Builds a reqwest client with our defaults, on the network policy in force.
 pub(crate) fn client(opts: HttpOptions) -> reqwest::Client {
-    let b = reqwest::Client::builder()
+    let mut b = reqwest::Client::builder()
         .user_agent(user_agent())
         .connect_timeout(opts.connect_timeout)
         .timeout(opts.timeout)
-        .read_timeout(STALL.min(opts.timeout))
         .redirect(reqwest::redirect::Policy::none());
+    if opts.read_stall {
+        b = b.read_timeout(STALL.min(opts.timeout));
+    }
     network::current()
         .apply(b)
         .build()

@@ -1,9 +1,10 @@
 //! The stall timeout: a transfer that makes no progress for [`STALL`](super::STALL) fails,
 //! however long it may take in all.
 //!
-//! Downloads are covered by reqwest's read timeout (it restarts after every read that returns
-//! data; set in [`super::client`]). An upload is not: while the server does not read, the body
-//! waits for room to write, and nothing is read. [`Progress`] is a clock that the body of an
+//! Downloads are covered by reqwest's read timeout (set in [`super::client`]): it bounds the
+//! wait for the answer's headers, and then restarts after every read of the body that returns
+//! data. An upload is not: that timeout runs from the start of the request, so it would cut a
+//! large upload still sending, and while the server does not read, nothing is read either. [`Progress`] is a clock that the body of an
 //! upload ([`upload_body`]) restarts each time the connection takes a chunk, and [`guard`] fails
 //! the request when that clock passes the limit.
 

@@ -113,11 +113,14 @@ impl Client {
                 connect_timeout: cfg.timeout.min(Duration::from_secs(10)),
                 timeout: cfg.timeout,
                 max_body: MAX_JSON,
+                read_stall: true,
             },
         );
         let uploads = crate::http::client(crate::http::HttpOptions {
             connect_timeout: Duration::from_secs(10),
             timeout: cfg.upload_attempt_timeout(),
+            // The upload's own stall guard watches it (module `upload`).
+            read_stall: false,
             ..Default::default()
         });
         Ok(Client {
