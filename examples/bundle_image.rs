@@ -14,7 +14,8 @@ use std::path::PathBuf;
 use olm_release::oci::{
     Credentials, NoEvents, PushOutcome, PushRequest, Store, StoreOptions, Target,
 };
-use olm_release::olm::bundle_image::{BundleFolder, build_image, per_csv};
+use olm_release::olm::bundle_image::{BundleFolder, build_image};
+use olm_release::olm::fbc::migrate;
 use olm_release::secret::Secret;
 
 fn arg(args: &[String], name: &str) -> Option<String> {
@@ -41,12 +42,13 @@ async fn main() {
             let from = PathBuf::from(need(&args, "--from"));
             let out = PathBuf::from(need(&args, "--out"));
             let bundle = olm_release::olm::archive::read_path(&from).unwrap_or_else(|e| fail(&e));
-            let split = per_csv(&bundle);
+            let split = migrate::plan(&bundle).unwrap_or_else(|e| fail(&e.to_string()));
             let newest = split
-                .inputs
+                .bundles
                 .last()
-                .unwrap_or_else(|| fail("no CSV in a channel"));
-            let folder = BundleFolder::build(newest).unwrap_or_else(|e| fail(&e.to_string()));
+                .unwrap_or_else(|| fail("no CSV in a channel"))
+                .input();
+            let folder = BundleFolder::build(&newest).unwrap_or_else(|e| fail(&e.to_string()));
             folder.write(&out).unwrap_or_else(|e| fail(&e.to_string()));
             println!("{}", newest.csv.name().unwrap_or_default());
         }

@@ -93,7 +93,7 @@ pub(crate) async fn run(cli: Cli, env: Env) -> Result<()> {
     let result = match network {
         Ok(network) => {
             crate::http::configure(network);
-            dispatch(cli.command, cli.format, &env, &report).await
+            dispatch(cli.command, cli.format, cli.quiet, &env, &report).await
         }
         Err(e) => Err(e.into()),
     };
@@ -123,12 +123,14 @@ fn command_name(c: &Command) -> &'static str {
         Command::Man => "man",
         Command::Registry(_) => "registry",
         Command::Publish(_) => "publish",
+        Command::Migrate(_) => "migrate",
     }
 }
 
 async fn dispatch(
     command: Command,
     format: Format,
+    quiet: bool,
     env: &Env,
     report: &Arc<Reporter>,
 ) -> Result<()> {
@@ -171,7 +173,7 @@ async fn dispatch(
             }
             Ok(())
         }
-        Command::Verify(args) => commands::verify::run(&args, json),
+        Command::Verify(args) => commands::verify::run(&args, json, quiet),
         Command::Graph(args) => commands::graph::run(&args, format, env, report).await,
         Command::NextVersion(args) => {
             let last = match &args.last {
@@ -199,6 +201,10 @@ async fn dispatch(
         Command::Registry(cmd) => commands::registry::run(cmd, env, json, report).await,
         Command::Publish(args) => {
             let plan = commands::publish::plan(&args, env)?;
+            run_plan(&plan, report).await
+        }
+        Command::Migrate(args) => {
+            let plan = commands::migrate::plan(&args, env)?;
             run_plan(&plan, report).await
         }
     }

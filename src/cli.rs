@@ -66,6 +66,39 @@ pub(crate) enum Command {
     /// Package, verify and push a bundle folder as one release: the pipeline's package, verify
     /// and push stages on their own, without a pipeline file.
     Publish(PublishArgs),
+    /// Migrate a package from an app registry: one bundle image per CSV and the file-based
+    /// catalog that keeps the same upgrade graph.
+    Migrate(MigrateArgs),
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct MigrateArgs {
+    #[command(flatten)]
+    pub(crate) at: RegistryTarget,
+    /// The registry namespace (Quay organisation), e.g. kubevirt.
+    #[arg(long)]
+    pub(crate) namespace: String,
+    /// The package (app repository) whose releases are migrated.
+    #[arg(long)]
+    pub(crate) package: String,
+    /// Where the bundle images go: oci:PATH or HOST[:PORT]/REPOSITORY (each tagged with its
+    /// CSV's version). Credentials come from OCI_USERNAME and OCI_PASSWORD.
+    #[arg(long, value_name = "TARGET")]
+    pub(crate) image_target: String,
+    /// The image name the catalog pins by digest (default: the registry target; required with
+    /// an oci: target), e.g. quay.io/kubevirt/kubevirt-bundle.
+    #[arg(long, value_name = "NAME")]
+    pub(crate) image: Option<String>,
+    /// The catalog folder to write (this package's documents in it are replaced).
+    #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
+    pub(crate) catalog: PathBuf,
+    /// Read everything and build every image, then print what would be pushed and the catalog
+    /// diff instead of writing.
+    #[arg(long)]
+    pub(crate) dry_run: bool,
+    /// Overwrite a tag that holds another image.
+    #[arg(long)]
+    pub(crate) force: bool,
 }
 
 #[derive(Debug, Args)]
@@ -81,9 +114,14 @@ pub(crate) struct PublishArgs {
     /// The package (app repository); must equal the bundle's packageName.
     #[arg(long)]
     pub(crate) package: String,
-    /// The release to publish, strict SemVer (e.g. 0.22.0).
-    #[arg(long, value_name = "VERSION")]
-    pub(crate) release: String,
+    /// The release to publish, strict SemVer (e.g. 0.22.0); with --history, each version
+    /// folder's own.
+    #[arg(long, value_name = "VERSION", required_unless_present = "history")]
+    pub(crate) release: Option<String>,
+    /// DIR is a package-manifest tree (the package file at the top, one folder per version):
+    /// publish every version in SemVer order, each release cumulative, as the tree says.
+    #[arg(long, conflicts_with = "release")]
+    pub(crate) history: bool,
     /// Package and verify, then print the exact push request instead of sending it.
     #[arg(long)]
     pub(crate) dry_run: bool,
@@ -93,11 +131,18 @@ pub(crate) struct PublishArgs {
     /// Tarball layout: one flattened bundle.yaml, or the package plus a folder per version.
     #[arg(long, default_value = "flat", value_parser = layout_parser())]
     pub(crate) layout: Layout,
+    /// The validation profile, as for `verify` (the same checks `verify DIR` runs).
+    #[arg(long, default_value = "appregistry-2019", value_parser = profile_parser())]
+    pub(crate) profile: Profile,
+    /// Also the OperatorHub rules, as for `verify`.
+    #[arg(long)]
+    pub(crate) operatorhub: bool,
 }
 
 #[derive(Debug, Args)]
 pub(crate) struct GraphArgs {
-    /// A bundle folder, bundle.yaml or .tar.gz; omit to read --registry instead.
+    /// A bundle folder, bundle.yaml, .tar.gz or a file-based catalog folder; omit to read
+    /// --registry instead.
     #[arg(required_unless_present = "registry")]
     pub(crate) bundle: Option<PathBuf>,
     /// An app registry (dir:PATH or the CNR base URL) whose default release is drawn.
@@ -106,7 +151,8 @@ pub(crate) struct GraphArgs {
     /// The registry namespace, with --registry.
     #[arg(long)]
     pub(crate) namespace: Option<String>,
-    /// The package (app repository), with --registry.
+    /// The package (app repository), with --registry; with a catalog folder holding several
+    /// packages, the one to draw.
     #[arg(long)]
     pub(crate) package: Option<String>,
 }

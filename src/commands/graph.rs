@@ -1,5 +1,6 @@
 //! `olm-release graph`: a package's upgrade graph per channel, from a bundle (folder,
-//! `bundle.yaml`, `.tar.gz`) or from the `default` release of a registry, drawn by
+//! `bundle.yaml`, `.tar.gz`), a file-based catalog folder (through its release model, as a
+//! skeleton bundle) or from the `default` release of a registry, drawn by
 //! [`crate::olm::drawing`] (text, Graphviz `dot`, Mermaid) or printed as JSON.
 
 use std::sync::Arc;
@@ -8,11 +9,43 @@ use super::CommandError;
 use crate::cli::{Format, GraphArgs};
 use crate::error::Result;
 use crate::events::Events;
-use crate::olm::archive;
 use crate::olm::drawing::{Style, draw};
 use crate::olm::graph::walk;
+use crate::olm::{archive, fbc};
 use crate::registry::Registry;
 use crate::settings::{self, Env};
+
+/// The package's graph when `path` is a file-based catalog folder (`None`: it is not one).
+fn catalog(path: &std::path::Path, package: Option<&str>) -> Result<Option<crate::olm::Bundle>> {
+    if !path.is_dir() {
+        return Ok(None);
+    }
+    let Ok(loaded) = fbc::disk::read(path) else {
+        return Ok(None);
+    };
+    let names = loaded.catalog.package_names();
+    let name = match (package, names.as_slice()) {
+        (_, []) => return Ok(None),
+        (Some(p), _) => p,
+        (None, [only]) => only,
+        (None, many) => {
+            return Err(CommandError::Unreadable(format!(
+                "{} holds the packages {}; choose one with --package",
+                path.display(),
+                many.join(", ")
+            ))
+            .into());
+        }
+    };
+    let model = fbc::ReleaseModel::from_catalog(&loaded.catalog, name).ok_or_else(|| {
+        CommandError::Unreadable(format!(
+            "{} has no package {name}; it holds {}",
+            path.display(),
+            names.join(", ")
+        ))
+    })?;
+    Ok(Some(model.to_bundle()?))
+}
 
 /// `graph`: draws the upgrade graph of a bundle file or of a registry's default release.
 pub(crate) async fn run(
@@ -22,7 +55,10 @@ pub(crate) async fn run(
     events: &Arc<impl Events + 'static>,
 ) -> Result<()> {
     let bundle = match (&args.bundle, &args.registry) {
-        (Some(path), _) => archive::read_path(path).map_err(CommandError::Unreadable)?,
+        (Some(path), _) => match catalog(path, args.package.as_deref())? {
+            Some(bundle) => bundle,
+            None => archive::read_path(path).map_err(CommandError::Unreadable)?,
+        },
         (None, Some(url)) => {
             let (ns, pkg) = (
                 args.namespace.as_deref().unwrap_or_default(),

@@ -5,7 +5,10 @@
 //! It is the same plan with fewer steps, not a second runner: the arguments resolve into a
 //! [`PublishInputs`], [`plan::publish`] builds the steps (a preflight read of the registry
 //! when it is an HTTP one, package from the folder, verify, push), and the executor runs them
-//! as it runs a pipeline's. Credentials come from `QUAY_TOKEN` or
+//! as it runs a pipeline's. `publish --history TREE` is the same plan with those three steps
+//! once per version folder of a package-manifest tree (each release the cumulative bundle
+//! [`crate::olm::history`] reads); push compares digests, so running it again publishes
+//! nothing new. Credentials come from `QUAY_TOKEN` or
 //! `QUAY_USERNAME`/`QUAY_PASSWORD`, as for `run`.
 //!
 //! The package named by `--package` must be the bundle's `packageName`: OLM consumers find the
@@ -19,9 +22,13 @@ use crate::settings::{self, Env, RunMode};
 /// The plan of `publish DIR --registry URL --namespace NS --package PKG --release VERSION`.
 pub(crate) fn plan(args: &PublishArgs, env: &Env) -> Result<Plan> {
     let mut problems = Vec::new();
-    let release = settings::parse_version(&args.release)
-        .map_err(|e| problems.push(Problem::new("--release", e)))
-        .ok();
+    let release = match &args.release {
+        Some(r) => settings::parse_version(r)
+            .map_err(|e| problems.push(Problem::new("--release", e)))
+            .ok()
+            .map(Some),
+        None => Some(None),
+    };
     let mtime = settings::source_date_epoch(env)
         .map_err(|p| problems.push(p))
         .ok()
@@ -52,6 +59,8 @@ pub(crate) fn plan(args: &PublishArgs, env: &Env) -> Result<Plan> {
         layout: args.layout,
         mtime,
         ci: crate::ci::CiContext::from_env(env),
+        profile: args.profile,
+        operatorhub: args.operatorhub,
     };
     Ok(plan::publish(&inputs)?)
 }

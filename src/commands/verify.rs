@@ -2,16 +2,18 @@
 //! per version), a flattened bundle.yaml or a .tar.gz with the same code the verify stage runs
 //! ([`crate::olm::validate`]). Findings go to stdout, one line each (or one JSON document with
 //! `--format json`); the closing line goes to stderr. Any error finding fails the command
-//! (exit 1); an unreadable path or categories file is an input error (exit 2).
+//! (exit 1); an unreadable path or categories file is an input error (exit 2). `-q` shows
+//! errors only (the closing line still counts the warnings).
 //! `verify --list-rules` prints the rule catalogue instead.
 
 use super::CommandError;
 use crate::cli::VerifyArgs;
 use crate::error::Result;
+use crate::olm::Level;
 use crate::olm::validate::{self, Options, rules};
 
-/// `verify PATH` or `verify --list-rules`.
-pub(crate) fn run(args: &VerifyArgs, json: bool) -> Result<()> {
+/// `verify PATH` or `verify --list-rules`; `quiet` leaves warnings out of the output.
+pub(crate) fn run(args: &VerifyArgs, json: bool, quiet: bool) -> Result<()> {
     if args.list_rules {
         if json {
             crate::out::stdout(&format!(
@@ -37,8 +39,11 @@ pub(crate) fn run(args: &VerifyArgs, json: bool) -> Result<()> {
         operatorhub: args.operatorhub,
         categories,
     };
-    let report =
+    let mut report =
         validate::verify_path(path, &opts).map_err(|e| CommandError::Unreadable(e.to_string()))?;
+    if quiet {
+        report.findings.retain(|f| f.level == Level::Error);
+    }
     if json {
         crate::out::stdout(&format!(
             "{}\n",

@@ -25,6 +25,8 @@ pub(crate) enum StepError {
     Assets(#[from] AssetError),
     #[error(transparent)]
     Preflight(#[from] PreflightError),
+    #[error(transparent)]
+    Catalog(#[from] CatalogInvalid),
 }
 
 impl StepError {
@@ -37,6 +39,7 @@ impl StepError {
             StepError::Push(e) => e.class(),
             StepError::Assets(e) => e.class(),
             StepError::Preflight(e) => e.class(),
+            StepError::Catalog(_) => Class::Stage,
         }
     }
 }
@@ -57,6 +60,7 @@ into_error!(
     VerifyError,
     PushError,
     AssetError,
+    CatalogInvalid,
     PreflightError
 );
 
@@ -88,12 +92,20 @@ pub(crate) enum RenderError {
     #[error("{file}: a second package file in the bundle")]
     SecondPackage { file: String },
     #[error(
-        "{file}: unexpected {kind} in the bundle folder (only CSVs, CRDs and the package file belong there)"
+        "{file}: {kind} does not belong in a bundle (OLM installs only the CSV, the package file and {allowed}); move it out of the bundle folder"
     )]
-    Unexpected { file: String, kind: String },
-    #[error("the bundle folder '{dir}' must render exactly one CSV, found {found}")]
+    Unexpected {
+        file: String,
+        kind: String,
+        allowed: String,
+    },
+    #[error(
+        "the bundle folder '{dir}' must render exactly one CSV, found {found} (render.bundle names the folder; '.' is the templates folder itself)"
+    )]
     CsvCount { dir: String, found: usize },
-    #[error("the bundle folder '{dir}' has no package file (packageName)")]
+    #[error(
+        "the bundle folder '{dir}' has no package file (packageName); name one elsewhere with render.package"
+    )]
     NoPackage { dir: String },
 }
 
@@ -218,6 +230,17 @@ pub(crate) struct VerifyError {
     pub(crate) first: String,
 }
 
+/// A catalog that would not pass `opm validate`: nothing is written to it.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "the catalog {dir} would have {errors} error(s) with this bundle; nothing was written to it. First: {first}"
+)]
+pub(crate) struct CatalogInvalid {
+    pub(crate) dir: String,
+    pub(crate) errors: usize,
+    pub(crate) first: String,
+}
+
 /// Publishing the bundle and proving it.
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum PushError {
@@ -331,6 +354,13 @@ pub(crate) enum PreflightError {
         #[source]
         source: crate::target::github::GitHubError,
     },
+    #[error("the image check (reading the tag {tag} at {target}): {source}")]
+    Image {
+        target: String,
+        tag: String,
+        #[source]
+        source: crate::oci::OciError,
+    },
     #[error("{} checks failed; nothing was written:{}", .0.len(), .0.iter().map(|e| format!("\n  - {e}")).collect::<String>())]
     All(Vec<PreflightError>),
 }
@@ -341,6 +371,7 @@ impl PreflightError {
         match self {
             PreflightError::Registry { source, .. } => source.class(),
             PreflightError::GitHub { source, .. } => source.class(),
+            PreflightError::Image { source, .. } => source.class(),
             PreflightError::All(all) => {
                 if all.iter().any(|e| e.class() == Class::Stage) {
                     Class::Stage

@@ -2,20 +2,26 @@
 //!
 //! Each step is a function in its own module that takes its [`Step`](crate::plan::Step) data
 //! and the typed output of the step before it, and returns its own: render → [`Rendered`],
-//! fetch-previous → [`Assembled`], package → [`Packaged`], verify → [`Verified`]; push and
-//! release read what they need and pass the value on, and so does the preflight. The executor
+//! fetch-previous → [`Assembled`], package → [`Packaged`], verify → [`Verified`], bundle-image
+//! → [`Imaged`] (kept beside the verified bundle, which the catalog step reads); push, catalog
+//! and release read what they need and pass the value on, and so do the preflight and migrate
+//! (which starts from nothing). The executor
 //! keeps the previous output in [`Carried`] and pairs it with the next step in [`Exec::step`];
 //! since only the plan builders make plans, and they enforce the stage order, every pair the
 //! builder can produce has its arm (a unit test runs every stage list the builder accepts),
 //! and a pair it cannot is an internal error, never a half-run stage.
 //!
-//! Writes to the outside world (the registry, the release target) go through the [`RunGate`],
-//! the one choke point where `--dry-run` skips them and records what it skipped; everything
-//! else (rendering, fetching, packaging, validating) runs in both modes, so a dry-run proves
-//! what a real run would do. Clients are opened on first use, once per run.
+//! Writes to the outside world (the registry, the image target, the catalog folder, the
+//! release target) go through the [`RunGate`], the one choke point where `--dry-run` skips
+//! them and records what it skipped; everything else (rendering, fetching, packaging,
+//! validating, building the bundle image) runs in both modes, so a dry-run proves what a real
+//! run would do. Clients are opened on first use, once per run.
 
+mod bundle_image;
+mod catalog;
 mod errors;
 mod fetch_previous;
+mod migrate;
 mod outputs;
 mod package;
 mod preflight;
@@ -31,7 +37,9 @@ use std::sync::Arc;
 use std::time::Instant;
 
 pub(crate) use errors::StepError;
-pub(crate) use outputs::{Assembled, AssetSources, Decision, Packaged, RenderedFiles, Verified};
+pub(crate) use outputs::{
+    Assembled, AssetSources, Decision, Imaged, Packaged, RenderedFiles, Verified,
+};
 pub use outputs::{Rendered, RenderedFile};
 
 use crate::error::{Error, Result};
@@ -49,6 +57,8 @@ enum Carried {
     Assembled(Assembled),
     Packaged(Packaged),
     Verified(Verified),
+    /// The verified bundle and its pushed image (`None`: skipped as older than the head).
+    Imaged(Verified, Option<Imaged>),
 }
 
 impl Carried {
@@ -59,6 +69,7 @@ impl Carried {
             Carried::Assembled(_) => "fetch-previous",
             Carried::Packaged(_) => "package",
             Carried::Verified(_) => "verify",
+            Carried::Imaged(..) => "bundle-image",
         }
     }
 
@@ -78,7 +89,7 @@ impl Carried {
                 rendered: p.files.as_ref().map(RenderedFiles::borrowed),
                 bundle_folder: p.folder.as_deref(),
             },
-            Carried::Verified(v) => AssetSources {
+            Carried::Verified(v) | Carried::Imaged(v, _) => AssetSources {
                 rendered: v.files.as_ref().map(RenderedFiles::borrowed),
                 bundle_folder: v.folder.as_deref(),
             },
@@ -173,7 +184,9 @@ impl Exec<'_> {
                 };
                 Carried::Packaged(package::run(s, report, input)?)
             }
-            (Step::Package(s), Carried::Start) => {
+            // `publish` (one release) starts with a package step; `publish --history` starts
+            // the next release's package step after the previous one's push.
+            (Step::Package(s), Carried::Start | Carried::Verified(_)) => {
                 Carried::Packaged(package::run(s, report, package::Input::Folder)?)
             }
             (Step::Verify(s), Carried::Packaged(p)) => {
@@ -183,6 +196,27 @@ impl Exec<'_> {
                 let registry = self.registry(&s.registry)?;
                 push::run(s, registry, report, &self.gate, &v).await?;
                 Carried::Verified(v)
+            }
+            (Step::Push(s), Carried::Imaged(v, i)) => {
+                let registry = self.registry(&s.registry)?;
+                push::run(s, registry, report, &self.gate, &v).await?;
+                Carried::Imaged(v, i)
+            }
+            (Step::BundleImage(s), Carried::Verified(v)) => {
+                let image = bundle_image::run(s, report, &self.gate, &v).await?;
+                Carried::Imaged(v, image)
+            }
+            (Step::Catalog(s), Carried::Imaged(v, i)) => {
+                match &i {
+                    Some(image) => catalog::run(s, report, &self.gate, image)?,
+                    None => report.info("no bundle image to add (policy 'skip')"),
+                }
+                Carried::Imaged(v, i)
+            }
+            (Step::Migrate(s), Carried::Start) => {
+                let registry = self.registry(&s.registry)?;
+                migrate::run(s, registry, report, &self.gate).await?;
+                Carried::Start
             }
             (Step::Release(s), c) => {
                 release::run(s, self, &self.gate, c.sources()).await?;

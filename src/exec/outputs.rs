@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use crate::olm::archive::Packed;
-use crate::olm::{Bundle, Finding, PackageManifest};
+use crate::olm::{Bundle, Finding, Manifest, PackageManifest};
 
 /// What the render step produced.
 #[derive(Debug, Clone)]
@@ -20,6 +20,8 @@ pub struct Rendered {
     pub bundle: Bundle,
     /// `metadata.name` of the new CSV.
     pub csv_name: String,
+    /// The bundle folder's other objects OLM allows (`ClusterRole name`, `ConfigMap name`).
+    pub objects: Vec<String>,
     /// Problems in the inputs that rendering noticed.
     pub findings: Vec<Finding>,
 }
@@ -106,6 +108,18 @@ pub(crate) struct Verified {
     pub(crate) package: PackageManifest,
     pub(crate) folder: Option<PathBuf>,
     pub(crate) packed: Packed,
+    /// The new CSV and the CRDs it owns, as verified (`None` for `publish`): what a bundle
+    /// image holds.
+    pub(crate) newest: Option<(Manifest, Vec<Manifest>)>,
+}
+
+/// The pushed bundle image: what the catalog lists (none when fetch-previous decided to skip).
+#[derive(Debug, Clone)]
+pub(crate) struct Imaged {
+    /// `NAME@sha256:…`.
+    pub(crate) pinned: String,
+    pub(crate) csv: Manifest,
+    pub(crate) crds: Vec<Manifest>,
 }
 
 /// Where the release step finds files by name: what render wrote, and the bundle folder.

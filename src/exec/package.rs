@@ -16,7 +16,7 @@ use super::errors::PackageError;
 use super::{Decision, Packaged, RenderedFiles};
 use crate::error::{Class, Error, Result};
 use crate::olm::archive::{self, Layout};
-use crate::olm::{Bundle, Finding, crd_file_name, validate};
+use crate::olm::{Bundle, Finding, crd_file_name, history, validate};
 use crate::plan::{BundleSource, PackageStep, layout_str};
 use crate::report::Reporter;
 
@@ -52,6 +52,30 @@ pub(crate) fn run(step: &PackageStep, report: &Reporter, input: Input) -> Result
             let read = read_folder(path, step)?;
             (read.bundle, None, None, read.per_csv, read.tar)
         }
+        (Input::Folder, BundleSource::History { tree, version }) => {
+            let history = history::read(tree).map_err(PackageError::Read)?;
+            let at = history
+                .versions
+                .iter()
+                .position(|v| v.version.to_string() == *version)
+                .ok_or_else(|| {
+                    PackageError::Read(format!(
+                        "{}: no version folder holds {version} any more",
+                        tree.display()
+                    ))
+                })?;
+            let bundle = history.bundle_at(at);
+            if bundle.package.package_name != step.package {
+                return Err(PackageError::OtherPackage {
+                    path: tree.clone(),
+                    found: bundle.package.package_name,
+                    package: step.package.clone(),
+                }
+                .into());
+            }
+            let tar = archive::bundle_files(&bundle, step.layout).map_err(PackageError::Pack)?;
+            (bundle, None, None, None, tar)
+        }
         _ => {
             return Err(Error::internal(
                 "the package step's input does not match its bundle source",
@@ -73,6 +97,7 @@ pub(crate) fn run(step: &PackageStep, report: &Reporter, input: Input) -> Result
         "bundle {} ({} CSVs, {} CRDs, {} layout): {} bytes",
         match &step.bundle {
             BundleSource::Folder { path } => path.display().to_string(),
+            BundleSource::History { tree, version } => format!("{} at {version}", tree.display()),
             BundleSource::Pipeline => step.shown.clone(),
         },
         bundle.csvs.len(),
@@ -135,7 +160,10 @@ struct FolderRead {
 
 fn read_folder(path: &std::path::Path, step: &PackageStep) -> Result<FolderRead> {
     let read = if path.is_dir() && step.layout == Layout::Flat {
-        let opts = validate::Options::default();
+        let opts = validate::Options {
+            operatorhub: step.checks.operatorhub,
+            ..validate::Options::new(step.checks.profile)
+        };
         let (skeletons, items) = archive::read_dir_with(path, |csv| {
             let mut sink = validate::Sink::new(&opts);
             validate::check_csv(&csv, &mut sink);

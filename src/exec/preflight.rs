@@ -58,6 +58,26 @@ async fn one(check: &Check, exec: &Exec<'_>) -> Result<(), CheckFailure> {
             ));
             Ok(())
         }
+        Check::Image { image, tag } => {
+            let fail = |source| {
+                CheckFailure::Failed(PreflightError::Image {
+                    target: image.target.describe(),
+                    tag: tag.clone(),
+                    source,
+                })
+            };
+            let store = crate::oci::Store::open(&image.target, image.options()).map_err(fail)?;
+            let at = store
+                .resolve(tag, &crate::oci::NoEvents)
+                .await
+                .map_err(fail)?;
+            exec.report.detail(&format!(
+                "preflight: {} answers; the tag {tag} holds {}",
+                image.target.describe(),
+                at.as_deref().unwrap_or("nothing")
+            ));
+            Ok(())
+        }
         Check::GitHub(job) => {
             let client = exec.github(job).map_err(CheckFailure::Other)?;
             client.check().await.map_err(|e| {

@@ -18,6 +18,41 @@ const ALL: [StageName; 6] = [
     StageName::Release,
 ];
 
+/// Lists with the bundle-image and catalog stages (every ordering of all eight would be
+/// 109,600 lists): where they may stand, and where they may not.
+fn image_lists() -> Vec<Vec<StageName>> {
+    use StageName::*;
+    vec![
+        vec![Render, Package, Verify, BundleImage],
+        vec![Render, Package, Verify, BundleImage, Catalog],
+        vec![
+            Render,
+            FetchPrevious,
+            Package,
+            Verify,
+            Push,
+            BundleImage,
+            Catalog,
+            Release,
+        ],
+        vec![
+            Render,
+            FetchPrevious,
+            Package,
+            Verify,
+            BundleImage,
+            Catalog,
+            Push,
+            Release,
+        ],
+        vec![Render, Package, Verify, BundleImage, Release, Catalog],
+        // refused: no verify before bundle-image, no bundle-image before catalog
+        vec![Render, Package, BundleImage],
+        vec![Render, Package, Verify, Catalog],
+        vec![Render, Package, Verify, Catalog, BundleImage],
+    ]
+}
+
 /// Every ordered selection of distinct stages (1,956 lists).
 fn all_lists() -> Vec<Vec<StageName>> {
     fn grow(prefix: &mut Vec<StageName>, out: &mut Vec<Vec<StageName>>) {
@@ -51,7 +86,8 @@ fn copy_dir(from: &Path, to: &Path) {
 
 /// The sample pipeline with `stages` and `assets` in place of its own.
 fn pipeline(sample: &str, stages: &[StageName], assets: &str) -> String {
-    const STAGES: &str = "stages: [render, fetch-previous, package, verify, push, release]";
+    const STAGES: &str =
+        "stages: [render, fetch-previous, package, verify, push, bundle-image, catalog, release]";
     const ASSETS: &str = r#"assets: ["{csv}", sample-operatorsource.yaml]"#;
     assert!(
         sample.contains(STAGES) && sample.contains(ASSETS),
@@ -78,6 +114,7 @@ async fn every_stage_list_the_builder_accepts_runs_in_a_dry_run() {
     let mut accepted = Vec::new();
     for (assets, lists) in [
         (r#"["{csv}", sample-operatorsource.yaml]"#, all_lists()),
+        (r#"["{csv}", sample-operatorsource.yaml]"#, image_lists()),
         ("[{file: NOTICE}]", vec![vec![StageName::Release]]),
     ] {
         let file = work.path().join("p.yaml");
@@ -115,8 +152,18 @@ async fn every_stage_list_the_builder_accepts_runs_in_a_dry_run() {
         let at = |s| l.iter().position(|x| *x == s);
         at(StageName::Push).is_some_and(|p| at(StageName::Verify).is_none_or(|v| v >= p))
     }));
-    assert!(
-        !work.path().join("_out/registry").exists() && !work.path().join("_out/release").exists(),
-        "a dry-run wrote to the registry or the release target"
-    );
+    for l in image_lists() {
+        let at = |s| l.iter().position(|x| *x == s);
+        let ok = at(StageName::BundleImage)
+            .is_none_or(|b| at(StageName::Verify).is_some_and(|v| v < b))
+            && at(StageName::Catalog)
+                .is_none_or(|c| at(StageName::BundleImage).is_some_and(|b| b < c));
+        assert_eq!(accepted.contains(&l), ok, "{l:?}");
+    }
+    for written in ["_out/registry", "_out/release", "_out/oci", "_out/catalog"] {
+        assert!(
+            !work.path().join(written).exists(),
+            "a dry-run wrote {written}"
+        );
+    }
 }

@@ -15,7 +15,10 @@ use crate::report::Reporter;
 
 /// The verify step.
 pub(crate) fn run(step: &VerifyStep, report: &Reporter, p: Packaged) -> Result<Verified> {
-    let opts = Options::new(step.profile);
+    let opts = Options {
+        operatorhub: step.operatorhub,
+        ..Options::new(step.profile)
+    };
     let earlier: Vec<&Finding> = p.files.iter().flat_map(|f| f.findings.iter()).collect();
     let verified = match p.per_csv {
         None => validate::verify_packed(&p.shown, &p.bundle, &p.packed, &opts),
@@ -48,7 +51,13 @@ pub(crate) fn run(step: &VerifyStep, report: &Reporter, p: Packaged) -> Result<V
             .map(|f| format!("; bundle folder {}", f.display()))
             .unwrap_or_default()
     ));
+    let newest = p.files.as_ref().and_then(|_| {
+        let csv = p.bundle.csvs.first()?.clone();
+        let crds = crate::olm::fbc::properties::owned_crds(&csv, &p.bundle.crds);
+        Some((csv, crds))
+    });
     Ok(Verified {
+        newest,
         files: p.files,
         decision: p.decision,
         package: p.bundle.package,

@@ -75,7 +75,8 @@ fn block_safe(c: char) -> bool {
             ))
 }
 
-/// The keys of a flattened bundle (the top-level keys of operator-courier's `bundle.yaml`): written plain, read back as strings.
+/// The keys of a flattened bundle (the top-level keys of operator-courier's `bundle.yaml`):
+/// written plain, read back as strings.
 fn plain_key(k: &str) -> bool {
     matches!(
         k,

@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::olm::archive::Layout;
+use crate::olm::validate::Profile;
 pub use crate::pipeline::render_spec::RenderSpec;
 
 /// A whole pipeline file.
@@ -21,9 +22,22 @@ pub struct Pipeline {
     /// The OLM package name, which is also the app-registry repository.
     #[serde(default)]
     pub package: Option<String>,
-    /// The OLM channel this pipeline publishes to.
+    /// The OLM channel this pipeline publishes to (or use `channels`).
     #[serde(default)]
     pub channel: Option<String>,
+    /// The OLM channels this release joins, each with its own head (instead of `channel`);
+    /// the first is the one whose head the CSV `replaces`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub channels: Vec<String>,
+    /// The package's `defaultChannel` (one of the package's channels).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default_channel: Option<String>,
+    /// `spec.skips` of the new CSV: CSV names it replaces besides its `replaces`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub skips: Vec<String>,
+    /// The `olm.skipRange` annotation of the new CSV, e.g. `>=0.1.0 <0.3.0`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub skip_range: Option<String>,
     /// The release version (strict SemVer; a leading `v` is an error, use `${TAG#v}`).
     pub version: String,
     /// How to render the manifests.
@@ -35,8 +49,31 @@ pub struct Pipeline {
     /// Where release artifacts are attached (optional).
     #[serde(default)]
     pub release: Option<ReleaseSpec>,
+    /// How the bundle is validated (the verify stage; `verify` and `publish` take the same as
+    /// options).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verify: Option<VerifySpec>,
+    /// Where the registry+v1 bundle image is pushed (the `bundle-image` stage).
+    #[serde(default)]
+    pub bundle_image: Option<BundleImageSpec>,
+    /// The file-based catalog the bundle image is added to (the `catalog` stage).
+    #[serde(default)]
+    pub catalog: Option<CatalogSpec>,
     /// The stages to run, in order.
     pub stages: Vec<StageName>,
+}
+
+/// The `verify:` section.
+#[derive(Debug, Clone, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct VerifySpec {
+    /// The validation profile: `appregistry-2019` (default) or `modern`.
+    #[serde(default)]
+    pub profile: Profile,
+    /// Also the OperatorHub rules (courier's `--ui_validate_io`, or api's OperatorHub
+    /// validator).
+    #[serde(default)]
+    pub operatorhub: bool,
 }
 
 /// The app registry target.
@@ -105,6 +142,35 @@ pub struct ReleaseSpec {
     pub options: BTreeMap<String, String>,
 }
 
+/// The bundle image target.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct BundleImageSpec {
+    /// `oci:PATH` (an OCI image layout folder) or `[http://|https://]HOST[:PORT]/REPOSITORY`.
+    pub target: String,
+    /// The tag pushed; default: the version (a `+` written as `_`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tag: Option<String>,
+    /// The image name the catalog pins by digest; default: the registry target. Required for
+    /// an `oci:` target (e.g. `quay.io/example/sample-operator-bundle`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub image: Option<String>,
+}
+
+/// The file-based catalog.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct CatalogSpec {
+    /// The catalog folder (inside the source or the output folder).
+    pub dir: String,
+    /// Names of bundles this release's entry skips (besides the CSV's `spec.skips`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub skips: Vec<String>,
+    /// The entry's `skipRange` (default: the CSV's `olm.skipRange` annotation).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub skip_range: Option<String>,
+}
+
 /// One entry of `release.assets`.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(untagged)]
@@ -139,6 +205,10 @@ pub enum StageName {
     Push,
     /// Attach the assets to the release target.
     Release,
+    /// Build the registry+v1 bundle image and push it.
+    BundleImage,
+    /// Add the bundle image to the file-based catalog.
+    Catalog,
 }
 
 impl StageName {
@@ -151,6 +221,8 @@ impl StageName {
             StageName::Verify => "verify",
             StageName::Push => "push",
             StageName::Release => "release",
+            StageName::BundleImage => "bundle-image",
+            StageName::Catalog => "catalog",
         }
     }
 }

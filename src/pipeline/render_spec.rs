@@ -18,9 +18,18 @@ pub struct RenderSpec {
     /// Folder of templates (`*.yaml.in` rendered as Go templates, `*.yaml` copied), relative to
     /// the source folder.
     pub templates: String,
-    /// Sub-folder of `templates` whose outputs form the bundle (default `bundle`).
+    /// Sub-folder of `templates` whose outputs form the bundle (default `bundle`); `.` for the
+    /// templates folder itself (a version folder of a package-manifest tree).
     #[serde(default = "default_bundle_dir")]
     pub bundle: String,
+    /// The package file, when it is not in the bundle folder (e.g. at the top of a
+    /// package-manifest tree), relative to the source folder. Read as it is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub package: Option<String>,
+    /// A folder of CRDs kept outside the bundle folder, relative to the source folder; every
+    /// CustomResourceDefinition in its `*.yaml` files joins the bundle.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub crds: Option<String>,
     /// Folders of includes by template variable: with `GeneratedManifests: manifests/generated`,
     /// `{{index .GeneratedManifests "FILE"}}` renders `manifests/generated/FILE` in place.
     #[serde(default)]

@@ -1,10 +1,11 @@
-//! Building plans: a pipeline's ([`build`]), `render`'s ([`render_only`]) and `publish`'s
-//! ([`publish`]). Pure apart from reading the source tree (to know the rendered file names
+//! Building plans: a pipeline's ([`build`]) and `render`'s ([`render_only`]); `publish`'s is in
+//! [`super::publish`]. Pure apart from reading the source tree (to know the rendered file names
 //! and the commit time) and never writing anything.
 //!
 //! The stage order is fixed by what each stage consumes: render → fetch-previous → package →
-//! verify → push (a bundle is never pushed unverified), and release after render when its
-//! assets are rendered files. Each stage names the sections it needs; a missing one is a
+//! verify → push (a bundle is never pushed unverified), verify → bundle-image → catalog (nor a
+//! bundle image; the catalog lists it by digest), and release after render when its assets
+//! are rendered files. Each stage names the sections it needs; a missing one is a
 //! problem naming the stage and the `stages:` line.
 
 use std::path::{Path, PathBuf};
@@ -15,14 +16,9 @@ use super::{
     BundleSource, FetchStep, Header, PackageStep, Plan, PushStep, RegistryJob, RenderStep, Step,
     VerifyStep,
 };
-use crate::ci::CiContext;
 use crate::error::{Problem, Problems};
-use crate::olm::archive::Layout;
-use crate::olm::validate::Profile;
 use crate::pipeline::StageName;
-use crate::registry::Location;
-use crate::registry::appr::Credentials;
-use crate::settings::{RunMode, Settings, resolve_path};
+use crate::settings::{Settings, resolve_path};
 
 /// Builds the plan of a pipeline, or lists every problem that stops it.
 pub(crate) fn build(s: &Settings) -> Result<Plan, Problems> {
@@ -40,7 +36,7 @@ pub(crate) fn build(s: &Settings) -> Result<Plan, Problems> {
         _ => None,
     }) {
         let render = steps.iter().find_map(|st| match st {
-            Step::Render(r) => Some(r),
+            Step::Render(r) => Some(r.as_ref()),
             _ => None,
         });
         let packaged = steps.iter().any(|st| matches!(st, Step::Package(_)));
@@ -62,81 +58,6 @@ pub(crate) fn render_only(s: &Settings, into: PathBuf) -> Result<super::RenderSt
         return Err(Problems(b.problems));
     }
     step.ok_or_else(|| Problems(vec![Problem::new(&s.file.shown, "nothing to render")]))
-}
-
-/// What `publish` is asked to do.
-#[derive(Debug, Clone)]
-pub(crate) struct PublishInputs {
-    /// The bundle folder, `bundle.yaml` or `.tar.gz`.
-    pub(crate) path: PathBuf,
-    pub(crate) location: Location,
-    pub(crate) credentials: Option<Credentials>,
-    pub(crate) http: crate::http::HttpOptions,
-    pub(crate) retry: crate::retry::RetryPolicy,
-    pub(crate) namespace: String,
-    pub(crate) package: String,
-    pub(crate) release: semver::Version,
-    pub(crate) mode: RunMode,
-    pub(crate) layout: Layout,
-    pub(crate) mtime: u64,
-    pub(crate) ci: CiContext,
-}
-
-/// `publish`: the package, verify and push steps of a pipeline, on a bundle folder.
-pub(crate) fn publish(p: &PublishInputs) -> Result<Plan, Problems> {
-    let registry = RegistryJob {
-        location: p.location.clone(),
-        credentials: p.credentials.clone(),
-        http: p.http,
-        retry: p.retry,
-    };
-    let release = p.release.to_string();
-    let steps = vec![
-        Step::Package(PackageStep {
-            bundle: BundleSource::Folder {
-                path: p.path.clone(),
-            },
-            folder: None,
-            tarball: None,
-            shown: format!("{}-{release}.tar.gz", p.package),
-            layout: p.layout,
-            mtime: p.mtime,
-            package: p.package.clone(),
-            version: release.clone(),
-            channel: None,
-            show_contents: false,
-        }),
-        Step::Verify(VerifyStep {
-            profile: Profile::default(),
-        }),
-        Step::Push(PushStep {
-            registry: registry.clone(),
-            namespace: p.namespace.clone(),
-            package: p.package.clone(),
-            release: release.clone(),
-            channel: None,
-            force: p.mode.force,
-            look_up_first: p.mode.force || p.mode.dry_run,
-        }),
-    ];
-    // One server, one atomic write: no preflight is needed (see `checks::preflight`).
-    let problems = checks::registry_credentials(&registry, p.mode.dry_run, "--registry");
-    if !problems.is_empty() {
-        return Err(Problems(problems));
-    }
-    Ok(Plan::new(
-        Header {
-            pipeline: "publish".into(),
-            package: Some(p.package.clone()),
-            channel: None,
-            version: release,
-            dry_run: p.mode.dry_run,
-            force: p.mode.force,
-            ci: p.ci.clone(),
-            notes: Vec::new(),
-        },
-        steps,
-    ))
 }
 
 struct Builder<'a> {
@@ -208,6 +129,16 @@ impl<'a> Builder<'a> {
             (Verify, Package, ""),
             (Push, Package, ""),
             (Push, Verify, " (a bundle is never pushed unverified)"),
+            (
+                BundleImage,
+                Verify,
+                " (a bundle image is never pushed unverified)",
+            ),
+            (
+                Catalog,
+                BundleImage,
+                " (the catalog lists the bundle image by digest)",
+            ),
         ];
         if release_needs_render {
             needs.push((Release, Render, " (release.assets names rendered files)"));
@@ -246,7 +177,7 @@ impl<'a> Builder<'a> {
     fn step(&mut self, stage: StageName) -> Option<Step> {
         let s = self.s;
         Some(match stage {
-            StageName::Render => Step::Render(self.render(s.out.join("render"))?),
+            StageName::Render => Step::Render(Box::new(self.render(s.out.join("render"))?)),
             StageName::FetchPrevious => {
                 let (registry, namespace, package) = self.registry(stage)?;
                 let channel = self.need(stage, "channel: (the OLM channel)", s.channel.as_ref())?;
@@ -256,6 +187,7 @@ impl<'a> Builder<'a> {
                     namespace,
                     package,
                     channel,
+                    channels: s.channels.clone(),
                     show_diff: s.mode.dry_run,
                 })
             }
@@ -274,10 +206,15 @@ impl<'a> Builder<'a> {
                     version,
                     channel: s.channel.clone(),
                     show_contents: s.mode.dry_run,
+                    checks: VerifyStep {
+                        profile: s.verify.profile,
+                        operatorhub: s.verify.operatorhub,
+                    },
                 })
             }
             StageName::Verify => Step::Verify(VerifyStep {
-                profile: Profile::default(),
+                profile: s.verify.profile,
+                operatorhub: s.verify.operatorhub,
             }),
             StageName::Push => {
                 let (registry, namespace, package) = self.registry(stage)?;
@@ -295,7 +232,25 @@ impl<'a> Builder<'a> {
                 let release = self.need(stage, "a release: section", s.release.as_ref())?;
                 Step::Release(checks::release_step(s, &release)?)
             }
+            StageName::BundleImage => {
+                self.need(stage, "a bundle_image: section", s.bundle_image.as_ref())?;
+                let (package, channel) = self.package_channel(stage)?;
+                Step::BundleImage(super::images::bundle_image_step(s, package, channel)?)
+            }
+            StageName::Catalog => {
+                self.need(stage, "a catalog: section", s.catalog.as_ref())?;
+                let (package, channel) = self.package_channel(stage)?;
+                Step::Catalog(super::images::catalog_step(s, package, channel)?)
+            }
         })
+    }
+
+    /// The package and channel a stage needs.
+    fn package_channel(&mut self, stage: StageName) -> Option<(String, String)> {
+        let s = self.s;
+        let package = self.need(stage, "package: (the OLM package)", s.package.as_ref());
+        let channel = self.need(stage, "channel: (the OLM channel)", s.channel.as_ref());
+        Some((package?, channel?))
     }
 
     /// The registry job, namespace and package a registry stage needs.
@@ -331,6 +286,28 @@ impl<'a> Builder<'a> {
             );
             return None;
         }
+        let file_at =
+            |p: &Option<String>| p.as_ref().map(|f| resolve_path(&s.source, Path::new(f)));
+        let (package_file, crds) = (file_at(&spec.package), file_at(&spec.crds));
+        if let Some(f) = package_file.as_ref().filter(|f| !f.is_file()) {
+            self.problem(
+                s.file.at(&["render", "package"]),
+                format!("render.package: {} is not a file", f.display()),
+            );
+        }
+        if let Some(d) = crds.as_ref().filter(|d| !d.is_dir()) {
+            self.problem(
+                s.file.at(&["render", "crds"]),
+                format!("render.crds: {} is not a folder", d.display()),
+            );
+        }
+        if let Some(d) = &s.default_channel
+            && !s.channels.contains(d)
+        {
+            self.notes.push(format!(
+                "default_channel '{d}' is not among this release's channels; the package file must declare it"
+            ));
+        }
         let includes = spec
             .includes
             .iter()
@@ -345,6 +322,12 @@ impl<'a> Builder<'a> {
             version: version.to_string(),
             package,
             channel,
+            channels: s.channels.clone(),
+            default_channel: s.default_channel.clone(),
+            skips: s.skips.clone(),
+            skip_range: s.skip_range.clone(),
+            package_file,
+            crds,
             created_at: created_at(s.source_date_epoch, &s.source),
             includes,
             vars: spec.vars.clone(),

@@ -213,6 +213,7 @@ pub(crate) fn credentials(s: &Settings, steps: &[Step]) -> Vec<Problem> {
     for step in steps {
         match step {
             Step::Push(p) => problems.extend(registry_credentials(&p.registry, dry_run, "registry.url")),
+            Step::BundleImage(b) => problems.extend(super::images::credentials(b, dry_run)),
             Step::FetchPrevious(f) => problems.extend(sendable(&f.registry)),
             Step::Release(ReleaseStep {
                 target: ReleaseTarget::GitHub(g),
@@ -316,9 +317,29 @@ pub(crate) fn preflight(s: &Settings, steps: &[Step], notes: &mut Vec<String>) -
             _ => None,
         })
         .collect();
+    let image = steps.iter().find_map(|st| match st {
+        Step::BundleImage(b) if matches!(b.image.target, crate::oci::Target::Registry(_)) => {
+            Some(b)
+        }
+        _ => None,
+    });
     let mut checks = Vec::new();
-    if registry.is_none() || github.is_empty() {
+    let servers = usize::from(registry.is_some()) + usize::from(image.is_some()) + github.len();
+    if servers < 2 {
         return PreflightStep { checks };
+    }
+    if let Some(b) = image {
+        if b.image.secret.is_some() || !b.image.remote() || !dry_run {
+            checks.push(Check::Image {
+                image: b.image.clone(),
+                tag: b.tag.clone(),
+            });
+        } else {
+            notes.push(format!(
+                "preflight: no OCI_USERNAME and OCI_PASSWORD, so the dry-run does not check {}",
+                b.image.target.describe()
+            ));
+        }
     }
     if let Some((r, ns, pkg)) = registry {
         checks.extend(registry_check(r, ns, pkg, dry_run, notes));

@@ -2,8 +2,9 @@
 //! ordered list of typed [`Step`]s, each carrying every input it needs, already checked.
 //!
 //! Only the builders here make a [`Plan`] ([`build`] for a pipeline, [`publish`] for a bundle
-//! folder), and they enforce the stage order (render → fetch-previous → package → verify →
-//! push, release after render), so the executor ([`crate::exec`]) can hand each step exactly the
+//! folder, [`migrate`] for `migrate`), and they enforce the stage order (render →
+//! fetch-previous → package → verify → push, verify → bundle-image → catalog, release after
+//! render), so the executor ([`crate::exec`]) can hand each step exactly the
 //! typed output of the step before it. Every problem that can be known before anything runs —
 //! a bad version or URL, a typo in `release.options`, a missing section or credential, an
 //! asset that will not exist — is collected while building and reported all at once
@@ -16,12 +17,18 @@
 
 mod build;
 mod checks;
+mod images;
+mod migrate;
+mod publish;
 mod show;
 mod steps;
 mod time;
 
-pub(crate) use build::{PublishInputs, build, publish, render_only};
+pub(crate) use build::{build, render_only};
 pub(crate) use checks::{SUMS, github_keeps};
+pub(crate) use images::{BundleImageStep, CatalogStep, ImageJob};
+pub(crate) use migrate::{MigrateInputs, MigrateStep, migrate};
+pub(crate) use publish::{PublishInputs, publish};
 pub(crate) use steps::*;
 
 use serde::Serialize;

@@ -8,6 +8,7 @@ use super::{
     BundleSource, Check, FetchStep, PackageStep, Plan, PreflightStep, PushStep, ReleaseStep,
     ReleaseTarget, RenderStep, Step, Sums, TimeSource, layout_str,
 };
+use crate::olm::csv_build::spec::CreatedAtPolicy;
 use crate::pipeline::OlderPolicy;
 use crate::registry::appr::Credentials;
 
@@ -53,11 +54,19 @@ fn details(step: &Step) -> Vec<String> {
         Step::FetchPrevious(s) => fetch(s),
         Step::Package(p) => package(p),
         Step::Verify(v) => vec![format!(
-            "validate the bundle (profile {}); stop on any error",
-            v.profile.as_str()
+            "validate the bundle (profile {}{}); stop on any error",
+            v.profile.as_str(),
+            if v.operatorhub {
+                ", with OperatorHub's rules"
+            } else {
+                ""
+            }
         )],
         Step::Push(p) => push(p),
         Step::Release(r) => release(r),
+        Step::BundleImage(b) => super::images::show_bundle_image(b),
+        Step::Catalog(c) => super::images::show_catalog(c),
+        Step::Migrate(m) => super::migrate::show(m),
     }
 }
 
@@ -78,6 +87,11 @@ fn preflight(p: &PreflightStep) -> Vec<String> {
                 registry.location,
                 creds(registry.credentials.as_ref())
             ),
+            Check::Image { image, tag } => format!(
+                "image: read the tag {tag} at {} (credentials: {})",
+                image.target.describe(),
+                image.credentials.unwrap_or("none")
+            ),
             Check::GitHub(g) => format!(
                 "github: read the releases of {}/{} at {} (credentials: {})",
                 g.owner,
@@ -95,15 +109,36 @@ fn render(r: &RenderStep) -> Vec<String> {
         TimeSource::GitCommit => "the commit time of HEAD",
         TimeSource::Epoch => "neither SOURCE_DATE_EPOCH nor a git checkout",
     };
-    vec![
+    let mut lines = vec![
         format!(
             "templates {} (bundle folder '{}')",
             r.templates.display(),
             r.bundle_dir
         ),
         format!("into {}", r.into.display()),
-        format!("createdAt {} ({from})", r.created_at.value),
-    ]
+        format!(
+            "createdAt {} ({from}){}",
+            r.created_at.value,
+            match r.csv.created_at {
+                CreatedAtPolicy::Keep => ", where the CSV has none",
+                CreatedAtPolicy::Set => "",
+            }
+        ),
+    ];
+    if let Some(p) = &r.package_file {
+        lines.push(format!("package file {}", p.display()));
+    }
+    if let Some(c) = &r.crds {
+        lines.push(format!("CRDs from {}", c.display()));
+    }
+    if r.channels.len() > 1 {
+        lines.push(format!(
+            "channels {} (replaces the head of {}, skips the others' heads)",
+            r.channels.join(", "),
+            r.channel
+        ));
+    }
+    lines
 }
 
 fn fetch(s: &FetchStep) -> Vec<String> {

@@ -25,12 +25,15 @@ use crate::target::github::Config as GitHubConfig;
 #[serde(tag = "step", rename_all = "kebab-case")]
 pub(crate) enum Step {
     Preflight(PreflightStep),
-    Render(RenderStep),
+    Render(Box<RenderStep>),
     FetchPrevious(FetchStep),
     Package(PackageStep),
     Verify(VerifyStep),
     Push(PushStep),
     Release(ReleaseStep),
+    BundleImage(super::images::BundleImageStep),
+    Catalog(super::images::CatalogStep),
+    Migrate(super::migrate::MigrateStep),
 }
 
 impl Step {
@@ -44,6 +47,9 @@ impl Step {
             Step::Verify(_) => "verify",
             Step::Push(_) => "push",
             Step::Release(_) => "release",
+            Step::BundleImage(_) => "bundle-image",
+            Step::Catalog(_) => "catalog",
+            Step::Migrate(_) => "migrate",
         }
     }
 }
@@ -106,6 +112,22 @@ pub(crate) struct RenderStep {
     pub(crate) version: String,
     pub(crate) package: String,
     pub(crate) channel: String,
+    /// Every channel the release joins, `channel` first.
+    #[serde(skip_serializing_if = "single")]
+    pub(crate) channels: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) default_channel: Option<String>,
+    /// `spec.skips` and `olm.skipRange` of the new CSV.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub(crate) skips: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) skip_range: Option<String>,
+    /// The package file when it is read from outside the bundle folder (`render.package`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) package_file: Option<PathBuf>,
+    /// A folder of CRDs outside the bundle folder (`render.crds`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) crds: Option<PathBuf>,
     pub(crate) created_at: CreatedAt,
     pub(crate) includes: BTreeMap<String, PathBuf>,
     pub(crate) vars: BTreeMap<String, serde_yaml_ng::Value>,
@@ -125,6 +147,9 @@ pub(crate) struct FetchStep {
     pub(crate) namespace: String,
     pub(crate) package: String,
     pub(crate) channel: String,
+    /// Every channel the release joins, `channel` first; each gets the new CSV as its head.
+    #[serde(skip_serializing_if = "single")]
+    pub(crate) channels: Vec<String>,
     pub(crate) older: OlderPolicy,
     /// Show the diff against the published head normally (a dry-run), not only with `-v`.
     pub(crate) show_diff: bool,
@@ -139,6 +164,9 @@ pub(crate) enum BundleSource {
     /// A bundle folder, file or tarball someone has (`publish`); its package name must be
     /// `package`.
     Folder { path: PathBuf },
+    /// The cumulative bundle of a package-manifest tree once its version folders up to
+    /// `version` are published (`publish --history`).
+    History { tree: PathBuf, version: String },
 }
 
 /// Write the bundle folder and the reproducible tarball.
@@ -161,12 +189,19 @@ pub(crate) struct PackageStep {
     pub(crate) channel: Option<String>,
     /// Show the bundle's contents normally (a dry-run), not only with `-v`.
     pub(crate) show_contents: bool,
+    /// The verify step's profile: a bundle read one CSV at a time (`publish`) is checked per
+    /// CSV as it is read, with the same rules the verify step then applies to the whole.
+    #[serde(skip)]
+    pub(crate) checks: VerifyStep,
 }
 
 /// Validate the packaged bundle and stop on any error.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Default, Serialize)]
 pub(crate) struct VerifyStep {
     pub(crate) profile: Profile,
+    /// The OperatorHub rules too.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub(crate) operatorhub: bool,
 }
 
 /// Ask each server once, with the credentials, before anything is written.
@@ -187,6 +222,11 @@ pub(crate) enum Check {
     },
     /// The repository's release list on GitHub.
     GitHub(GitHubJob),
+    /// The bundle image's tag in its registry.
+    Image {
+        image: super::images::ImageJob,
+        tag: String,
+    },
 }
 
 /// Publish the verified bundle, idempotently by digest.
@@ -277,6 +317,11 @@ pub(crate) enum Sums {
     Given,
     /// No assets, no sums.
     None,
+}
+
+/// One channel (or none): shown as `channel` alone.
+fn single(v: &[String]) -> bool {
+    v.len() <= 1
 }
 
 fn layout_name<S: Serializer>(l: &Layout, s: S) -> Result<S::Ok, S::Error> {

@@ -11,6 +11,7 @@
 //! the environment.
 
 mod credentials;
+mod images;
 mod locate;
 mod options;
 mod urls;
@@ -20,6 +21,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 pub(crate) use credentials::{github_problem, registry_problem};
+pub(crate) use images::{BundleImageSettings, CatalogSettings, OCI_PASSWORD, OCI_USERNAME};
 pub(crate) use urls::{Target, is_loopback, resolve_path};
 
 use crate::ci::CiContext;
@@ -54,7 +56,15 @@ pub(crate) struct Settings {
     pub(crate) file: PipelineFile,
     pub(crate) name: String,
     pub(crate) package: Option<String>,
+    /// The first of `channels`: the channel whose head the new CSV replaces.
     pub(crate) channel: Option<String>,
+    /// Every channel the release joins (`channel:` or `channels:`), the first being `channel`.
+    pub(crate) channels: Vec<String>,
+    pub(crate) default_channel: Option<String>,
+    pub(crate) skips: Vec<String>,
+    pub(crate) skip_range: Option<String>,
+    /// The verify profile and OperatorHub rules (`verify:`).
+    pub(crate) verify: crate::pipeline::model::VerifySpec,
     /// `None` when the version is not strict SemVer (a problem says why).
     pub(crate) version: Option<semver::Version>,
     pub(crate) source: PathBuf,
@@ -64,6 +74,8 @@ pub(crate) struct Settings {
     pub(crate) render: Option<RenderSpec>,
     pub(crate) registry: Option<RegistrySettings>,
     pub(crate) release: Option<ReleaseSettings>,
+    pub(crate) bundle_image: Option<BundleImageSettings>,
+    pub(crate) catalog: Option<CatalogSettings>,
     pub(crate) credentials: Creds,
     /// `SOURCE_DATE_EPOCH`, for reproducible timestamps.
     pub(crate) source_date_epoch: Option<u64>,
@@ -121,6 +133,8 @@ pub(crate) struct ReleaseSettings {
 pub(crate) struct Creds {
     pub(crate) registry: Option<Credentials>,
     pub(crate) github: Option<Secret>,
+    /// The image registry's (`OCI_USERNAME` / `OCI_PASSWORD`).
+    pub(crate) image: Option<crate::oci::Credentials>,
 }
 
 /// Resolves the settings of a command that reads a pipeline file. Fails only when the file
@@ -143,10 +157,30 @@ pub(crate) fn resolve(args: &PipelineArgs, mode: RunMode, env: &Env) -> Result<S
         }
     };
     let source = args.source.clone();
+    // Outputs land under the current folder, never inside --source (someone else's checkout).
     let out = args
         .out
         .clone()
-        .unwrap_or_else(|| source.join("_out").join(&p.name));
+        .unwrap_or_else(|| PathBuf::from("_out").join(&p.name));
+    let channels = match (&p.channel, p.channels.as_slice()) {
+        (Some(c), []) => vec![c.clone()],
+        (None, list) => list.to_vec(),
+        (Some(_), _) => {
+            problems.push(Problem::new(
+                file.at(&["channels"]),
+                "channel and channels are both set; keep one (channels: [a, b] lists every channel, the first one's head is replaced)",
+            ));
+            p.channels.clone()
+        }
+    };
+    for (i, c) in channels.iter().enumerate() {
+        if channels[..i].contains(c) {
+            problems.push(Problem::new(
+                file.at(&["channels"]),
+                format!("channels: '{c}' is listed twice"),
+            ));
+        }
+    }
     let registry = p.registry.as_ref().map(|spec| RegistrySettings {
         location: urls::location(&spec.url, &source, args.insecure)
             .map_err(|e| {
@@ -193,6 +227,15 @@ pub(crate) fn resolve(args: &PipelineArgs, mode: RunMode, env: &Env) -> Result<S
             github,
         }
     });
+    let bundle_image = p
+        .bundle_image
+        .as_ref()
+        .map(|spec| images::bundle_image(spec, &file, &source, args.insecure, &mut problems));
+    let catalog = p
+        .catalog
+        .as_ref()
+        .map(|spec| images::catalog(spec, &file, &source, &out, &mut problems));
+    let image_credentials = images::credentials(env, &mut problems);
     let source_date_epoch = match env.get("SOURCE_DATE_EPOCH") {
         None => None,
         Some(v) => v
@@ -208,7 +251,12 @@ pub(crate) fn resolve(args: &PipelineArgs, mode: RunMode, env: &Env) -> Result<S
     Ok(Settings {
         name: p.name,
         package: p.package,
-        channel: p.channel,
+        channel: channels.first().cloned(),
+        channels,
+        default_channel: p.default_channel,
+        skips: p.skips,
+        skip_range: p.skip_range,
+        verify: p.verify.unwrap_or_default(),
         version,
         source,
         out,
@@ -217,9 +265,12 @@ pub(crate) fn resolve(args: &PipelineArgs, mode: RunMode, env: &Env) -> Result<S
         render: p.render,
         registry,
         release,
+        bundle_image,
+        catalog,
         credentials: Creds {
             registry: credentials::registry(env),
             github: credentials::github(env),
+            image: image_credentials,
         },
         source_date_epoch,
         ci: CiContext::from_env(env),
@@ -281,6 +332,14 @@ pub(crate) fn network(env: &Env) -> crate::http::NetworkSettings {
 /// Registry credentials alone, for commands without a pipeline file.
 pub(crate) fn registry_credentials(env: &Env) -> Option<Credentials> {
     credentials::registry(env)
+}
+
+/// Image registry credentials alone (`OCI_USERNAME` / `OCI_PASSWORD`), for `migrate`.
+pub(crate) fn image_credentials(
+    env: &Env,
+    problems: &mut Vec<Problem>,
+) -> Option<crate::oci::Credentials> {
+    images::credentials(env, problems)
 }
 
 /// `dir:PATH` or a checked URL, for commands that take `--registry`.

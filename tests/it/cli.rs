@@ -241,8 +241,8 @@ fn json_summary_on_stdout() {
     crate::output::assert_summary(&summary);
     assert_eq!(
         summary["skipped"].as_array().unwrap().len(),
-        4,
-        "bundle + 3 assets"
+        6,
+        "bundle + bundle image + catalog + 3 assets"
     );
     assert_eq!(summary["published"].as_array().unwrap().len(), 0);
     let stages: Vec<_> = summary["stages"]
@@ -259,6 +259,8 @@ fn json_summary_on_stdout() {
             "package",
             "verify",
             "push",
+            "bundle-image",
+            "catalog",
             "release"
         ]
     );
@@ -403,6 +405,8 @@ fn ci_logs_fold_each_stage() {
         "package",
         "verify",
         "push",
+        "bundle-image",
+        "catalog",
         "release",
     ] {
         let start = err
@@ -422,8 +426,8 @@ fn ci_logs_fold_each_stage() {
         ],
     );
     assert_code(&gha, 0);
-    assert_eq!(stderr(&gha).matches("::group::").count(), 6);
-    assert_eq!(stderr(&gha).matches("::endgroup::").count(), 6);
+    assert_eq!(stderr(&gha).matches("::group::").count(), 8);
+    assert_eq!(stderr(&gha).matches("::endgroup::").count(), 8);
     let plan = work.run(
         &["plan", SAMPLE],
         &[

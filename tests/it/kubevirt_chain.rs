@@ -352,3 +352,86 @@ fn a_bundle_we_push_unpacks_by_the_reference_rules() {
         );
     }
 }
+
+/// KubeVirt's alpha releases (v0.18.0 → v0.22.0), released tag by tag, then kept as a
+/// package-manifest tree (the package file, one folder per version with its CSV and CRDs) and
+/// published again with `publish --history`: the registry serves the same graph.
+#[test]
+fn kubevirt_tags_kept_as_a_tree_publish_with_history_to_the_same_graph() {
+    let Some(shared) = support::shared() else {
+        return;
+    };
+    let work = Work::sample();
+    let pipeline = registry_only_pipeline(&work);
+    let chain = format!("dir:{}", work.path().join("chain").display());
+    let tags = &TAGS[2..];
+    for tag in tags {
+        let o = release(&work, &pipeline, &shared, tag, &chain, "kubevirt");
+        assert_code(&o, 0);
+    }
+    let last = work
+        .path()
+        .join("_out")
+        .join(tags[tags.len() - 1])
+        .join("bundle");
+    let bundle = archive::read_path(&last).unwrap();
+    let tree = work.path().join("tree");
+    std::fs::create_dir_all(&tree).unwrap();
+    std::fs::write(
+        tree.join(bundle.package.file_name()),
+        serde_yaml_ng::to_string(&bundle.package).unwrap(),
+    )
+    .unwrap();
+    for csv in &bundle.csvs {
+        let dir = tree.join(csv.spec_version().unwrap());
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join(olm_release::olm::csv_file_name(csv.name().unwrap())),
+            serde_yaml_ng::to_string(&csv.doc).unwrap(),
+        )
+        .unwrap();
+        for crd in &bundle.crds {
+            std::fs::write(
+                dir.join(olm_release::olm::crd_file_name(crd)),
+                serde_yaml_ng::to_string(&crd.doc).unwrap(),
+            )
+            .unwrap();
+        }
+    }
+    let history = format!("dir:{}", work.path().join("history").display());
+    let package = bundle.package.package_name.as_str();
+    let o = work.run(
+        &[
+            "publish",
+            "--history",
+            tree.to_str().unwrap(),
+            "--registry",
+            &history,
+            "--namespace",
+            "kubevirt",
+            "--package",
+            package,
+        ],
+        &[],
+    );
+    assert_code(&o, 0);
+    let draw = |registry: &str| {
+        let o = work.run(
+            &[
+                "graph",
+                "--registry",
+                registry,
+                "--namespace",
+                "kubevirt",
+                "--package",
+                package,
+            ],
+            &[],
+        );
+        assert_code(&o, 0);
+        stdout(&o)
+    };
+    let served = draw(&history);
+    assert_eq!(served, draw(&chain));
+    assert_eq!(served.matches("↑").count() + 1, tags.len(), "{served}");
+}

@@ -3,6 +3,7 @@
 mod support;
 
 mod appr;
+mod bundle_pipeline;
 mod cli;
 mod completions;
 mod dist;
@@ -17,9 +18,11 @@ mod hostile;
 mod init;
 mod install;
 mod kubevirt_chain;
+mod kubevirt_modern;
 mod network;
 mod next_version;
 mod oci;
+mod operator_sdk;
 mod output;
 mod pipeline;
 mod plan;

@@ -123,7 +123,7 @@ fn plan_with(edit: impl Fn(String) -> String) -> std::process::Output {
 fn stage_order_is_checked() {
     let out = plan_with(|t| {
         t.replace(
-            "stages: [render, fetch-previous, package, verify, push, release]",
+            "stages: [render, fetch-previous, package, verify, push, bundle-image, catalog, release]",
             "stages: [render, package, push]",
         )
     });
@@ -135,7 +135,7 @@ fn stage_order_is_checked() {
     );
     let out = plan_with(|t| {
         t.replace(
-            "stages: [render, fetch-previous, package, verify, push, release]",
+            "stages: [render, fetch-previous, package, verify, push, bundle-image, catalog, release]",
             "stages: [render, render]",
         )
     });

@@ -232,7 +232,7 @@ fn the_text_of_the_most_common_errors() {
             Box::new(move |w| {
                 let f = edited(w, |t| {
                     t.replace(
-                        "stages: [render, fetch-previous, package, verify, push, release]",
+                        "stages: [render, fetch-previous, package, verify, push, bundle-image, catalog, release]",
                         "stages: [render, package, push]",
                     )
                 });

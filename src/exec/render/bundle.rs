@@ -1,36 +1,56 @@
-//! Reading the bundle out of the rendered files: exactly one CSV, its CRDs and one package file,
-//! all from the bundle sub-folder; anything else there is an error (the registry would carry
-//! it to every cluster).
+//! Reading the bundle out of the rendered files: exactly one CSV, its CRDs, the package file
+//! and the other objects OLM's bundle format allows, all from the bundle folder (`.` for the
+//! templates folder itself); the package file and CRDs may also come from outside it
+//! (`render.package`, `render.crds`). A kind OLM would not install from a bundle is an error
+//! naming the kinds it would (operator-registry `pkg/lib/bundle/supported_resources.go`).
+
+use std::path::Path;
 
 use serde_yaml_ng::Value;
 
 use super::Output;
 use crate::exec::errors::RenderError;
+use crate::olm::bundle_image::folder::SUPPORTED_KINDS;
 use crate::olm::{Manifest, PackageManifest};
 
 /// Where the bundle's parts are among the outputs.
 pub(crate) struct Found {
     /// (output index, document index) of the CSV.
     pub(crate) csv: (usize, usize),
-    /// Output index of the package file.
-    pub(crate) package_at: usize,
+    /// Where the package file came from (a template, or `render.package`).
+    pub(crate) package_file: String,
     pub(crate) package: PackageManifest,
+    pub(crate) crds: Vec<Manifest>,
+    /// The other objects (RBAC, ConfigMaps, Services, …), as rendered.
+    pub(crate) objects: Vec<Manifest>,
+}
+
+/// Whether a rendered file at `rel` belongs to the bundle folder `bundle_dir`.
+pub(crate) fn in_bundle(bundle_dir: &str, rel: &str) -> bool {
+    let dir = bundle_dir.trim_start_matches("./").trim_end_matches('/');
+    dir.is_empty() || dir == "." || Path::new(rel).starts_with(dir)
+}
+
+/// The package file and CRDs the step reads from outside the bundle folder.
+#[derive(Default)]
+pub(crate) struct Outside {
+    pub(crate) package: Option<(String, PackageManifest)>,
     pub(crate) crds: Vec<Manifest>,
 }
 
-pub(crate) fn find(bundle_dir: &str, outputs: &[Output]) -> Result<Found, RenderError> {
-    let (mut csvs, mut crds, mut package) = (Vec::new(), Vec::new(), None);
+pub(crate) fn find(
+    bundle_dir: &str,
+    outputs: &[Output],
+    outside: Outside,
+) -> Result<Found, RenderError> {
+    let (mut csvs, mut crds, mut objects) = (Vec::new(), outside.crds, Vec::new());
+    let mut package = outside.package;
     for (i, out) in outputs.iter().enumerate().filter(|(_, o)| o.in_bundle) {
         let file = out.rel.rsplit('/').next().unwrap_or(&out.rel).to_string();
         for (j, value) in out.docs.iter().enumerate() {
             if value.get("packageName").is_some() {
-                let p: PackageManifest = serde_yaml_ng::from_value(value.clone()).map_err(|e| {
-                    RenderError::PackageFile {
-                        file: out.template.clone(),
-                        message: e.to_string(),
-                    }
-                })?;
-                if package.replace((i, p)).is_some() {
+                let p = parse_package(&out.template, value)?;
+                if package.replace((out.template.clone(), p)).is_some() {
                     return Err(RenderError::SecondPackage {
                         file: out.template.clone(),
                     });
@@ -40,10 +60,14 @@ pub(crate) fn find(bundle_dir: &str, outputs: &[Output]) -> Result<Found, Render
             match value.get("kind").and_then(Value::as_str) {
                 Some("ClusterServiceVersion") => csvs.push((i, j)),
                 Some("CustomResourceDefinition") => crds.push(Manifest::new(&file, value.clone())),
+                Some(kind) if SUPPORTED_KINDS.contains(&kind) => {
+                    objects.push(Manifest::new(&file, value.clone()))
+                }
                 other => {
                     return Err(RenderError::Unexpected {
                         file: out.template.clone(),
                         kind: other.unwrap_or("document without kind").into(),
+                        allowed: SUPPORTED_KINDS.join(", "),
                     });
                 }
             }
@@ -55,13 +79,22 @@ pub(crate) fn find(bundle_dir: &str, outputs: &[Output]) -> Result<Found, Render
             found: csvs.len(),
         });
     }
-    let (package_at, package) = package.ok_or_else(|| RenderError::NoPackage {
+    let (package_file, package) = package.ok_or_else(|| RenderError::NoPackage {
         dir: bundle_dir.into(),
     })?;
     Ok(Found {
         csv: csvs[0],
-        package_at,
+        package_file,
         package,
         crds,
+        objects,
+    })
+}
+
+/// A package file's document.
+pub(crate) fn parse_package(file: &str, value: &Value) -> Result<PackageManifest, RenderError> {
+    serde_yaml_ng::from_value(value.clone()).map_err(|e| RenderError::PackageFile {
+        file: file.into(),
+        message: e.to_string(),
     })
 }

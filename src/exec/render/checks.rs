@@ -187,10 +187,12 @@ pub(crate) fn subscriptions(docs: &[(String, Value)], package: &PackageManifest)
     findings
 }
 
-/// The package file must be the pipeline's package and hold its channel.
+/// The package file must be the pipeline's package and hold at least one of the pipeline's
+/// channels (a package file on other channels only is a leftover, as KubeVirt's `beta` was);
+/// the release's other channels are added to the package (`exec::fetch_previous`).
 pub(crate) fn package(
     want_package: &str,
-    want_channel: &str,
+    want_channels: &[String],
     package: &PackageManifest,
     file: &str,
 ) -> Vec<Finding> {
@@ -219,7 +221,7 @@ pub(crate) fn package(
                 .into(),
         );
     }
-    if package.channel(want_channel).is_none() {
+    if !want_channels.iter().any(|c| package.channel(c).is_some()) {
         let names: Vec<&str> = package.channels.iter().map(|c| c.name.as_str()).collect();
         error(
             "package-channel",
@@ -227,7 +229,7 @@ pub(crate) fn package(
             format!(
                 "has channels {}, but the pipeline publishes to channel '{}'",
                 names.join(", "),
-                want_channel
+                want_channels.join("', '")
             ),
             "make the pipeline's channel one of the package file's channels".into(),
         );

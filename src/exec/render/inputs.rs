@@ -76,14 +76,65 @@ pub(crate) fn build_parts(step: &RenderStep, data: &Data) -> Result<Parts, Rende
         std::fs::read(&path)
             .map_err(|e| CsvError::Load(format!("{}: {e} (render.csv.icon)", path.display())))
     };
-    Parts::build(
+    let mut parts = Parts::build(
         &step.csv,
         &step.version,
         &step.created_at.value,
         &mut docs,
         &mut bytes,
     )
-    .map_err(RenderError::Parts)
+    .map_err(RenderError::Parts)?;
+    parts.skips = step.skips.clone();
+    parts.skip_range = step.skip_range.clone();
+    Ok(parts)
+}
+
+/// The package file (`render.package`) and CRDs (`render.crds`) read from outside the bundle
+/// folder, as they are (not templates).
+pub(crate) fn outside(step: &RenderStep) -> Result<super::bundle::Outside, RenderError> {
+    let mut found = super::bundle::Outside::default();
+    let read = |path: &Path| -> Result<Vec<Doc>, RenderError> {
+        let shown = path.display().to_string();
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| RenderError::Yaml(format!("{shown}: {e}")))?;
+        parse_docs(&shown, &text).map_err(RenderError::Yaml)
+    };
+    if let Some(file) = &step.package_file {
+        let shown = file.display().to_string();
+        let doc = read(file)?
+            .into_iter()
+            .find(|d| d.value.get("packageName").is_some())
+            .ok_or_else(|| RenderError::PackageFile {
+                file: shown.clone(),
+                message: "no document with packageName (render.package)".into(),
+            })?;
+        found.package = Some((
+            shown.clone(),
+            super::bundle::parse_package(&shown, &doc.value)?,
+        ));
+    }
+    if let Some(dir) = &step.crds {
+        let mut files: Vec<_> = std::fs::read_dir(dir)
+            .map_err(|e| RenderError::Yaml(format!("{}: {e} (render.crds)", dir.display())))?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "yaml" || x == "yml"))
+            .collect();
+        files.sort();
+        for path in files {
+            let name = path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            for d in read(&path)? {
+                if d.value.get("kind").and_then(serde_yaml_ng::Value::as_str)
+                    == Some("CustomResourceDefinition")
+                {
+                    found.crds.push(crate::olm::Manifest::new(&name, d.value));
+                }
+            }
+        }
+    }
+    Ok(found)
 }
 
 /// The YAML documents of a file, rendered first when it is a template; `None` if absent.

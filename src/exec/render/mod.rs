@@ -23,6 +23,7 @@ use serde_yaml_ng::Value;
 use super::{Rendered, RenderedFile};
 use crate::error::{Class, Error, Result};
 use crate::exec::errors::RenderError;
+use crate::olm::csv_build::spec::CreatedAtPolicy;
 use crate::olm::{self, Bundle, Manifest};
 use crate::plan::RenderStep;
 use crate::report::Reporter;
@@ -37,6 +38,12 @@ pub(crate) fn run(step: &RenderStep, report: &Reporter) -> Result<Rendered> {
         rendered.dir.display(),
         rendered.csv_name
     ));
+    if !rendered.objects.is_empty() {
+        report.info(&format!(
+            "the bundle folder also holds {} (kept in the render folder: the app registry's bundle carries only CSVs, CRDs and the package file)",
+            rendered.objects.join(", ")
+        ));
+    }
     report.findings(&rendered.findings);
     Ok(rendered)
 }
@@ -64,10 +71,20 @@ pub(crate) fn render(step: &RenderStep) -> Result<Rendered> {
     inputs::add_part_vars(step, &parts, &mut data);
 
     let mut outputs = render_all(step, &data)?;
-    let found = bundle::find(&step.bundle_dir, &outputs)?;
+    let outside = inputs::outside(step)?;
+    let found = bundle::find(&step.bundle_dir, &outputs, outside)?;
     let (ci, di) = found.csv;
     let csv_out = &mut outputs[ci];
     let csv_doc = &mut csv_out.docs[di];
+    let had_date = csv_doc
+        .get("metadata")
+        .and_then(|m| m.get("annotations"))
+        .and_then(|a| a.get("createdAt"))
+        .and_then(Value::as_str)
+        .is_some_and(|d| !d.is_empty());
+    if had_date && step.csv.created_at == CreatedAtPolicy::Keep {
+        findings.retain(|f| f.rule != "created-at");
+    }
     inputs::apply_parts(csv_doc, &parts, &csv_out.template)?;
     findings.extend(checks::descriptor_paths(
         csv_doc,
@@ -86,9 +103,9 @@ pub(crate) fn render(step: &RenderStep) -> Result<Rendered> {
 
     findings.extend(checks::package(
         &step.package,
-        &step.channel,
+        &step.channels,
         &found.package,
-        &outputs[found.package_at].template,
+        &found.package_file,
     ));
     let others: Vec<(String, Value)> = outputs
         .iter()
@@ -99,6 +116,21 @@ pub(crate) fn render(step: &RenderStep) -> Result<Rendered> {
 
     write_all(dir, &outputs)?;
     let csv_name = csv.name().unwrap_or_default().to_string();
+    let mut package = found.package;
+    if let Some(d) = &step.default_channel {
+        package.default_channel = Some(d.clone());
+    }
+    let objects = found
+        .objects
+        .iter()
+        .map(|o| {
+            format!(
+                "{} {}",
+                o.kind().unwrap_or_default(),
+                o.name().unwrap_or("unnamed")
+            )
+        })
+        .collect();
     Ok(Rendered {
         dir: dir.to_path_buf(),
         files: outputs
@@ -109,11 +141,12 @@ pub(crate) fn render(step: &RenderStep) -> Result<Rendered> {
             })
             .collect(),
         bundle: Bundle {
-            package: found.package,
+            package,
             csvs: vec![csv],
             crds: found.crds,
         },
         csv_name,
+        objects,
         findings,
     })
 }
@@ -152,7 +185,7 @@ fn render_all(step: &RenderStep, data: &template::Data) -> Result<Vec<Output>> {
             .collect();
         let out_rel = out_rel.replace("VERSION", version);
         outputs.push(Output {
-            in_bundle: Path::new(&out_rel).starts_with(&step.bundle_dir),
+            in_bundle: bundle::in_bundle(&step.bundle_dir, &out_rel),
             rel: out_rel,
             template: shown,
             source_text: text,

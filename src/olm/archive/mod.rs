@@ -1,11 +1,12 @@
 //! The bundle tarball: writing it reproducibly and reading it defensively.
 //!
-//! Writing follows what the app registry's consumers read (operator-courier's `bundle.yaml` format, read by the appr server and OLM's app-registry loader): by default one
-//! flattened `bundle.yaml` whose `data.customResourceDefinitions`, `data.clusterServiceVersions`
-//! and `data.packages` are YAML strings holding lists; optionally the nested tree (the package
-//! file plus one folder per CSV version). The tar is reproducible: entries sorted, modes fixed,
-//! owner 0, mtime from `SOURCE_DATE_EPOCH` (or 0), and the gzip header carries no name or time.
-//! The registry's digest is the sha256 of the *uncompressed* tar.
+//! Writing follows what the app registry's consumers read (operator-courier's `bundle.yaml` format,
+//! read by the appr server and OLM's app-registry loader): by default one flattened `bundle.yaml`
+//! whose `data.customResourceDefinitions`, `data.clusterServiceVersions` and `data.packages` are
+//! YAML strings holding lists; optionally the nested tree (the package file plus one folder per CSV
+//! version). The tar is reproducible: entries sorted, modes fixed, owner 0, mtime from
+//! `SOURCE_DATE_EPOCH` (or 0), and the gzip header carries no name or time. The registry's digest
+//! is the sha256 of the *uncompressed* tar.
 //!
 //! Reading treats the blob as untrusted: non-gzip or truncated data, entries with `..` or an
 //! absolute path, links, devices, too many entries, too many bytes or too high a compression

@@ -7,17 +7,15 @@
 //! `docs/design/operator-bundle.md` describes. [`folder`] builds that folder from plain data
 //! ([`BundleInput`]) or reads one from disk; [`image`] turns it into a single-layer OCI image
 //! whose bytes depend only on the bundle's files and a timestamp (`SOURCE_DATE_EPOCH` or 0), so
-//! the same inputs give the same manifest digest on any machine. [`split`] cuts an
-//! app-registry bundle (every CSV of a package) into one bundle per CSV, for migrating.
+//! the same inputs give the same manifest digest on any machine. Cutting an app-registry
+//! bundle into one bundle per CSV, for migrating, is [`crate::olm::fbc::migrate`]'s job.
 //! Pushing is the `oci` client's job.
 
 pub mod folder;
 pub mod image;
-pub mod split;
 
 pub use folder::{BundleFolder, BundleInput, BundleSpec};
 pub use image::{Blob, OciImage, build_image};
-pub use split::{Split, per_csv};
 
 use std::path::PathBuf;
 

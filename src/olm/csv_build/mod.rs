@@ -13,6 +13,7 @@
 
 mod error;
 pub(crate) mod icon;
+mod images;
 pub(crate) mod rbac;
 pub mod spec;
 
@@ -46,6 +47,14 @@ pub(crate) struct Parts {
     pub(crate) name: Option<String>,
     pub(crate) version: String,
     pub(crate) created_at: String,
+    /// Whether `created_at` overwrites a `createdAt` the CSV already has.
+    pub(crate) created_at_policy: spec::CreatedAtPolicy,
+    /// `spec.skips` (set when not empty).
+    pub(crate) skips: Vec<String>,
+    /// The `olm.skipRange` annotation (set when given).
+    pub(crate) skip_range: Option<String>,
+    /// Container images by container name, set in every deployment of the CSV.
+    pub(crate) images: BTreeMap<String, String>,
     pub(crate) icon: Option<Icon>,
     pub(crate) cluster_permissions: Vec<Permission>,
     pub(crate) permissions: Vec<Permission>,
@@ -70,6 +79,8 @@ impl Parts {
             name: spec.name.as_ref().map(|n| n.replace("{version}", version)),
             version: version.to_string(),
             created_at: created_at.to_string(),
+            created_at_policy: spec.created_at,
+            images: spec.images.clone(),
             ..Parts::default()
         };
         if let Some(file) = &spec.icon {
@@ -260,8 +271,21 @@ pub(crate) fn apply(csv: &mut Value, parts: &Parts) -> Result<(), CsvError> {
         mapping(csv, &["metadata"])?.insert("name".into(), name.clone().into());
     }
     let annotations = mapping(csv, &["metadata", "annotations"])?;
-    annotations.insert("createdAt".into(), parts.created_at.clone().into());
+    let has_date = annotations
+        .get("createdAt")
+        .and_then(Value::as_str)
+        .is_some_and(|d| !d.is_empty());
+    if parts.created_at_policy == spec::CreatedAtPolicy::Set || !has_date {
+        annotations.insert("createdAt".into(), parts.created_at.clone().into());
+    }
+    if let Some(range) = &parts.skip_range {
+        annotations.insert("olm.skipRange".into(), range.clone().into());
+    }
     let spec = mapping(csv, &["spec"])?;
+    if !parts.skips.is_empty() {
+        let list = parts.skips.iter().cloned().map(Value::from).collect();
+        spec.insert("skips".into(), Value::Sequence(list));
+    }
     spec.insert("version".into(), parts.version.clone().into());
     if matches!(spec.get("replaces"), Some(Value::Null))
         || spec.get("replaces").and_then(Value::as_str) == Some("")
@@ -299,27 +323,11 @@ pub(crate) fn apply(csv: &mut Value, parts: &Parts) -> Result<(), CsvError> {
             }
         }
     }
-    if let Some(image) = operator_image(csv) {
+    images::set(csv, &parts.images);
+    if let Some(image) = images::operator_image(csv) {
         mapping(csv, &["metadata", "annotations"])?.insert("containerImage".into(), image.into());
     }
     Ok(())
-}
-
-/// The image of the first container of the CSV's first deployment: the operator's image.
-pub(crate) fn operator_image(csv: &Value) -> Option<String> {
-    let d = csv
-        .get("spec")?
-        .get("install")?
-        .get("spec")?
-        .get("deployments")?
-        .get(0)?;
-    let c = d
-        .get("spec")?
-        .get("template")?
-        .get("spec")?
-        .get("containers")?
-        .get(0)?;
-    c.get("image")?.as_str().map(str::to_string)
 }
 
 /// The mapping at `path`, created (as empty mappings) where missing.
@@ -361,6 +369,10 @@ mod tests {
             name: Some("op.v1.0.0".into()),
             version: "1.0.0".into(),
             created_at: "2019-04-05T00:00:00Z".into(),
+            created_at_policy: spec::CreatedAtPolicy::Keep,
+            skips: vec![],
+            skip_range: None,
+            images: BTreeMap::new(),
             icon: Some(Icon::from_bytes("i", b"GIF89a").unwrap()),
             cluster_permissions: vec![Permission {
                 service_account: "op".into(),
@@ -384,6 +396,33 @@ mod tests {
         assert_eq!(lookup(&t, "deployments[0].name"), Some(&y("op")));
         assert_eq!(lookup(&t, "icon.mediatype"), Some(&y("image/gif")));
         assert_eq!(lookup(&t, "deployments[nope].spec"), None);
+    }
+
+    #[test]
+    fn created_at_is_kept_unless_asked_and_skips_are_set() {
+        let text =
+            "metadata: {name: x, annotations: {createdAt: '2020-01-01T00:00:00Z'}}\nspec: {}\n";
+        let mut kept = y(text);
+        let mut p = parts();
+        p.skips = vec!["op.v0.9.0".into()];
+        p.skip_range = Some(">=0.5.0 <1.0.0".into());
+        apply(&mut kept, &p).unwrap();
+        assert_eq!(
+            kept["metadata"]["annotations"]["createdAt"],
+            y("'2020-01-01T00:00:00Z'")
+        );
+        assert_eq!(kept["spec"]["skips"][0], y("op.v0.9.0"));
+        assert_eq!(
+            kept["metadata"]["annotations"]["olm.skipRange"],
+            y("'>=0.5.0 <1.0.0'")
+        );
+        let mut set = y(text);
+        p.created_at_policy = spec::CreatedAtPolicy::Set;
+        apply(&mut set, &p).unwrap();
+        assert_eq!(
+            set["metadata"]["annotations"]["createdAt"],
+            y("'2019-04-05T00:00:00Z'")
+        );
     }
 
     #[test]

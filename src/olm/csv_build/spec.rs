@@ -33,6 +33,25 @@ pub struct CsvSpec {
     /// `name`, `version`, `createdAt`. They print as YAML at the column of their action.
     #[serde(default)]
     pub vars: BTreeMap<String, String>,
+    /// `metadata.annotations.createdAt`: `keep` (default) sets it only where the CSV has none,
+    /// so a complete CSV keeps its own date; `set` always writes the release time.
+    #[serde(default)]
+    pub created_at: CreatedAtPolicy,
+    /// Container images by container name (`operator: quay.io/acme/op:v1.2.0`), set in every
+    /// deployment of the CSV wherever a container of that name runs.
+    #[serde(default)]
+    pub images: BTreeMap<String, String>,
+}
+
+/// `render.csv.created_at`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CreatedAtPolicy {
+    /// Keep a CSV's own `createdAt`; set it only where it is missing or empty.
+    #[default]
+    Keep,
+    /// Always write the release time.
+    Set,
 }
 
 /// A Deployment file (a template when it ends in `.in`).

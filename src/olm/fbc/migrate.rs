@@ -38,6 +38,24 @@ pub struct BundleContents {
 }
 
 impl BundleContents {
+    /// What its registry+v1 bundle image is built from: the channels that serve it, the
+    /// package's default channel when it is one of them, the CSV and its CRDs.
+    pub fn input(&self) -> crate::olm::bundle_image::BundleInput {
+        use crate::olm::bundle_image::{BundleInput, BundleSpec};
+        BundleInput {
+            spec: BundleSpec {
+                package: self.package.clone(),
+                channels: self.channels.clone(),
+                default_channel: self
+                    .default_channel
+                    .clone()
+                    .filter(|d| self.channels.contains(d)),
+            },
+            csv: self.csv.clone(),
+            objects: self.crds.clone(),
+        }
+    }
+
     pub fn name(&self) -> &str {
         self.csv.name().unwrap_or_default()
     }

@@ -21,16 +21,35 @@ fn crd_refs<'a>(csv: &'a Manifest, list: &str) -> Vec<&'a Value> {
         .unwrap_or_default()
 }
 
-/// The CRDs among `crds` that `csv` owns (`spec.customresourcedefinitions.owned[].name`).
+/// The CRDs among `crds` that `csv` owns (`spec.customresourcedefinitions.owned[].name`),
+/// each once. A 2019-era single-version CRD (apiextensions v1beta1 `spec.version`) matches
+/// only an owned entry of its version, so a cumulative bundle carrying two versions of one CRD
+/// gives each CSV the one it was released with.
 pub(crate) fn owned_crds(csv: &Manifest, crds: &[Manifest]) -> Vec<Manifest> {
-    let owned: Vec<&str> = crd_refs(csv, "owned")
+    let owned: Vec<(&str, Option<&str>)> = crd_refs(csv, "owned")
         .into_iter()
-        .filter_map(|o| o.get("name").and_then(Value::as_str))
+        .filter_map(|o| {
+            Some((
+                o.get("name").and_then(Value::as_str)?,
+                o.get("version").and_then(Value::as_str),
+            ))
+        })
         .collect();
-    crds.iter()
-        .filter(|c| c.name().is_some_and(|n| owned.contains(&n)))
-        .cloned()
-        .collect()
+    let mut out: Vec<Manifest> = Vec::new();
+    for crd in crds {
+        let Some(name) = crd.name() else { continue };
+        let matches = owned.iter().any(|(n, v)| {
+            *n == name
+                && match (crd.spec_version(), v) {
+                    (Some(cv), Some(v)) => cv == *v,
+                    _ => true,
+                }
+        });
+        if matches && !out.iter().any(|o| o.name() == Some(name)) {
+            out.push(crd.clone());
+        }
+    }
+    out
 }
 
 /// Group, kind and every version a CRD declares (`spec.versions[].name`, or the 2019

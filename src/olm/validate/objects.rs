@@ -49,11 +49,7 @@ const REMOVED: &[(&str, &str, &str)] = &[
 ];
 
 pub(crate) fn check(unit: &Unit, sink: &mut Sink) {
-    if sink.on(&rules::DEPRECATED_API) {
-        for m in unit.crds.iter().chain(unit.objects) {
-            deprecated(m, sink);
-        }
-    }
+    deprecated_apis(unit, sink);
     if sink.on(&rules::RESOURCE_REQUESTS) {
         for csv in unit.csvs {
             requests(csv, sink);
@@ -154,6 +150,16 @@ fn rbac(m: &Manifest, sink: &mut Sink) {
 }
 
 /// A manifest whose API version Kubernetes removed.
+/// Deprecated API versions among the unit's CRDs and objects (also run on a bundle read one
+/// CSV at a time, whose CRDs are kept whole, so `publish` and `verify DIR` agree).
+pub(crate) fn deprecated_apis(unit: &Unit, sink: &mut Sink) {
+    if sink.on(&rules::DEPRECATED_API) {
+        for m in unit.crds.iter().chain(unit.objects) {
+            deprecated(m, sink);
+        }
+    }
+}
+
 fn deprecated(m: &Manifest, sink: &mut Sink) {
     let (Some(api), Some(kind)) = (m.str_at("apiVersion"), m.kind()) else {
         return;

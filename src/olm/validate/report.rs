@@ -133,7 +133,9 @@ pub fn verify_packed_streamed(
     let file = skeletons.package.file_name();
     let mut sink = Sink::new(opts);
     sink.out = per_csv;
-    crd::check(&Unit::of(skeletons), &mut sink);
+    let unit = Unit::of(skeletons);
+    crd::check(&unit, &mut sink);
+    super::objects::deprecated_apis(&unit, &mut sink);
     check_across(skeletons, Some(&file), &mut sink);
     packed_report(shown, packed, sink)
 }

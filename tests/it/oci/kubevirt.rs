@@ -5,7 +5,8 @@
 use std::process::Command;
 
 use olm_release::oci::{NoEvents, PushOutcome, PushRequest, Store, StoreOptions, Target, push};
-use olm_release::olm::bundle_image::{BundleFolder, build_image, per_csv};
+use olm_release::olm::bundle_image::{BundleFolder, build_image};
+use olm_release::olm::fbc::migrate;
 
 use super::{folder_files, repo, run, umoci_unpack};
 use crate::support::{self, Work, assert_code, peer};
@@ -35,10 +36,10 @@ async fn kubevirt_v0_22_0_as_a_bundle_image() {
     );
     assert_code(&o, 0);
     let bundle = olm_release::olm::archive::read_path(&out.join("bundle")).unwrap();
-    let split = per_csv(&bundle);
-    assert_eq!(split.inputs.len(), 1);
-    assert!(split.stranded.is_empty());
-    let input = &split.inputs[0];
+    let m = migrate::plan(&bundle).unwrap();
+    assert_eq!(m.bundles.len(), 1);
+    assert!(m.left_out.is_empty());
+    let input = &m.bundles[0].input();
     assert_eq!(input.csv.name(), Some("kubevirtoperator.0.22.0"));
     assert!(!input.objects.is_empty(), "the CSV owns KubeVirt's CRD");
 
@@ -49,7 +50,7 @@ async fn kubevirt_v0_22_0_as_a_bundle_image() {
     assert_eq!(back, input.csv.doc);
     let image = build_image(&folder, 1_570_449_600).unwrap();
     let again = build_image(
-        &BundleFolder::build(&per_csv(&bundle).inputs[0]).unwrap(),
+        &BundleFolder::build(&migrate::plan(&bundle).unwrap().bundles[0].input()).unwrap(),
         1_570_449_600,
     )
     .unwrap();

@@ -1,6 +1,8 @@
-//! One bundle per CSV from an app-registry bundle (what migrate publishes).
+//! One bundle per CSV from an app-registry bundle (what migrate publishes), by
+//! `fbc::migrate::plan`, the one splitter.
 
-use olm_release::olm::bundle_image::{BundleFolder, build_image, per_csv};
+use olm_release::olm::bundle_image::{BundleFolder, build_image};
+use olm_release::olm::fbc::migrate;
 use olm_release::olm::{Bundle, Channel, Manifest, PackageManifest};
 
 fn csv(version: &str, replaces: Option<&str>, skips: &[&str], crd_version: &str) -> Manifest {
@@ -58,10 +60,10 @@ fn each_csv_gets_its_crds_channels_and_default() {
         ],
         crds: vec![crd("v1alpha1"), crd("v1")],
     };
-    let split = per_csv(&bundle);
-    assert_eq!(split.stranded, ["op.v0.0.1"]);
-    let got: Vec<Row> = split
-        .inputs
+    let m = migrate::plan(&bundle).unwrap();
+    assert_eq!(m.left_out, ["op.v0.0.1"]);
+    let inputs: Vec<_> = m.bundles.iter().map(|b| b.input()).collect();
+    let got: Vec<Row> = inputs
         .iter()
         .map(|i| {
             (
@@ -97,8 +99,7 @@ fn each_csv_gets_its_crds_channels_and_default() {
         ]
     );
     // Every one builds, each to its own digest.
-    let mut digests: Vec<String> = split
-        .inputs
+    let mut digests: Vec<String> = inputs
         .iter()
         .map(|i| {
             build_image(&BundleFolder::build(i).unwrap(), 0)

@@ -12,14 +12,15 @@
 //!   policy) because it would make `replaces` point forward;
 //! - every failure is an error; nothing is silently published without its predecessor.
 
-use std::cmp::Ordering;
+mod decide;
+
+pub(crate) use decide::{clear_dangling, decide};
 
 use super::errors::FetchError;
 use super::{Assembled, Decision, Rendered};
 use crate::error::Result;
 use crate::olm::archive;
 use crate::olm::{Bundle, Manifest};
-use crate::pipeline::OlderPolicy;
 use crate::plan::FetchStep;
 use crate::registry::Registry;
 use crate::report::Reporter;
@@ -42,6 +43,14 @@ pub(crate) async fn run(
             source,
         })?;
     let Some(default) = releases.first() else {
+        let mut rendered = rendered;
+        if let Some(cleared) = clear_dangling(&mut rendered, None) {
+            report.note(&cleared);
+        }
+        let name = csv_name(&rendered).to_string();
+        for note in decide::first_package(&mut rendered.package, &step.channels, &name) {
+            report.note(&note);
+        }
         let decision = Decision::First {
             reason: format!("{where_} has no releases yet"),
         };
@@ -93,7 +102,16 @@ pub(crate) async fn run(
         .channel(channel)
         .and_then(|c| previous.csv(&c.current_csv))
         .cloned();
-    let (bundle, decision) = decide(rendered, previous, channel, &default.release, step.older)?;
+    let (bundle, decision, notes) = decide(
+        rendered,
+        previous,
+        &step.channels,
+        &default.release,
+        step.older,
+    )?;
+    for n in &notes {
+        report.note(n);
+    }
     let text = match &decision {
         Decision::First { reason } => format!(
             "first release on channel {channel}: {} has no replaces ({reason})",
@@ -144,122 +162,6 @@ fn csv_name(b: &Bundle) -> &str {
         .first()
         .and_then(Manifest::name)
         .unwrap_or("the new CSV")
-}
-
-/// Combines the rendered bundle (new CSV first) with the previous one.
-pub(crate) fn decide(
-    mut rendered: Bundle,
-    previous: Bundle,
-    channel: &str,
-    previous_release: &str,
-    older: OlderPolicy,
-) -> Result<(Bundle, Decision)> {
-    let new_name = csv_name(&rendered).to_string();
-    let new_version = rendered.csvs[0]
-        .semver()
-        .ok_or_else(|| FetchError::NotSemver {
-            csv: new_name.clone(),
-        })?;
-    let decision = match previous.package.channel(channel) {
-        None => Decision::First {
-            reason: format!("release {previous_release} has no channel '{channel}'"),
-        },
-        Some(head) => {
-            let head_csv =
-                previous
-                    .csv(&head.current_csv)
-                    .ok_or_else(|| FetchError::MissingHead {
-                        release: previous_release.into(),
-                        channel: channel.into(),
-                        head: head.current_csv.clone(),
-                    })?;
-            let head_version = head_csv.semver().ok_or_else(|| FetchError::HeadVersion {
-                release: previous_release.into(),
-                head: head.current_csv.clone(),
-            })?;
-            match new_version.cmp(&head_version) {
-                Ordering::Greater => Decision::Replaces {
-                    head: head.current_csv.clone(),
-                    head_release: previous_release.to_string(),
-                },
-                Ordering::Equal => {
-                    // Same release again: keep the head's own predecessor so that identical
-                    // inputs give an identical bundle.
-                    let replaces = head_csv.replaces().map(str::to_string);
-                    rendered.csvs[0].set_replaces(replaces.as_deref());
-                    Decision::SameVersion {
-                        release: previous_release.to_string(),
-                    }
-                }
-                Ordering::Less => match older {
-                    OlderPolicy::Skip => Decision::SkipOlder {
-                        head: head.current_csv.clone(),
-                    },
-                    OlderPolicy::Refuse => {
-                        return Err(FetchError::Older {
-                            csv: new_name,
-                            version: new_version.to_string(),
-                            head: head.current_csv.clone(),
-                            head_version: head_version.to_string(),
-                            channel: channel.into(),
-                            release: previous_release.into(),
-                        }
-                        .into());
-                    }
-                },
-            }
-        }
-    };
-    if let Decision::Replaces { head, .. } = &decision {
-        rendered.csvs[0].set_replaces(Some(head));
-    }
-    if matches!(decision, Decision::SkipOlder { .. }) {
-        return Ok((rendered, decision));
-    }
-    Ok((merge(rendered, previous, channel, &new_name), decision))
-}
-
-/// The new bundle: the new CSV, every other CSV of the previous bundle, the new CRDs plus the
-/// previous CRDs of other names, and the previous package with this channel's head moved.
-fn merge(rendered: Bundle, previous: Bundle, channel: &str, new_name: &str) -> Bundle {
-    let mut csvs = rendered.csvs;
-    csvs.extend(
-        previous
-            .csvs
-            .into_iter()
-            .filter(|c| c.name() != Some(new_name)),
-    );
-    let mut crds = rendered.crds;
-    let new_crds: Vec<String> = crds
-        .iter()
-        .filter_map(|c| c.name().map(str::to_string))
-        .collect();
-    crds.extend(
-        previous
-            .crds
-            .into_iter()
-            .filter(|c| !c.name().is_some_and(|n| new_crds.iter().any(|x| x == n))),
-    );
-    let mut package = previous.package;
-    package.package_name = rendered.package.package_name;
-    if rendered.package.default_channel.is_some() {
-        package.default_channel = rendered.package.default_channel;
-    }
-    // A package with several channels needs a default (registry ≥ v1.1.1 refuses to load it
-    // otherwise). When this release adds a channel to a package that had one, the channel that
-    // was the implicit default stays the default, so existing subscribers see no change; a
-    // `defaultChannel` in the rendered package file decides otherwise.
-    let implicit = (package.channels.len() == 1 && package.default_channel.is_none())
-        .then(|| package.channels[0].name.clone());
-    package.set_head(channel, new_name);
-    if package.default_channel.is_none() && package.channels.len() > 1 {
-        package.default_channel = Some(implicit.unwrap_or_else(|| channel.to_string()));
-    }
-    Bundle {
-        package,
-        csvs,
-        crds,
-    }
 }
 
 /// Shows what changes between the channel's published head CSV and the new one: always in a

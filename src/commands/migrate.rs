@@ -1,0 +1,84 @@
+//! `olm-release migrate`: a package's app-registry history to bundle images and a file-based
+//! catalog. The arguments resolve into [`MigrateInputs`]; [`plan::migrate`] builds the plan
+//! (one step), and the executor runs it with the same gate as a pipeline, so `--dry-run`
+//! writes nothing and a rerun changes nothing.
+
+use crate::cli::MigrateArgs;
+use crate::error::{Problem, Problems, Result};
+use crate::oci::Target;
+use crate::plan::{self, ImageJob, MigrateInputs, Plan, RegistryJob};
+use crate::settings::{self, Env, RunMode};
+
+/// The plan of `migrate`.
+pub(crate) fn plan(args: &MigrateArgs, env: &Env) -> Result<Plan> {
+    let mut problems = Vec::new();
+    let epoch = settings::source_date_epoch(env)
+        .map_err(|p| problems.push(p))
+        .ok()
+        .flatten()
+        .unwrap_or(0);
+    let location = settings::registry_location(&args.at.registry, args.at.insecure)
+        .map_err(|e| problems.push(Problem::new("--registry", e)))
+        .ok();
+    let target = Target::parse(&args.image_target)
+        .map_err(|e| problems.push(Problem::new("--image-target", e.to_string())))
+        .ok();
+    if let Some(Target::Registry(r)) = &target
+        && r.base.scheme() == "http"
+        && !crate::http::is_loopback(&r.base)
+        && !args.at.insecure
+    {
+        problems.push(Problem::new(
+            "--image-target",
+            format!(
+                "plain http to {} is refused off loopback; use https, or pass --insecure",
+                r.describe()
+            ),
+        ));
+    }
+    let name = match (&args.image, &target) {
+        (Some(n), _) => Some(n.clone()),
+        (None, Some(Target::Registry(r))) => Some(r.describe()),
+        (None, Some(Target::Layout(_))) => {
+            problems.push(Problem::new(
+                "--image",
+                "an oci: target needs the image name the catalog lists (e.g. --image quay.io/ORG/REPOSITORY)",
+            ));
+            None
+        }
+        (None, None) => None,
+    };
+    let secret = settings::image_credentials(env, &mut problems);
+    let (Some(location), Some(target), Some(name)) = (location, target, name) else {
+        return Err(Problems(problems).into());
+    };
+    if !problems.is_empty() {
+        return Err(Problems(problems).into());
+    }
+    let inputs = MigrateInputs {
+        registry: RegistryJob {
+            location,
+            credentials: settings::registry_credentials(env),
+            http: super::registry::http_options(&args.at),
+            retry: Default::default(),
+        },
+        namespace: args.namespace.clone(),
+        package: args.package.clone(),
+        image: ImageJob {
+            target,
+            credentials: secret.as_ref().map(|_| "OCI_USERNAME and OCI_PASSWORD"),
+            secret,
+            insecure: args.at.insecure,
+            retry: Default::default(),
+        },
+        name,
+        catalog: args.catalog.clone(),
+        epoch,
+        mode: RunMode {
+            dry_run: args.dry_run,
+            force: args.force,
+        },
+        ci: crate::ci::CiContext::from_env(env),
+    };
+    Ok(plan::migrate(inputs)?)
+}

@@ -1,0 +1,140 @@
+//! The bundle-image step: the verified CSV and its CRDs become the registry+v1 bundle folder
+//! (written under the run's output folder), its reproducible single-layer image, and a push to
+//! the image target by the idempotency rule of [`crate::oci::push`] (the same digest at the tag
+//! is left alone; another is refused unless `--force`; the manifest is read back by digest).
+//!
+//! The decision is made read-only first ([`crate::oci::check`]); the push itself is the one
+//! write, asked at the gate, so a dry-run prints the digest it would push and what the tag
+//! holds, and writes nothing to the target.
+
+use super::{Decision as Fetched, Imaged, Verified};
+use crate::error::{Error, Result};
+use crate::events::{Gate, Write};
+use crate::oci::{self, Decision, Event, PushOutcome, PushRequest, Store};
+use crate::olm::bundle_image::{BundleFolder, BundleInput, BundleSpec, build_image};
+use crate::plan::BundleImageStep;
+use crate::report::Reporter;
+
+/// The bundle-image step.
+pub(crate) async fn run(
+    step: &BundleImageStep,
+    report: &Reporter,
+    gate: &dyn Gate,
+    v: &Verified,
+) -> Result<Option<Imaged>> {
+    if let Some(Fetched::SkipOlder { head }) = &v.decision {
+        report.info(&format!(
+            "below {head}, the head of the channel: no bundle image (policy 'skip')"
+        ));
+        return Ok(None);
+    }
+    let (csv, crds) = v
+        .newest
+        .clone()
+        .ok_or_else(|| Error::internal("bundle-image without a verified CSV"))?;
+    let default_channel = v
+        .package
+        .default_channel
+        .clone()
+        .filter(|d| *d == step.channel);
+    let folder = BundleFolder::build(&BundleInput {
+        spec: BundleSpec {
+            package: step.package.clone(),
+            channels: vec![step.channel.clone()],
+            default_channel,
+        },
+        csv: csv.clone(),
+        objects: crds.clone(),
+    })?;
+    folder.write(&step.folder)?;
+    let image = build_image(&folder, step.epoch)?;
+    report.info(&format!(
+        "bundle folder {} ({} file(s)); image {}",
+        step.folder.display(),
+        folder.files().len(),
+        image.digest()
+    ));
+    let store = Store::open(&step.image.target, step.image.options())?;
+    let req = PushRequest {
+        image: &image,
+        tag: &step.tag,
+        force: step.force,
+    };
+    let pinned = publish(&store, &req, &step.name, report, gate).await?;
+    Ok(Some(Imaged { pinned, csv, crds }))
+}
+
+/// Pushes `req` through the gate by the idempotency rule, and returns `NAME@sha256:…`.
+pub(super) async fn publish(
+    store: &Store,
+    req: &PushRequest<'_>,
+    name: &str,
+    report: &Reporter,
+    gate: &dyn Gate,
+) -> Result<String> {
+    let events = |e: Event| event(report, e);
+    let digest = req.image.digest().to_string();
+    let write = Write {
+        what: format!("bundle image {name}"),
+        target: format!("{}:{}", store.describe(), req.tag),
+        digest: Some(digest.trim_start_matches("sha256:").to_string()),
+    };
+    let decision = oci::check(store, req, &events).await?;
+    let pinned = format!("{name}@{digest}");
+    let holds = match &decision {
+        Decision::New => "nothing".to_string(),
+        Decision::Unchanged => digest.clone(),
+        Decision::Overwrite { existing } => format!("{existing} (--force overwrites it)"),
+    };
+    if decision == Decision::Unchanged {
+        gate.kept(write);
+        return Ok(pinned);
+    }
+    if !gate.allow(&write) {
+        report.info(&format!(
+            "would push {digest} to {}; the tag holds {holds}",
+            write.target
+        ));
+        return Ok(pinned);
+    }
+    match oci::push(store, req, &events).await? {
+        PushOutcome::Unchanged { .. } => gate.kept(write),
+        PushOutcome::Pushed { replaced, .. } => {
+            if let Some(r) = replaced {
+                report.warn(&format!("--force: {} held {r}", write.target));
+            }
+            gate.done(write);
+        }
+    }
+    report.detail(&format!("catalog reference {pinned}"));
+    Ok(pinned)
+}
+
+fn event(report: &Reporter, e: Event) {
+    match e {
+        Event::Retry {
+            at,
+            attempt,
+            of,
+            wait,
+            why,
+        } => report.warn(&format!(
+            "{at}: {why}; retrying in {:.1}s (attempt {} of {of})",
+            wait.as_secs_f64(),
+            attempt + 1
+        )),
+        Event::Token { service, scope } => {
+            report.detail(&format!("token from {service} for {scope}"))
+        }
+        Event::BlobPresent { digest } => report.detail(&format!("blob {digest} already there")),
+        Event::BlobUploaded { digest, size } => {
+            report.detail(&format!("uploaded blob {digest} ({size} bytes)"))
+        }
+        Event::ManifestPushed { tag, digest } => {
+            report.detail(&format!("manifest {digest} stored as {tag}"))
+        }
+        Event::ReadBack { digest } => {
+            report.detail(&format!("read back {digest} by digest: identical"))
+        }
+    }
+}

@@ -1,0 +1,104 @@
+//! The catalog step: the pushed bundle image joins the pipeline's file-based catalog folder
+//! by digest ([`fbc::add`]: its channel entry `replaces` the channel's head, `defaultChannel`
+//! kept right), the whole catalog is validated with the rules of `opm validate`, and only the
+//! files that change are written, through the gate. A rerun renders byte-identical files, so
+//! nothing is written; a dry-run prints the catalog diff.
+
+use super::Imaged;
+use super::errors::CatalogInvalid;
+use crate::error::Result;
+use crate::events::{Gate, Write};
+use crate::olm::Level;
+use crate::olm::fbc::{self, AddBundle, disk};
+use crate::plan::CatalogStep;
+use crate::report::Reporter;
+
+/// The catalog step.
+pub(crate) fn run(
+    step: &CatalogStep,
+    report: &Reporter,
+    gate: &dyn Gate,
+    image: &Imaged,
+) -> Result<()> {
+    let loaded = disk::read(&step.dir)?;
+    let mut catalog = loaded.catalog;
+    let mut req = AddBundle::from_csv(
+        &step.package,
+        &image.csv,
+        &image.crds,
+        &image.pinned,
+        std::slice::from_ref(&step.channel),
+    );
+    for s in &step.skips {
+        if !req.skips.contains(s) {
+            req.skips.push(s.clone());
+        }
+    }
+    if step.skip_range.is_some() {
+        req.skip_range = step.skip_range.clone();
+    }
+    req.force = step.force;
+    let outcome = fbc::add(&mut catalog, &req)?;
+    for line in outcome.lines() {
+        report.detail(&line);
+    }
+    let what = format!("catalog entry {} ({})", req.name, image.pinned);
+    write(
+        &step.dir,
+        &loaded.files,
+        &catalog,
+        what,
+        step.show_diff,
+        report,
+        gate,
+    )
+}
+
+/// Validates `catalog` as a whole, then writes the files that change under `dir` through the
+/// gate (`read_files`: the catalog files read before); the diff is shown when `show_diff`
+/// (else with `-v`).
+pub(super) fn write(
+    dir: &std::path::Path,
+    read_files: &[String],
+    catalog: &fbc::Catalog,
+    what: String,
+    show_diff: bool,
+    report: &Reporter,
+    gate: &dyn Gate,
+) -> Result<()> {
+    let findings = fbc::validate(catalog);
+    report.findings(&findings);
+    let errors: Vec<_> = findings
+        .iter()
+        .filter(|f| f.level == Level::Error)
+        .collect();
+    if let Some(first) = errors.first() {
+        return Err(CatalogInvalid {
+            dir: dir.display().to_string(),
+            errors: errors.len(),
+            first: first.to_string(),
+        }
+        .into());
+    }
+    let rendered = fbc::write::render(catalog)?;
+    let changes = disk::plan(dir, read_files, &rendered)?;
+    if changes.is_empty() {
+        gate.kept(Write {
+            what,
+            target: dir.display().to_string(),
+            digest: None,
+        });
+        return Ok(());
+    }
+    let write = Write {
+        what,
+        target: format!("{} ({} file(s) changed)", dir.display(), changes.len()),
+        digest: None,
+    };
+    report.block(&disk::diff(&changes), show_diff);
+    if gate.allow(&write) {
+        disk::apply(dir, &changes)?;
+        gate.done(write);
+    }
+    Ok(())
+}

@@ -1,0 +1,281 @@
+//! The decision of fetch-previous, per channel, and the merge of the previous bundle.
+//!
+//! A CSV has one `spec.replaces`, while each channel has its own head. OLM's registry builds a
+//! channel by walking from its head (`currentCSV`) through `replaces`, and for every CSV it
+//! visits adds an edge "this CSV replaces each name in its `spec.skips`" (operator-registry
+//! `AddPackageChannels`; OLM's upgrade docs, "skips"). So a CSV joining channels with
+//! different heads `replaces` the head of the first of its channels (the pipeline's `channel`,
+//! or the first of `channels`) and `skips` the heads of the others: subscribers on every
+//! channel then have an upgrade edge from their installed head to the new CSV, and the old
+//! heads stay in the bundle, so the graph stays whole. The file-based catalog path (`olm::fbc`)
+//! needs no `skips` for this: there each channel entry carries its own `replaces`; both give
+//! every channel the same edge from its old head to the new CSV.
+//!
+//! Versions compare as SemVer on every channel: a version below any channel's head is refused
+//! (or skipped by policy), since `replaces` or `skips` would point forward.
+
+use std::cmp::Ordering;
+
+use crate::error::Result;
+use crate::exec::Decision;
+use crate::exec::errors::FetchError;
+use crate::olm::{Bundle, Manifest, PackageManifest};
+use crate::pipeline::OlderPolicy;
+
+fn csv_name(b: &Bundle) -> String {
+    b.csvs
+        .first()
+        .and_then(Manifest::name)
+        .unwrap_or("the new CSV")
+        .to_string()
+}
+
+/// Points every channel of the release at `head`, adding the ones the package lacks.
+pub(crate) fn set_heads(package: &mut PackageManifest, channels: &[String], head: &str) {
+    for c in channels {
+        package.set_head(c, head);
+    }
+}
+
+/// The package of a first release: every channel of the release headed by `head`; a channel
+/// the project's package file declares with another head is left out, and said so (its head
+/// is not published, so OLM could not serve it).
+pub(crate) fn first_package(
+    package: &mut PackageManifest,
+    channels: &[String],
+    head: &str,
+) -> Vec<String> {
+    set_heads(package, channels, head);
+    let mut notes = Vec::new();
+    package.channels.retain(|c| {
+        let keep = c.current_csv == head;
+        if !keep {
+            notes.push(format!(
+                "the package file's channel {} (head {}) is left out of this release: {} is not published yet",
+                c.name, c.current_csv, c.current_csv
+            ));
+        }
+        keep
+    });
+    if let Some(d) = &package.default_channel
+        && package.channel(d).is_none()
+    {
+        package.default_channel = channels.first().cloned();
+    }
+    notes
+}
+
+/// Clears the new CSV's `replaces` when it names no CSV that is published (`previous` is the
+/// registry's current bundle; `None` when nothing is published), saying what it cleared. A
+/// complete CSV copied from a project keeps its own `replaces`, which on a first release names
+/// a CSV OLM would never find.
+pub(crate) fn clear_dangling(bundle: &mut Bundle, previous: Option<&Bundle>) -> Option<String> {
+    let name = csv_name(bundle);
+    let csv = bundle.csvs.first_mut()?;
+    let replaces = csv.replaces()?.to_string();
+    if previous.is_some_and(|p| p.csv(&replaces).is_some()) {
+        return None;
+    }
+    csv.set_replaces(None);
+    Some(format!(
+        "{name}: cleared spec.replaces '{replaces}': it names nothing published, so this is a first release"
+    ))
+}
+
+/// One channel's head in the previous bundle, compared with the new version.
+struct Head {
+    channel: String,
+    name: String,
+    order: Ordering,
+}
+
+/// Combines the rendered bundle (new CSV first) with the previous one; also returns notes on
+/// what was decided beyond the [`Decision`] (skips added, a `replaces` cleared).
+pub(crate) fn decide(
+    mut rendered: Bundle,
+    previous: Bundle,
+    channels: &[String],
+    previous_release: &str,
+    older: OlderPolicy,
+) -> Result<(Bundle, Decision, Vec<String>)> {
+    let new_name = csv_name(&rendered);
+    let new_version = rendered.csvs[0]
+        .semver()
+        .ok_or_else(|| FetchError::NotSemver {
+            csv: new_name.clone(),
+        })?;
+    let mut heads = Vec::new();
+    for channel in channels {
+        let Some(head) = previous.package.channel(channel) else {
+            continue;
+        };
+        let head_csv = previous
+            .csv(&head.current_csv)
+            .ok_or_else(|| FetchError::MissingHead {
+                release: previous_release.into(),
+                channel: channel.clone(),
+                head: head.current_csv.clone(),
+            })?;
+        let head_version = head_csv.semver().ok_or_else(|| FetchError::HeadVersion {
+            release: previous_release.into(),
+            head: head.current_csv.clone(),
+        })?;
+        let order = new_version.cmp(&head_version);
+        if order == Ordering::Less {
+            match older {
+                OlderPolicy::Skip => {
+                    let decision = Decision::SkipOlder {
+                        head: head.current_csv.clone(),
+                    };
+                    return Ok((rendered, decision, Vec::new()));
+                }
+                OlderPolicy::Refuse => {
+                    return Err(FetchError::Older {
+                        csv: new_name,
+                        version: new_version.to_string(),
+                        head: head.current_csv.clone(),
+                        head_version: head_version.to_string(),
+                        channel: channel.clone(),
+                        release: previous_release.into(),
+                    }
+                    .into());
+                }
+            }
+        }
+        heads.push(Head {
+            channel: channel.clone(),
+            name: head.current_csv.clone(),
+            order,
+        });
+    }
+    let mut notes = Vec::new();
+    let above: Vec<&Head> = heads
+        .iter()
+        .filter(|h| h.order == Ordering::Greater)
+        .collect();
+    let decision = if let Some(first) = above.first() {
+        rendered.csvs[0].set_replaces(Some(&first.name));
+        let mut skips = skips_of(&rendered.csvs[0]);
+        for h in &above[1..] {
+            if h.name != first.name && !skips.contains(&h.name) {
+                skips.push(h.name.clone());
+                notes.push(format!(
+                    "{new_name} skips {}, head of channel {}: a CSV has one replaces (the head of {}), so subscribers on {} upgrade through spec.skips",
+                    h.name, h.channel, first.channel, h.channel
+                ));
+            }
+        }
+        set_skips(&mut rendered.csvs[0], &skips);
+        Decision::Replaces {
+            head: first.name.clone(),
+            head_release: previous_release.to_string(),
+        }
+    } else if let Some(same) = heads.iter().find(|h| h.order == Ordering::Equal) {
+        // Same release again: keep the published CSV's own edges so that identical inputs
+        // give an identical bundle.
+        if let Some(published) = previous.csv(&same.name) {
+            rendered.csvs[0].set_replaces(published.replaces());
+            set_skips(&mut rendered.csvs[0], &skips_of(published));
+        }
+        Decision::SameVersion {
+            release: previous_release.to_string(),
+        }
+    } else {
+        notes.extend(clear_dangling(&mut rendered, Some(&previous)));
+        Decision::First {
+            reason: format!(
+                "release {previous_release} has no channel '{}'",
+                channels.join("', '")
+            ),
+        }
+    };
+    Ok((
+        merge(rendered, previous, channels, &new_name),
+        decision,
+        notes,
+    ))
+}
+
+fn skips_of(csv: &Manifest) -> Vec<String> {
+    crate::olm::value_at(&csv.doc, "spec.skips")
+        .and_then(serde_yaml_ng::Value::as_sequence)
+        .map(|s| {
+            s.iter()
+                .filter_map(|v| v.as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn set_skips(csv: &mut Manifest, skips: &[String]) {
+    let Some(spec) = csv
+        .doc
+        .get_mut("spec")
+        .and_then(serde_yaml_ng::Value::as_mapping_mut)
+    else {
+        return;
+    };
+    if skips.is_empty() {
+        spec.remove("skips");
+    } else {
+        let list = skips.iter().cloned().map(Into::into).collect();
+        spec.insert("skips".into(), serde_yaml_ng::Value::Sequence(list));
+    }
+}
+
+/// The new bundle: the new CSV, every other CSV of the previous bundle, the new CRDs plus the
+/// previous CRDs of other names, and the previous package with every channel of the release
+/// pointing at the new CSV. Channels the project's package file declares are kept too when
+/// their head is in the bundle (never silently dropped: one whose head is missing stays out,
+/// and verify would name it if it were kept).
+fn merge(rendered: Bundle, previous: Bundle, channels: &[String], new_name: &str) -> Bundle {
+    let mut csvs = rendered.csvs;
+    csvs.extend(
+        previous
+            .csvs
+            .into_iter()
+            .filter(|c| c.name() != Some(new_name)),
+    );
+    let mut crds = rendered.crds;
+    let new_crds: Vec<String> = crds
+        .iter()
+        .filter_map(|c| c.name().map(str::to_string))
+        .collect();
+    crds.extend(
+        previous
+            .crds
+            .into_iter()
+            .filter(|c| !c.name().is_some_and(|n| new_crds.iter().any(|x| x == n))),
+    );
+    let mut package = previous.package;
+    package.package_name = rendered.package.package_name;
+    if rendered.package.default_channel.is_some() {
+        package.default_channel = rendered.package.default_channel;
+    }
+    // A package with several channels needs a default (registry ≥ v1.1.1 refuses to load it
+    // otherwise). When this release adds a channel to a package that had one, the channel that
+    // was the implicit default stays the default, so existing subscribers see no change; a
+    // `defaultChannel` in the rendered package file decides otherwise.
+    let implicit = (package.channels.len() == 1 && package.default_channel.is_none())
+        .then(|| package.channels[0].name.clone());
+    for declared in &rendered.package.channels {
+        if package.channel(&declared.name).is_none()
+            && !channels.contains(&declared.name)
+            && csvs
+                .iter()
+                .any(|c| c.name() == Some(declared.current_csv.as_str()))
+        {
+            package.channels.push(declared.clone());
+        }
+    }
+    set_heads(&mut package, channels, new_name);
+    if package.default_channel.is_none() && package.channels.len() > 1 {
+        package.default_channel =
+            Some(implicit.unwrap_or_else(|| channels.first().cloned().unwrap_or_default()));
+    }
+    Bundle {
+        package,
+        csvs,
+        crds,
+    }
+}

@@ -1,0 +1,94 @@
+//! The migrate step: every release of a package is read from the app registry; the newest
+//! (cumulative) one is split into one registry+v1 bundle per CSV by
+//! [`fbc::migrate::plan_with_releases`] (each older CSV with the CRDs of the release that
+//! introduced it); each bundle image is pushed by the bundle-image step's rule (tag = the CSV's
+//! version); then the catalog that keeps the app registry's upgrade graph replaces this
+//! package's documents in the catalog folder, validated, written through the gate. A rerun
+//! pushes nothing and writes nothing.
+
+use std::collections::BTreeMap;
+
+use super::bundle_image::publish;
+use crate::error::Result;
+use crate::events::Gate;
+use crate::oci::{PushRequest, Store, tag_for_version};
+use crate::olm::archive;
+use crate::olm::bundle_image::{BundleFolder, build_image};
+use crate::olm::fbc::{self, CatalogError, disk};
+use crate::plan::MigrateStep;
+use crate::registry::Registry;
+use crate::report::Reporter;
+
+/// The migrate step.
+pub(crate) async fn run(
+    step: &MigrateStep,
+    registry: &Registry,
+    report: &Reporter,
+    gate: &dyn Gate,
+) -> Result<()> {
+    let (ns, pkg) = (&step.namespace, &step.package);
+    let fail = |message: String| CatalogError::Migration {
+        package: pkg.clone(),
+        message,
+    };
+    let infos = registry.releases(ns, pkg).await?;
+    if infos.is_empty() {
+        return Err(fail(format!(
+            "{} has no releases of {ns}/{pkg}",
+            registry.describe()
+        ))
+        .into());
+    }
+    let mut releases = Vec::new();
+    for info in &infos {
+        let gz = registry.pull(ns, pkg, &info.digest).await?;
+        let bundle = archive::unpack_release(&gz, &info.digest)
+            .map_err(|m| fail(format!("release {}: {m}", info.release)))?;
+        releases.push(bundle);
+    }
+    report.info(&format!(
+        "read {} release(s) of {ns}/{pkg}; the newest ({}) carries the package's history",
+        infos.len(),
+        infos[0].release
+    ));
+    let m = fbc::migrate::plan_with_releases(&releases[0], &releases)?;
+    if !m.left_out.is_empty() {
+        report.warn(&format!(
+            "no channel reaches {}; not migrated (a catalog lists only bundles in a channel)",
+            m.left_out.join(", ")
+        ));
+    }
+    let store = Store::open(&step.image.target, step.image.options())?;
+    let mut images = BTreeMap::new();
+    for b in &m.bundles {
+        let folder = BundleFolder::build(&b.input())?;
+        let image = build_image(&folder, step.epoch)?;
+        let tag = tag_for_version(b.version());
+        let req = PushRequest {
+            image: &image,
+            tag: &tag,
+            force: step.force,
+        };
+        let pinned = publish(&store, &req, &step.name, report, gate).await?;
+        images.insert(b.name().to_string(), pinned);
+    }
+    let migrated = fbc::migrate::catalog(&m, &images)?;
+    let loaded = disk::read(&step.catalog)?;
+    let mut catalog = loaded.catalog;
+    catalog.packages.retain(|p| p.name != *pkg);
+    catalog.channels.retain(|c| c.package != *pkg);
+    catalog.bundles.retain(|b| b.package != *pkg);
+    catalog.packages.extend(migrated.packages);
+    catalog.channels.extend(migrated.channels);
+    catalog.bundles.extend(migrated.bundles);
+    let what = format!("catalog of {pkg} ({} bundle(s))", m.bundles.len());
+    super::catalog::write(
+        &step.catalog,
+        &loaded.files,
+        &catalog,
+        what,
+        step.show_diff,
+        report,
+        gate,
+    )
+}

@@ -1,0 +1,179 @@
+//! The steps that publish where OLM reads today: `bundle-image` (the registry+v1 bundle folder,
+//! its reproducible OCI image, pushed to an image target) and `catalog` (the bundle added to a
+//! file-based catalog folder by digest), and how a pipeline's sections become them.
+//!
+//! A bundle image is never pushed unverified: the stage order puts `verify` before
+//! `bundle-image` (as before `push`), so the image holds exactly the CSV and CRDs the verify
+//! stage validated, under the pipeline's profile. The catalog stage validates the whole
+//! catalog with the rules of `opm validate` before it writes.
+
+use std::path::PathBuf;
+
+use serde::{Serialize, Serializer};
+
+use crate::oci::{self, Target};
+use crate::retry::RetryPolicy;
+use crate::settings::{OCI_PASSWORD, OCI_USERNAME, Settings};
+
+/// An image target, and how to talk to it.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct ImageJob {
+    #[serde(serialize_with = "target_shown")]
+    pub(crate) target: Target,
+    /// The variables the credentials came from.
+    pub(crate) credentials: Option<&'static str>,
+    #[serde(skip)]
+    pub(crate) secret: Option<oci::Credentials>,
+    #[serde(skip)]
+    pub(crate) insecure: bool,
+    #[serde(skip)]
+    pub(crate) retry: RetryPolicy,
+}
+
+fn target_shown<S: Serializer>(t: &Target, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&t.describe())
+}
+
+impl ImageJob {
+    /// How to open the target.
+    pub(crate) fn options(&self) -> oci::StoreOptions {
+        oci::StoreOptions::default()
+            .with_insecure(self.insecure)
+            .with_credentials(self.secret.clone())
+            .with_retry(self.retry)
+    }
+
+    /// A registry on another host than loopback (credentials are needed to push there).
+    pub(crate) fn remote(&self) -> bool {
+        matches!(&self.target, Target::Registry(r) if !crate::http::is_loopback(&r.base))
+    }
+}
+
+/// Write the registry+v1 bundle folder, build its image and push it under the tag.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct BundleImageStep {
+    pub(crate) image: ImageJob,
+    pub(crate) tag: String,
+    /// The name the catalog pins by digest (`NAME@sha256:…`).
+    pub(crate) name: String,
+    /// Where the bundle folder is written.
+    pub(crate) folder: PathBuf,
+    pub(crate) package: String,
+    pub(crate) channel: String,
+    /// Tar entry times and the config's `created` (`SOURCE_DATE_EPOCH`, else 0).
+    pub(crate) epoch: u64,
+    pub(crate) force: bool,
+}
+
+/// Add the pushed bundle image to the catalog folder, validate the catalog, write it.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct CatalogStep {
+    pub(crate) dir: PathBuf,
+    pub(crate) package: String,
+    pub(crate) channel: String,
+    pub(crate) skips: Vec<String>,
+    pub(crate) skip_range: Option<String>,
+    pub(crate) force: bool,
+    /// Show the catalog diff normally (a dry-run), not only with `-v`.
+    #[serde(skip)]
+    pub(crate) show_diff: bool,
+}
+
+/// The bundle-image step of `s`, given its package and channel (`None` when a section is
+/// unusable; a problem already says why).
+pub(crate) fn bundle_image_step(
+    s: &Settings,
+    package: String,
+    channel: String,
+) -> Option<BundleImageStep> {
+    let b = s.bundle_image.as_ref()?;
+    let version = s.version.as_ref()?.to_string();
+    let image = ImageJob {
+        target: b.target.clone()?,
+        credentials: s
+            .credentials
+            .image
+            .as_ref()
+            .map(|_| "OCI_USERNAME and OCI_PASSWORD"),
+        secret: s.credentials.image.clone(),
+        insecure: b.insecure,
+        retry: RetryPolicy::default(),
+    };
+    Some(BundleImageStep {
+        image,
+        tag: b
+            .tag
+            .clone()
+            .unwrap_or_else(|| oci::tag_for_version(&version)),
+        name: b.image.clone()?,
+        folder: s.out.join("bundle-image"),
+        package,
+        channel,
+        epoch: s.source_date_epoch.unwrap_or(0),
+        force: s.mode.force,
+    })
+}
+
+/// The catalog step of `s`.
+pub(crate) fn catalog_step(s: &Settings, package: String, channel: String) -> Option<CatalogStep> {
+    let c = s.catalog.as_ref()?;
+    Some(CatalogStep {
+        dir: c.dir.clone(),
+        package,
+        channel,
+        skips: c.skips.clone(),
+        skip_range: c.skip_range.clone(),
+        force: s.mode.force,
+        show_diff: s.mode.dry_run,
+    })
+}
+
+/// Pushing to a registry off loopback needs `OCI_USERNAME` and `OCI_PASSWORD` (a dry-run only
+/// reads, and may read anonymously).
+pub(crate) fn credentials(step: &BundleImageStep, dry_run: bool) -> Option<crate::error::Problem> {
+    (step.image.remote() && step.image.secret.is_none() && !dry_run).then(|| {
+        crate::error::Problem::new(
+            OCI_USERNAME,
+            format!(
+                "pushing the bundle image to {} needs credentials: set {OCI_USERNAME} and {OCI_PASSWORD} (for quay.io, a robot account's name and token)",
+                step.image.target.describe()
+            ),
+        )
+    })
+}
+
+/// The plan's text lines of the bundle-image step.
+pub(crate) fn show_bundle_image(b: &BundleImageStep) -> Vec<String> {
+    vec![
+        format!("bundle folder {} (registry+v1)", b.folder.display()),
+        format!(
+            "push the image to {}:{}{} (mtime {}); catalog name {}",
+            b.image.target.describe(),
+            b.tag,
+            if b.force { " (--force)" } else { "" },
+            b.epoch,
+            b.name
+        ),
+        format!("credentials: {}", b.image.credentials.unwrap_or("none")),
+    ]
+}
+
+/// The plan's text lines of the catalog step.
+pub(crate) fn show_catalog(c: &CatalogStep) -> Vec<String> {
+    let mut out = vec![
+        format!(
+            "add the bundle by digest to {} (package {}, channel {}; replaces the channel head)",
+            c.dir.display(),
+            c.package,
+            c.channel
+        ),
+        "validate the whole catalog (opm validate rules); write only what changed".to_string(),
+    ];
+    if !c.skips.is_empty() {
+        out.push(format!("skips: {}", c.skips.join(", ")));
+    }
+    if let Some(r) = &c.skip_range {
+        out.push(format!("skipRange: {r}"));
+    }
+    out
+}

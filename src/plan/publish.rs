@@ -1,0 +1,127 @@
+//! The plan of `publish`: the package, verify and push steps of a pipeline on a bundle someone
+//! has (a folder, `bundle.yaml` or `.tar.gz`), or, with `--history`, those three steps once per
+//! version folder of a package-manifest tree in SemVer order ([`crate::olm::history`]), all in
+//! one plan the one executor runs.
+
+use std::path::PathBuf;
+
+use super::checks;
+use super::{BundleSource, Header, PackageStep, Plan, PushStep, RegistryJob, Step, VerifyStep};
+use crate::ci::CiContext;
+use crate::error::{Problem, Problems};
+use crate::olm::archive::Layout;
+use crate::olm::validate::Profile;
+use crate::registry::Location;
+use crate::registry::appr::Credentials;
+use crate::settings::RunMode;
+
+/// What `publish` is asked to do.
+#[derive(Debug, Clone)]
+pub(crate) struct PublishInputs {
+    /// The bundle folder, `bundle.yaml` or `.tar.gz`.
+    pub(crate) path: PathBuf,
+    pub(crate) location: Location,
+    pub(crate) credentials: Option<Credentials>,
+    pub(crate) http: crate::http::HttpOptions,
+    pub(crate) retry: crate::retry::RetryPolicy,
+    pub(crate) namespace: String,
+    pub(crate) package: String,
+    /// `None` with `--history`: each version folder's own.
+    pub(crate) release: Option<semver::Version>,
+    pub(crate) mode: RunMode,
+    pub(crate) layout: Layout,
+    pub(crate) mtime: u64,
+    pub(crate) ci: CiContext,
+    /// The validation profile (as `verify --profile`).
+    pub(crate) profile: Profile,
+    pub(crate) operatorhub: bool,
+}
+
+/// `publish`: the package, verify and push steps of a pipeline, on a bundle folder; with
+/// `--history`, the same three steps once per version folder of a package-manifest tree, in
+/// SemVer order, in one plan.
+pub(crate) fn publish(p: &PublishInputs) -> Result<Plan, Problems> {
+    let registry = RegistryJob {
+        location: p.location.clone(),
+        credentials: p.credentials.clone(),
+        http: p.http,
+        retry: p.retry,
+    };
+    let releases: Vec<(String, BundleSource)> = match &p.release {
+        Some(release) => vec![(
+            release.to_string(),
+            BundleSource::Folder {
+                path: p.path.clone(),
+            },
+        )],
+        None => crate::olm::history::read(&p.path)
+            .map_err(|e| Problems(vec![Problem::new("--history", e)]))?
+            .versions
+            .iter()
+            .map(|v| {
+                let version = v.version.to_string();
+                let source = BundleSource::History {
+                    tree: p.path.clone(),
+                    version: version.clone(),
+                };
+                (version, source)
+            })
+            .collect(),
+    };
+    let mut steps = Vec::new();
+    for (release, bundle) in &releases {
+        steps.push(Step::Package(PackageStep {
+            bundle: bundle.clone(),
+            folder: None,
+            tarball: None,
+            shown: format!("{}-{release}.tar.gz", p.package),
+            layout: p.layout,
+            mtime: p.mtime,
+            package: p.package.clone(),
+            version: release.clone(),
+            channel: None,
+            show_contents: false,
+            checks: VerifyStep {
+                profile: p.profile,
+                operatorhub: p.operatorhub,
+            },
+        }));
+        steps.push(Step::Verify(VerifyStep {
+            profile: p.profile,
+            operatorhub: p.operatorhub,
+        }));
+        steps.push(Step::Push(PushStep {
+            registry: registry.clone(),
+            namespace: p.namespace.clone(),
+            package: p.package.clone(),
+            release: release.clone(),
+            channel: None,
+            force: p.mode.force,
+            look_up_first: p.mode.force || p.mode.dry_run,
+        }));
+    }
+    // One server, one atomic write per release: no preflight is needed (see
+    // `checks::preflight`).
+    let problems = checks::registry_credentials(&registry, p.mode.dry_run, "--registry");
+    if !problems.is_empty() {
+        return Err(Problems(problems));
+    }
+    let version = match releases.as_slice() {
+        [(one, _)] => one.clone(),
+        [(first, _), .., (last, _)] => format!("{first}..{last}"),
+        [] => String::new(),
+    };
+    Ok(Plan::new(
+        Header {
+            pipeline: "publish".into(),
+            package: Some(p.package.clone()),
+            channel: None,
+            version,
+            dry_run: p.mode.dry_run,
+            force: p.mode.force,
+            ci: p.ci.clone(),
+            notes: Vec::new(),
+        },
+        steps,
+    ))
+}

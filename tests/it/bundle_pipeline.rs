@@ -1,0 +1,266 @@
+//! The bundle-image and catalog stages on the embedded default, offline: the sample publishes
+//! both ways, a rerun changes nothing, a dry-run writes nothing, the plan's static checks cover
+//! the new write targets, and `graph CATALOG` and `migrate` agree with the app registry.
+
+use std::path::Path;
+
+use crate::support::{Work, assert_code, stderr, stdout};
+
+const SAMPLE: &str = "pipelines/sample.yaml";
+const EPOCH: (&str, &str) = ("SOURCE_DATE_EPOCH", "1570449600");
+
+/// Every file under `dir` with its bytes.
+fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    if let Ok(rd) = std::fs::read_dir(dir) {
+        for e in rd {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                out.extend(snapshot(&p));
+            } else {
+                out.push((p.display().to_string(), std::fs::read(&p).unwrap()));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+fn catalog_text(work: &Work) -> String {
+    std::fs::read_to_string(
+        work.path()
+            .join("_out/catalog/sample-operator/catalog.yaml"),
+    )
+    .unwrap()
+}
+
+/// The manifest digest the layout's index names for `tag`.
+fn layout_digest(work: &Work, tag: &str) -> String {
+    let index: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(
+            work.path()
+                .join("_out/oci/sample-operator-bundle/index.json"),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    index["manifests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["annotations"]["org.opencontainers.image.ref.name"] == tag)
+        .unwrap_or_else(|| panic!("no {tag} in {index}"))["digest"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+#[test]
+fn the_sample_publishes_both_ways_and_a_rerun_changes_nothing() {
+    let work = Work::sample();
+    let first = work.run(&["run", SAMPLE], &[EPOCH]);
+    assert_code(&first, 0);
+    assert!(work.path().join("_out/registry").is_dir());
+    let digest = layout_digest(&work, "0.1.0");
+    let text = catalog_text(&work);
+    assert!(
+        text.contains(&format!(
+            "image: quay.io/sample/sample-operator-bundle@{digest}"
+        )),
+        "{text}"
+    );
+    let bundle = work.path().join("_out/sample-release/bundle-image");
+    assert!(bundle.join("metadata/annotations.yaml").is_file());
+    assert!(bundle.join("bundle.Dockerfile").is_file());
+
+    let before = snapshot(&work.path().join("_out"));
+    let again = work.run(&["run", SAMPLE], &[EPOCH]);
+    assert_code(&again, 0);
+    let err = stderr(&again);
+    assert!(err.contains("unchanged: bundle image"), "{err}");
+    assert!(err.contains("unchanged: catalog entry"), "{err}");
+    assert_eq!(
+        snapshot(&work.path().join("_out")),
+        before,
+        "a rerun changed files"
+    );
+
+    // 0.2.0: a new image, its entry replacing the catalog's head.
+    let next = work.run(&["run", SAMPLE, "--var", "VERSION=0.2.0"], &[EPOCH]);
+    assert_code(&next, 0);
+    let text = catalog_text(&work);
+    assert!(
+        text.contains("- name: sample-operator.v0.2.0\n  replaces: sample-operator.v0.1.0"),
+        "{text}"
+    );
+    assert_ne!(layout_digest(&work, "0.2.0"), digest);
+
+    // A dry-run of 0.3.0 prints the digest and the diff, and writes nothing.
+    let before = snapshot(&work.path().join("_out/oci"));
+    let catalog = catalog_text(&work);
+    let dry = work.run(
+        &["run", SAMPLE, "--var", "VERSION=0.3.0", "--dry-run"],
+        &[EPOCH],
+    );
+    assert_code(&dry, 0);
+    let err = stderr(&dry);
+    for needle in [
+        "would push sha256:",
+        "the tag holds nothing",
+        "+- name: sample-operator.v0.3.0",
+        "+  replaces: sample-operator.v0.2.0",
+        "dry-run: skipped catalog entry sample-operator.v0.3.0",
+    ] {
+        assert!(err.contains(needle), "missing {needle:?} in\n{err}");
+    }
+    assert_eq!(snapshot(&work.path().join("_out/oci")), before);
+    assert_eq!(catalog_text(&work), catalog);
+}
+
+#[test]
+fn graph_of_the_catalog_and_migrate_agree_with_the_app_registry() {
+    let work = Work::sample();
+    for v in ["0.1.0", "0.2.0", "0.3.0"] {
+        let o = work.run(&["run", SAMPLE, "--var", &format!("VERSION={v}")], &[EPOCH]);
+        assert_code(&o, 0);
+    }
+    let registry = [
+        "graph",
+        "--registry",
+        "dir:_out/registry",
+        "--namespace",
+        "sample",
+        "--package",
+        "sample-operator",
+    ];
+    let from_registry = work.run(&registry, &[]);
+    assert_code(&from_registry, 0);
+    let from_catalog = work.run(&["graph", "_out/catalog"], &[]);
+    assert_code(&from_catalog, 0);
+    assert!(stdout(&from_catalog).contains("sample-operator.v0.3.0"));
+    assert_eq!(stdout(&from_catalog), stdout(&from_registry));
+
+    let migrate = |extra: &[&str]| {
+        let mut args = vec![
+            "migrate",
+            "--registry",
+            "dir:_out/registry",
+            "--namespace",
+            "sample",
+            "--package",
+            "sample-operator",
+            "--image-target",
+            "oci:_out/migrated-oci",
+            "--image",
+            "quay.io/sample/migrated",
+            "--catalog",
+            "_out/migrated",
+        ];
+        args.extend(extra);
+        work.run(&args, &[EPOCH])
+    };
+    let dry = migrate(&["--dry-run"]);
+    assert_code(&dry, 0);
+    assert!(
+        stderr(&dry).contains("would push sha256:"),
+        "{}",
+        stderr(&dry)
+    );
+    assert!(!work.path().join("_out/migrated").exists());
+    assert!(!work.path().join("_out/migrated-oci").exists());
+    let first = migrate(&[]);
+    assert_code(&first, 0);
+    let drawn = work.run(&["graph", "_out/migrated"], &[]);
+    assert_eq!(stdout(&drawn), stdout(&from_registry));
+    let before = snapshot(&work.path().join("_out"));
+    let second = migrate(&[]);
+    assert_code(&second, 0);
+    assert!(
+        !stderr(&second).contains("published"),
+        "{}",
+        stderr(&second)
+    );
+    assert_eq!(snapshot(&work.path().join("_out")), before);
+}
+
+#[test]
+fn the_plan_checks_the_new_write_targets() {
+    let work = Work::sample();
+    let p = work.path().join(SAMPLE);
+    let text = std::fs::read_to_string(&p).unwrap();
+    let edited = text
+        .replace(
+            "target: oci:_out/oci/sample-operator-bundle",
+            "target: http://registry.example.com/acme/bundle",
+        )
+        .replace("dir: _out/catalog", "dir: /etc/olm-catalog");
+    std::fs::write(work.path().join("pipelines/p.yaml"), edited).unwrap();
+    let o = work.run(&["plan", "pipelines/p.yaml"], &[("OCI_USERNAME", "robot")]);
+    assert_code(&o, 2);
+    let err = stderr(&o);
+    for needle in [
+        "bundle_image.target: plain http to registry.example.com/acme/bundle is refused off loopback",
+        "catalog.dir: /etc/olm-catalog is outside the source folder",
+        "OCI_USERNAME / OCI_PASSWORD: set both",
+    ] {
+        assert!(err.contains(needle), "missing {needle:?} in\n{err}");
+    }
+    // A registry off loopback needs the credentials to push (not to dry-run).
+    let remote = text.replace(
+        "target: oci:_out/oci/sample-operator-bundle",
+        "target: quay.io/acme/bundle",
+    );
+    std::fs::write(work.path().join("pipelines/q.yaml"), remote).unwrap();
+    let o = work.run(&["plan", "pipelines/q.yaml"], &[]);
+    assert_code(&o, 2);
+    assert!(
+        stderr(&o).contains(
+            "OCI_USERNAME: pushing the bundle image to quay.io/acme/bundle needs credentials"
+        ),
+        "{}",
+        stderr(&o)
+    );
+    let o = work.run(&["plan", "pipelines/q.yaml", "--dry-run"], &[]);
+    assert_code(&o, 0);
+    // The password is never printed.
+    let o = work.run(
+        &["plan", "pipelines/q.yaml"],
+        &[("OCI_USERNAME", "robot"), ("OCI_PASSWORD", "s3cr3t-value")],
+    );
+    assert_code(&o, 0);
+    assert!(stdout(&o).contains("credentials: OCI_USERNAME and OCI_PASSWORD"));
+    assert!(!stdout(&o).contains("s3cr3t-value") && !stderr(&o).contains("s3cr3t-value"));
+}
+
+#[test]
+fn another_image_at_the_tag_is_refused_unless_forced() {
+    let work = Work::sample();
+    let p = work.path().join(SAMPLE);
+    let text = std::fs::read_to_string(&p).unwrap().replace(
+        "stages: [render, fetch-previous, package, verify, push, bundle-image, catalog, release]",
+        "stages: [render, package, verify, bundle-image, catalog]",
+    );
+    std::fs::write(&p, &text).unwrap();
+    let first = work.run(&["run", SAMPLE], &[EPOCH]);
+    assert_code(&first, 0);
+    let old = layout_digest(&work, "0.1.0");
+    // The same version with other content: another digest.
+    std::fs::write(
+        &p,
+        text.replace("Namespace: sample", "Namespace: elsewhere"),
+    )
+    .unwrap();
+    let refused = work.run(&["run", SAMPLE], &[EPOCH]);
+    assert_code(&refused, 1);
+    let err = stderr(&refused);
+    assert!(err.contains(&format!("already holds {old}")), "{err}");
+    assert!(err.contains("--force"), "{err}");
+    assert_eq!(layout_digest(&work, "0.1.0"), old);
+    assert!(catalog_text(&work).contains(&old));
+    let forced = work.run(&["run", SAMPLE, "--force"], &[EPOCH]);
+    assert_code(&forced, 0);
+    let new = layout_digest(&work, "0.1.0");
+    assert_ne!(new, old);
+    let text = catalog_text(&work);
+    assert!(text.contains(&new) && !text.contains(&old), "{text}");
+}
