@@ -19,6 +19,7 @@ mod init;
 mod install;
 mod kubevirt_chain;
 mod kubevirt_modern;
+mod network;
 mod next_version;
 mod oci;
 mod operator_sdk;
