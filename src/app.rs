@@ -78,6 +78,7 @@ pub(crate) async fn run(cli: Cli, env: Env) -> Result<()> {
         return Err(CommandError::Format.into());
     }
     let ci = crate::ci::CiContext::from_env(&env);
+    let network = crate::http::Network::load(&settings::network(&env));
     let interactive = std::io::IsTerminal::is_terminal(&std::io::stderr())
         && ci.provider.is_none()
         && !env.contains_key("CI");
@@ -89,7 +90,13 @@ pub(crate) async fn run(cli: Cli, env: Env) -> Result<()> {
     let name = command_name(&cli.command);
     let summarised = matches!(cli.command, Command::Run(_) | Command::Publish(_));
     report.command(name);
-    let result = dispatch(cli.command, cli.format, cli.quiet, &env, &report).await;
+    let result = match network {
+        Ok(network) => {
+            crate::http::configure(network);
+            dispatch(cli.command, cli.format, cli.quiet, &env, &report).await
+        }
+        Err(e) => Err(e.into()),
+    };
     if let Err(e) = &result
         && json
         && !report.finished()

@@ -93,6 +93,9 @@ pub(crate) enum Kind {
     BundleImage(#[from] crate::olm::bundle_image::BundleImageError),
     #[error(transparent)]
     Catalog(#[from] crate::olm::fbc::CatalogError),
+    /// `SSL_CERT_FILE`, `SSL_CERT_DIR` or a proxy variable cannot be used.
+    #[error(transparent)]
+    Network(#[from] crate::http::NetworkError),
     /// Reading or writing a local file.
     #[error("{}: {source}", path.display())]
     Io {
@@ -178,6 +181,7 @@ impl Error {
             Kind::Oci(e) => e.class(),
             Kind::BundleImage(e) => e.class(),
             Kind::Catalog(e) => e.class(),
+            Kind::Network(_) => Class::Input,
             Kind::Io { class, .. } => *class,
             Kind::Output { .. } => Class::Stage,
             Kind::Internal(_) => Class::Internal,

@@ -37,6 +37,7 @@ pub(crate) async fn run(
                 tag: &step.tag,
                 prerelease: step.prerelease,
                 draft: step.draft,
+                force: step.force,
             };
             let client = match &job.token {
                 Some(_) => Some(exec.github(job)?),

@@ -65,6 +65,7 @@ pub(crate) fn release_step(s: &Settings, release: &ReleaseSettings) -> Option<Re
         sums,
         prerelease: release.prerelease,
         draft: release.draft,
+        force: s.mode.force,
     })
 }
 

@@ -264,6 +264,9 @@ pub(crate) struct ReleaseStep {
     pub(crate) sums: Sums,
     pub(crate) prerelease: bool,
     pub(crate) draft: bool,
+    /// `--force`: replace a published asset whose content differs (the plan's header shows it).
+    #[serde(skip)]
+    pub(crate) force: bool,
 }
 
 #[derive(Debug, Clone, Serialize)]

@@ -121,10 +121,18 @@ impl Registry {
     ) -> Result<Self> {
         Ok(match location {
             Location::Dir(path) => Registry::Dir(dir::DirRegistry::new(path)),
-            Location::Http(url) => Registry::Appr(Box::new(
-                appr::ApprClient::with_options(url.clone(), credentials, http, retry)?
-                    .with_events(events),
-            )),
+            Location::Http(url) => {
+                if let Some(w) = reqwest::Url::parse(url)
+                    .ok()
+                    .and_then(|u| crate::http::plain_http_warning(&u))
+                {
+                    events.warn(&w);
+                }
+                Registry::Appr(Box::new(
+                    appr::ApprClient::with_options(url.clone(), credentials, http, retry)?
+                        .with_events(events),
+                ))
+            }
         })
     }
 

@@ -314,6 +314,31 @@ pub(crate) fn source_date_epoch(env: &Env) -> std::result::Result<Option<u64>, P
     }
 }
 
+/// The network variables (`SSL_CERT_FILE`, `SSL_CERT_DIR`, the proxies), read as curl and
+/// OpenSSL read them: lower-case proxy names first, empty values as unset.
+pub(crate) fn network(env: &Env) -> crate::http::NetworkSettings {
+    let get = |names: &[&str]| {
+        names
+            .iter()
+            .find_map(|n| env.get(*n).filter(|v| !v.trim().is_empty()).cloned())
+    };
+    crate::http::NetworkSettings {
+        cert_file: get(&["SSL_CERT_FILE"]).map(PathBuf::from),
+        cert_dirs: get(&["SSL_CERT_DIR"])
+            .map(|d| {
+                d.split(':')
+                    .filter(|p| !p.is_empty())
+                    .map(PathBuf::from)
+                    .collect()
+            })
+            .unwrap_or_default(),
+        https_proxy: get(&["https_proxy", "HTTPS_PROXY"]),
+        http_proxy: get(&["http_proxy", "HTTP_PROXY"]),
+        all_proxy: get(&["all_proxy", "ALL_PROXY"]),
+        no_proxy: get(&["no_proxy", "NO_PROXY"]),
+    }
+}
+
 /// Registry credentials alone, for commands without a pipeline file.
 pub(crate) fn registry_credentials(env: &Env) -> Option<Credentials> {
     credentials::registry(env)

@@ -174,8 +174,36 @@ async fn a_rerun_keeps_identical_assets_and_replaces_a_changed_one_without_a_gap
         a.bytes = b"stale content".to_vec();
         a.id
     };
+    // A published asset is immutable: refused with both digests, nothing written; the dry-run
+    // says it would refuse.
     let before = fake.world().log.len();
-    assert_code(&run(&work, &[], true).await, 0);
+    let stale = olm_release::olm::archive::sha256_hex(b"stale content");
+    let want = olm_release::olm::archive::sha256_hex(&local(&work, SOURCE));
+    for (args, code, says) in [
+        (&["--dry-run"][..], 0, "would refuse"),
+        (&[][..], 1, "re-run with --force to replace them"),
+    ] {
+        let o = run(&work, args, true).await;
+        assert_code(&o, code);
+        let err = stderr(&o);
+        assert!(err.contains(says), "{err}");
+        assert!(
+            err.contains(&format!(
+                "{SOURCE} (published sha256:{stale}, local sha256:{want})"
+            )),
+            "{err}"
+        );
+    }
+    {
+        let w = fake.world();
+        let writes: Vec<&String> = w.log[before..]
+            .iter()
+            .filter(|l| !l.starts_with("GET"))
+            .collect();
+        assert!(writes.is_empty(), "a refused replace wrote: {writes:?}");
+    }
+    let before = fake.world().log.len();
+    assert_code(&run(&work, &["--force"], true).await, 0);
     assert_release_complete(&fake, &work);
     let w = fake.world();
     let log = &w.log[before..];
@@ -368,6 +396,13 @@ async fn dry_run_with_a_token_reads_and_says_what_it_would_keep_and_replace() {
     let o = run(&work, &["--dry-run"], true).await;
     assert_code(&o, 0);
     let err = stderr(&o);
+    assert!(
+        err.contains("would refuse") && err.contains(&format!("{SOURCE} (published sha256:")),
+        "{err}"
+    );
+    let o = run(&work, &["--dry-run", "--force"], true).await;
+    assert_code(&o, 0);
+    let err = stderr(&o);
     assert!(err.contains(&format!("unchanged: asset {CSV}")), "{err}");
     assert!(
         err.contains(&format!("dry-run: skipped replace asset {SOURCE}")),
@@ -383,6 +418,23 @@ async fn dry_run_with_a_token_reads_and_says_what_it_would_keep_and_replace() {
         "{:#?}",
         w.log
     );
+}
+
+/// A draft is not published: a re-run completes it whatever it holds, without `--force`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_draft_left_by_an_interrupted_run_is_completed_without_force() {
+    let fake = Fake::start(false).await;
+    let work = Work::sample();
+    pipeline(&work, &fake.api, "");
+    {
+        let mut w = fake.world();
+        w.seed_release("v0.1.0", true);
+        w.seed_asset("v0.1.0", SOURCE, "uploaded", b"from an earlier attempt");
+    }
+    let o = run(&work, &[], true).await;
+    assert_code(&o, 0);
+    assert!(!stderr(&o).contains("would refuse"), "{}", stderr(&o));
+    assert_release_complete(&fake, &work);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -463,7 +515,8 @@ async fn a_replace_interrupted_after_its_upload_is_finished_without_uploading_ag
         w.log.clear();
         (old, temp)
     };
-    let o = run(&work, &[], true).await;
+    // The interrupted run was a forced replace of a published asset; its re-run is too.
+    let o = run(&work, &["--force"], true).await;
     assert_code(&o, 0);
     assert_release_complete(&fake, &work);
     let w = fake.world();

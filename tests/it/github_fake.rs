@@ -139,6 +139,8 @@ pub struct Fake {
     shared: Arc<Shared>,
     /// The API base to put in `release.api_url`.
     pub api: String,
+    /// Where the fake listens (for a front such as a TLS terminator).
+    addr: std::net::SocketAddr,
 }
 
 impl Fake {
@@ -161,6 +163,7 @@ impl Fake {
         let listener = tokio::net::TcpListener::bind(("127.0.0.1", port))
             .await
             .unwrap();
+        let addr = listener.local_addr().unwrap();
         let origin = public.unwrap_or_else(|| {
             format!("http://127.0.0.1:{}", listener.local_addr().unwrap().port())
         });
@@ -184,7 +187,13 @@ impl Fake {
         Fake {
             shared,
             api: format!("{origin}{api_prefix}"),
+            addr,
         }
+    }
+
+    /// The plain-HTTP address the fake listens on.
+    pub fn backend(&self) -> std::net::SocketAddr {
+        self.addr
     }
 
     pub fn world(&self) -> MutexGuard<'_, World> {

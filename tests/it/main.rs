@@ -21,6 +21,7 @@ mod interrupt;
 mod kubevirt_chain;
 mod kubevirt_modern;
 mod messages;
+mod network;
 mod next_version;
 mod oci;
 mod operator_sdk;

@@ -31,7 +31,29 @@ pub fn assert_no_secret(what: &str, text: &str) {
         if let Some(b64) = value.strip_prefix("basic ") {
             assert!(!text.contains(b64), "{name}'s payload leaked into {what}");
         }
+        // And the encodings a server may echo: JSON-escaped, URL-encoded, base64.
+        use base64::Engine as _;
+        let b64 = base64::engine::general_purpose::STANDARD;
+        let json = serde_json::to_string(value).unwrap();
+        for form in [
+            json.trim_matches('"').to_string(),
+            value
+                .replace('+', "%2B")
+                .replace(':', "%3A")
+                .replace(' ', "%20"),
+            b64.encode(value),
+        ] {
+            assert!(!text.contains(&form), "{name} leaked into {what} as {form}");
+        }
     }
+    // The login as Basic auth carries it: base64 of `user:password`.
+    use base64::Engine as _;
+    let basic = base64::engine::general_purpose::STANDARD
+        .encode(format!("{}:{}", SECRETS[1].1, SECRETS[2].1));
+    assert!(
+        !text.contains(&basic),
+        "the login leaked into {what} as Basic auth"
+    );
 }
 
 /// Checks the outputs and every file under the work folder's `_out`.

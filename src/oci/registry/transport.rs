@@ -103,7 +103,9 @@ impl RegistryClient {
                         status,
                         retry_after,
                         ..
-                    } if *status == 429 || *status >= 500 => Verdict::Retry(*retry_after),
+                    } if *status == 408 || *status == 429 || *status >= 500 => {
+                        Verdict::Retry(*retry_after)
+                    }
                     _ => Verdict::Fail,
                 },
                 |n, wait, e| {
@@ -283,6 +285,13 @@ fn error_message(body: &[u8]) -> Option<String> {
 
 /// A transport error, described by its innermost cause (reqwest's own text repeats the URL).
 pub(super) fn transport(at: &str, e: &reqwest::Error, opts: &http::HttpOptions) -> OciError {
+    if let Some(detail) = http::tls_problem(e) {
+        // Not a transport failure that may heal: never retried.
+        return OciError::Invalid {
+            at: at.to_string(),
+            detail,
+        };
+    }
     if e.is_timeout() {
         return OciError::Transport {
             at: at.to_string(),

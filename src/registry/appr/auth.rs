@@ -104,16 +104,21 @@ impl ApprClient {
 
     /// `f` without any secret the client holds.
     fn scrub(&self, f: Failure) -> Failure {
-        let mut secrets: Vec<&str> = Vec::new();
+        let mut secrets: Vec<String> = Vec::new();
         match &self.credentials {
-            Some(Credentials::Token(t)) => secrets.push(t.expose()),
-            Some(Credentials::Login { password, .. }) => secrets.push(password.expose()),
+            Some(Credentials::Token(t)) => secrets.push(t.expose().to_string()),
+            Some(Credentials::Login { username, password }) => {
+                secrets.push(password.expose().to_string());
+                // As Basic auth would carry it (base64 of `user:password`; see `redact`).
+                secrets.push(format!("{username}:{}", password.expose()));
+            }
             None => {}
         }
         if let Some(Some(t)) = self.auth.get() {
-            secrets.push(t.expose());
+            secrets.push(t.expose().to_string());
         }
-        f.redacted(&secrets)
+        let refs: Vec<&str> = secrets.iter().map(String::as_str).collect();
+        f.redacted(&refs)
     }
 }
 

@@ -106,6 +106,7 @@ impl Transport {
                 |f: &Failure| match f {
                     Failure::Transport { .. } => Verdict::Retry(None),
                     Failure::Status(e) if e.status == 429 => Verdict::Retry(e.retry_after),
+                    Failure::Status(e) if e.status == 408 => Verdict::Retry(None),
                     Failure::Status(e) if e.status >= 500 => Verdict::Retry(None),
                     _ => Verdict::Fail,
                 },
@@ -229,6 +230,13 @@ pub(crate) fn at(method: &Method, url: &Url) -> String {
 
 /// A transport error, described by its innermost cause (reqwest's own text repeats the URL).
 fn transport(at: &str, e: &reqwest::Error, opts: &HttpOptions) -> Failure {
+    if let Some(detail) = http::tls_problem(e) {
+        // Not a transport failure that may heal: never retried.
+        return Failure::Invalid {
+            at: at.to_string(),
+            detail,
+        };
+    }
     if e.is_timeout() {
         return Failure::Transport {
             at: at.to_string(),

@@ -1,6 +1,7 @@
 //! The releases API client: octocrab for the JSON calls, a plain reqwest client for uploads.
 //!
-//! octocrab carries the token (sent only to the API base's host) and the API headers; we call
+//! octocrab, on the one network policy ([`crate::http::octocrab`]), carries the token (sent only
+//! to the API base's host: every route is relative to it) and the API headers; we call
 //! its low-level `_get`/`_post`/`_patch`/`_delete` with routes we build and encode ourselves,
 //! so we see every status and header (for `retry-after` and `x-ratelimit-reset`) and page by
 //! `page=N` rather than following absolute `Link` URLs (octocrab would prefix a GitHub
@@ -11,12 +12,13 @@
 
 use octocrab::Octocrab;
 use reqwest::Method;
-use reqwest::header::{ACCEPT, HeaderMap};
+use reqwest::header::{ACCEPT, AUTHORIZATION, HeaderMap, HeaderValue};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use super::GitHubError;
 use super::config::{Config, encode, upload_root};
@@ -33,6 +35,10 @@ pub(super) const MEDIA_TYPE: &str = "application/vnd.github+json";
 const PER_PAGE: u32 = 100;
 /// 100 pages of 100: more than GitHub's 1,000 assets per release.
 const MAX_PAGES: u32 = 100;
+/// Largest JSON answer read: a page of 100 releases with their assets is well under it.
+pub(super) const MAX_JSON: u64 = 16 * 1024 * 1024;
+/// Largest error answer read.
+pub(super) const MAX_ERROR: u64 = 64 * 1024;
 
 /// A release, the fields we use.
 #[derive(Debug, Clone, Deserialize)]
@@ -74,27 +80,47 @@ impl Client {
             return Err(GitHubError::Token);
         }
         let api = api.trim_end_matches('/').to_string();
+        if let Some(w) = reqwest::Url::parse(&api)
+            .ok()
+            .and_then(|u| crate::http::plain_http_warning(&u))
+        {
+            events.warn(&w);
+        }
         let upload_root = upload_root(&api);
-        let octo = Octocrab::builder()
-            .base_uri(api.as_str())
-            .and_then(|b| b.upload_uri(upload_root.as_str()))
-            .map_err(|e| GitHubError::ApiUrl {
-                api: api.clone(),
-                message: e.to_string(),
-            })?
-            .personal_token(token.expose().to_string())
-            .add_header(ACCEPT, MEDIA_TYPE.to_string())
-            .set_connect_timeout(Some(cfg.timeout.min(std::time::Duration::from_secs(10))))
-            .set_read_timeout(Some(cfg.timeout))
-            .set_write_timeout(Some(cfg.timeout))
-            .build()
-            .map_err(|e| GitHubError::Client {
-                api: api.clone(),
-                message: e.to_string(),
-            })?;
+        // octocrab on the one network policy (crate::http, module `octo` says why): the base
+        // URI, the token and the API headers are layers of octocrab's own stack.
+        let base: http::Uri =
+            api.parse()
+                .map_err(|e: http::uri::InvalidUri| GitHubError::ApiUrl {
+                    api: api.clone(),
+                    message: e.to_string(),
+                })?;
+        let mut auth = HeaderValue::from_str(&format!("Bearer {}", token.expose()))
+            .map_err(|_| GitHubError::Token)?;
+        auth.set_sensitive(true);
+        let headers = vec![
+            (ACCEPT, HeaderValue::from_static(MEDIA_TYPE)),
+            (AUTHORIZATION, auth),
+            (
+                http::HeaderName::from_static("x-github-api-version"),
+                HeaderValue::from_static(API_VERSION),
+            ),
+        ];
+        let octo = crate::http::octocrab(
+            base,
+            headers,
+            crate::http::HttpOptions {
+                connect_timeout: cfg.timeout.min(Duration::from_secs(10)),
+                timeout: cfg.timeout,
+                max_body: MAX_JSON,
+                read_stall: true,
+            },
+        );
         let uploads = crate::http::client(crate::http::HttpOptions {
-            connect_timeout: std::time::Duration::from_secs(10),
-            timeout: cfg.upload_timeout,
+            connect_timeout: Duration::from_secs(10),
+            timeout: cfg.upload_attempt_timeout(),
+            // The upload's own stall guard watches it (module `upload`).
+            read_stall: false,
             ..Default::default()
         });
         Ok(Client {
@@ -192,6 +218,13 @@ impl Client {
     /// A failed call without an answer, described by its innermost cause (the outer layers
     /// only say "client error" or "error sending request").
     pub(super) fn transport_error(what: &str, e: &(dyn std::error::Error + 'static)) -> ApiError {
+        if let Some(tls) = crate::http::tls_problem(e) {
+            // A certificate problem is the same on every attempt: no retry.
+            return ApiError {
+                verdict: Verdict::Fail,
+                ..Self::transport(what, tls)
+            };
+        }
         let mut cause = e;
         while let Some(next) = cause.source() {
             cause = next;
@@ -233,11 +266,12 @@ impl Client {
             .map_err(|e| Self::transport_error(&what, &e))?;
             let status = response.status().as_u16();
             let headers = response.headers().clone();
-            let text = self
-                .octo
-                .body_to_string(response)
-                .await
-                .map_err(|e| Self::transport_error(&what, &e))?;
+            let cap = if (200..300).contains(&status) {
+                MAX_JSON
+            } else {
+                MAX_ERROR
+            };
+            let text = self.read_body(&what, response.into_body(), cap).await?;
             if (200..300).contains(&status) {
                 Ok((headers, text))
             } else {
@@ -268,7 +302,7 @@ impl Client {
                 ApiError {
                     what: format!("{method} {}{route}", self.api),
                     status: None,
-                    message: self.redact(&unexpected(&text, &e)),
+                    message: self.redact(&super::error::unexpected(&text, &e)),
                     errors: Vec::new(),
                     verdict: Verdict::Fail,
                 }
@@ -357,19 +391,5 @@ impl Client {
         let route = format!("{}/releases/assets/{id}", self.repo_route);
         let body = serde_json::json!({ "name": name });
         Ok(self.call(Method::PATCH, &route, Some(&body)).await?.1)
-    }
-}
-
-/// Why a 2xx answer could not be read: not JSON at all (an HTML login page, plain text), or
-/// JSON of another shape (a missing field).
-pub(super) fn unexpected(text: &str, e: &serde_json::Error) -> String {
-    let t = text.trim();
-    if serde_json::from_str::<Value>(t).is_ok() {
-        format!("unexpected answer: {e}")
-    } else {
-        format!(
-            "unexpected answer: {} is not the API's JSON",
-            crate::registry::appr::errors::describe_non_json(t)
-        )
     }
 }

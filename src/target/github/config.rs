@@ -27,6 +27,17 @@ pub(crate) struct Config {
     pub(crate) upload_timeout: Duration,
 }
 
+impl Config {
+    /// The total time one upload attempt may take: the configured cap, but never more than
+    /// the retry budget (a longer attempt would outlive every retry). A stalled upload fails
+    /// sooner, after [`crate::http::STALL`] without progress.
+    pub(crate) fn upload_attempt_timeout(&self) -> Duration {
+        self.upload_timeout
+            .min(self.retry.max_total)
+            .max(Duration::from_secs(1))
+    }
+}
+
 impl Default for Config {
     fn default() -> Self {
         Config {
@@ -87,6 +98,13 @@ mod tests {
             upload_root("http://127.0.0.1:4020"),
             "http://127.0.0.1:4020"
         );
+    }
+
+    #[test]
+    fn an_upload_attempt_never_outlives_the_retry_budget() {
+        let c = Config::default();
+        assert_eq!(c.upload_timeout, Duration::from_secs(600));
+        assert_eq!(c.upload_attempt_timeout(), Duration::from_secs(300));
     }
 
     #[test]

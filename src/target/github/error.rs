@@ -21,8 +21,6 @@ pub(crate) enum GitHubError {
     Token,
     #[error("release.api_url '{api}': {message}")]
     ApiUrl { api: String, message: String },
-    #[error("building the GitHub client for {api}: {message}")]
-    Client { api: String, message: String },
     #[error(
         "release {tag}: its upload_url {url} is not under {root}, the upload root for the API base {api}; \
          refusing to send the token there (for GitHub Enterprise set release.api_url to https://HOST/api/v3)"
@@ -38,6 +36,15 @@ pub(crate) enum GitHubError {
          publish a new tag instead"
     )]
     Immutable { target: String },
+    #[error(
+        "{target}: published asset(s) differ from the local ones: {}; published assets are not replaced \
+         (fix the inputs, publish a new tag, or re-run with --force to replace them)",
+        changed.join("; ")
+    )]
+    AssetChanged {
+        target: String,
+        changed: Vec<String>,
+    },
     #[error("{source}; yet no release for the tag can be found (does the token have push access?)")]
     Vanished {
         #[source]
@@ -134,3 +141,17 @@ impl fmt::Display for ApiError {
 impl std::error::Error for ApiError {}
 
 pub(crate) type ApiResult<T> = std::result::Result<T, ApiError>;
+
+/// Why a 2xx answer could not be read: not JSON at all (an HTML login page, plain text), or
+/// JSON of another shape (a missing field).
+pub(super) fn unexpected(text: &str, e: &serde_json::Error) -> String {
+    let t = text.trim();
+    if serde_json::from_str::<Value>(t).is_ok() {
+        format!("unexpected answer: {e}")
+    } else {
+        format!(
+            "unexpected answer: {} is not the API's JSON",
+            crate::registry::appr::errors::describe_non_json(t)
+        )
+    }
+}

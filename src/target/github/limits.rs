@@ -55,7 +55,7 @@ pub(crate) fn verdict(
                 Verdict::Fail
             }
         }
-        500..=599 => Verdict::Retry(retry_after),
+        408 | 500..=599 => Verdict::Retry(retry_after),
         _ => Verdict::Fail,
     }
 }

@@ -5,7 +5,9 @@
 //! draft), else create it as a draft; bring its assets in line with the local ones ([`plan`],
 //! [`assets`]); list them again and compare names, sizes and digests; publish last
 //! (`draft: false`, keeping `prerelease`) unless the pipeline asks for a draft. A failure before
-//! publishing leaves a draft that a re-run completes. Every write is asked of the
+//! publishing leaves a draft that a re-run completes. An asset of a published release is
+//! immutable: the same name with other content is refused, both sha256 shown, unless
+//! `--force` (as the registry push does); a dry-run says it would refuse. Every write is asked of the
 //! [`Gate`] first; a dry-run with a token reads the release and lists exactly what it would
 //! create, upload, replace, delete and keep, and without a token it reads nothing and lists
 //! every asset as an upload.
@@ -43,6 +45,8 @@ pub(crate) struct Request<'a> {
     pub(crate) tag: &'a str,
     pub(crate) prerelease: bool,
     pub(crate) draft: bool,
+    /// Replace a published asset whose content differs (`--force`).
+    pub(crate) force: bool,
 }
 
 /// Attaches `assets` to the release `req` names. Without a client (a dry-run without a token)
@@ -90,6 +94,25 @@ pub(crate) async fn publish(
         });
     if release.immutable == Some(true) && !release.draft && deletes {
         return Err(GitHubError::Immutable { target }.into());
+    }
+    // Published assets are immutable unless forced; a draft (a run that did not finish) is not
+    // published yet, so a re-run completes it whatever it holds.
+    let changed = plan::changed(assets, &remote, &plan);
+    if !release.draft && !req.force && !changed.is_empty() {
+        let refusal = GitHubError::AssetChanged {
+            target: target.clone(),
+            changed,
+        };
+        let w = Write {
+            what: format!("replace published asset(s) (would refuse: {refusal})"),
+            target: target.clone(),
+            digest: None,
+        };
+        // A dry-run records the refusal and stops where the real run would.
+        if gate.allow(&w) {
+            return Err(refusal.into());
+        }
+        return Ok(());
     }
     let performed = assets::apply(gate, events, client, &release, &target, assets, &plan).await?;
     if performed {

@@ -100,6 +100,28 @@ pub(crate) fn plan(local: &[Asset], remote: &[Remote]) -> Plan {
     p
 }
 
+/// The published assets `plan` would replace with other content: `NAME (published sha256:A,
+/// local sha256:B)` for each.
+pub(crate) fn changed(local: &[Asset], remote: &[Remote], plan: &Plan) -> Vec<String> {
+    local
+        .iter()
+        .zip(&plan.actions)
+        .filter_map(|(asset, action)| {
+            let old = match action {
+                Action::Replace { old } | Action::Finish { old: Some(old), .. } => *old,
+                _ => return None,
+            };
+            let r = remote.iter().find(|r| r.id == old)?;
+            Some(format!(
+                "{} (published {}, local sha256:{})",
+                asset.name,
+                r.digest.as_deref().unwrap_or("without a digest"),
+                asset.sha256
+            ))
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -126,12 +148,18 @@ mod tests {
             remote(3, "c.yaml", "starter", None),
             remote(4, "unrelated.txt", "starter", None),
         ];
-        let p = plan(&[a, b, c], &remotes);
+        let p = plan(&[a.clone(), b.clone(), c.clone()], &remotes);
         assert_eq!(
             p.actions,
             vec![Action::Keep, Action::Replace { old: 2 }, Action::Upload]
         );
         assert_eq!(p.strays.iter().map(|r| r.id).collect::<Vec<_>>(), vec![3]);
+        let changed = changed(&[a, b, c], &remotes, &p);
+        assert_eq!(changed.len(), 1);
+        assert!(
+            changed[0].starts_with("b.yaml (published sha256:"),
+            "{changed:?}"
+        );
     }
 
     #[test]

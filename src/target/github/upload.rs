@@ -8,15 +8,36 @@
 //! is marked sensitive. A failed attempt is retried only after the assets are listed again
 //! (a 502 may leave a `starter` asset, or may have stored the asset after all).
 
-use reqwest::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, HeaderValue};
+use reqwest::header::{ACCEPT, AUTHORIZATION, CONTENT_LENGTH, CONTENT_TYPE, HeaderValue};
 
 use super::GitHubError;
-use super::client::{API_VERSION, ApiError, ApiResult, Client, MEDIA_TYPE, Release};
+use super::client::{
+    API_VERSION, ApiError, ApiResult, Client, MAX_ERROR, MAX_JSON, MEDIA_TYPE, Release,
+};
 use super::config::encode;
 use super::plan::Remote;
 use crate::retry::Verdict;
 
 impl Client {
+    /// A body read with a cap: an answer past it fails at once (a bigger one will not heal).
+    pub(super) async fn read_body<B>(&self, what: &str, body: B, cap: u64) -> ApiResult<String>
+    where
+        B: http_body::Body<Data = bytes::Bytes> + Unpin,
+        B::Error: std::error::Error + 'static,
+    {
+        match crate::http::read_capped_body(body, cap).await {
+            Ok(bytes) => Ok(String::from_utf8_lossy(&bytes).into_owned()),
+            Err(crate::http::BodyCapError::TooLarge(cap)) => Err(ApiError {
+                verdict: Verdict::Fail,
+                ..Self::transport(
+                    what,
+                    format!("the answer is larger than the {cap}-byte limit; refusing to read it"),
+                )
+            }),
+            Err(crate::http::BodyCapError::Transport(e)) => Err(Self::transport_error(what, &e)),
+        }
+    }
+
     /// The upload endpoint of `release` (no query): the origin and path of its `upload_url`
     /// template, which must lie under the upload root derived from the API base, since the
     /// token goes with it.
@@ -51,30 +72,58 @@ impl Client {
         let mut auth = HeaderValue::from_str(&format!("Bearer {}", self.token.expose()))
             .map_err(|_| Self::transport(&what, "the token is not a valid header value".into()))?;
         auth.set_sensitive(true);
-        let response = self
+        let progress = crate::http::stall::Progress::new();
+        let request = self
             .uploads
             .post(&url)
             .header(AUTHORIZATION, auth)
             .header(ACCEPT, MEDIA_TYPE)
             .header("x-github-api-version", API_VERSION)
             .header(CONTENT_TYPE, "application/octet-stream")
-            .body(bytes.to_vec())
-            .send()
+            .header(CONTENT_LENGTH, bytes.len())
+            .body(crate::http::stall::upload_body(
+                bytes::Bytes::copy_from_slice(bytes),
+                progress.clone(),
+            ))
+            .send();
+        let response = crate::http::stall::guard(request, &progress, crate::http::STALL)
             .await
+            .map_err(|limit| {
+                Self::transport(
+                    &what,
+                    format!("the upload made no progress for {}s", limit.as_secs()),
+                )
+            })?
             .map_err(|e| Self::transport_error(&what, &e.without_url()))?;
         let status = response.status().as_u16();
         let headers = response.headers().clone();
-        let text = response
-            .text()
-            .await
-            .map_err(|e| Self::transport_error(&what, &e.without_url()))?;
+        let cap = if (200..300).contains(&status) {
+            MAX_JSON
+        } else {
+            MAX_ERROR
+        };
+        let text = match crate::http::read_capped(response, cap).await {
+            Ok(b) => String::from_utf8_lossy(&b).into_owned(),
+            Err(crate::http::BodyError::TooLarge(cap)) => {
+                return Err(ApiError {
+                    verdict: Verdict::Fail,
+                    ..Self::transport(
+                        &what,
+                        format!("the answer is larger than the {cap}-byte limit"),
+                    )
+                });
+            }
+            Err(crate::http::BodyError::Transport(e)) => {
+                return Err(Self::transport_error(&what, &e.without_url()));
+            }
+        };
         if !(200..300).contains(&status) {
             return Err(self.failure(&what, status, &headers, &text));
         }
         serde_json::from_str(&text).map_err(|e| ApiError {
             what,
             status: Some(status),
-            message: self.redact(&super::client::unexpected(&text, &e)),
+            message: self.redact(&super::error::unexpected(&text, &e)),
             errors: Vec::new(),
             verdict: Verdict::Fail,
         })

@@ -4,7 +4,7 @@
 
 mod bearer;
 mod build;
-mod fake;
+pub mod fake;
 mod kubevirt;
 mod layout;
 mod real_registry;
