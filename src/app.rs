@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use crate::cli::{Cli, Command, Format, PipelineArgs};
 use crate::commands;
-use crate::error::{CommandError, Result};
+use crate::error::{CommandError, Problems, Result};
 use crate::exec;
 use crate::plan::{self, Plan};
 use crate::report::{Fold, Reporter, Verbosity};
@@ -89,7 +89,7 @@ pub(crate) async fn run(cli: Cli, env: Env) -> Result<()> {
     let name = command_name(&cli.command);
     let summarised = matches!(cli.command, Command::Run(_) | Command::Publish(_));
     report.command(name);
-    let result = dispatch(cli.command, cli.format, &env, &report).await;
+    let result = dispatch(cli.command, cli.format, cli.max_bundle_bytes, &env, &report).await;
     if let Err(e) = &result
         && json
         && !report.finished()
@@ -122,17 +122,20 @@ fn command_name(c: &Command) -> &'static str {
 async fn dispatch(
     command: Command,
     format: Format,
+    max_bundle_bytes: Option<u64>,
     env: &Env,
     report: &Arc<Reporter>,
 ) -> Result<()> {
     let json = format == Format::Json;
+    // The limits on the bundles a command without a pipeline file reads.
+    let limits = || settings::bundle_limits(max_bundle_bytes, env).map_err(|p| Problems(vec![p]));
     match command {
         Command::Run(args) => {
             let mode = RunMode {
                 dry_run: args.dry_run,
                 force: args.force,
             };
-            let plan = pipeline_plan(&args.common, mode, env)?;
+            let plan = pipeline_plan(&args.common, mode, max_bundle_bytes, env)?;
             run_plan(&plan, report).await
         }
         Command::Plan(args) => {
@@ -140,7 +143,7 @@ async fn dispatch(
                 dry_run: args.dry_run,
                 force: args.force,
             };
-            let plan = pipeline_plan(&args.common, mode, env)?;
+            let plan = pipeline_plan(&args.common, mode, max_bundle_bytes, env)?;
             if json {
                 crate::out::stdout(&format!(
                     "{}\n",
@@ -164,8 +167,8 @@ async fn dispatch(
             }
             Ok(())
         }
-        Command::Verify(args) => commands::verify::run(&args, json),
-        Command::Graph(args) => commands::graph::run(&args, format, env, report).await,
+        Command::Verify(args) => commands::verify::run(&args, json, &limits()?),
+        Command::Graph(args) => commands::graph::run(&args, format, env, &limits()?, report).await,
         Command::NextVersion(args) => {
             let last = match &args.last {
                 Some(t) => t.clone(),
@@ -189,17 +192,22 @@ async fn dispatch(
             crate::out::stdout(&String::from_utf8_lossy(&buf));
             Ok(())
         }
-        Command::Registry(cmd) => commands::registry::run(cmd, env, json, report).await,
+        Command::Registry(cmd) => commands::registry::run(cmd, env, json, &limits()?, report).await,
         Command::Publish(args) => {
-            let plan = commands::publish::plan(&args, env)?;
+            let plan = commands::publish::plan(&args, env, limits()?)?;
             run_plan(&plan, report).await
         }
     }
 }
 
 /// A pipeline file resolved and planned; every problem at once.
-fn pipeline_plan(args: &PipelineArgs, mode: RunMode, env: &Env) -> Result<Plan> {
-    let s = settings::resolve(args, mode, env)?;
+fn pipeline_plan(
+    args: &PipelineArgs,
+    mode: RunMode,
+    max_bundle_bytes: Option<u64>,
+    env: &Env,
+) -> Result<Plan> {
+    let s = settings::resolve(args, mode, env)?.with_max_bundle_bytes(max_bundle_bytes);
     Ok(plan::build(&s)?)
 }
 

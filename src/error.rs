@@ -89,6 +89,12 @@ pub(crate) enum Kind {
     BundleImage(#[from] crate::olm::bundle_image::BundleImageError),
     #[error(transparent)]
     Catalog(#[from] crate::olm::fbc::CatalogError),
+    /// A bundle (a `.tar.gz`, a `bundle.yaml`, a folder) that cannot be read.
+    #[error(transparent)]
+    BundleRead(#[from] crate::olm::archive::ReadError),
+    /// A bundle that cannot be written.
+    #[error(transparent)]
+    BundleWrite(#[from] crate::olm::archive::WriteError),
     /// Reading or writing a local file.
     #[error("{}: {source}", path.display())]
     Io {
@@ -155,6 +161,8 @@ impl Error {
             Kind::Oci(e) => e.class(),
             Kind::BundleImage(e) => e.class(),
             Kind::Catalog(e) => e.class(),
+            Kind::BundleRead(e) => e.class(),
+            Kind::BundleWrite(e) => e.class(),
             Kind::Io { class, .. } => *class,
             Kind::Internal(_) => Class::Internal,
         }

@@ -13,11 +13,12 @@
 
 use crate::cli::PublishArgs;
 use crate::error::{Problem, Problems, Result};
+use crate::olm::archive::Limits;
 use crate::plan::{self, Plan, PublishInputs};
 use crate::settings::{self, Env, RunMode};
 
 /// The plan of `publish DIR --registry URL --namespace NS --package PKG --release VERSION`.
-pub(crate) fn plan(args: &PublishArgs, env: &Env) -> Result<Plan> {
+pub(crate) fn plan(args: &PublishArgs, env: &Env, limits: Limits) -> Result<Plan> {
     let mut problems = Vec::new();
     let release = settings::parse_version(&args.release)
         .map_err(|e| problems.push(Problem::new("--release", e)))
@@ -52,6 +53,7 @@ pub(crate) fn plan(args: &PublishArgs, env: &Env) -> Result<Plan> {
         layout: args.layout,
         mtime,
         ci: crate::ci::CiContext::from_env(env),
+        limits,
     };
     Ok(plan::publish(&inputs)?)
 }

@@ -6,6 +6,7 @@
 use std::path::PathBuf;
 
 use crate::error::{Class, Kind};
+use crate::olm::archive::{ReadError, WriteError};
 use crate::registry::RegistryError;
 
 /// A step's own failure.
@@ -122,11 +123,13 @@ pub(crate) enum FetchError {
         #[source]
         source: RegistryError,
     },
-    #[error("release {release} of {at}: {message}")]
+    /// The pulled blob cannot be read as a bundle: the registry's failure (exit 1).
+    #[error("release {release} of {at}: {source}")]
     Unpack {
         release: String,
         at: String,
-        message: String,
+        #[source]
+        source: ReadError,
     },
     #[error(
         "release {release} of {at} is package '{found}', not '{package}'; refusing to build on another package's bundle"
@@ -178,8 +181,8 @@ impl FetchError {
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum PackageError {
     /// The bundle folder, file or tarball `publish` was given cannot be read as a bundle.
-    #[error("{0}")]
-    Read(String),
+    #[error(transparent)]
+    Read(ReadError),
     #[error(
         "{}: the bundle's packageName is '{found}', but --package is '{package}'; OLM finds a package by \
          its packageName, so publish it under that name", path.display()
@@ -190,18 +193,19 @@ pub(crate) enum PackageError {
         package: String,
     },
     /// Laying out, flattening or packing the bundle.
-    #[error("{0}")]
-    Pack(String),
+    #[error(transparent)]
+    Pack(WriteError),
     /// Writing the bundle folder.
-    #[error("{0}")]
-    Folder(String),
+    #[error(transparent)]
+    Folder(WriteError),
 }
 
 impl PackageError {
     pub(crate) fn class(&self) -> Class {
         match self {
-            PackageError::Read(_) | PackageError::OtherPackage { .. } => Class::Input,
-            _ => Class::Stage,
+            PackageError::Read(e) => e.class(),
+            PackageError::OtherPackage { .. } => Class::Input,
+            PackageError::Pack(e) | PackageError::Folder(e) => e.class(),
         }
     }
 }
@@ -259,8 +263,12 @@ pub(crate) enum PushError {
         #[source]
         source: RegistryError,
     },
-    #[error("pulled release {release} back: {message}")]
-    Unreadable { release: String, message: String },
+    #[error("pulled release {release} back: {source}")]
+    Unreadable {
+        release: String,
+        #[source]
+        source: ReadError,
+    },
     #[error(
         "pulled release {release} of {namespace}/{package} back, but its digest is sha256:{pulled}, not sha256:{digest}"
     )]

@@ -73,10 +73,12 @@ pub(crate) async fn run(
             source,
         })?;
     let previous =
-        archive::unpack_release(&gz, &default.digest).map_err(|message| FetchError::Unpack {
-            release: default.release.clone(),
-            at: where_.clone(),
-            message,
+        archive::unpack_release(&gz, &default.digest, &step.limits).map_err(|source| {
+            FetchError::Unpack {
+                release: default.release.clone(),
+                at: where_.clone(),
+                source,
+            }
         })?;
     if previous.package.package_name != *pkg {
         return Err(FetchError::OtherPackage {

@@ -136,7 +136,7 @@ struct FolderRead {
 fn read_folder(path: &std::path::Path, step: &PackageStep) -> Result<FolderRead> {
     let read = if path.is_dir() && step.layout == Layout::Flat {
         let opts = validate::Options::default();
-        let (skeletons, items) = archive::read_dir_with(path, |csv| {
+        let (skeletons, items) = archive::read_dir_with(path, &step.limits, |csv| {
             let mut sink = validate::Sink::new(&opts);
             validate::check_csv(&csv, &mut sink);
             let item = archive::csv_list_item(&csv);
@@ -161,7 +161,7 @@ fn read_folder(path: &std::path::Path, step: &PackageStep) -> Result<FolderRead>
             tar: vec![(tar_path, text.into_bytes())],
         }
     } else {
-        let bundle = archive::read_path(path).map_err(PackageError::Read)?;
+        let bundle = archive::read_path(path, &step.limits).map_err(PackageError::Read)?;
         let tar = archive::bundle_files(&bundle, step.layout).map_err(PackageError::Pack)?;
         FolderRead {
             bundle,

@@ -16,6 +16,7 @@ pub mod fbc;
 pub mod finding;
 pub mod flat_yaml;
 pub(crate) mod graph;
+pub(crate) mod input;
 pub mod semdiff;
 pub mod time;
 pub mod validate;

@@ -17,7 +17,7 @@ use super::{
 };
 use crate::ci::CiContext;
 use crate::error::{Problem, Problems};
-use crate::olm::archive::Layout;
+use crate::olm::archive::{Layout, Limits};
 use crate::olm::validate::Profile;
 use crate::pipeline::StageName;
 use crate::registry::Location;
@@ -80,6 +80,8 @@ pub(crate) struct PublishInputs {
     pub(crate) layout: Layout,
     pub(crate) mtime: u64,
     pub(crate) ci: CiContext,
+    /// Limits on reading the bundle (`--max-bundle-bytes`).
+    pub(crate) limits: Limits,
 }
 
 /// `publish`: the package, verify and push steps of a pipeline, on a bundle folder.
@@ -105,6 +107,7 @@ pub(crate) fn publish(p: &PublishInputs) -> Result<Plan, Problems> {
             version: release.clone(),
             channel: None,
             show_contents: false,
+            limits: p.limits,
         }),
         Step::Verify(VerifyStep {
             profile: Profile::default(),
@@ -257,6 +260,7 @@ impl<'a> Builder<'a> {
                     package,
                     channel,
                     show_diff: s.mode.dry_run,
+                    limits: s.bundle_limits,
                 })
             }
             StageName::Package => {
@@ -274,6 +278,7 @@ impl<'a> Builder<'a> {
                     version,
                     channel: s.channel.clone(),
                     show_contents: s.mode.dry_run,
+                    limits: s.bundle_limits,
                 })
             }
             StageName::Verify => Step::Verify(VerifyStep {

@@ -99,7 +99,7 @@ fn served(url: &str, ns: &str, pkg: &str) -> (String, String, Bundle) {
         (
             default.release,
             default.digest,
-            archive::read_bundle(&files).unwrap(),
+            archive::read_bundle(&files, &Default::default()).unwrap(),
         )
     })
 }

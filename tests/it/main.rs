@@ -3,6 +3,7 @@
 mod support;
 
 mod appr;
+mod budgets;
 mod cli;
 mod completions;
 mod dist;

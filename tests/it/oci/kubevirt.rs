@@ -34,7 +34,8 @@ async fn kubevirt_v0_22_0_as_a_bundle_image() {
         ],
     );
     assert_code(&o, 0);
-    let bundle = olm_release::olm::archive::read_path(&out.join("bundle")).unwrap();
+    let bundle =
+        olm_release::olm::archive::read_path(&out.join("bundle"), &Default::default()).unwrap();
     let split = per_csv(&bundle);
     assert_eq!(split.inputs.len(), 1);
     assert!(split.stranded.is_empty());
