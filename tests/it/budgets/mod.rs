@@ -6,6 +6,7 @@
 
 mod cli;
 mod parse;
+mod registry;
 
 use std::io::Write;
 use std::process::{Command, Output};
