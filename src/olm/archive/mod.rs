@@ -2,8 +2,7 @@
 //!
 //! Writing follows what the app registry's consumers read (the flattened format of
 //! operator-courier's `format.py`, which operator-registry's `pkg/appregistry` package loads for
-//! OLM's catalog): by default one
-//! flattened `bundle.yaml` whose `data.customResourceDefinitions`, `data.clusterServiceVersions`
+//! OLM's catalog): by default one flattened `bundle.yaml` whose `data.customResourceDefinitions`, `data.clusterServiceVersions`
 //! and `data.packages` are YAML strings holding lists; optionally the nested tree (the package
 //! file plus one folder per CSV version). The tar is reproducible: entries sorted, modes fixed,
 //! owner 0, mtime from `SOURCE_DATE_EPOCH` (or 0), and the gzip header carries no name or time.
@@ -17,6 +16,19 @@
 //! files on disk are read through `olm::input` (`folder.rs`). Errors are
 //! [`ReadError`]s (and [`WriteError`]s when writing). Nothing is written to disk while
 //! reading.
+//!
+//! The API, every reader taking the [`Limits`] the command resolved (`settings` reads
+//! `--max-bundle-bytes`; tests and tools use `Limits::default()`):
+//! - a bundle on disk: [`read_path`] (folder, `bundle.yaml` or `.tar.gz`), or [`read_dir_with`]
+//!   to visit a folder's CSVs one at a time;
+//! - bytes in memory: [`unpack`] (a `.tar.gz` into files and its digest), [`read_bundle`] (those
+//!   files), [`read_flattened`] (one `bundle.yaml`), [`tar_digest`] (the digest alone);
+//! - a blob a registry served: [`unpack_release`], which also checks the digest the registry
+//!   listed. Its errors are input-class (the bytes are wrong): a caller that pulled the blob wraps
+//!   them in a stage-class error of its own;
+//! - writing: [`bundle_files`], [`flatten`]/[`flatten_parts`], [`pack`], [`write_folder`].
+//!
+//! [`Limits::for_packed`] re-reads a tarball this process packed (its own size, any ratio).
 
 mod budget;
 mod error;
@@ -43,17 +55,7 @@ pub use write::{bundle_files, csv_list_item, flatten, flatten_parts, pack};
 use sha2::{Digest, Sha256};
 
 /// How the bundle is laid out inside the tarball.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Default,
-    serde::Deserialize,
-    serde::Serialize,
-    clap::ValueEnum,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Layout {
     /// One `bundle.yaml` with string-valued `data.*` (what courier pushes for a flat folder).
