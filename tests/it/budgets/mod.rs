@@ -5,6 +5,7 @@
 //! allocating. Speed figures come from scripts/bench_budgets.py, not from timed tests.
 
 mod cli;
+mod folders;
 mod parse;
 mod registry;
 
