@@ -89,7 +89,15 @@ pub(crate) async fn run(cli: Cli, env: Env) -> Result<()> {
     let name = command_name(&cli.command);
     let summarised = matches!(cli.command, Command::Run(_) | Command::Publish(_));
     report.command(name);
-    let result = dispatch(cli.command, cli.format, cli.max_bundle_bytes, &env, &report).await;
+    let result = dispatch(
+        cli.command,
+        cli.format,
+        cli.quiet,
+        cli.max_bundle_bytes,
+        &env,
+        &report,
+    )
+    .await;
     if let Err(e) = &result
         && json
         && !report.finished()
@@ -122,6 +130,7 @@ fn command_name(c: &Command) -> &'static str {
 async fn dispatch(
     command: Command,
     format: Format,
+    quiet: bool,
     max_bundle_bytes: Option<u64>,
     env: &Env,
     report: &Arc<Reporter>,
@@ -167,7 +176,7 @@ async fn dispatch(
             }
             Ok(())
         }
-        Command::Verify(args) => commands::verify::run(&args, json, &limits()?),
+        Command::Verify(args) => commands::verify::run(&args, json, quiet, &limits()?),
         Command::Graph(args) => commands::graph::run(&args, format, env, &limits()?, report).await,
         Command::NextVersion(args) => {
             let last = match &args.last {

@@ -48,16 +48,20 @@ pub struct Finding {
 
 impl fmt::Display for Finding {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}[{}] {}: {} {}: {}",
-            self.level.as_str(),
-            self.rule,
-            self.file,
-            self.object,
-            self.field,
-            self.message
-        )?;
+        write!(f, "{}[{}] {}:", self.level.as_str(), self.rule, self.file)?;
+        // Placeholders such as `(file)` only say the finding is about the file as a whole.
+        let placeholder = self.object.starts_with('(') && self.object != "(unnamed)";
+        let mut what = Vec::new();
+        if !self.object.is_empty() && !placeholder {
+            what.push(self.object.as_str());
+        }
+        if !self.field.is_empty() {
+            what.push(self.field.as_str());
+        }
+        if !what.is_empty() {
+            write!(f, " {}:", what.join(" "))?;
+        }
+        write!(f, " {}", self.message)?;
         match (self.mirrors.as_str(), self.level) {
             ("", _) => {}
             ("olm-release", _) => write!(f, " (olm-release's own check)")?,
@@ -74,4 +78,39 @@ impl fmt::Display for Finding {
 /// Counts the errors among findings.
 pub fn errors(findings: &[Finding]) -> usize {
     findings.iter().filter(|f| f.level == Level::Error).count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn finding(object: &str, field: &str) -> Finding {
+        Finding {
+            level: Level::Warning,
+            rule: "file-stray".into(),
+            mirrors: "olm-release".into(),
+            file: "1.0.0/README.md".into(),
+            object: object.into(),
+            field: field.into(),
+            message: "is not a YAML manifest".into(),
+            fix: String::new(),
+        }
+    }
+
+    #[test]
+    fn a_line_names_file_object_and_field_and_skips_placeholders() {
+        assert_eq!(
+            finding("(file)", "").to_string(),
+            "warning[file-stray] 1.0.0/README.md: is not a YAML manifest (olm-release's own check)"
+        );
+        assert_eq!(
+            finding("widget.v1", "spec.replaces").to_string(),
+            "warning[file-stray] 1.0.0/README.md: widget.v1 spec.replaces: is not a YAML manifest (olm-release's own check)"
+        );
+        assert!(
+            finding("(unnamed)", "kind")
+                .to_string()
+                .contains("md: (unnamed) kind: ")
+        );
+    }
 }

@@ -12,6 +12,7 @@ mod courier_local;
 mod graph;
 mod parity;
 mod pipeline;
+mod real_trees;
 mod rules;
 mod trees;
 

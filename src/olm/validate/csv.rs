@@ -216,12 +216,18 @@ fn annotations(csv: &Manifest, at: &At, sink: &mut Sink) {
     }
     if let Some(v) = get("olm.skipRange") {
         let field = "metadata.annotations.olm.skipRange";
-        if let Err(e) = Range::parse(v.as_str().unwrap_or("")) {
-            sink.add(&rules::SKIP_RANGE, at, field, e);
+        let text = v.as_str().unwrap_or("");
+        if let Err(e) = Range::parse(text) {
+            let msg = format!("'{text}' is not a semver range OLM can read: {e}");
+            sink.add(&rules::SKIP_RANGE, at, field, msg);
         }
     }
-    let examples = get("alm-examples").or_else(|| get("olm.examples"));
-    super::examples::check(csv, examples, at, sink);
+    // operator-framework/api reads olm.examples when alm-examples is absent; courier never does.
+    match (get("alm-examples"), get("olm.examples")) {
+        (Some(v), _) => super::examples::check(csv, Some(v), "alm-examples", at, sink),
+        (None, Some(v)) => super::examples::check(csv, Some(v), "olm.examples", at, sink),
+        (None, None) => super::examples::check(csv, None, "alm-examples", at, sink),
+    }
 }
 
 /// Each comma-separated category against the catalog's list, or the `--categories` file's.

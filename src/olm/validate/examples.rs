@@ -1,9 +1,11 @@
-//! `alm-examples` (or `olm.examples`): valid JSON (courier); a list of CRs whose
-//! group/version/kind the CSV provides (operator-framework/api); an example for every provided
-//! API (a warning); never an empty string (courier parses it as JSON).
+//! `alm-examples` (or `olm.examples`, which only operator-framework/api reads): valid JSON
+//! (courier); a list of CRs whose group/version/kind the CSV provides (operator-framework/api);
+//! an example for every provided API (a warning); never an empty string (courier parses it as
+//! JSON).
 
 use serde_yaml_ng::Value;
 
+use super::rules::Tool;
 use super::{At, Sink, rules};
 use crate::olm::{Manifest, value_at};
 
@@ -30,8 +32,14 @@ fn provided(csv: &Manifest) -> Vec<(String, String, String)> {
 
 /// `alm-examples`: JSON (courier); a list of CRs of APIs the CSV provides (api); an example for
 /// every provided API (a warning).
-pub fn check(csv: &Manifest, value: Option<&Value>, at: &At, sink: &mut Sink) {
-    let field = "metadata.annotations.alm-examples";
+pub fn check(csv: &Manifest, value: Option<&Value>, key: &str, at: &At, sink: &mut Sink) {
+    let field = &format!("metadata.annotations.{key}");
+    // courier parses alm-examples only.
+    let except: &[Tool] = if key == "alm-examples" {
+        &[]
+    } else {
+        &[Tool::Courier]
+    };
     let provided = provided(csv);
     let coverage = |sink: &mut Sink, covered: &[bool]| {
         for (o, _) in provided.iter().zip(covered).filter(|(_, c)| !**c) {
@@ -50,18 +58,25 @@ pub fn check(csv: &Manifest, value: Option<&Value>, at: &At, sink: &mut Sink) {
         return;
     };
     let Some(text) = value.as_str() else {
-        return; // a type error
+        // A YAML list or mapping: courier's json.loads fails on it, and api cannot decode the
+        // annotations (a map of strings).
+        let msg = format!(
+            "is {}, not a string holding JSON (courier's json.loads fails on it, and the annotations are a map of strings)",
+            super::csv::type_name(value)
+        );
+        let fix = format!("write the examples as one string: {key}: |- followed by the JSON array");
+        return sink.add_except_fix(&rules::ALM_EXAMPLES, except, at, field, msg, fix);
     };
     if text.trim().is_empty() {
         let msg = "is empty; courier parses it as JSON and fails, newer tools see no example";
-        sink.add(&rules::ALM_EXAMPLES_EMPTY, at, field, msg);
+        sink.add_except(&rules::ALM_EXAMPLES_EMPTY, except, at, field, msg);
         return coverage(sink, &vec![false; provided.len()]);
     }
     let parsed: serde_json::Value = match serde_json::from_str(text) {
         Ok(v) => v,
         Err(e) => {
             let msg = format!("is not valid JSON: invalid example (JSON parse error): {e}");
-            return sink.add(&rules::ALM_EXAMPLES, at, field, msg);
+            return sink.add_except(&rules::ALM_EXAMPLES, except, at, field, msg);
         }
     };
     let Some(items) = parsed.as_array() else {

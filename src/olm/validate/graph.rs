@@ -1,8 +1,18 @@
 //! The upgrade graph of a package, across all its bundles: each channel walked from its head
-//! through `replaces` as the registry walks it (a `replaces` naming a missing CSV fails the
-//! load, a loop never ends), CSVs no head reaches (through `replaces`, `skips` or the head's
-//! `olm.skipRange`), downgrade edges; and names and versions unique across the package. Built
-//! on [`crate::olm::graph::Graph`], so each check is linear in the number of CSVs.
+//! through `replaces` as the registry walks it (a loop never ends), CSVs no head reaches
+//! (through `replaces`, `skips` or the head's `olm.skipRange`), downgrade edges; and names and
+//! versions unique across the package. Built on [`crate::olm::graph::Graph`], so each check is
+//! linear in the number of CSVs.
+//!
+//! A chain that stops at a `replaces` naming a CSV the package does not carry is judged by what
+//! it cuts off. When older CSVs of the package are then reached by no channel, the break is a
+//! gap (a typo, or a release not carried over): an error. When nothing is cut off, the tail
+//! replaces a *pruned* release: operator-registry logs it as a load error ("specifies
+//! replacement that couldn't be found"), but app-registry catalogs have served the channel
+//! anyway since operator-registry#74 made load errors non-fatal, the channel keeps its entry for
+//! the pruned name so clusters still running it upgrade to the tail, and `opm validate` permits
+//! it outright ("the tail entry in the replaces chain is permitted to replace a non-existent
+//! entry", operator-registry `alpha/model`). That is a warning.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -41,7 +51,8 @@ pub fn check(bundle: &Bundle, sink: &mut Sink) {
     let g = Graph::new(bundle);
     // CSV index → the first channel that reaches it.
     let mut reached: BTreeMap<usize, &str> = BTreeMap::new();
-    let mut missing = BTreeSet::new();
+    // Chain tail → (the missing CSV it replaces, the head of the first channel ending there).
+    let mut missing: BTreeMap<usize, (String, &str)> = BTreeMap::new();
     let mut loops = BTreeSet::new();
     for channel in &bundle.package.channels {
         if g.index(&channel.current_csv).is_none() {
@@ -50,17 +61,10 @@ pub fn check(bundle: &Bundle, sink: &mut Sink) {
         let chain = g.walk(&channel.current_csv);
         let last = chain.members.last().copied();
         match (&chain.broken, last) {
-            (Some(Broken::Missing(target)), Some(tail)) if missing.insert(tail) => {
-                let msg = format!(
-                    "names {target}, which is not in the package; the registry fails to load the catalog ({} specifies replacement that couldn't be found)",
-                    channel.current_csv
-                );
-                sink.add(
-                    &rules::REPLACES_TARGET,
-                    &At::of(g.csv(tail)),
-                    "spec.replaces",
-                    msg,
-                );
+            (Some(Broken::Missing(target)), Some(tail)) => {
+                missing
+                    .entry(tail)
+                    .or_insert((target.clone(), channel.current_csv.as_str()));
             }
             (Some(Broken::Cycle(at)), Some(tail)) => {
                 let start = chain.members.iter().position(|&m| g.name(m) == at);
@@ -98,6 +102,9 @@ pub fn check(bundle: &Bundle, sink: &mut Sink) {
             reached.entry(i).or_insert(&channel.name);
         }
     }
+    for (&tail, (target, head)) in &missing {
+        broken_tail(&g, &reached, tail, target, head, sink);
+    }
     downgrades(&g, sink);
     for i in (0..g.len()).filter(|i| !reached.contains_key(i)) {
         let csv = g.csv(i);
@@ -121,6 +128,61 @@ pub fn check(bundle: &Bundle, sink: &mut Sink) {
                 sink.add(&rules::GRAPH_STRANDED, &at, "metadata.name", msg);
             }
         }
+    }
+}
+
+/// A chain that ends at `tail`, whose `replaces` names `target`, a CSV the package does not
+/// carry: a gap when older CSVs of the package are left unreached, else a pruned release.
+fn broken_tail(
+    g: &Graph,
+    reached: &BTreeMap<usize, &str>,
+    tail: usize,
+    target: &str,
+    head: &str,
+    sink: &mut Sink,
+) {
+    let at = At::of(g.csv(tail));
+    let version = g.csv(tail).semver();
+    // Unreached CSVs older than the tail (all unreached ones when its version is unknown).
+    let mut cut: Vec<(Option<semver::Version>, &str)> = (0..g.len())
+        .filter(|i| !reached.contains_key(i))
+        .map(|i| (g.csv(i).semver(), g.name(i)))
+        .filter(|(w, _)| match (&version, w) {
+            (Some(v), Some(w)) => w < v,
+            _ => true,
+        })
+        .collect();
+    // Newest first: the first is what the release most likely meant to replace.
+    cut.sort_by(|a, b| b.cmp(a));
+    let cut: Vec<&str> = cut.into_iter().map(|(_, n)| n).collect();
+    if cut.is_empty() {
+        let msg = format!(
+            "names {target}, which the package no longer carries (a pruned release); OLM still upgrades clusters running {target} to {}, but the registry loader logs \"{head} specifies replacement that couldn't be found\" when it loads the package",
+            g.name(tail)
+        );
+        sink.add(&rules::REPLACES_PRUNED, &at, "spec.replaces", msg);
+    } else {
+        let msg = format!(
+            "names {target}, which is not in the package, so the chain stops at {} and {} ({}) {} reached from no channel head; the registry fails the channel ({head} specifies replacement that couldn't be found)",
+            g.name(tail),
+            if cut.len() == 1 {
+                "the older CSV"
+            } else {
+                "the older CSVs"
+            },
+            cut.join(", "),
+            if cut.len() == 1 { "is" } else { "are" },
+        );
+        sink.add_fix(
+            &rules::REPLACES_TARGET,
+            &at,
+            "spec.replaces",
+            msg,
+            format!(
+                "point spec.replaces at the release this one upgrades from (probably {}), or carry {target} in the package",
+                cut[0]
+            ),
+        );
     }
 }
 

@@ -111,11 +111,11 @@ fn install_modes(spec: &Value, at: &At, sink: &mut Sink) {
                 &rules::INSTALL_MODES,
                 at,
                 field,
-                "is missing (install modes not found); OLM cannot match any OperatorGroup",
+                "is missing (install modes not found); OLM matches the CSV to no OperatorGroup and never installs it",
             );
         }
         Some(Value::Sequence(m)) if m.is_empty() => {
-            let msg = "is empty (install modes not found); OLM cannot match any OperatorGroup";
+            let msg = "is empty (install modes not found); OLM matches the CSV to no OperatorGroup and never installs it";
             return sink.add_except(&rules::INSTALL_MODES, &[Tool::Courier], at, field, msg);
         }
         Some(Value::Sequence(m)) => m,

@@ -136,13 +136,23 @@ fn list_of_pairs(
                 rule,
                 at,
                 &field,
-                format!("elements should contain both name and {key}"),
+                format!(
+                    "needs both a name and {} {key} (elements should contain both name and {key})",
+                    if key == "email" { "an" } else { "a" }
+                ),
             ),
             Some(s) if !valid(s) => sink.add(
                 rule,
                 at,
                 &format!("{field}.{key}"),
-                format!("{key} {s} is invalid"),
+                format!(
+                    "{s} is not a valid {}",
+                    if key == "url" {
+                        "absolute http(s) URL"
+                    } else {
+                        "email address"
+                    }
+                ),
             ),
             _ => {}
         }

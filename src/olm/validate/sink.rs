@@ -74,6 +74,19 @@ impl<'o> Sink<'o> {
         self.report(rule, except, at, field, message.into(), rule.fix);
     }
 
+    /// [`Sink::add_except`] with a specific fix.
+    pub fn add_except_fix(
+        &mut self,
+        rule: &Rule,
+        except: &[Tool],
+        at: &At,
+        field: &str,
+        message: impl Into<String>,
+        fix: impl Into<String>,
+    ) {
+        self.report(rule, except, at, field, message.into(), &fix.into());
+    }
+
     fn report(
         &mut self,
         rule: &Rule,

@@ -168,8 +168,14 @@ fn walk(t: &T, v: &Value, path: &str, at: &At, sink: &mut Sink) {
         T::List(_) => v.is_sequence(),
     };
     if !fits {
-        // certified has a rule of its own.
-        if path == "metadata.annotations.certified" {
+        // certified and the examples have rules of their own.
+        if [
+            "metadata.annotations.certified",
+            "metadata.annotations.alm-examples",
+            "metadata.annotations.olm.examples",
+        ]
+        .contains(&path)
+        {
             return;
         }
         let shown = match v {

@@ -28,18 +28,22 @@ fn a_valid_folder_passes_and_a_broken_one_fails_with_file_object_field_and_fix()
     assert_eq!(f["level"], "error");
     assert_eq!(
         f["file"],
-        "widget-operator.v1.1.0.clusterserviceversion.yaml"
+        "widget-operator.v1.2.0.clusterserviceversion.yaml"
     );
-    assert_eq!(f["object"], "widget-operator.v1.1.0");
+    assert_eq!(f["object"], "widget-operator.v1.2.0");
     assert_eq!(f["field"], "spec.replaces");
     assert_eq!(f["mirrors"], "registry");
+    // The message names the missing CSV and what the gap cuts off; the fix, the likely target.
+    let message = f["message"].as_str().unwrap();
+    assert!(message.contains("widget-operator.v1.1.0"), "{message}");
+    assert!(message.contains("(widget-operator.v1.0.0)"), "{message}");
     assert!(
-        f["message"]
+        f["fix"]
             .as_str()
             .unwrap()
-            .contains("widget-operator.v1.0.0")
+            .contains("widget-operator.v1.0.0"),
+        "{f}"
     );
-    assert!(!f["fix"].as_str().unwrap().is_empty());
     // Human output names the rule on stdout and the verdict on stderr.
     let o = verify(&["broken/replaces-missing"]);
     assert_code(&o, 1);
@@ -49,6 +53,30 @@ fn a_valid_folder_passes_and_a_broken_one_fails_with_file_object_field_and_fix()
         stdout(&o)
     );
     assert!(stderr(&o).contains("1 error(s)"), "{}", stderr(&o));
+}
+
+#[test]
+fn quiet_shows_errors_only() {
+    // Warnings only: nothing on stdout with -q, the warnings still counted in the closing line.
+    let o = verify(&["broken/crd-unowned"]);
+    assert!(
+        stdout(&o).contains("warning[crd-unowned]"),
+        "{}",
+        stdout(&o)
+    );
+    let o = verify(&["-q", "broken/crd-unowned"]);
+    assert_code(&o, 0);
+    assert_eq!(stdout(&o), "");
+    assert!(stderr(&o).contains("valid, 1 warning(s)"), "{}", stderr(&o));
+    // Errors are still shown, warnings are not.
+    let o = verify(&["-q", "broken/replaces-missing"]);
+    assert_code(&o, 1);
+    assert!(
+        stdout(&o).contains("error[replaces-target]"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(!stdout(&o).contains("warning["), "{}", stdout(&o));
 }
 
 #[test]

@@ -58,3 +58,46 @@ fn a_broken_link_and_a_loop_are_reported_once_where_they_are() {
     let cycles: Vec<_> = found.iter().filter(|(r, _)| r == "graph-cycle").collect();
     assert_eq!(cycles.len(), 1, "{found:?}");
 }
+
+#[test]
+fn a_pruned_tail_is_a_warning_and_a_gap_an_error() {
+    use olm_release::olm::Level;
+    use olm_release::olm::validate::Profile;
+    let judge = |b: &Bundle, profile| {
+        validate::validate_with(b, &Options::new(profile))
+            .into_iter()
+            .filter(|f| f.rule.starts_with("replaces-"))
+            .map(|f| (f.rule, f.level, f.mirrors, f.object))
+            .collect::<Vec<_>>()
+    };
+    // The ten oldest releases pruned: v1.10.0, now the tail, still replaces v1.9.0.
+    let mut b = chain(100);
+    b.csvs.drain(..10);
+    assert_eq!(
+        judge(&b, Profile::Appregistry2019),
+        vec![(
+            "replaces-pruned".into(),
+            Level::Warning,
+            "registry".into(),
+            "widget-operator.v1.10.0".into()
+        )]
+    );
+    // opm permits it; olm-release still notes it.
+    let modern = judge(&b, Profile::Modern);
+    assert_eq!(modern.len(), 1, "{modern:?}");
+    assert_eq!(
+        (modern[0].1, modern[0].2.as_str()),
+        (Level::Warning, "olm-release")
+    );
+    // A release missing from the middle cuts the older fifty off: an error in both profiles.
+    let mut b = chain(100);
+    b.csvs.remove(50);
+    for profile in [Profile::Appregistry2019, Profile::Modern] {
+        let found = judge(&b, profile);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(
+            (found[0].0.as_str(), found[0].1, found[0].3.as_str()),
+            ("replaces-target", Level::Error, "widget-operator.v1.51.0")
+        );
+    }
+}

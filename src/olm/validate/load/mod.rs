@@ -16,6 +16,7 @@
 //! [`parse`] reads YAML as the consumers do (a repeated key is a warning, not a lost file);
 //! [`flattened`] reads an app-registry `bundle.yaml`.
 
+mod courier;
 mod flattened;
 mod metadata;
 pub mod parse;
@@ -128,12 +129,13 @@ struct Doc {
 
 /// Parses every YAML file; reports what cannot be read, repeated keys and extra documents.
 /// What parsing found: the documents, the other files, the files that are not YAML and the
-/// files holding several documents (each with why).
+/// files holding several documents (each with why, and whether any but the first holds
+/// something).
 type Parsed = (
     Vec<Doc>,
     Vec<String>,
     Vec<(String, String)>,
-    Vec<(String, String)>,
+    Vec<(String, String, bool)>,
 );
 
 fn parse_files(files: &[(String, Vec<u8>)], sink: &mut Sink) -> Parsed {
@@ -169,7 +171,10 @@ fn parse_files(files: &[(String, Vec<u8>)], sink: &mut Sink) -> Parsed {
                 "holds {} YAML documents; courier reads one per file (PyYAML refuses a stream of several)",
                 parsed.docs.len()
             );
-            several.push((path.clone(), why));
+            several.push((path.clone(), why, true));
+        } else if parsed.in_stream > 1 {
+            let why = "ends in an empty YAML document (a '---' with nothing after it); courier reads one document per file and PyYAML refuses a stream of two".to_string();
+            several.push((path.clone(), why, false));
         }
         for doc in parsed.docs {
             let kind = classify(&doc);
@@ -197,6 +202,7 @@ pub fn tree(files: &[(String, Vec<u8>)], sink: &mut Sink) -> Loaded {
     let nested = bundles.iter().any(|b| !b.is_empty());
     if nested {
         bundles.retain(|b| !b.is_empty());
+        courier::check_nested(&bundles, sink);
     }
     // The bundle folder a path belongs to directly, or the one it sits inside of.
     let home = |path: &str| -> (Option<usize>, bool) {
@@ -213,9 +219,15 @@ pub fn tree(files: &[(String, Vec<u8>)], sink: &mut Sink) -> Loaded {
     // courier parses every YAML file of the root and of its folders; deeper ones only matter
     // in a bundle folder.
     let read = |path: &str| path.matches('/').count() <= 1 || home(path).1;
-    for (path, why) in several.iter().filter(|(p, _)| read(p)) {
+    for (path, why, lost) in several.iter().filter(|(p, _, _)| read(p)) {
         let at = At::new(path, "(file)");
-        sink.add(&rules::FILE_DOCUMENTS, &at, "", why.as_str());
+        // An empty trailing document loses nothing; only courier (PyYAML) refuses it.
+        if *lost {
+            sink.add(&rules::FILE_DOCUMENTS, &at, "", why.as_str());
+        } else if rules::tools(sink.opts).contains(&rules::Tool::Courier) {
+            let fix = "remove the '---' at the end of the file";
+            sink.add_fix(&rules::FILE_DOCUMENTS, &at, "", why.as_str(), fix);
+        }
     }
     for (path, why) in &broken {
         if read(path) {
@@ -290,8 +302,8 @@ pub fn tree(files: &[(String, Vec<u8>)], sink: &mut Sink) -> Loaded {
             ),
             Kind::BundleMetadata => metadata.push((d.path, d.doc)),
             Kind::Other => {
-                let msg = "is not a package, CSV, CRD or Kubernetes object; courier and the registry ignore it";
-                sink.add(&rules::FILE_UNKNOWN, &at, "kind", msg);
+                let msg = "is no package (packageName), CSV, CRD or Kubernetes object (apiVersion and kind); courier and the registry skip it";
+                sink.add(&rules::FILE_UNKNOWN, &at, "", msg);
             }
             Kind::Csv | Kind::Crd | Kind::Object => {
                 let (Some(i), true) = home(&d.path) else {
@@ -309,9 +321,14 @@ pub fn tree(files: &[(String, Vec<u8>)], sink: &mut Sink) -> Loaded {
                     Kind::Csv => f.csvs.push(m),
                     Kind::Crd => f.crds.push(m),
                     _ => {
-                        let known =
-                            "is not a package, CSV or CRD; courier and the registry ignore it";
-                        sink.add(&rules::FILE_UNKNOWN, &At::of(&m), "kind", known);
+                        let known = format!(
+                            "is a {}, which courier does not check (it reads the package, CSVs and CRDs only)",
+                            m.kind().unwrap_or("Kubernetes object")
+                        );
+                        // The registry loader keeps every object of a CSV's folder in the
+                        // bundle, so the file is not lost; only courier's checks skip it.
+                        let fix = "nothing to do if the catalog's OLM installs this kind with the bundle; otherwise drop the file";
+                        sink.add_fix(&rules::FILE_UNKNOWN, &At::of(&m), "kind", known, fix);
                         f.objects.push(m);
                     }
                 }

@@ -19,10 +19,15 @@ use serde_yaml_ng::{Mapping, Number, Value};
 pub struct Parsed {
     pub docs: Vec<Value>,
     pub repeated: Vec<String>,
+    /// Documents of the stream, empty ones included: PyYAML refuses a file of more than one
+    /// even when the others are empty (a trailing `---`).
+    pub in_stream: usize,
 }
 
-/// Parses every YAML document of `text`. An error names the line and column.
+/// Parses every YAML document of `text`. An error names the line and column. A leading UTF-8
+/// byte order mark is skipped, as PyYAML and go-yaml skip it.
 pub fn documents(text: &str) -> Result<Parsed, serde_yaml_ng::Error> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let repeated = RefCell::new(Vec::new());
     let mut docs = Vec::new();
     for doc in serde_yaml_ng::Deserializer::from_str(text) {
@@ -33,11 +38,14 @@ pub fn documents(text: &str) -> Result<Parsed, serde_yaml_ng::Error> {
         .deserialize(doc)?;
         docs.push(v);
     }
-    // An empty file (or one holding only comments) reads as no document.
+    // An empty file (or one holding only comments) reads as one empty document, which is no
+    // manifest.
+    let in_stream = docs.len();
     docs.retain(|d| !d.is_null());
     Ok(Parsed {
         docs,
         repeated: repeated.into_inner(),
+        in_stream,
     })
 }
 
@@ -155,6 +163,16 @@ mod tests {
         assert_eq!(p.docs.len(), 1);
         assert_eq!(p.docs[0]["spec"]["b"], Value::from("y"));
         assert_eq!(p.repeated, vec!["spec.b".to_string()]);
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_skipped_and_empty_documents_are_counted() {
+        let p = documents("\u{feff}a: 1\nb:\n  c: 2\n").unwrap();
+        assert_eq!(p.docs[0]["b"]["c"], Value::from(2));
+        assert_eq!(p.in_stream, 1);
+        assert_eq!(documents("a: 1\n---\n").unwrap().in_stream, 2);
+        assert_eq!(documents("a: 1\n...\n").unwrap().in_stream, 1);
+        assert_eq!(documents("# only a comment\n").unwrap().in_stream, 1);
     }
 
     #[test]

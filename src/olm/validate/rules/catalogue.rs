@@ -155,7 +155,7 @@ catalogue! {
 
     // How a CSV installs.
     INSTALL_MODES = Rule::new("install-modes", "a CSV lists spec.installModes",
-        "list the four installModes types with supported true or false")
+        "list the install modes: OwnNamespace, SingleNamespace, MultiNamespace and AllNamespaces, each with supported: true or false")
         .courier(E).api(E);
     INSTALL_MODES_VALUES = Rule::new("install-modes-values", "install modes are the four types, each once, at least one supported",
         "list OwnNamespace, SingleNamespace, MultiNamespace and AllNamespaces once each, at least one with supported: true")
@@ -224,17 +224,21 @@ catalogue! {
     RESOURCE_REQUESTS = Rule::new("resource-requests", "every container of the CSV's deployments requests CPU and memory",
         "set resources.requests on each container")
         .api(W);
-    BUNDLE_SIZE = Rule::new("bundle-size", "a bundle's manifests stay under 1 MiB gzipped and base64-encoded",
-        "split the bundle or shrink the manifests below 1 MiB (gzip + base64)")
+    BUNDLE_SIZE = Rule::new("bundle-size", "a bundle's manifests stay under 1 MiB gzipped",
+        "shrink the manifests (CRD schemas, descriptions, the icon) below 1 MiB gzipped")
         .api(E);
     BUNDLE_SIZE_NEAR = Rule::new("bundle-size-near", "a bundle's manifests stay under 85 % of the 1 MiB limit",
         "shrink the manifests before the bundle reaches 1 MiB")
         .api(W);
 
     // The upgrade graph.
-    REPLACES_TARGET = Rule::new("replaces-target", "every spec.replaces on a channel names a CSV of the package",
+    REPLACES_TARGET = Rule::new("replaces-target", "a spec.replaces on a channel names a CSV of the package wherever older CSVs of the package follow (a gap strands them)",
         "carry every CSV of the channel (run fetch-previous) or correct spec.replaces")
-        .registry(E).opm(W);
+        .registry(E).opm(E);
+    REPLACES_PRUNED = Rule::new("replaces-pruned", "the oldest CSV of a channel replaces a release the package no longer carries (a pruned tail)",
+        "nothing to do if the release was pruned on purpose; otherwise carry it (run fetch-previous)")
+        .registry(W)
+        .own(None, W, "opm permits a tail that replaces a missing entry; noted so that a pruned release is a choice, not an accident");
     GRAPH_CYCLE = Rule::new("graph-cycle", "the replaces chain of a channel has no cycle",
         "break the cycle so the chain ends at the first release (no spec.replaces)")
         .registry(E).opm(E);

@@ -21,25 +21,19 @@ use serde::Deserialize;
 use crate::support;
 
 /// Cases where olm-release deliberately rejects what the upstream test accepts, and why.
-const DELIBERATE: &[(&str, &str)] = &[
-    (
-        "courier/prometheus_valid_nested_bundle_2",
-        "the package's only channel head, prometheusoperator.0.22.2, is no CSV of the tree: courier does not look in nested mode, but the registry loader fails the package (and, on an app registry, every package of the catalog)",
-    ),
-    (
-        "courier/multiplecrds",
-        "its one CSV replaces performance-addon-operator.v4.5.0, which the bundle does not carry: courier never reads replaces, but the registry loader fails the channel ('replaces nonexistent bundle'), and on an app registry the default release is the whole package",
-    ),
-    (
-        "api/manifests/valid_package",
-        "the test only loads the package; its apiextensions.k8s.io/v1 CRDs carry spec.version and no spec.versions, which api's own CRD validator refuses (the api/deprecatedVersion.crd case)",
-    ),
-];
+const DELIBERATE: &[(&str, &str)] = &[(
+    "courier/prometheus_valid_nested_bundle_2",
+    "the package's only channel names prometheusoperator.0.22.2 as its head, and no folder of the tree holds that CSV, so nothing can be installed from it: courier skips the head check in nested mode (it validates each version folder with the package appended), but the registry loader fails the package (no bundle found for csv prometheusoperator.0.22.2)",
+)];
 
 /// Cases whose upstream test runs one validator of operator-framework/api (or compares only the
 /// warnings) while api's other validators reject the same input. olm-release runs them all, so
 /// it reports those errors, and only errors api itself raises (asserted).
 const NARROWER: &[(&str, &str)] = &[
+    (
+        "api/manifests/valid_package",
+        "the test only loads the package; its apiextensions.k8s.io/v1 CRDs carry spec.version and no spec.versions, which api's own CRD validator refuses (as in the api/deprecatedVersion.crd case)",
+    ),
     (
         "api/valid_bundle_2(bundle)",
         "the test runs only the bundle validator; api's CSV validator requires spec.displayName and spec.install, which this CSV lacks",
