@@ -41,7 +41,8 @@ async fn main() {
         Some("folder") => {
             let from = PathBuf::from(need(&args, "--from"));
             let out = PathBuf::from(need(&args, "--out"));
-            let bundle = olm_release::olm::archive::read_path(&from).unwrap_or_else(|e| fail(&e));
+            let bundle = olm_release::olm::archive::read_path(&from, &Default::default())
+                .unwrap_or_else(|e| fail(&e.to_string()));
             let split = migrate::plan(&bundle).unwrap_or_else(|e| fail(&e.to_string()));
             let newest = split
                 .bundles

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use crate::cli::{Cli, Command, Format, PipelineArgs};
 use crate::commands;
-use crate::error::{CommandError, Result};
+use crate::error::{CommandError, Problems, Result};
 use crate::exec;
 use crate::plan::{self, Plan};
 use crate::report::{Fold, Reporter, Verbosity};
@@ -93,7 +93,15 @@ pub(crate) async fn run(cli: Cli, env: Env) -> Result<()> {
     let result = match network {
         Ok(network) => {
             crate::http::configure(network);
-            dispatch(cli.command, cli.format, cli.quiet, &env, &report).await
+            dispatch(
+                cli.command,
+                cli.format,
+                cli.quiet,
+                cli.max_bundle_bytes,
+                &env,
+                &report,
+            )
+            .await
         }
         Err(e) => Err(e.into()),
     };
@@ -131,17 +139,20 @@ async fn dispatch(
     command: Command,
     format: Format,
     quiet: bool,
+    max_bundle_bytes: Option<u64>,
     env: &Env,
     report: &Arc<Reporter>,
 ) -> Result<()> {
     let json = format == Format::Json;
+    // The limits on the bundles a command without a pipeline file reads.
+    let limits = || settings::bundle_limits(max_bundle_bytes, env).map_err(|p| Problems(vec![p]));
     match command {
         Command::Run(args) => {
             let mode = RunMode {
                 dry_run: args.dry_run,
                 force: args.force,
             };
-            let plan = pipeline_plan(&args.common, mode, env)?;
+            let plan = pipeline_plan(&args.common, mode, max_bundle_bytes, env)?;
             run_plan(&plan, report).await
         }
         Command::Plan(args) => {
@@ -149,7 +160,7 @@ async fn dispatch(
                 dry_run: args.dry_run,
                 force: args.force,
             };
-            let plan = pipeline_plan(&args.common, mode, env)?;
+            let plan = pipeline_plan(&args.common, mode, max_bundle_bytes, env)?;
             if json {
                 crate::out::stdout(&format!(
                     "{}\n",
@@ -173,8 +184,8 @@ async fn dispatch(
             }
             Ok(())
         }
-        Command::Verify(args) => commands::verify::run(&args, json, quiet),
-        Command::Graph(args) => commands::graph::run(&args, format, env, report).await,
+        Command::Verify(args) => commands::verify::run(&args, json, quiet, &limits()?),
+        Command::Graph(args) => commands::graph::run(&args, format, env, &limits()?, report).await,
         Command::NextVersion(args) => {
             let last = match &args.last {
                 Some(t) => t.clone(),
@@ -198,9 +209,9 @@ async fn dispatch(
             crate::out::stdout(&String::from_utf8_lossy(&buf));
             Ok(())
         }
-        Command::Registry(cmd) => commands::registry::run(cmd, env, json, report).await,
+        Command::Registry(cmd) => commands::registry::run(cmd, env, json, &limits()?, report).await,
         Command::Publish(args) => {
-            let plan = commands::publish::plan(&args, env)?;
+            let plan = commands::publish::plan(&args, env, limits()?)?;
             run_plan(&plan, report).await
         }
         Command::Migrate(args) => {
@@ -211,8 +222,13 @@ async fn dispatch(
 }
 
 /// A pipeline file resolved and planned; every problem at once.
-fn pipeline_plan(args: &PipelineArgs, mode: RunMode, env: &Env) -> Result<Plan> {
-    let s = settings::resolve(args, mode, env)?;
+fn pipeline_plan(
+    args: &PipelineArgs,
+    mode: RunMode,
+    max_bundle_bytes: Option<u64>,
+    env: &Env,
+) -> Result<Plan> {
+    let s = settings::resolve(args, mode, env)?.with_max_bundle_bytes(max_bundle_bytes);
     Ok(plan::build(&s)?)
 }
 

@@ -26,6 +26,11 @@ pub(crate) struct Cli {
     /// Output format: human lines on stderr, or a JSON summary on stdout.
     #[arg(long, global = true, value_enum, default_value_t = Format::Human)]
     pub(crate) format: Format,
+    /// Largest bundle read, uncompressed (a .tar.gz's tar, a bundle.yaml, a folder's YAML
+    /// files): bytes, or with a KiB/MiB/GiB suffix [default: 64MiB, or
+    /// OLM_RELEASE_MAX_BUNDLE_BYTES]. See README "Limits and network".
+    #[arg(long, global = true, value_name = "SIZE", value_parser = crate::settings::parse_size)]
+    pub(crate) max_bundle_bytes: Option<u64>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -96,6 +96,12 @@ pub(crate) enum Kind {
     /// `SSL_CERT_FILE`, `SSL_CERT_DIR` or a proxy variable cannot be used.
     #[error(transparent)]
     Network(#[from] crate::http::NetworkError),
+    /// A bundle (a `.tar.gz`, a `bundle.yaml`, a folder) that cannot be read.
+    #[error(transparent)]
+    BundleRead(#[from] crate::olm::archive::ReadError),
+    /// A bundle that cannot be written.
+    #[error(transparent)]
+    BundleWrite(#[from] crate::olm::archive::WriteError),
     /// Reading or writing a local file.
     #[error("{}: {source}", path.display())]
     Io {
@@ -182,6 +188,8 @@ impl Error {
             Kind::BundleImage(e) => e.class(),
             Kind::Catalog(e) => e.class(),
             Kind::Network(_) => Class::Input,
+            Kind::BundleRead(e) => e.class(),
+            Kind::BundleWrite(e) => e.class(),
             Kind::Io { class, .. } => *class,
             Kind::Output { .. } => Class::Stage,
             Kind::Internal(_) => Class::Internal,

@@ -12,7 +12,8 @@
 //! pipeline in-process), [`pipeline::parse`] (the pipeline-file parser, fuzzed), the registry
 //! clients ([`registry::appr::ApprClient`], [`registry::dir::DirRegistry`], tested against
 //! real servers), the domain ([`olm`], [`template`]), [`secret::Secret`], [`retry::RetryPolicy`] (tests shorten the OCI client's retries) and the errors
-//! ([`error::Error`], opaque, with its [`error::Class`]; [`registry::RegistryError`]).
+//! ([`error::Error`], opaque, with its [`error::Class`]; [`registry::RegistryError`];
+//! [`olm::archive::ReadError`] and [`olm::archive::WriteError`], each with its class).
 //! Everything else is `pub(crate)`.
 
 pub mod app;

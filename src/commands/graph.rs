@@ -52,12 +52,13 @@ pub(crate) async fn run(
     args: &GraphArgs,
     format: Format,
     env: &Env,
+    limits: &archive::Limits,
     events: &Arc<impl Events + 'static>,
 ) -> Result<()> {
     let bundle = match (&args.bundle, &args.registry) {
         (Some(path), _) => match catalog(path, args.package.as_deref())? {
             Some(bundle) => bundle,
-            None => archive::read_path(path).map_err(CommandError::Unreadable)?,
+            None => archive::read_path(path, limits)?,
         },
         (None, Some(url)) => {
             let (ns, pkg) = (
@@ -80,10 +81,10 @@ pub(crate) async fn run(
                 package: pkg.into(),
             })?;
             let gz = registry.pull(ns, pkg, &default.digest).await?;
-            archive::unpack_release(&gz, &default.digest).map_err(|message| {
+            archive::unpack_release(&gz, &default.digest, limits).map_err(|source| {
                 CommandError::Release {
                     at: format!("release {} of {ns}/{pkg}", default.release),
-                    message,
+                    source,
                 }
             })?
         }

@@ -34,9 +34,22 @@ pub(crate) enum CommandError {
         namespace: String,
         package: String,
     },
-    /// A pulled release that cannot be read as a bundle.
-    #[error("{at}: {message}")]
-    Release { at: String, message: String },
+    /// A pulled release that cannot be read as a bundle: the server's failure (exit 1), whatever
+    /// the class of the reading error.
+    #[error("{at}: {source}")]
+    Release {
+        at: String,
+        #[source]
+        source: crate::olm::archive::ReadError,
+    },
+    /// A pulled release that cannot be written as a bundle folder (exit 1: the content came
+    /// from the registry, not from the user).
+    #[error("writing {folder}: {source}")]
+    PulledFolder {
+        folder: String,
+        #[source]
+        source: crate::olm::archive::WriteError,
+    },
     /// `verify`: the bundle has errors.
     #[error("{0}")]
     Invalid(String),
@@ -53,6 +66,7 @@ impl CommandError {
         match self {
             CommandError::NoReleases { .. }
             | CommandError::Release { .. }
+            | CommandError::PulledFolder { .. }
             | CommandError::Invalid(_)
             | CommandError::Man(_) => Class::Stage,
             _ => Class::Input,

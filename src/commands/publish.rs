@@ -16,11 +16,12 @@
 
 use crate::cli::PublishArgs;
 use crate::error::{Problem, Problems, Result};
+use crate::olm::archive::Limits;
 use crate::plan::{self, Plan, PublishInputs};
 use crate::settings::{self, Env, RunMode};
 
 /// The plan of `publish DIR --registry URL --namespace NS --package PKG --release VERSION`.
-pub(crate) fn plan(args: &PublishArgs, env: &Env) -> Result<Plan> {
+pub(crate) fn plan(args: &PublishArgs, env: &Env, limits: Limits) -> Result<Plan> {
     let mut problems = Vec::new();
     let release = match &args.release {
         Some(r) => settings::parse_version(r)
@@ -61,6 +62,7 @@ pub(crate) fn plan(args: &PublishArgs, env: &Env) -> Result<Plan> {
         ci: crate::ci::CiContext::from_env(env),
         profile: args.profile,
         operatorhub: args.operatorhub,
+        limits,
     };
     Ok(plan::publish(&inputs)?)
 }

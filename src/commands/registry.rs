@@ -27,6 +27,7 @@ pub(crate) async fn run(
     cmd: RegistryCommand,
     env: &Env,
     json: bool,
+    limits: &archive::Limits,
     events: &Arc<impl Events + 'static>,
 ) -> Result<()> {
     let events: Arc<dyn Events> = events.clone();
@@ -72,7 +73,7 @@ pub(crate) async fn run(
             match release {
                 None => show_releases(&r, ns, pkg, json).await,
                 Some(rel) => {
-                    let (info, bundle, _) = fetch(&r, ns, pkg, &rel).await?;
+                    let (info, bundle, _) = fetch(&r, ns, pkg, &rel, limits).await?;
                     let view = BundleView::new(ns, pkg, &info, &bundle);
                     if json {
                         print_json(&view);
@@ -91,14 +92,16 @@ pub(crate) async fn run(
         } => {
             let r = open(&at)?;
             let (ns, pkg) = split(&package)?;
-            let (info, bundle, gz) = fetch(&r, ns, pkg, &release).await?;
+            let (info, bundle, gz) = fetch(&r, ns, pkg, &release, limits).await?;
             std::fs::create_dir_all(&out).map_err(|e| Error::io(Class::Stage, &out, e))?;
             let tarball = out.join(format!("{ns}_{pkg}_{}.tar.gz", info.release));
             std::fs::write(&tarball, &gz).map_err(|e| Error::io(Class::Stage, &tarball, e))?;
             let folder = out.join("bundle");
-            archive::write_folder(&bundle, &folder).map_err(|message| CommandError::Release {
-                at: format!("writing {}", folder.display()),
-                message,
+            archive::write_folder(&bundle, &folder).map_err(|source| {
+                CommandError::PulledFolder {
+                    folder: folder.display().to_string(),
+                    source,
+                }
             })?;
             if json {
                 print_json(&serde_json::json!({
@@ -233,17 +236,19 @@ async fn fetch(
     ns: &str,
     pkg: &str,
     release: &str,
+    limits: &archive::Limits,
 ) -> Result<(ReleaseInfo, Bundle, Vec<u8>)> {
     let info = r
         .release(ns, pkg, release)
         .await?
         .ok_or_else(|| no_release(r, ns, pkg, release))?;
     let gz = r.pull_release(ns, pkg, &info.release).await?;
-    let bundle =
-        archive::unpack_release(&gz, &info.digest).map_err(|message| CommandError::Release {
+    let bundle = archive::unpack_release(&gz, &info.digest, limits).map_err(|source| {
+        CommandError::Release {
             at: format!("{}: {ns}/{pkg} {}", r.describe(), info.release),
-            message,
-        })?;
+            source,
+        }
+    })?;
     Ok((info, bundle, gz))
 }
 

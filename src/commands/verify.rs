@@ -2,18 +2,20 @@
 //! per version), a flattened bundle.yaml or a .tar.gz with the same code the verify stage runs
 //! ([`crate::olm::validate`]). Findings go to stdout, one line each (or one JSON document with
 //! `--format json`); the closing line goes to stderr. Any error finding fails the command
-//! (exit 1); an unreadable path or categories file is an input error (exit 2). `-q` shows
+//! (exit 1); an unreadable path or categories file, or a path that cannot be read as a bundle
+//! within the limits (see [`validate::verify_path_with`]), is an input error (exit 2). `-q` shows
 //! errors only (the closing line still counts the warnings).
 //! `verify --list-rules` prints the rule catalogue instead.
 
 use super::CommandError;
 use crate::cli::VerifyArgs;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::olm::Level;
-use crate::olm::validate::{self, Options, rules};
+use crate::olm::archive::Limits;
+use crate::olm::validate::{self, Options, VerifyError, rules};
 
 /// `verify PATH` or `verify --list-rules`; `quiet` leaves warnings out of the output.
-pub(crate) fn run(args: &VerifyArgs, json: bool, quiet: bool) -> Result<()> {
+pub(crate) fn run(args: &VerifyArgs, json: bool, quiet: bool, limits: &Limits) -> Result<()> {
     if args.list_rules {
         if json {
             crate::out::stdout(&format!(
@@ -39,8 +41,10 @@ pub(crate) fn run(args: &VerifyArgs, json: bool, quiet: bool) -> Result<()> {
         operatorhub: args.operatorhub,
         categories,
     };
-    let mut report =
-        validate::verify_path(path, &opts).map_err(|e| CommandError::Unreadable(e.to_string()))?;
+    let mut report = validate::verify_path_with(path, &opts, limits).map_err(|e| match e {
+        VerifyError::Bundle(e) => Error::from(e),
+        e => CommandError::Unreadable(e.to_string()).into(),
+    })?;
     if quiet {
         report.findings.retain(|f| f.level == Level::Error);
     }

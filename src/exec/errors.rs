@@ -6,6 +6,7 @@
 use std::path::PathBuf;
 
 use crate::error::{Class, Kind};
+use crate::olm::archive::{ReadError, WriteError};
 use crate::registry::RegistryError;
 
 /// A step's own failure.
@@ -138,11 +139,13 @@ pub(crate) enum FetchError {
         #[source]
         source: RegistryError,
     },
-    #[error("release {release} of {at}: {message}")]
+    /// The pulled blob cannot be read as a bundle: the registry's failure (exit 1).
+    #[error("release {release} of {at}: {source}")]
     Unpack {
         release: String,
         at: String,
-        message: String,
+        #[source]
+        source: ReadError,
     },
     #[error(
         "release {release} of {at} is package '{found}', not '{package}'; refusing to build on another package's bundle"
@@ -194,8 +197,8 @@ impl FetchError {
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum PackageError {
     /// The bundle folder, file or tarball `publish` was given cannot be read as a bundle.
-    #[error("{0}")]
-    Read(String),
+    #[error(transparent)]
+    Read(ReadError),
     #[error(
         "{}: the bundle's packageName is '{found}', but --package is '{package}'; OLM finds a package by \
          its packageName, so publish it under that name", path.display()
@@ -205,19 +208,23 @@ pub(crate) enum PackageError {
         found: String,
         package: String,
     },
+    /// A package-manifest tree (`publish --history`) that cannot be read.
+    #[error("{0}")]
+    History(String),
     /// Laying out, flattening or packing the bundle.
-    #[error("{0}")]
-    Pack(String),
+    #[error(transparent)]
+    Pack(WriteError),
     /// Writing the bundle folder.
-    #[error("{0}")]
-    Folder(String),
+    #[error(transparent)]
+    Folder(WriteError),
 }
 
 impl PackageError {
     pub(crate) fn class(&self) -> Class {
         match self {
-            PackageError::Read(_) | PackageError::OtherPackage { .. } => Class::Input,
-            _ => Class::Stage,
+            PackageError::Read(e) => e.class(),
+            PackageError::OtherPackage { .. } | PackageError::History(_) => Class::Input,
+            PackageError::Pack(e) | PackageError::Folder(e) => e.class(),
         }
     }
 }
@@ -289,8 +296,12 @@ pub(crate) enum PushError {
         #[source]
         source: RegistryError,
     },
-    #[error("pulled release {release} back: {message}")]
-    Unreadable { release: String, message: String },
+    #[error("pulled release {release} back: {source}")]
+    Unreadable {
+        release: String,
+        #[source]
+        source: ReadError,
+    },
     #[error(
         "pulled release {release} of {namespace}/{package} back, but its digest is sha256:{pulled}, not sha256:{digest}"
     )]

@@ -42,7 +42,7 @@ pub(crate) async fn run(
     let mut releases = Vec::new();
     for info in &infos {
         let gz = registry.pull(ns, pkg, &info.digest).await?;
-        let bundle = archive::unpack_release(&gz, &info.digest)
+        let bundle = archive::unpack_release(&gz, &info.digest, &Default::default())
             .map_err(|m| fail(format!("release {}: {m}", info.release)))?;
         releases.push(bundle);
     }

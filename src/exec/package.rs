@@ -55,13 +55,13 @@ pub(crate) fn run(step: &PackageStep, report: &Reporter, input: Input) -> Result
             (read.bundle, None, (None, None), read.per_csv, read.tar)
         }
         (Input::Folder, BundleSource::History { tree, version }) => {
-            let history = history::read(tree).map_err(PackageError::Read)?;
+            let history = history::read(tree).map_err(PackageError::History)?;
             let at = history
                 .versions
                 .iter()
                 .position(|v| v.version.to_string() == *version)
                 .ok_or_else(|| {
-                    PackageError::Read(format!(
+                    PackageError::History(format!(
                         "{}: no version folder holds {version} any more",
                         tree.display()
                     ))
@@ -167,7 +167,7 @@ fn read_folder(path: &std::path::Path, step: &PackageStep) -> Result<FolderRead>
             operatorhub: step.checks.operatorhub,
             ..validate::Options::new(step.checks.profile)
         };
-        let (skeletons, items) = archive::read_dir_with(path, |csv| {
+        let (skeletons, items) = archive::read_dir_with(path, &step.limits, |csv| {
             let mut sink = validate::Sink::new(&opts);
             validate::check_csv(&csv, &mut sink);
             let item = archive::csv_list_item(&csv);
@@ -192,7 +192,7 @@ fn read_folder(path: &std::path::Path, step: &PackageStep) -> Result<FolderRead>
             tar: vec![(tar_path, text.into_bytes())],
         }
     } else {
-        let bundle = archive::read_path(path).map_err(PackageError::Read)?;
+        let bundle = archive::read_path(path, &step.limits).map_err(PackageError::Read)?;
         let tar = archive::bundle_files(&bundle, step.layout).map_err(PackageError::Pack)?;
         FolderRead {
             bundle,

@@ -148,7 +148,7 @@ async fn push(
         }
         Err(e) => p.after_failure(e, release, &packed.digest).await?,
     }
-    p.prove(release, &packed.digest).await?;
+    p.prove(release, &packed.digest, packed.tar_size).await?;
     gate.done(w);
     report.info(&format!("published {summary}"));
     Ok(true)
@@ -225,7 +225,12 @@ impl Push<'_> {
     /// serves exactly what was sent. (The server resolves the name through its index to the
     /// blob's digest, so bytes with our digest also prove the index names our digest; a
     /// separate look at the release list would cost a round trip and prove nothing more.)
-    pub(super) async fn prove(&self, release: &str, digest: &str) -> Result<(), PushError> {
+    pub(super) async fn prove(
+        &self,
+        release: &str,
+        digest: &str,
+        tar_size: u64,
+    ) -> Result<(), PushError> {
         let (ns, pkg) = (&self.step.namespace, &self.step.package);
         let gz = self
             .registry
@@ -235,11 +240,11 @@ impl Push<'_> {
                 release: release.into(),
                 source,
             })?;
-        let pulled = archive::tar_digest(&gz, Default::default()).map_err(|message| {
-            PushError::Unreadable {
-                release: release.into(),
-                message,
-            }
+        // Read no further than the tar that was sent.
+        let limits = archive::Limits::for_packed(tar_size);
+        let pulled = archive::tar_digest(&gz, limits).map_err(|source| PushError::Unreadable {
+            release: release.into(),
+            source,
         })?;
         if pulled != digest {
             return Err(PushError::Pulled {

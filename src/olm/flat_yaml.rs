@@ -75,8 +75,8 @@ fn block_safe(c: char) -> bool {
             ))
 }
 
-/// The keys of a flattened bundle (the top-level keys of operator-courier's `bundle.yaml`):
-/// written plain, read back as strings.
+/// The keys of a flattened bundle (the `data` section operator-courier's `format.py` writes and
+/// operator-registry's `pkg/appregistry` package reads): written plain, read back as strings.
 fn plain_key(k: &str) -> bool {
     matches!(
         k,
@@ -141,18 +141,45 @@ pub fn read(text: &str) -> Option<Value> {
 /// once. `None` when the text has another shape or an item does not parse on its own (e.g. an
 /// alias to an anchor in another item): the caller then parses the whole text.
 pub fn read_list(text: &str) -> Option<Vec<Value>> {
-    let mut items: Vec<String> = Vec::new();
-    for line in text.split_inclusive('\n') {
-        if let Some(rest) = line.strip_prefix("- ") {
-            items.push(String::with_capacity(64 * 1024));
-            items.last_mut()?.push_str(rest);
-        } else if let Some(rest) = line.strip_prefix("  ") {
-            items.last_mut()?.push_str(rest);
+    // Each item's lines without their first two columns, copied into a string of exactly its
+    // size (a list of millions of tiny items must not cost a page each): sizes first, then text.
+    // Lines that read differently once their two columns are gone decline: an item that is a
+    // block scalar itself (its indentation is relative to the list's), and lines that become
+    // a document marker, a directive or a leading BOM at column 0.
+    let item_line = |line: &str| -> Option<(bool, usize)> {
+        let (new, cut) = if line.starts_with("- ") {
+            (true, 2)
+        } else if line.starts_with("  ") {
+            (false, 2)
         } else if line == "\n" {
-            items.last_mut()?.push('\n');
+            return Some((false, 0));
         } else {
             return None;
+        };
+        let rest = &line[cut..];
+        let marker = (rest.starts_with("---") || rest.starts_with("..."))
+            && rest[3..].starts_with([' ', '\t', '\r', '\n']);
+        if marker || rest.starts_with(['%', '\u{feff}']) || new && block_scalar_item(rest) {
+            return None;
         }
+        Some((new, cut))
+    };
+    let mut sizes: Vec<usize> = Vec::new();
+    for line in text.split_inclusive('\n') {
+        let (new, cut) = item_line(line)?;
+        if new {
+            sizes.push(0);
+        }
+        *sizes.last_mut()? += line.len() - cut;
+    }
+    let mut items: Vec<String> = Vec::with_capacity(sizes.len());
+    let mut next = sizes.into_iter();
+    for line in text.split_inclusive('\n') {
+        let (new, cut) = item_line(line)?;
+        if new {
+            items.push(String::with_capacity(next.next()?));
+        }
+        items.last_mut()?.push_str(&line[cut..]);
     }
     let parse = |item: &String| -> Option<Value> {
         let mut docs = serde_yaml_ng::Deserializer::from_str(item);
@@ -175,6 +202,18 @@ pub fn read_list(text: &str) -> Option<Vec<Value>> {
         }
         Some(out)
     })
+}
+
+/// Whether a list item's first line starts a block scalar (`|`, `>`), after any anchor or tag.
+fn block_scalar_item(first: &str) -> bool {
+    let mut t = first.trim_start_matches(' ');
+    while t.starts_with(['&', '!']) {
+        t = t
+            .split_once(' ')
+            .map_or("", |(_, after)| after)
+            .trim_start_matches(' ');
+    }
+    t.starts_with(['|', '>'])
 }
 
 #[cfg(test)]
@@ -236,6 +275,16 @@ mod tests {
             }
         }
         assert_eq!(read_list("- a: &x 1\n- b: *x\n"), None);
+        // Shapes whose meaning depends on the list around them.
+        for text in [
+            "- |2\n    a\n",
+            "- |\n  #\n",
+            "- !!str >\n  x\n",
+            "- a\n  ...\n",
+            "- a\n  %x\n",
+        ] {
+            assert_eq!(read_list(text), None, "{text:?}");
+        }
     }
 
     #[test]

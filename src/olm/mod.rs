@@ -17,6 +17,7 @@ pub mod finding;
 pub mod flat_yaml;
 pub(crate) mod graph;
 pub(crate) mod history;
+pub(crate) mod input;
 pub mod semdiff;
 pub mod time;
 pub mod validate;

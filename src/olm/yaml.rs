@@ -39,10 +39,8 @@ pub fn sequence_to_string(items: &[&Value]) -> String {
 }
 
 /// Serialises any serde value through [`to_string`].
-pub fn to_string_of<T: serde::Serialize>(value: &T) -> Result<String, String> {
-    serde_yaml_ng::to_value(value)
-        .map(|v| to_string(&v))
-        .map_err(|e| e.to_string())
+pub fn to_string_of<T: serde::Serialize>(value: &T) -> Result<String, serde_yaml_ng::Error> {
+    serde_yaml_ng::to_value(value).map(|v| to_string(&v))
 }
 
 fn pad(out: &mut String, indent: usize) {

@@ -39,11 +39,15 @@ pub(crate) enum PipelineError {
     },
     #[error("{origin}: after expanding variables: {message}")]
     Expanded { origin: String, message: String },
+    /// Nesting or size past the budget, found by a linear scan before the YAML parser runs.
+    #[error(transparent)]
+    Budget(#[from] crate::olm::archive::ReadError),
 }
 
 /// Reads a pipeline file's text.
 pub fn read(path: &Path) -> Result<String> {
-    std::fs::read_to_string(path).map_err(|source| {
+    let max = crate::olm::input::MAX_FILE_BYTES;
+    crate::olm::input::read_to_string(path, max).map_err(|source| {
         PipelineError::Read {
             path: path.to_path_buf(),
             source,
@@ -54,6 +58,10 @@ pub fn read(path: &Path) -> Result<String> {
 
 /// Parses pipeline text; `origin` names it in errors.
 pub fn parse(origin: &str, text: &str, vars: &Vars) -> Result<Pipeline> {
+    // Nesting and size measured in linear time before the YAML parser runs (issue 17).
+    crate::olm::archive::Budget::new(&Default::default())
+        .check(origin, text)
+        .map_err(PipelineError::Budget)?;
     // Structure first, on the text as written: unknown keys, missing keys and types, with lines.
     serde_yaml_ng::from_str::<Pipeline>(text).map_err(|e| yaml_error(origin, e))?;
     let mut tree: Value = serde_yaml_ng::from_str(text).map_err(|e| yaml_error(origin, e))?;

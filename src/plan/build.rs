@@ -190,6 +190,7 @@ impl<'a> Builder<'a> {
                     channel,
                     channels: s.channels.clone(),
                     show_diff: s.mode.dry_run,
+                    limits: s.bundle_limits,
                 })
             }
             StageName::Package => {
@@ -211,6 +212,7 @@ impl<'a> Builder<'a> {
                         profile: s.verify.profile,
                         operatorhub: s.verify.operatorhub,
                     },
+                    limits: s.bundle_limits,
                 })
             }
             StageName::Verify => Step::Verify(VerifyStep {

@@ -9,7 +9,7 @@ use super::checks;
 use super::{BundleSource, Header, PackageStep, Plan, PushStep, RegistryJob, Step, VerifyStep};
 use crate::ci::CiContext;
 use crate::error::{Problem, Problems};
-use crate::olm::archive::Layout;
+use crate::olm::archive::{Layout, Limits};
 use crate::olm::validate::Profile;
 use crate::registry::Location;
 use crate::registry::appr::Credentials;
@@ -35,6 +35,8 @@ pub(crate) struct PublishInputs {
     /// The validation profile (as `verify --profile`).
     pub(crate) profile: Profile,
     pub(crate) operatorhub: bool,
+    /// Limits on reading the bundle (`--max-bundle-bytes`).
+    pub(crate) limits: Limits,
 }
 
 /// `publish`: the package, verify and push steps of a pipeline, on a bundle folder; with
@@ -82,6 +84,7 @@ pub(crate) fn publish(p: &PublishInputs) -> Result<Plan, Problems> {
             version: release.clone(),
             channel: None,
             show_contents: false,
+            limits: p.limits,
             checks: VerifyStep {
                 profile: p.profile,
                 operatorhub: p.operatorhub,

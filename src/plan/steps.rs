@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use serde::{Serialize, Serializer};
 
 use crate::http::HttpOptions;
-use crate::olm::archive::Layout;
+use crate::olm::archive::{Layout, Limits};
 use crate::olm::csv_build::spec::CsvSpec;
 use crate::olm::validate::Profile;
 use crate::pipeline::OlderPolicy;
@@ -163,6 +163,9 @@ pub(crate) struct FetchStep {
     pub(crate) older: OlderPolicy,
     /// Show the diff against the published head normally (a dry-run), not only with `-v`.
     pub(crate) show_diff: bool,
+    /// Limits on reading the pulled blob (`--max-bundle-bytes`).
+    #[serde(skip)]
+    pub(crate) limits: Limits,
 }
 
 /// Where the package step takes the bundle from.
@@ -203,6 +206,9 @@ pub(crate) struct PackageStep {
     /// CSV as it is read, with the same rules the verify step then applies to the whole.
     #[serde(skip)]
     pub(crate) checks: VerifyStep,
+    /// Limits on reading a [`BundleSource::Folder`] (`--max-bundle-bytes`).
+    #[serde(skip)]
+    pub(crate) limits: Limits,
 }
 
 /// Validate the packaged bundle and stop on any error.

@@ -153,14 +153,20 @@ impl DirRegistry {
         if index.releases.contains_key(release) && !force {
             return Ok(PushOutcome::Exists);
         }
-        let (files, digest) =
-            crate::olm::archive::unpack(gz, Default::default()).map_err(|reason| {
-                RegistryError::Refused {
-                    release: release.into(),
-                    reason,
-                }
+        // The blob is this process's own packing: check it is a tar of files and take its
+        // digest without holding it unpacked, at whatever size it has.
+        let limits = crate::olm::archive::Limits {
+            max_bytes: u64::MAX,
+            max_ratio: u64::MAX,
+            ..Default::default()
+        };
+        let inspected =
+            crate::olm::archive::inspect(gz, &limits).map_err(|e| RegistryError::Refused {
+                release: release.into(),
+                reason: e.to_string(),
             })?;
-        if files.is_empty() {
+        let digest = inspected.digest;
+        if inspected.files == 0 {
             return Err(RegistryError::Refused {
                 release: release.into(),
                 reason: "the archive is empty".into(),

@@ -12,6 +12,7 @@
 
 mod credentials;
 mod images;
+mod limits;
 mod locate;
 mod options;
 mod unread;
@@ -23,13 +24,14 @@ use std::time::Duration;
 
 pub(crate) use credentials::{github_problem, registry_problem};
 pub(crate) use images::{BundleImageSettings, CatalogSettings, OCI_PASSWORD, OCI_USERNAME};
+pub(crate) use limits::{bundle_limits, parse_size};
 pub(crate) use urls::{Target, is_loopback, resolve_path};
 
 use crate::ci::CiContext;
 use crate::cli::PipelineArgs;
 use crate::error::{Problem, Result};
 use crate::http::HttpOptions;
-use crate::olm::archive::Layout;
+use crate::olm::archive::{Layout, Limits};
 use crate::pipeline::model::AssetEntry;
 use crate::pipeline::render_spec::RenderSpec;
 use crate::pipeline::{self, OlderPolicy, RegistrySpec, StageName, Vars};
@@ -81,6 +83,8 @@ pub(crate) struct Settings {
     /// `SOURCE_DATE_EPOCH`, for reproducible timestamps.
     pub(crate) source_date_epoch: Option<u64>,
     pub(crate) ci: CiContext,
+    /// Limits on the bundles read (the previous release's blob): `--max-bundle-bytes`.
+    pub(crate) bundle_limits: Limits,
     /// What could not be resolved; the plan builder adds its own and reports them all.
     pub(crate) problems: Vec<Problem>,
     /// What is probably wrong but stops nothing (a `--var` the pipeline never reads).
@@ -283,10 +287,24 @@ pub(crate) fn resolve(args: &PipelineArgs, mode: RunMode, env: &Env) -> Result<S
         },
         source_date_epoch,
         ci: CiContext::from_env(env),
+        bundle_limits: limits::bundle_limits(None, env)
+            .map_err(|p| problems.push(p))
+            .unwrap_or_default(),
         problems,
         warnings,
         file,
     })
+}
+
+impl Settings {
+    /// The settings with `--max-bundle-bytes` applied when it was given (it wins over the
+    /// variable `resolve` read).
+    pub(crate) fn with_max_bundle_bytes(mut self, flag: Option<u64>) -> Self {
+        if flag.is_some() {
+            self.bundle_limits = Limits::with_max_bytes(flag);
+        }
+        self
+    }
 }
 
 /// Strict SemVer 2.0, with a hint for the usual mistakes.

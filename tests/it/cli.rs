@@ -33,7 +33,7 @@ fn published(work: &Work, release: &str) -> Bundle {
         .unwrap();
     let (files, digest) = archive::unpack(&gz, Default::default()).unwrap();
     assert_eq!(digest, info.digest, "the stored blob matches its digest");
-    archive::read_bundle(&files).unwrap()
+    archive::read_bundle(&files, &Default::default()).unwrap()
 }
 
 fn run(work: &Work, extra: &[&str]) -> std::process::Output {

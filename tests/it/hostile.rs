@@ -37,7 +37,9 @@ fn tar_of(entries: &[Vec<u8>]) -> Vec<u8> {
 }
 
 fn refused(blob: &[u8], limits: Limits) -> String {
-    archive::unpack(blob, limits).expect_err("the blob must be refused")
+    archive::unpack(blob, limits)
+        .expect_err("the blob must be refused")
+        .to_string()
 }
 
 #[test]
@@ -147,7 +149,11 @@ fn non_gzip_and_truncated_data_are_refused() {
 }
 
 fn flattened(text: &str) -> Result<olm_release::olm::Bundle, String> {
-    archive::read_bundle(&[("pkg/bundle.yaml".to_string(), text.as_bytes().to_vec())])
+    archive::read_bundle(
+        &[("pkg/bundle.yaml".to_string(), text.as_bytes().to_vec())],
+        &Default::default(),
+    )
+    .map_err(|e| e.to_string())
 }
 
 #[test]
@@ -198,5 +204,8 @@ fn a_well_formed_bundle_round_trips() {
     .unwrap();
     let (files, digest) = archive::unpack(&packed.gz, Limits::default()).unwrap();
     assert_eq!(digest, packed.digest);
-    assert_eq!(archive::read_bundle(&files).unwrap(), b);
+    assert_eq!(
+        archive::read_bundle(&files, &Default::default()).unwrap(),
+        b
+    );
 }

@@ -99,7 +99,7 @@ fn served(url: &str, ns: &str, pkg: &str) -> (String, String, Bundle) {
         (
             default.release,
             default.digest,
-            archive::read_bundle(&files).unwrap(),
+            archive::read_bundle(&files, &Default::default()).unwrap(),
         )
     })
 }
@@ -374,7 +374,7 @@ fn kubevirt_tags_kept_as_a_tree_publish_with_history_to_the_same_graph() {
         .join("_out")
         .join(tags[tags.len() - 1])
         .join("bundle");
-    let bundle = archive::read_path(&last).unwrap();
+    let bundle = archive::read_path(&last, &Default::default()).unwrap();
     let tree = work.path().join("tree");
     std::fs::create_dir_all(&tree).unwrap();
     std::fs::write(

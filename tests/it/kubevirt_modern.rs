@@ -118,7 +118,7 @@ async fn registry_edges(url: &str, ns: &str) -> Vec<String> {
         .pull_blob(ns, PACKAGE, &releases[0].digest)
         .await
         .unwrap();
-    let bundle = archive::unpack_release(&gz, &releases[0].digest).unwrap();
+    let bundle = archive::unpack_release(&gz, &releases[0].digest, &Default::default()).unwrap();
     ReleaseModel::from_bundle(&bundle)
         .edges()
         .iter()

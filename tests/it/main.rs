@@ -3,6 +3,7 @@
 mod support;
 
 mod appr;
+mod budgets;
 mod bundle_pipeline;
 mod cli;
 mod completions;

@@ -212,16 +212,16 @@ fn streamed_verification_equals_whole_bundle_verification() {
     dirs.sort();
     let mut compared = 0;
     for dir in dirs {
-        let Ok(whole) = archive::read_path(&dir) else {
+        let Ok(whole) = archive::read_path(&dir, &Default::default()) else {
             // Folders that cannot be read as a bundle at all are refused the same way both ways.
             assert!(
-                archive::read_dir_with(&dir, |m| (m, ())).is_err(),
+                archive::read_dir_with(&dir, &Default::default(), |m| (m, ())).is_err(),
                 "{}",
                 dir.display()
             );
             continue;
         };
-        let (skeletons, items) = archive::read_dir_with(&dir, |csv| {
+        let (skeletons, items) = archive::read_dir_with(&dir, &Default::default(), |csv| {
             let mut sink = Sink::new(&opts);
             validate::check_csv(&csv, &mut sink);
             (

@@ -39,6 +39,7 @@ use rebase::{missing_in_channel, rebase};
 use super::{Verified, fetch_previous};
 use crate::error::Result;
 use crate::events::Gate;
+use crate::olm::archive::Limits;
 use crate::plan::{FetchStep, PackageStep, Plan, PushStep, Step, VerifyStep};
 use crate::registry::{Registry, ReleaseInfo};
 use crate::report::Reporter;
@@ -58,6 +59,11 @@ pub(crate) struct Context<'a> {
 }
 
 impl<'a> Context<'a> {
+    /// The limits on reading a pulled release: fetch-previous's, or the defaults.
+    fn limits(&self) -> Limits {
+        self.steps.map(|(f, _, _)| f.limits).unwrap_or_default()
+    }
+
     pub(crate) fn new(
         plan: &'a Plan,
         push: &'a PushStep,
@@ -156,7 +162,9 @@ pub(crate) async fn run(cx: &Context<'_>, mut v: Verified) -> Result<Verified> {
             }
             if waiting_on.as_ref() != Some(top) {
                 let at = format!("{} {ns}/{pkg}", cx.registry.describe());
-                let bundle = fetch_previous::pull_bundle(cx.registry, ns, pkg, top, &at).await?;
+                let bundle =
+                    fetch_previous::pull_bundle(cx.registry, ns, pkg, top, &at, &cx.limits())
+                        .await?;
                 if bundle.csv(&csv).is_some() {
                     cx.report.note(&format!(
                         "{} landed concurrently above {release} and carries {csv}: the channel is one chain",

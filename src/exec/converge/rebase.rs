@@ -30,6 +30,7 @@ pub(super) async fn missing_in_channel(
             &fetch.package,
             r,
             &at,
+            &fetch.limits,
         )
         .await
         {
@@ -69,8 +70,15 @@ pub(super) async fn rebase(
     let previous = match missing.iter().position(|(r, _)| r == base) {
         Some(i) => missing.remove(i).1,
         None => {
-            fetch_previous::pull_bundle(cx.registry, &fetch.namespace, &fetch.package, base, &at)
-                .await?
+            fetch_previous::pull_bundle(
+                cx.registry,
+                &fetch.namespace,
+                &fetch.package,
+                base,
+                &at,
+                &fetch.limits,
+            )
+            .await?
         }
     };
     let (mut bundle, decision, notes) = fetch_previous::decide(
@@ -155,7 +163,7 @@ pub(super) async fn rebase(
             .push(ns, pkg, release, &packed.gz, true)
             .await
             .map_err(crate::exec::errors::PushError::from)?;
-        p.prove(release, &packed.digest).await?;
+        p.prove(release, &packed.digest, packed.tar_size).await?;
         cx.gate.done(w);
     }
     Ok(verified)

@@ -19,7 +19,7 @@ pub(crate) use decide::{clear_dangling, decide};
 use super::errors::FetchError;
 use super::{Assembled, Basis, Decision, Rendered};
 use crate::error::Result;
-use crate::olm::archive;
+use crate::olm::archive::{self, Limits};
 use crate::olm::semdiff::{self, Side};
 use crate::olm::{Bundle, Manifest};
 use crate::plan::FetchStep;
@@ -82,7 +82,7 @@ pub(crate) async fn run(
         releases.len(),
         default.digest
     ));
-    let previous = pull_bundle(registry, ns, pkg, default, &where_).await?;
+    let previous = pull_bundle(registry, ns, pkg, default, &where_, &step.limits).await?;
     let rendered_default = rendered.package.default_channel.is_some();
     let previous_head = previous
         .package
@@ -204,6 +204,7 @@ pub(crate) async fn pull_bundle(
     pkg: &str,
     info: &ReleaseInfo,
     where_: &str,
+    limits: &Limits,
 ) -> Result<Bundle> {
     let gz = registry
         .pull(ns, pkg, &info.digest)
@@ -213,12 +214,13 @@ pub(crate) async fn pull_bundle(
             at: where_.to_string(),
             source,
         })?;
-    let previous =
-        archive::unpack_release(&gz, &info.digest).map_err(|message| FetchError::Unpack {
+    let previous = archive::unpack_release(&gz, &info.digest, limits).map_err(|source| {
+        FetchError::Unpack {
             release: info.release.clone(),
             at: where_.to_string(),
-            message,
-        })?;
+            source,
+        }
+    })?;
     if previous.package.package_name != *pkg {
         return Err(FetchError::OtherPackage {
             release: info.release.clone(),

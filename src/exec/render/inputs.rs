@@ -73,7 +73,7 @@ pub(crate) fn build_parts(step: &RenderStep, data: &Data) -> Result<Parts, Rende
     let mut docs = |file: &str| read_docs(source, file, data);
     let mut bytes = |file: &str| {
         let path = resolve_path(source, Path::new(file));
-        std::fs::read(&path)
+        crate::olm::input::read(&path, crate::olm::input::MAX_FILE_BYTES)
             .map_err(|e| CsvError::Load(format!("{}: {e} (render.csv.icon)", path.display())))
     };
     let mut parts = Parts::build(
@@ -140,7 +140,7 @@ pub(crate) fn outside(step: &RenderStep) -> Result<super::bundle::Outside, Rende
 /// The YAML documents of a file, rendered first when it is a template; `None` if absent.
 fn read_docs(source: &Path, file: &str, data: &Data) -> Result<Option<Vec<Doc>>, CsvError> {
     let path = resolve_path(source, Path::new(file));
-    let text = match std::fs::read_to_string(&path) {
+    let text = match crate::olm::input::read_to_string(&path, crate::olm::input::MAX_FILE_BYTES) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(CsvError::Load(format!("{}: {e}", path.display()))),

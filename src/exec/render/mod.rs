@@ -197,7 +197,8 @@ fn render_all(step: &RenderStep, data: &template::Data) -> Result<Vec<Output>> {
     for rel in inputs {
         let src = templates.join(&rel);
         let shown = format!("{}/{rel}", step.templates_shown);
-        let text = fs::read_to_string(&src).map_err(|e| Error::io(Class::Input, &src, e))?;
+        let text = crate::olm::input::read_to_string(&src, crate::olm::input::MAX_FILE_BYTES)
+            .map_err(|e| Error::io(Class::Input, &src, e))?;
         let (out_rel, content) = match rel.strip_suffix(".in") {
             Some(stem) => (
                 stem.to_string(),

@@ -10,11 +10,11 @@ use serde_yaml_ng::{Mapping, Value};
 
 use sha2::{Digest, Sha256};
 
-use super::{Layout, Packed, sha256_hex};
+use super::{Layout, Packed, WriteError, sha256_hex};
 use crate::olm::{Bundle, Manifest, crd_file_name, csv_file_name};
 
 /// The files of a bundle in `layout`, as (path inside the tar, content), sorted by path.
-pub fn bundle_files(bundle: &Bundle, layout: Layout) -> Result<Vec<(String, Vec<u8>)>, String> {
+pub fn bundle_files(bundle: &Bundle, layout: Layout) -> Result<Vec<(String, Vec<u8>)>, WriteError> {
     let root = &bundle.package.package_name;
     let mut files = BTreeMap::new();
     match layout {
@@ -24,15 +24,15 @@ pub fn bundle_files(bundle: &Bundle, layout: Layout) -> Result<Vec<(String, Vec<
         Layout::Nested => {
             files.insert(
                 format!("{root}/{}", bundle.package.file_name()),
-                to_yaml(&bundle.package)?.into_bytes(),
+                to_yaml("the package file", &bundle.package)?.into_bytes(),
             );
             for csv in &bundle.csvs {
-                let version = csv
-                    .spec_version()
-                    .ok_or_else(|| format!("{}: CSV has no spec.version", csv.file))?;
-                let name = csv
-                    .name()
-                    .ok_or_else(|| format!("{}: CSV has no metadata.name", csv.file))?;
+                let missing = |field| WriteError::MissingField {
+                    file: csv.file.clone(),
+                    field,
+                };
+                let version = csv.spec_version().ok_or_else(|| missing("spec.version"))?;
+                let name = csv.name().ok_or_else(|| missing("metadata.name"))?;
                 files.insert(
                     format!("{root}/{version}/{}", csv_file_name(name)),
                     crate::olm::yaml::to_string(&csv.doc).into_bytes(),
@@ -66,12 +66,12 @@ fn owned_crds<'a>(bundle: &'a Bundle, csv: &Manifest) -> Vec<&'a Manifest> {
         .collect()
 }
 
-fn to_yaml<T: serde::Serialize>(v: &T) -> Result<String, String> {
-    crate::olm::yaml::to_string_of(v)
+fn to_yaml<T: serde::Serialize>(what: &'static str, v: &T) -> Result<String, WriteError> {
+    crate::olm::yaml::to_string_of(v).map_err(|source| WriteError::Serialize { what, source })
 }
 
 /// The flattened `bundle.yaml` text.
-pub fn flatten(bundle: &Bundle) -> Result<String, String> {
+pub fn flatten(bundle: &Bundle) -> Result<String, WriteError> {
     let csvs = bundle.csvs.iter().map(|m| &m.doc).collect::<Vec<_>>();
     flatten_parts(
         &bundle.crds,
@@ -86,7 +86,7 @@ pub fn flatten_parts(
     crds: &[Manifest],
     csv_list: String,
     package: &crate::olm::PackageManifest,
-) -> Result<String, String> {
+) -> Result<String, WriteError> {
     let crds = crds.iter().map(|m| &m.doc).collect::<Vec<_>>();
     let entries = [
         (
@@ -94,7 +94,7 @@ pub fn flatten_parts(
             crate::olm::yaml::sequence_to_string(&crds),
         ),
         ("clusterServiceVersions", csv_list),
-        ("packages", to_yaml(&[package])?),
+        ("packages", to_yaml("the package file", &[package])?),
     ];
     let borrowed = entries.each_ref().map(|(k, v)| (*k, v.as_str()));
     // The same bytes as the general emitter below, without running megabytes through it.
@@ -107,7 +107,7 @@ pub fn flatten_parts(
     }
     let mut top = Mapping::new();
     top.insert("data".into(), Value::Mapping(data));
-    to_yaml(&top)
+    to_yaml("bundle.yaml", &top)
 }
 
 /// One CSV as an item of the flattened CSV list; the list of several is their concatenation
@@ -117,7 +117,7 @@ pub fn csv_list_item(csv: &Manifest) -> String {
 }
 
 /// Packs files into a reproducible `.tar.gz`.
-pub fn pack(files: &[(String, Vec<u8>)], mtime: u64) -> Result<Packed, String> {
+pub fn pack(files: &[(String, Vec<u8>)], mtime: u64) -> Result<Packed, WriteError> {
     // The tar is streamed through the hasher into the compressor, so the uncompressed tar is
     // never held in memory.
     let sink = Hashing::new(GzEncoder::new(Vec::new(), Compression::default()));
@@ -158,9 +158,13 @@ pub fn pack(files: &[(String, Vec<u8>)], mtime: u64) -> Result<Packed, String> {
             mtime,
         )?;
     }
-    let sink = tar.into_inner().map_err(|e| e.to_string())?;
+    let end = |source| WriteError::Tar {
+        path: "(end of archive)".into(),
+        source,
+    };
+    let sink = tar.into_inner().map_err(end)?;
     let (digest, tar_size, gz) = sink.finish();
-    let gz = gz.finish().map_err(|e| e.to_string())?;
+    let gz = gz.finish().map_err(end)?;
     Ok(Packed {
         digest,
         gz_digest: sha256_hex(&gz),
@@ -211,7 +215,7 @@ fn append<W: Write>(
     kind: tar::EntryType,
     mode: u32,
     mtime: u64,
-) -> Result<(), String> {
+) -> Result<(), WriteError> {
     let mut header = tar::Header::new_ustar();
     header.set_entry_type(kind);
     header.set_mode(mode);
@@ -220,5 +224,8 @@ fn append<W: Write>(
     header.set_mtime(mtime);
     header.set_size(content.len() as u64);
     tar.append_data(&mut header, path, content)
-        .map_err(|e| format!("{path}: {e}"))
+        .map_err(|source| WriteError::Tar {
+            path: path.to_string(),
+            source,
+        })
 }

@@ -337,7 +337,8 @@ fn parse_annotations(path: &Path, bytes: &[u8]) -> Result<Vec<(String, String)>,
         why,
     };
     let text = std::str::from_utf8(bytes).map_err(|_| bad("not UTF-8".into()))?;
-    let file: File = crate::olm::archive::parse_single("annotations.yaml", text).map_err(bad)?;
+    let file: File = crate::olm::archive::parse_single("annotations.yaml", text)
+        .map_err(|e| bad(e.to_string()))?;
     let mut labels = Vec::new();
     for key in LABEL_KEYS {
         match file.annotations.get(key) {

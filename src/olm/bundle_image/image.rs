@@ -93,7 +93,7 @@ pub fn build_image(folder: &BundleFolder, epoch: u64) -> Result<OciImage, E> {
         .iter()
         .map(|(k, v)| (k.clone(), v.clone()))
         .collect();
-    let packed = crate::olm::archive::pack(&files, epoch).map_err(E::Build)?;
+    let packed = crate::olm::archive::pack(&files, epoch).map_err(|e| E::Build(e.to_string()))?;
     let diff_id = format!("sha256:{}", packed.digest);
     let layer = Blob::new(LAYER_MEDIA_TYPE, packed.gz);
     let created = crate::olm::time::rfc3339(epoch);

@@ -25,7 +25,9 @@ mod sink;
 pub mod text;
 mod types;
 
-pub use report::{Report, verify_packed, verify_packed_streamed, verify_path, verify_tarball};
+pub use report::{
+    Report, verify_packed, verify_packed_streamed, verify_path, verify_path_with, verify_tarball,
+};
 pub use sink::{At, Sink};
 
 use std::path::{Path, PathBuf};
@@ -87,6 +89,9 @@ pub enum VerifyError {
         #[source]
         source: std::io::Error,
     },
+    /// The path cannot be read as a bundle within the limits (see [`verify_path_with`]).
+    #[error(transparent)]
+    Bundle(#[from] crate::olm::archive::ReadError),
     /// The categories file is not `{"categories": [...]}`.
     #[error("{}: is not a categories file: {why}; expected JSON {{\"categories\": [\"Name\", ...]}}", path.display())]
     Categories { path: PathBuf, why: String },
@@ -99,7 +104,8 @@ pub fn read_categories(path: &Path) -> Result<Arc<[String]>, VerifyError> {
     struct File {
         categories: Vec<String>,
     }
-    let bytes = std::fs::read(path).map_err(|source| VerifyError::Read {
+    let max = crate::olm::input::MAX_FILE_BYTES;
+    let bytes = crate::olm::input::read(path, max).map_err(|source| VerifyError::Read {
         path: path.to_path_buf(),
         source,
     })?;

@@ -10,7 +10,8 @@ use super::{
     At, Options, Profile, Sink, Unit, VerifyError, check, check_across, check_loaded, crd, load,
     rules,
 };
-use crate::olm::{Bundle, Finding, archive};
+use crate::olm::archive::{self, Input, Limits, ReadError};
+use crate::olm::{Bundle, Finding};
 
 /// What a verification found, and about what.
 #[derive(Debug, Clone, Serialize)]
@@ -60,42 +61,67 @@ pub(crate) fn sorted(mut findings: Vec<Finding>) -> Vec<Finding> {
 }
 
 /// Verifies a folder (a flat bundle or a tree of version folders), a flattened `bundle.yaml`,
-/// or a `.tar.gz`. Fails only when the path cannot be read; everything wrong inside is a
-/// finding.
+/// or a `.tar.gz`, within the default [`Limits`].
 pub fn verify_path(path: &Path, opts: &Options) -> Result<Report, VerifyError> {
+    verify_path_with(path, opts, &Limits::default())
+}
+
+/// [`verify_path`] within `limits` (`--max-bundle-bytes`). Fails when the path cannot be read
+/// as a bundle — missing, a device or FIFO, a `.tar.gz` that is not gzip, data past the limits
+/// (size, entries, ratio, YAML nesting, values, alias expansion), a flattened `bundle.yaml`
+/// that is not UTF-8 YAML or not a mapping — (an input error); everything wrong inside a
+/// readable bundle is a finding. The budget is measured on every YAML text before the loader
+/// ([`load`]) parses it.
+pub fn verify_path_with(
+    path: &Path,
+    opts: &Options,
+    limits: &Limits,
+) -> Result<Report, VerifyError> {
     let shown = path.display().to_string();
-    let read = |source| VerifyError::Read {
-        path: path.to_path_buf(),
-        source,
-    };
-    if path.is_dir() {
-        let files = load::read_dir(path).map_err(read)?;
+    let meta = std::fs::metadata(path).map_err(|e| ReadError::io(&shown, e))?;
+    if meta.is_dir() {
+        let files = load::read_dir(path, limits)?;
+        archive::check_files(&files, false, limits).map_err(|e| e.within(&shown))?;
         return Ok(verify_files(shown, &files, false, opts));
     }
-    let bytes = std::fs::read(path).map_err(read)?;
-    if bytes.starts_with(&[0x1f, 0x8b]) {
-        return Ok(verify_tarball(&shown, &bytes, opts));
-    }
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| shown.clone());
-    Ok(verify_files(shown, &[(name, bytes)], true, opts))
+    Ok(match archive::open(path, limits)? {
+        Input::Tarball { gz, files, digest } => {
+            let files = load::strip_top_folder(files);
+            let flat = files.len() == 1;
+            archive::check_files(&files, flat, limits).map_err(|e| e.within(&shown))?;
+            let mut report = verify_files(shown, &files, flat, opts);
+            report.digest = Some(digest);
+            report.gz_digest = Some(archive::sha256_hex(&gz));
+            report
+        }
+        Input::File { name, bytes } => {
+            archive::check_files(&[(shown.as_str(), bytes.as_slice())], true, limits)?;
+            verify_files(shown, &[(name, bytes)], true, opts)
+        }
+    })
 }
 
 /// Verifies a bundle `.tar.gz` exactly as the registry's consumers would read it: one regular
-/// file is a flattened `bundle.yaml`, several are a manifest tree.
+/// file is a flattened `bundle.yaml`, several are a manifest tree. A tarball that cannot be
+/// read within the default [`Limits`] is a finding.
 pub fn verify_tarball(shown: &str, gz: &[u8], opts: &Options) -> Report {
-    let mut report = match archive::unpack(gz, Default::default()) {
-        Ok((files, digest)) => {
-            let files = load::strip_top_folder(files);
-            let mut r = verify_files(shown.to_string(), &files, files.len() == 1, opts);
+    let limits = Limits::default();
+    let read = archive::unpack(gz, limits).and_then(|(files, digest)| {
+        let files = load::strip_top_folder(files);
+        let flat = files.len() == 1;
+        archive::check_files(&files, flat, &limits)?;
+        Ok((files, digest, flat))
+    });
+    let mut report = match read {
+        Ok((files, digest, flat)) => {
+            let mut r = verify_files(shown.to_string(), &files, flat, opts);
             r.digest = Some(digest);
             r
         }
         Err(e) => {
             let mut sink = Sink::new(opts);
-            sink.add(&rules::BUNDLE_FORMAT, &At::new(shown, "bundle"), "", e);
+            let at = At::new(shown, "bundle");
+            sink.add(&rules::BUNDLE_FORMAT, &at, "", e.to_string());
             Report::new(shown.to_string(), opts, sink.out)
         }
     };
@@ -142,7 +168,7 @@ pub fn verify_packed_streamed(
 
 /// Adds the check that the tarball is the packing, and makes the report.
 fn packed_report(shown: &str, packed: &archive::Packed, mut sink: Sink) -> Report {
-    match archive::tar_digest(&packed.gz, Default::default()) {
+    match archive::tar_digest(&packed.gz, Limits::for_packed(packed.tar_size)) {
         Ok(digest) if digest == packed.digest => {}
         Ok(digest) => sink.add(
             &rules::BUNDLE_FORMAT,
@@ -153,7 +179,12 @@ fn packed_report(shown: &str, packed: &archive::Packed, mut sink: Sink) -> Repor
                 packed.digest
             ),
         ),
-        Err(e) => sink.add(&rules::BUNDLE_FORMAT, &At::new(shown, "bundle"), "", e),
+        Err(e) => sink.add(
+            &rules::BUNDLE_FORMAT,
+            &At::new(shown, "bundle"),
+            "",
+            e.to_string(),
+        ),
     }
     let mut report = Report::new(shown.to_string(), sink.opts, sink.out);
     report.digest = Some(packed.digest.clone());

@@ -90,7 +90,11 @@ fn the_sample_operator_migrates_with_its_graph() {
         "VERSION=0.2.0",
     ];
     assert_code(&work.run(&args, &[]), 0);
-    let cumulative = archive::read_path(&work.path().join("_out/sample-release/bundle")).unwrap();
+    let cumulative = archive::read_path(
+        &work.path().join("_out/sample-release/bundle"),
+        &Default::default(),
+    )
+    .unwrap();
     assert_eq!(cumulative.csvs.len(), 2);
     let plan = migrate_and_check(&cumulative);
     assert_eq!(
@@ -215,7 +219,11 @@ fn kubevirt_releases_migrate_with_their_graph() {
             crate::kubevirt_chain::release(&work, &pipeline, &shared, tag, &registry, "kubevirt");
         assert_code(&out, 0);
     }
-    let cumulative = archive::read_path(&work.path().join("_out/v0.22.0/bundle")).unwrap();
+    let cumulative = archive::read_path(
+        &work.path().join("_out/v0.22.0/bundle"),
+        &Default::default(),
+    )
+    .unwrap();
     let plan = migrate_and_check(&cumulative);
     let versions: Vec<&str> = plan.bundles.iter().map(|c| c.version()).collect();
     assert_eq!(
@@ -233,7 +241,13 @@ fn kubevirt_releases_migrate_with_their_graph() {
     // With every release at hand, each bundle holds the CRD its CSV was released with.
     let releases: Vec<Bundle> = crate::kubevirt_chain::TAGS[1..]
         .iter()
-        .map(|t| archive::read_path(&work.path().join("_out").join(t).join("bundle")).unwrap())
+        .map(|t| {
+            archive::read_path(
+                &work.path().join("_out").join(t).join("bundle"),
+                &Default::default(),
+            )
+            .unwrap()
+        })
         .collect();
     let plan = migrate::plan_with_releases(&cumulative, &releases).unwrap();
     for (c, release) in plan.bundles.iter().zip(&releases) {

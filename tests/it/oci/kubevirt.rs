@@ -35,7 +35,8 @@ async fn kubevirt_v0_22_0_as_a_bundle_image() {
         ],
     );
     assert_code(&o, 0);
-    let bundle = olm_release::olm::archive::read_path(&out.join("bundle")).unwrap();
+    let bundle =
+        olm_release::olm::archive::read_path(&out.join("bundle"), &Default::default()).unwrap();
     let m = migrate::plan(&bundle).unwrap();
     assert_eq!(m.bundles.len(), 1);
     assert!(m.left_out.is_empty());

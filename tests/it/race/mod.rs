@@ -55,7 +55,7 @@ impl Reg {
                 rt().block_on(c.pull_blob(ns, PKG, &r.digest)).unwrap()
             }
         };
-        archive::unpack_release(&gz, &r.digest).unwrap()
+        archive::unpack_release(&gz, &r.digest, &Default::default()).unwrap()
     }
 }
 

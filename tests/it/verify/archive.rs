@@ -13,7 +13,7 @@ use super::corpus_dir;
 /// The corpus's valid chain bundle, in memory.
 fn chain() -> Bundle {
     let path = corpus_dir().join("valid/chain");
-    archive::read_path(&path).unwrap()
+    archive::read_path(&path, &Default::default()).unwrap()
 }
 
 fn gunzip(gz: &[u8]) -> Vec<u8> {
@@ -109,7 +109,7 @@ fn the_flat_layout_is_one_bundle_yaml_with_string_valued_data() {
     let packed = archive::pack(&files, 0).unwrap();
     let (unpacked, digest) = archive::unpack(&packed.gz, Default::default()).unwrap();
     assert_eq!(digest, packed.digest);
-    let back = archive::read_bundle(&unpacked).unwrap();
+    let back = archive::read_bundle(&unpacked, &Default::default()).unwrap();
     assert_eq!(back.package, b.package);
     let docs = |b: &Bundle| b.csvs.iter().map(|c| c.doc.clone()).collect::<Vec<_>>();
     assert_eq!(docs(&back), docs(&b));

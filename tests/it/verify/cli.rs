@@ -99,7 +99,7 @@ fn profiles_and_operatorhub_change_levels() {
 fn flattened_bundle_yaml_and_tarballs_are_verified_too() {
     let tmp = tempfile::tempdir().unwrap();
     for (case, code) in [("valid/chain", 0), ("broken/replaces-cycle", 1)] {
-        let bundle = archive::read_path(&corpus_dir().join(case)).unwrap();
+        let bundle = archive::read_path(&corpus_dir().join(case), &Default::default()).unwrap();
         let flat = tmp.path().join("bundle.yaml");
         std::fs::write(&flat, archive::flatten(&bundle).unwrap()).unwrap();
         assert_code(&verify(&[flat.to_str().unwrap()]), code);

@@ -9,7 +9,8 @@ use super::corpus_dir;
 
 /// `widget-operator.v1.0.0` … `v1.99.0`, each replacing the one before.
 fn chain(n: u64) -> Bundle {
-    let mut b = archive::read_path(&corpus_dir().join("valid/single")).unwrap();
+    let mut b =
+        archive::read_path(&corpus_dir().join("valid/single"), &Default::default()).unwrap();
     let template = b.csvs.remove(0);
     for i in 0..n {
         let name = format!("widget-operator.v1.{i}.0");

@@ -26,7 +26,8 @@ fn noise(n: usize) -> String {
 #[test]
 fn the_bundle_size_limit_is_api_s_one_mib_gzipped() {
     let size_findings = |chars: usize| {
-        let mut b = archive::read_path(&corpus_dir().join("valid/single")).unwrap();
+        let mut b =
+            archive::read_path(&corpus_dir().join("valid/single"), &Default::default()).unwrap();
         b.csvs[0].doc["spec"]["description"] = Value::from(noise(chars));
         validate::validate_with(&b, &Options::new(Profile::Modern))
             .into_iter()
@@ -65,7 +66,8 @@ fn version_folders_in_the_registry_v1_layout_are_courier_s_error_only() {
 
 #[test]
 fn olm_examples_is_read_by_api_only() {
-    let mut b = archive::read_path(&corpus_dir().join("valid/single")).unwrap();
+    let mut b =
+        archive::read_path(&corpus_dir().join("valid/single"), &Default::default()).unwrap();
     let ann = b.csvs[0].doc["metadata"]["annotations"]
         .as_mapping_mut()
         .unwrap();

@@ -16,7 +16,7 @@ pub fn flattened(name: &str, bytes: &[u8], sink: &mut Sink) -> Loaded {
     };
     let top: Value = match std::str::from_utf8(bytes)
         .map_err(|_| "is not UTF-8 text".to_string())
-        .and_then(|t| archive::parse_flattened_top(name, t))
+        .and_then(|t| archive::parse_flattened_top(name, t).map_err(|e| e.to_string()))
     {
         Ok(v) => v,
         Err(e) => {
@@ -33,7 +33,7 @@ pub fn flattened(name: &str, bytes: &[u8], sink: &mut Sink) -> Loaded {
             Some(Value::String(s)) => match archive::parse_flattened_list(&field, s) {
                 Ok(v) => v,
                 Err(e) => {
-                    format(&field, e, sink);
+                    format(&field, e.to_string(), sink);
                     return Vec::new();
                 }
             },

@@ -20,8 +20,7 @@ mod courier;
 mod flattened;
 mod metadata;
 pub mod parse;
-
-use std::path::Path;
+mod walk;
 
 use serde_yaml_ng::Value;
 
@@ -29,6 +28,7 @@ use super::{At, Sink, rules};
 use crate::olm::{Manifest, PackageManifest};
 
 pub use flattened::flattened;
+pub use walk::read_dir;
 
 /// The manifests of one bundle folder.
 #[derive(Debug, Default)]
@@ -49,35 +49,6 @@ pub struct Loaded {
     pub folders: Vec<Folder>,
     /// A tree of version folders (each a bundle), not one flat bundle.
     pub nested: bool,
-}
-
-/// Every file under `dir` as (relative path with `/`, bytes), sorted by path. Hidden folders
-/// are not descended into (a `.git` can be large) but appear as `<path>/` with no bytes, so
-/// they can be reported; hidden files are read like any other.
-pub fn read_dir(dir: &Path) -> std::io::Result<Vec<(String, Vec<u8>)>> {
-    fn walk(root: &Path, dir: &Path, out: &mut Vec<(String, Vec<u8>)>) -> std::io::Result<()> {
-        for entry in std::fs::read_dir(dir)? {
-            let path = entry?.path();
-            let meta = std::fs::metadata(&path)?;
-            let rel = path.strip_prefix(root).unwrap_or(&path);
-            let rel = rel.to_string_lossy().replace('\\', "/");
-            let hidden = path
-                .file_name()
-                .is_some_and(|n| n.to_string_lossy().starts_with('.'));
-            if meta.is_dir() && hidden {
-                out.push((format!("{rel}/"), Vec::new()));
-            } else if meta.is_dir() {
-                walk(root, &path, out)?;
-            } else if meta.is_file() {
-                out.push((rel, std::fs::read(&path)?));
-            }
-        }
-        Ok(())
-    }
-    let mut out = Vec::new();
-    walk(dir, dir, &mut out)?;
-    out.sort_by(|a, b| a.0.cmp(&b.0));
-    Ok(out)
 }
 
 /// Drops the one top-level folder every tar entry sits in (courier's `<repo>-<random>/`, our

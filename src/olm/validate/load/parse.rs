@@ -1,6 +1,11 @@
 //! Parsing manifest files the way the tools that consume them do: every YAML document of a
 //! file, with a mapping that repeats a key kept (the last value wins, as in PyYAML and go-yaml)
 //! and the repetition reported, instead of refusing the whole file as a strict parser would.
+//!
+//! No budget is applied here: every entry point that loads files (`report.rs`) first measures
+//! each YAML text against the bundle's limits (nesting depth, values, alias expansion) with
+//! `archive::check_files`, and the folder walk (`walk.rs`) caps entries, bytes and file types,
+//! so the parser only ever sees text within them.
 
 use std::cell::RefCell;
 use std::fmt;

@@ -2,11 +2,13 @@
 //! file parser, the `${VAR}` expander and the bundle reader never panic on arbitrary input, and
 //! what they accept round-trips. `PROPTEST_CASES` raises the count for a longer local run.
 
+mod readers;
+
 use olm_release::olm::archive::{self, Limits};
 use olm_release::pipeline::{self, Vars, interpolate};
 use proptest::prelude::*;
 
-fn config() -> ProptestConfig {
+pub fn config() -> ProptestConfig {
     let cases = std::env::var("PROPTEST_CASES")
         .ok()
         .and_then(|v| v.parse().ok())
@@ -15,6 +17,15 @@ fn config() -> ProptestConfig {
         cases,
         failure_persistence: None,
         ..ProptestConfig::default()
+    }
+}
+
+/// For cases that build megabytes (bombs, long lists): an eighth of the count, at least 16.
+pub fn config_heavy() -> ProptestConfig {
+    let c = config();
+    ProptestConfig {
+        cases: (c.cases / 8).max(16),
+        ..c
     }
 }
 
@@ -60,11 +71,11 @@ proptest! {
 
     #[test]
     fn bundle_reader_never_panics_on_yaml(text in "\\PC{0,600}") {
-        let _ = archive::read_bundle(&[("pkg/bundle.yaml".to_string(), text.clone().into_bytes())]);
+        let _ = archive::read_bundle(&[("pkg/bundle.yaml".to_string(), text.clone().into_bytes())], &Default::default());
         let _ = archive::read_bundle(&[
             ("pkg/a.yaml".to_string(), text.into_bytes()),
             ("pkg/p.package.yaml".to_string(), b"packageName: p\nchannels: []\n".to_vec()),
-        ]);
+        ], &Default::default());
     }
 
     #[test]
@@ -80,7 +91,7 @@ proptest! {
 }
 
 /// Arbitrary YAML values: scalars of every kind, strings that look like other types, nesting.
-fn yaml_value() -> impl Strategy<Value = serde_yaml_ng::Value> {
+pub fn yaml_value() -> impl Strategy<Value = serde_yaml_ng::Value> {
     use serde_yaml_ng::Value;
     let tricky = prop_oneof![
         Just("yes".to_string()),
