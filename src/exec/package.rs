@@ -176,9 +176,14 @@ fn read_folder(path: &std::path::Path, step: &PackageStep) -> Result<FolderRead>
         .map_err(PackageError::Read)?;
         let mut per_csv = Vec::new();
         let mut csv_list = String::with_capacity(items.iter().map(|(_, t)| t.len()).sum());
-        for (findings, item) in items {
-            per_csv.extend(findings);
-            csv_list.push_str(&item);
+        // Written in the canonical order, whatever the order of the files on disk, so a folder
+        // that `registry pull` wrote publishes with the digest the registry has.
+        let mut items: Vec<Option<_>> = items.into_iter().map(Some).collect();
+        for i in crate::olm::canonical_csv_order(&skeletons.csvs) {
+            if let Some((findings, item)) = items[i].take() {
+                per_csv.extend(findings);
+                csv_list.push_str(&item);
+            }
         }
         if skeletons.csvs.is_empty() {
             csv_list.push_str("[]\n");

@@ -167,6 +167,35 @@ impl Bundle {
     }
 }
 
+/// The order CSVs are written in a flattened bundle, whatever the order they were read or
+/// built in: the highest SemVer `spec.version` first (what a pipeline's cumulative bundle holds,
+/// the new CSV first), then CSVs without one by name. The same bundle gives the same bytes,
+/// and so the same digest, whether it was assembled by a pipeline or read back from a folder
+/// that `registry pull` wrote. Returns indexes into `csvs`.
+pub fn canonical_csv_order(csvs: &[Manifest]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..csvs.len()).collect();
+    let keys: Vec<_> = csvs.iter().map(|c| (c.semver(), c.name())).collect();
+    order.sort_by(|&a, &b| {
+        let (va, na) = &keys[a];
+        let (vb, nb) = &keys[b];
+        match (va, vb) {
+            (Some(x), Some(y)) => y.cmp(x).then_with(|| na.cmp(nb)),
+            (Some(_), None) => std::cmp::Ordering::Less,
+            (None, Some(_)) => std::cmp::Ordering::Greater,
+            (None, None) => na.cmp(nb),
+        }
+    });
+    order
+}
+
+/// The order CRDs are written in a flattened bundle: by `metadata.name` (then by the order
+/// given, for CRDs without one). Returns indexes into `crds`.
+pub fn canonical_crd_order(crds: &[Manifest]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..crds.len()).collect();
+    order.sort_by_key(|&i| crds[i].name());
+    order
+}
+
 /// The file name a CSV is written under in a flat bundle folder.
 pub fn csv_file_name(csv_name: &str) -> String {
     format!("{csv_name}.clusterserviceversion.yaml")
@@ -178,5 +207,48 @@ pub fn crd_file_name(crd: &Manifest) -> String {
     match crd.spec_version() {
         Some(v) => format!("{name}.{v}.crd.yaml"),
         None => format!("{name}.crd.yaml"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn manifest(kind: &str, name: &str, version: Option<&str>) -> Manifest {
+        let mut text = format!("kind: {kind}\nmetadata:\n  name: {name}\n");
+        if let Some(v) = version {
+            text.push_str(&format!("spec:\n  version: {v}\n"));
+        }
+        Manifest::new(
+            format!("{name}.yaml"),
+            serde_yaml_ng::from_str(&text).unwrap(),
+        )
+    }
+
+    #[test]
+    fn csvs_are_ordered_newest_first_and_crds_by_name_whatever_the_input_order() {
+        let csvs = [
+            manifest("ClusterServiceVersion", "p.v0.9.0", Some("0.9.0")),
+            manifest("ClusterServiceVersion", "p.untagged", None),
+            manifest("ClusterServiceVersion", "p.v0.10.0", Some("0.10.0")),
+            manifest(
+                "ClusterServiceVersion",
+                "p.v0.10.0-rc.1",
+                Some("0.10.0-rc.1"),
+            ),
+        ];
+        let names: Vec<_> = canonical_csv_order(&csvs)
+            .into_iter()
+            .map(|i| csvs[i].name().unwrap())
+            .collect();
+        assert_eq!(
+            names,
+            ["p.v0.10.0", "p.v0.10.0-rc.1", "p.v0.9.0", "p.untagged"]
+        );
+        let crds = [
+            manifest("CustomResourceDefinition", "widgets.example.com", None),
+            manifest("CustomResourceDefinition", "gadgets.example.com", None),
+        ];
+        assert_eq!(canonical_crd_order(&crds), [1, 0]);
     }
 }

@@ -232,7 +232,9 @@ fn streamed_verification_equals_whole_bundle_verification() {
         .unwrap();
         let mut per_csv = Vec::new();
         let mut list = String::new();
-        for (f, item) in items {
+        let mut items: Vec<Option<_>> = items.into_iter().map(Some).collect();
+        for i in olm_release::olm::canonical_csv_order(&skeletons.csvs) {
+            let (f, item) = items[i].take().unwrap();
             per_csv.extend(f);
             list.push_str(&item);
         }
@@ -257,5 +259,88 @@ fn streamed_verification_equals_whole_bundle_verification() {
     assert!(
         compared >= 50,
         "the corpus was compared ({compared} bundles)"
+    );
+}
+
+/// Issue #18 item 3: a release pulled with `registry pull` and published again from that folder
+/// has the digest the registry has, although the folder lists its CSVs by file name (0.1.0
+/// before 0.2.0) and the pipeline wrote the newest first: both are written in one canonical
+/// order. So a re-publish from a pulled copy is recognised as already published.
+#[test]
+fn a_pulled_release_published_again_has_the_registrys_digest() {
+    let work = Work::sample();
+    assert_code(&work.run(&["run", "pipelines/sample.yaml"], &[]), 0);
+    let next = work.run(
+        &["run", "pipelines/sample.yaml", "--var", "VERSION=0.2.0"],
+        &[],
+    );
+    assert_code(&next, 0);
+    let registry = work.path().join("_out/registry");
+    let url = format!("dir:{}", registry.display());
+    let published = releases(&registry, "sample");
+    let head = published.iter().find(|r| r.release == "0.2.0").unwrap();
+
+    let pulled = work.path().join("pulled");
+    let o = work.run(
+        &[
+            "registry",
+            "pull",
+            "--registry",
+            &url,
+            "sample/sample-operator",
+            "0.2.0",
+            "--out",
+            pulled.to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert_code(&o, 0);
+    let folder = pulled.join("bundle");
+    let mut csvs: Vec<String> = std::fs::read_dir(&folder)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".clusterserviceversion.yaml"))
+        .collect();
+    csvs.sort();
+    assert_eq!(
+        csvs.len(),
+        2,
+        "the 0.2.0 release carries both CSVs: {csvs:?}"
+    );
+
+    let mut args = vec![
+        "publish",
+        folder.to_str().unwrap(),
+        "--registry",
+        &url,
+        "--namespace",
+        "sample",
+        "--package",
+        "sample-operator",
+        "--release",
+        "0.2.0",
+    ];
+    let again = work.run(&args, &[]);
+    assert_code(&again, 0);
+    assert!(
+        stderr(&again).contains("already published"),
+        "{}",
+        stderr(&again)
+    );
+    assert_eq!(
+        releases(&registry, "sample"),
+        published,
+        "nothing was written"
+    );
+
+    let fresh = work.path().join("fresh");
+    let fresh_url = format!("dir:{}", fresh.display());
+    args[3] = &fresh_url;
+    assert_code(&work.run(&args, &[]), 0);
+    let copy = releases(&fresh, "sample");
+    assert_eq!(copy.len(), 1);
+    assert_eq!(
+        copy[0].digest, head.digest,
+        "the same bundle, the same digest"
     );
 }

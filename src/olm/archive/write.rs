@@ -72,7 +72,10 @@ fn to_yaml<T: serde::Serialize>(what: &'static str, v: &T) -> Result<String, Wri
 
 /// The flattened `bundle.yaml` text.
 pub fn flatten(bundle: &Bundle) -> Result<String, WriteError> {
-    let csvs = bundle.csvs.iter().map(|m| &m.doc).collect::<Vec<_>>();
+    let csvs = crate::olm::canonical_csv_order(&bundle.csvs)
+        .into_iter()
+        .map(|i| &bundle.csvs[i].doc)
+        .collect::<Vec<_>>();
     flatten_parts(
         &bundle.crds,
         crate::olm::yaml::sequence_to_string(&csvs),
@@ -81,13 +84,18 @@ pub fn flatten(bundle: &Bundle) -> Result<String, WriteError> {
 }
 
 /// The flattened `bundle.yaml` from its parts, the CSV list already written as YAML (the
-/// concatenation of each CSV's [`csv_list_item`]), so CSVs can be serialised as they are read.
+/// concatenation of each CSV's [`csv_list_item`], in [`crate::olm::canonical_csv_order`]), so
+/// CSVs can be serialised as they are read. CRDs are written in
+/// [`crate::olm::canonical_crd_order`].
 pub fn flatten_parts(
     crds: &[Manifest],
     csv_list: String,
     package: &crate::olm::PackageManifest,
 ) -> Result<String, WriteError> {
-    let crds = crds.iter().map(|m| &m.doc).collect::<Vec<_>>();
+    let crds = crate::olm::canonical_crd_order(crds)
+        .into_iter()
+        .map(|i| &crds[i].doc)
+        .collect::<Vec<_>>();
     let entries = [
         (
             "customResourceDefinitions",
