@@ -1,4 +1,5 @@
-//! The bundle-image step: the verified CSV and its CRDs become the registry+v1 bundle folder
+//! The bundle-image step: the verified CSV, its CRDs and the bundle folder's other objects
+//! (RBAC, ConfigMaps, … as render read them) become the registry+v1 bundle folder
 //! (written under the run's output folder), its reproducible single-layer image, and a push to
 //! the image target by the idempotency rule of [`crate::oci::push`] (the same digest at the tag
 //! is left alone; another is refused unless `--force`; the manifest is read back by digest).
@@ -32,6 +33,9 @@ pub(crate) async fn run(
         .newest
         .clone()
         .ok_or_else(|| Error::internal("bundle-image without a verified CSV"))?;
+    // The bundle folder's other objects (RBAC, ConfigMaps, …) as render read them: OLM installs
+    // them from a registry+v1 bundle, so the image carries them beside the CSV and CRDs.
+    let others = v.files.iter().flat_map(|f| f.objects.iter());
     let default_channel = v
         .package
         .default_channel
@@ -44,7 +48,7 @@ pub(crate) async fn run(
             default_channel,
         },
         csv: csv.clone(),
-        objects: crds.clone(),
+        objects: crds.iter().chain(others).cloned().collect(),
     })?;
     folder.write(&step.folder)?;
     let image = build_image(&folder, step.epoch)?;

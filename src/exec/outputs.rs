@@ -20,8 +20,10 @@ pub struct Rendered {
     pub bundle: Bundle,
     /// `metadata.name` of the new CSV.
     pub csv_name: String,
-    /// The bundle folder's other objects OLM allows (`ClusterRole name`, `ConfigMap name`).
-    pub objects: Vec<String>,
+    /// The bundle folder's other objects OLM installs from a bundle (RBAC, ConfigMaps, …), as
+    /// rendered and in the order read, each named by the file it came from. The bundle image
+    /// carries them; the app registry's bundle cannot.
+    pub objects: Vec<Manifest>,
     /// Problems in the inputs that rendering noticed.
     pub findings: Vec<Finding>,
 }
@@ -41,10 +43,26 @@ pub(crate) struct RenderedFiles {
     pub(crate) dir: PathBuf,
     pub(crate) files: Vec<RenderedFile>,
     pub(crate) csv_name: String,
+    /// The bundle folder's other objects ([`Rendered::objects`]), for the bundle image.
+    pub(crate) objects: Vec<Manifest>,
     pub(crate) findings: Vec<Finding>,
 }
 
 impl Rendered {
+    /// The other objects as `Kind name` (`ClusterRole widget-viewer`), for messages.
+    pub(crate) fn object_names(&self) -> Vec<String> {
+        self.objects
+            .iter()
+            .map(|o| {
+                format!(
+                    "{} {}",
+                    o.kind().unwrap_or_default(),
+                    o.name().unwrap_or("unnamed")
+                )
+            })
+            .collect()
+    }
+
     /// The files, and the bundle on its own.
     pub(crate) fn split(self) -> (RenderedFiles, Bundle) {
         (
@@ -52,6 +70,7 @@ impl Rendered {
                 dir: self.dir,
                 files: self.files,
                 csv_name: self.csv_name,
+                objects: self.objects,
                 findings: self.findings,
             },
             self.bundle,

@@ -4,6 +4,7 @@ mod support;
 
 mod appr;
 mod budgets;
+mod bundle_objects;
 mod bundle_pipeline;
 mod cli;
 mod completions;

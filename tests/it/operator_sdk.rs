@@ -12,7 +12,7 @@ use crate::support::{Work, assert_code, copy_dir, peer, root, stderr, stdout};
 const VERSIONS: [&str; 3] = ["0.1.0", "0.2.0", "0.3.0"];
 
 /// A work folder with the widget fixture and the pipelines.
-fn work() -> Work {
+pub(crate) fn work() -> Work {
     let w = Work::sample();
     copy_dir(
         &root().join("fixtures/widget-operator"),

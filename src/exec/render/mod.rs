@@ -40,8 +40,8 @@ pub(crate) fn run(step: &RenderStep, report: &Reporter) -> Result<Rendered> {
     ));
     if !rendered.objects.is_empty() {
         report.info(&format!(
-            "the bundle folder also holds {} (kept in the render folder: the app registry's bundle carries only CSVs, CRDs and the package file)",
-            rendered.objects.join(", ")
+            "the bundle folder also holds {} (the bundle-image stage carries them; the app registry's bundle holds only CSVs, CRDs and the package file)",
+            rendered.object_names().join(", ")
         ));
     }
     report.findings(&rendered.findings);
@@ -150,17 +150,6 @@ pub(crate) fn render(step: &RenderStep) -> Result<Rendered> {
     if let Some(d) = &step.default_channel {
         package.default_channel = Some(d.clone());
     }
-    let objects = found
-        .objects
-        .iter()
-        .map(|o| {
-            format!(
-                "{} {}",
-                o.kind().unwrap_or_default(),
-                o.name().unwrap_or("unnamed")
-            )
-        })
-        .collect();
     Ok(Rendered {
         dir: dir.to_path_buf(),
         files: outputs
@@ -176,7 +165,7 @@ pub(crate) fn render(step: &RenderStep) -> Result<Rendered> {
             crds: found.crds,
         },
         csv_name,
-        objects,
+        objects: found.objects,
         findings,
     })
 }

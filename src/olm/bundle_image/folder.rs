@@ -4,7 +4,8 @@
 //! Layout (operator-registry `docs/design/operator-bundle.md`): `manifests/` holds the CSV and
 //! every other object, one file each, named from the object itself (`<csv>.clusterserviceversion.yaml`,
 //! `<crd>.crd.yaml`, `<name>.<kind>.yaml`) so the names never depend on how the inputs were
-//! named or ordered on disk; `metadata/annotations.yaml` holds the six bundle keys;
+//! named or ordered on disk (two objects of one kind and name are an error naming both source
+//! files); `metadata/annotations.yaml` holds the six bundle keys;
 //! `bundle.Dockerfile` repeats them as `LABEL`s for people who build with a container tool.
 //! Only the kinds OLM installs from a bundle are accepted (operator-registry
 //! `pkg/lib/bundle/supported_resources.go`, plus the console and network kinds later releases
@@ -76,7 +77,7 @@ impl BundleFolder {
     /// Builds the folder's contents from a CSV, its objects and the spec.
     pub fn build(input: &BundleInput) -> Result<Self, E> {
         let labels = labels(&input.spec)?;
-        let mut files = BTreeMap::new();
+        let mut files = Files::default();
         let csv = &input.csv;
         if csv.kind() != Some("ClusterServiceVersion") {
             return Err(E::Manifest {
@@ -88,11 +89,7 @@ impl BundleFolder {
             });
         }
         let name = required_name(csv)?;
-        add(
-            &mut files,
-            format!("manifests/{}", csv_file_name(name)),
-            csv,
-        )?;
+        files.add(format!("manifests/{}", csv_file_name(name)), csv)?;
         for object in &input.objects {
             let kind = object.kind().unwrap_or("");
             let file = match kind {
@@ -119,8 +116,9 @@ impl BundleFolder {
                 }
             };
             required_name(object)?;
-            add(&mut files, format!("manifests/{file}"), object)?;
+            files.add(format!("manifests/{file}"), object)?;
         }
+        let mut files = files.bytes;
         files.insert(
             "metadata/annotations.yaml".into(),
             annotations_yaml(&labels).into_bytes(),
@@ -307,12 +305,28 @@ fn required_name(m: &Manifest) -> Result<&str, E> {
         })
 }
 
-fn add(files: &mut BTreeMap<String, Vec<u8>>, path: String, m: &Manifest) -> Result<(), E> {
-    if files.contains_key(&path) {
-        return Err(E::DuplicateFile { path });
+/// The manifests being built: each path's bytes and the file its object came from.
+#[derive(Default)]
+struct Files {
+    bytes: BTreeMap<String, Vec<u8>>,
+    from: BTreeMap<String, String>,
+}
+
+impl Files {
+    /// Adds `m` as `path`; a second object at the same path is an error naming both files.
+    fn add(&mut self, path: String, m: &Manifest) -> Result<(), E> {
+        if let Some(first) = self.from.get(&path) {
+            return Err(E::DuplicateFile {
+                path,
+                first: first.clone(),
+                second: m.file.clone(),
+            });
+        }
+        self.from.insert(path.clone(), m.file.clone());
+        self.bytes
+            .insert(path, crate::olm::yaml::to_string(&m.doc).into_bytes());
+        Ok(())
     }
-    files.insert(path, crate::olm::yaml::to_string(&m.doc).into_bytes());
-    Ok(())
 }
 
 fn annotations_yaml(labels: &[(String, String)]) -> String {

@@ -54,9 +54,17 @@ pub enum BundleImageError {
     /// A manifest cannot go into a registry+v1 bundle.
     #[error("{file}: {why}")]
     Manifest { file: String, why: String },
-    /// Two objects would be written under one file name.
-    #[error("two objects would both be written as {path}; give them distinct metadata.name values")]
-    DuplicateFile { path: String },
+    /// Two objects would be written under one file name (same kind and `metadata.name`).
+    #[error(
+        "{first} and {second} would both be written as {path} (the same kind and metadata.name); give them distinct metadata.name values or drop one"
+    )]
+    DuplicateFile {
+        path: String,
+        /// The file the first object came from.
+        first: String,
+        /// The file the second object came from.
+        second: String,
+    },
     /// A bundle folder on disk is not a registry+v1 bundle.
     #[error("{}: {why}", path.display())]
     Folder { path: PathBuf, why: String },

@@ -232,6 +232,13 @@ fn what_cannot_go_into_a_bundle_is_refused_with_its_file() {
     ));
     let e = BundleFolder::build(&i).unwrap_err();
     assert!(matches!(e, BundleImageError::DuplicateFile { .. }), "{e}");
+    // The message names both source files and the path they would share.
+    assert!(
+        e.to_string().starts_with(
+            "svc.yaml and svc2.yaml would both be written as manifests/sample-metrics.service.yaml"
+        ),
+        "{e}"
+    );
 
     let mut i = input("0.1.0");
     i.spec.default_channel = Some("beta".into());
