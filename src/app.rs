@@ -147,7 +147,8 @@ async fn dispatch(
     // The limits on the bundles a command without a pipeline file reads.
     let limits = || settings::bundle_limits(max_bundle_bytes, env).map_err(|p| Problems(vec![p]));
     match command {
-        Command::Run(args) => {
+        Command::Run(mut args) => {
+            args.common.insecure = args.insecure;
             let mode = RunMode {
                 dry_run: args.dry_run,
                 force: args.force,
@@ -155,7 +156,8 @@ async fn dispatch(
             let plan = pipeline_plan(&args.common, mode, max_bundle_bytes, env)?;
             run_plan(&plan, report).await
         }
-        Command::Plan(args) => {
+        Command::Plan(mut args) => {
+            args.common.insecure = args.insecure;
             let mode = RunMode {
                 dry_run: args.dry_run,
                 force: args.force,
@@ -171,7 +173,10 @@ async fn dispatch(
             }
             Ok(())
         }
-        Command::Render(args) => {
+        Command::Render(mut args) => {
+            // Rendering sends nothing, so a plain http:// URL in the pipeline is no reason to
+            // refuse it.
+            args.insecure = true;
             let s = settings::resolve(&args, RunMode::default(), env)?;
             let into = args.out.clone().unwrap_or_else(|| s.out.join("render"));
             let step = plan::render_only(&s, into)?;

@@ -23,8 +23,9 @@ pub(crate) struct Cli {
     /// Only errors and the final summary.
     #[arg(short, long, global = true, conflicts_with = "verbose")]
     pub(crate) quiet: bool,
-    /// Output format: human lines on stderr, or a JSON summary on stdout.
-    #[arg(long, global = true, value_enum, default_value_t = Format::Human)]
+    /// Output format: human lines on stderr, or a JSON summary on stdout (`graph --help` lists
+    /// its drawing formats).
+    #[arg(long, global = true, default_value = "human", value_parser = format_parser())]
     pub(crate) format: Format,
     /// Largest bundle read, uncompressed (a .tar.gz's tar, a bundle.yaml, a folder's YAML
     /// files): bytes, or with a KiB/MiB/GiB suffix [default: 64MiB, or
@@ -160,6 +161,13 @@ pub(crate) struct GraphArgs {
     /// packages, the one to draw.
     #[arg(long)]
     pub(crate) package: Option<String>,
+    /// Output format: a text drawing, JSON, Graphviz dot or Mermaid (the same argument as the
+    /// global --format, with the drawing formats added).
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub(crate) format: Format,
+    /// Allow a plain http:// --registry URL on a host other than loopback.
+    #[arg(long, requires = "registry")]
+    pub(crate) insecure: bool,
 }
 
 #[derive(Debug, Args)]
@@ -224,23 +232,32 @@ pub(crate) struct CompletionsArgs {
     pub(crate) shell: clap_complete::Shell,
 }
 
-/// `registry` subcommands, for maintainers.
+/// `registry` subcommands, for maintainers. The package is NAMESPACE/PACKAGE or, as for
+/// `graph`, `--namespace NS --package PKG`.
 #[derive(Debug, Subcommand)]
 pub(crate) enum RegistryCommand {
     /// The packages of a namespace with their releases (Quay lists at most 50 visible ones).
     List {
         #[command(flatten)]
         at: RegistryTarget,
-        /// The namespace (Quay organisation), e.g. kubevirt.
-        namespace: String,
+        /// The namespace (Quay organisation), e.g. kubevirt; or --namespace.
+        #[arg(value_name = "NAMESPACE", required_unless_present = "namespace")]
+        ns: Option<String>,
+        /// The namespace, as for `graph` (instead of the NAMESPACE argument).
+        #[arg(long, conflicts_with = "ns")]
+        namespace: Option<String>,
     },
     /// A package's releases and digests; with RELEASE, that release's bundle (channels, CSVs,
     /// replaces chain, CRDs).
     Show {
         #[command(flatten)]
         at: RegistryTarget,
-        /// NAMESPACE/PACKAGE, e.g. kubevirt/kubevirt-operatorhub.
-        package: String,
+        #[command(flatten)]
+        named: PackageFlags,
+        /// NAMESPACE/PACKAGE, e.g. kubevirt/kubevirt-operatorhub (or --namespace and
+        /// --package; then the first argument is RELEASE).
+        #[arg(value_name = "NAMESPACE/PACKAGE")]
+        spec: Option<String>,
         /// A release, or `default` for the highest.
         release: Option<String>,
     },
@@ -248,11 +265,13 @@ pub(crate) enum RegistryCommand {
     Pull {
         #[command(flatten)]
         at: RegistryTarget,
-        /// NAMESPACE/PACKAGE.
-        package: String,
-        /// A release, or `default` for the highest.
-        #[arg(default_value = "default")]
-        release: String,
+        #[command(flatten)]
+        named: PackageFlags,
+        /// NAMESPACE/PACKAGE (or --namespace and --package; then the first argument is RELEASE).
+        #[arg(value_name = "NAMESPACE/PACKAGE")]
+        spec: Option<String>,
+        /// A release, or `default` for the highest [default: default].
+        release: Option<String>,
         /// The folder to write into (created if missing).
         #[arg(long, short, value_name = "DIR")]
         out: PathBuf,
@@ -261,21 +280,39 @@ pub(crate) enum RegistryCommand {
     Channels {
         #[command(flatten)]
         at: RegistryTarget,
-        /// NAMESPACE/PACKAGE.
-        package: String,
+        #[command(flatten)]
+        named: PackageFlags,
+        /// NAMESPACE/PACKAGE (or --namespace and --package).
+        #[arg(value_name = "NAMESPACE/PACKAGE")]
+        spec: Option<String>,
     },
     /// Delete one release of a package (HTTP registries only).
     Delete {
         #[command(flatten)]
         at: RegistryTarget,
-        /// NAMESPACE/PACKAGE.
-        package: String,
-        /// The exact release to delete.
-        release: String,
+        #[command(flatten)]
+        named: PackageFlags,
+        /// NAMESPACE/PACKAGE (or --namespace and --package; then the first argument is RELEASE).
+        #[arg(value_name = "NAMESPACE/PACKAGE")]
+        spec: Option<String>,
+        /// The exact release to delete (required).
+        release: Option<String>,
         /// Confirm the deletion; without it, only say what would be deleted.
         #[arg(long)]
         yes: bool,
     },
+}
+
+/// `--namespace` and `--package`, as `graph` takes them: the other way to name a package than
+/// NAMESPACE/PACKAGE.
+#[derive(Debug, Args)]
+pub(crate) struct PackageFlags {
+    /// The registry namespace (Quay organisation), with --package.
+    #[arg(long, requires = "package")]
+    pub(crate) namespace: Option<String>,
+    /// The package (app repository), with --namespace.
+    #[arg(long, requires = "namespace")]
+    pub(crate) package: Option<String>,
 }
 
 /// Which registry a `registry` subcommand talks to.
@@ -308,8 +345,9 @@ pub struct PipelineArgs {
     /// name).
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
-    /// Allow http:// registry or GitHub URLs on hosts other than loopback.
-    #[arg(long)]
+    /// Allow http:// registry or GitHub URLs on hosts other than loopback (set from `run` and
+    /// `plan`'s --insecure; `render` uses no network).
+    #[arg(skip)]
     pub insecure: bool,
 }
 
@@ -325,6 +363,9 @@ pub(crate) struct RunArgs {
     /// Overwrite a release already published with different content.
     #[arg(long)]
     pub(crate) force: bool,
+    /// Allow http:// registry or GitHub URLs on hosts other than loopback.
+    #[arg(long)]
+    pub(crate) insecure: bool,
 }
 
 #[derive(Debug, Args)]
@@ -356,6 +397,15 @@ fn profile_parser() -> impl TypedValueParser<Value = Profile> {
     PossibleValuesParser::new(["appregistry-2019", "modern"]).map(|s| match s.as_str() {
         "modern" => Profile::Modern,
         _ => Profile::Appregistry2019,
+    })
+}
+
+/// The global `--format`: human or json (`graph` has its own `--format` with dot and mermaid;
+/// both fill the same value, so `--format json` works before or after any command).
+fn format_parser() -> impl TypedValueParser<Value = Format> {
+    PossibleValuesParser::new(["human", "json"]).map(|s| match s.as_str() {
+        "json" => Format::Json,
+        _ => Format::Human,
     })
 }
 

@@ -25,6 +25,9 @@ pub(crate) enum CommandError {
     Registry(String),
     #[error("'{0}': expected NAMESPACE/PACKAGE")]
     Package(String),
+    /// How a `registry` subcommand names its package and release.
+    #[error("{0}")]
+    Where(String),
     /// A bundle path that cannot be read as a bundle.
     #[error("{0}")]
     Unreadable(String),

@@ -6,6 +6,7 @@ mod appr;
 mod budgets;
 mod bundle_pipeline;
 mod cli;
+mod cli_options;
 mod completions;
 mod dist;
 mod fault_proxy;
