@@ -128,7 +128,7 @@ fn command_name(c: &Command) -> &'static str {
         Command::NextVersion(_) => "next-version",
         Command::Init(_) => "init",
         Command::Completions(_) => "completions",
-        Command::Man => "man",
+        Command::Man(_) => "man",
         Command::Registry(_) => "registry",
         Command::Publish(_) => "publish",
         Command::Migrate(_) => "migrate",
@@ -205,13 +205,15 @@ async fn dispatch(
             crate::out::stdout(&commands::completions::script(args.shell));
             Ok(())
         }
-        Command::Man => {
-            let cmd = <Cli as clap::CommandFactory>::command();
-            let mut buf = Vec::new();
-            clap_mangen::Man::new(cmd)
-                .render(&mut buf)
-                .map_err(|e| CommandError::Man(e.to_string()))?;
-            crate::out::stdout(&String::from_utf8_lossy(&buf));
+        Command::Man(args) => {
+            match &args.dir {
+                Some(dir) => {
+                    for path in commands::man::write_dir(dir)? {
+                        crate::out::stdout(&format!("{}\n", path.display()));
+                    }
+                }
+                None => crate::out::stdout(&commands::man::page(false)?),
+            }
             Ok(())
         }
         Command::Registry(cmd) => commands::registry::run(cmd, env, json, &limits()?, report).await,

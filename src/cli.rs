@@ -64,8 +64,9 @@ pub(crate) enum Command {
     Init(InitArgs),
     /// Print shell completions for olm-release (bash, zsh, fish, elvish, powershell).
     Completions(CompletionsArgs),
-    /// Print the man page of olm-release (roff).
-    Man,
+    /// Print the man page of olm-release (roff): every command, the pipeline file, exit codes,
+    /// environment variables and examples; --dir writes a page per command.
+    Man(ManArgs),
     /// Inspect an app registry (Quay, appr or dir:): list, show, pull, channels, delete.
     #[command(subcommand)]
     Registry(RegistryCommand),
@@ -223,6 +224,14 @@ pub(crate) enum CiKind {
     Github,
     /// No CI configuration.
     None,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ManArgs {
+    /// Write olm-release.1 and one olm-release-COMMAND.1 per command into DIR (created if
+    /// missing) instead of printing the single page.
+    #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
+    pub(crate) dir: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
