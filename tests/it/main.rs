@@ -22,6 +22,7 @@ mod install;
 mod interrupt;
 mod kubevirt_chain;
 mod kubevirt_modern;
+mod man;
 mod messages;
 mod network;
 mod next_version;

@@ -96,19 +96,29 @@ fn display(cmd: &Command) -> &str {
 /// One command in the COMMANDS section: its usage, what it does and its own options (the
 /// global ones are listed once, under OPTIONS).
 fn commands_entry(text: &mut String, cmd: &Command) {
-    let name = display(cmd).replace('-', " ").replacen("olm release", "olm-release", 1);
+    let name = display(cmd)
+        .replace('-', " ")
+        .replacen("olm release", "olm-release", 1);
     text.push_str(&format!(".SS \"{}\"\n", readme::escape(&name)));
     if let Some(about) = cmd.get_long_about().or(cmd.get_about()) {
         text.push_str(&format!("{}\n", readme::escape(&about.to_string())));
     }
-    for arg in cmd.get_arguments().filter(|a| !a.is_global_set() && !a.is_hide_set()) {
+    for arg in cmd
+        .get_arguments()
+        .filter(|a| !a.is_global_set() && !a.is_hide_set())
+    {
         let id = arg.get_id().as_str();
         if id == "help" || id == "version" {
             continue;
         }
         let value = arg
             .get_value_names()
-            .map(|v| v.iter().map(|n| format!("<{n}>")).collect::<Vec<_>>().join(" "))
+            .map(|v| {
+                v.iter()
+                    .map(|n| format!("<{n}>"))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
             .unwrap_or_default();
         let flag = match (arg.get_short(), arg.get_long()) {
             (_, Some(long)) if arg.get_action().takes_values() => format!("--{long} {value}"),

@@ -12,7 +12,7 @@ pub(super) fn sections() -> String {
         .split("\n\n")
         .find(|p| p.starts_with("Exit codes:"))
         .unwrap_or_default();
-    out.push_str(&format!("{}\n", escape(&inline(exit))));
+    out.push_str(&format!("{}\n", escape(&inline(&exit.replace('\n', " ")))));
     out.push_str(".SH ENVIRONMENT\n");
     for row in section("### Environment")
         .lines()
@@ -57,7 +57,11 @@ fn blocks(md: &str) -> String {
     for line in md.lines() {
         if line.starts_with("```") {
             flush(&mut out, &mut para);
-            out.push_str(if in_code { ".fi\n.RE\n" } else { ".RS 2\n.nf\n" });
+            out.push_str(if in_code {
+                ".fi\n.RE\n"
+            } else {
+                ".RS 2\n.nf\n"
+            });
             in_code = !in_code;
         } else if in_code {
             out.push_str(&format!("{}\n", escape(line)));
