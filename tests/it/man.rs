@@ -60,7 +60,7 @@ fn man_page_names_every_pipeline_key_exit_code_and_variable() {
     for sub in [
         "olm\\-release run",
         "olm\\-release registry show",
-        "olm\\-release migrate",
+        "olm\\-release next\\-version",
     ] {
         assert!(
             commands.contains(&format!(".SS \"{sub}\"")),

@@ -89,6 +89,14 @@ fn subcommands(cmd: &Command) -> Vec<&Command> {
     all
 }
 
+/// The command as typed: `olm-release registry show` (its display name is
+/// `olm-release-registry-show`; a subcommand's own name may hold a `-`, as `next-version`).
+fn words(cmd: &Command) -> String {
+    cmd.get_bin_name()
+        .map(str::to_string)
+        .unwrap_or_else(|| display(cmd).to_string())
+}
+
 fn display(cmd: &Command) -> &str {
     cmd.get_display_name().unwrap_or_else(|| cmd.get_name())
 }
@@ -96,9 +104,7 @@ fn display(cmd: &Command) -> &str {
 /// One command in the COMMANDS section: its usage, what it does and its own options (the
 /// global ones are listed once, under OPTIONS).
 fn commands_entry(text: &mut String, cmd: &Command) {
-    let name = display(cmd)
-        .replace('-', " ")
-        .replacen("olm release", "olm-release", 1);
+    let name = words(cmd);
     text.push_str(&format!(".SS \"{}\"\n", readme::escape(&name)));
     if let Some(about) = cmd.get_long_about().or(cmd.get_about()) {
         text.push_str(&format!("{}\n", readme::escape(&about.to_string())));
