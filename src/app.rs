@@ -72,11 +72,8 @@ pub(crate) async fn run(cli: Cli, env: Env) -> Result<()> {
         Verbosity::Normal
     };
     let json = cli.format == Format::Json;
-    if matches!(cli.format, Format::Dot | Format::Mermaid)
-        && !matches!(cli.command, Command::Graph(_))
-    {
-        return Err(CommandError::Format.into());
-    }
+    // Dot and Mermaid reach here from `graph --format` only: the global `--format` takes
+    // human or json (see `cli::format_parser`).
     let ci = crate::ci::CiContext::from_env(&env);
     let network = crate::http::Network::load(&settings::network(&env));
     let interactive = std::io::IsTerminal::is_terminal(&std::io::stderr())

@@ -17,8 +17,6 @@ use crate::error::Class;
 /// stage failure (exit 1).
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum CommandError {
-    #[error("--format dot and --format mermaid apply to the graph command only")]
-    Format,
     /// The command line itself (clap's message is printed above it).
     #[error("{0}")]
     Arguments(String),
