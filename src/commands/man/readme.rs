@@ -105,6 +105,9 @@ fn inline(md: &str) -> String {
 pub(super) fn escape(text: &str) -> String {
     text.replace('\\', "\\e")
         .replace('-', "\\-")
+        .replace('—', "\\(em")
+        .replace('→', "\\(->")
+        .replace('…', "...")
         .lines()
         .map(|l| {
             if l.starts_with('.') || l.starts_with('\'') {
@@ -129,5 +132,6 @@ mod tests {
         assert!(s.contains("130"), "{s}");
         assert_eq!(inline("see [Limits](#limits) and `x`"), "see Limits and x");
         assert_eq!(escape(".hidden\\"), "\\&.hidden\\e");
+        assert_eq!(escape("a — b → c"), "a \\(em b \\(-> c");
     }
 }
