@@ -72,11 +72,8 @@ pub(crate) async fn run(cli: Cli, env: Env) -> Result<()> {
         Verbosity::Normal
     };
     let json = cli.format == Format::Json;
-    if matches!(cli.format, Format::Dot | Format::Mermaid)
-        && !matches!(cli.command, Command::Graph(_))
-    {
-        return Err(CommandError::Format.into());
-    }
+    // Dot and Mermaid reach here from `graph --format` only: the global `--format` takes
+    // human or json (see `cli::format_parser`).
     let ci = crate::ci::CiContext::from_env(&env);
     let network = crate::http::Network::load(&settings::network(&env));
     let interactive = std::io::IsTerminal::is_terminal(&std::io::stderr())
@@ -128,7 +125,7 @@ fn command_name(c: &Command) -> &'static str {
         Command::NextVersion(_) => "next-version",
         Command::Init(_) => "init",
         Command::Completions(_) => "completions",
-        Command::Man => "man",
+        Command::Man(_) => "man",
         Command::Registry(_) => "registry",
         Command::Publish(_) => "publish",
         Command::Migrate(_) => "migrate",
@@ -147,7 +144,8 @@ async fn dispatch(
     // The limits on the bundles a command without a pipeline file reads.
     let limits = || settings::bundle_limits(max_bundle_bytes, env).map_err(|p| Problems(vec![p]));
     match command {
-        Command::Run(args) => {
+        Command::Run(mut args) => {
+            args.common.insecure = args.insecure;
             let mode = RunMode {
                 dry_run: args.dry_run,
                 force: args.force,
@@ -155,7 +153,8 @@ async fn dispatch(
             let plan = pipeline_plan(&args.common, mode, max_bundle_bytes, env)?;
             run_plan(&plan, report).await
         }
-        Command::Plan(args) => {
+        Command::Plan(mut args) => {
+            args.common.insecure = args.insecure;
             let mode = RunMode {
                 dry_run: args.dry_run,
                 force: args.force,
@@ -171,7 +170,10 @@ async fn dispatch(
             }
             Ok(())
         }
-        Command::Render(args) => {
+        Command::Render(mut args) => {
+            // Rendering sends nothing, so a plain http:// URL in the pipeline is no reason to
+            // refuse it.
+            args.insecure = true;
             let s = settings::resolve(&args, RunMode::default(), env)?;
             let into = args.out.clone().unwrap_or_else(|| s.out.join("render"));
             let step = plan::render_only(&s, into)?;
@@ -200,13 +202,15 @@ async fn dispatch(
             crate::out::stdout(&commands::completions::script(args.shell));
             Ok(())
         }
-        Command::Man => {
-            let cmd = <Cli as clap::CommandFactory>::command();
-            let mut buf = Vec::new();
-            clap_mangen::Man::new(cmd)
-                .render(&mut buf)
-                .map_err(|e| CommandError::Man(e.to_string()))?;
-            crate::out::stdout(&String::from_utf8_lossy(&buf));
+        Command::Man(args) => {
+            match &args.dir {
+                Some(dir) => {
+                    for path in commands::man::write_dir(dir)? {
+                        crate::out::stdout(&format!("{}\n", path.display()));
+                    }
+                }
+                None => crate::out::stdout(&commands::man::page(false)?),
+            }
             Ok(())
         }
         Command::Registry(cmd) => commands::registry::run(cmd, env, json, &limits()?, report).await,

@@ -66,7 +66,7 @@ pub(crate) async fn run(
                 args.package.as_deref().unwrap_or_default(),
             );
             let location =
-                settings::registry_location(url, false).map_err(CommandError::Registry)?;
+                settings::registry_location(url, args.insecure).map_err(CommandError::Registry)?;
             let registry = Registry::open(
                 &location,
                 settings::registry_credentials(env),

@@ -3,6 +3,7 @@
 pub(crate) mod completions;
 pub(crate) mod graph;
 pub(crate) mod init;
+pub(crate) mod man;
 pub(crate) mod migrate;
 pub(crate) mod next_version;
 pub(crate) mod publish;
@@ -16,8 +17,6 @@ use crate::error::Class;
 /// stage failure (exit 1).
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum CommandError {
-    #[error("--format dot and --format mermaid apply to the graph command only")]
-    Format,
     /// The command line itself (clap's message is printed above it).
     #[error("{0}")]
     Arguments(String),
@@ -25,6 +24,9 @@ pub(crate) enum CommandError {
     Registry(String),
     #[error("'{0}': expected NAMESPACE/PACKAGE")]
     Package(String),
+    /// How a `registry` subcommand names its package and release.
+    #[error("{0}")]
+    Where(String),
     /// A bundle path that cannot be read as a bundle.
     #[error("{0}")]
     Unreadable(String),

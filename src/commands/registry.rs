@@ -14,7 +14,7 @@ use std::time::Duration;
 use serde::Serialize;
 
 use super::CommandError;
-use crate::cli::{RegistryCommand, RegistryTarget};
+use crate::cli::{PackageFlags, RegistryCommand, RegistryTarget};
 use crate::error::{Class, Error, Result};
 use crate::events::Events;
 use crate::olm::{Bundle, archive, graph};
@@ -33,7 +33,8 @@ pub(crate) async fn run(
     let events: Arc<dyn Events> = events.clone();
     let open = |at: &RegistryTarget| open(at, env, events.clone());
     match cmd {
-        RegistryCommand::List { at, namespace } => {
+        RegistryCommand::List { at, ns, namespace } => {
+            let namespace = namespace.or(ns).unwrap_or_default();
             let r = open(&at)?;
             let list = r.list(&namespace).await?;
             if json {
@@ -65,11 +66,13 @@ pub(crate) async fn run(
         }
         RegistryCommand::Show {
             at,
-            package,
+            named,
+            spec,
             release,
         } => {
+            let (ns, pkg, release) = &named_package(named, spec, release)?;
+            let (ns, pkg, release) = (ns.as_str(), pkg.as_str(), release.clone());
             let r = open(&at)?;
-            let (ns, pkg) = split(&package)?;
             match release {
                 None => show_releases(&r, ns, pkg, json).await,
                 Some(rel) => {
@@ -86,13 +89,16 @@ pub(crate) async fn run(
         }
         RegistryCommand::Pull {
             at,
-            package,
+            named,
+            spec,
             release,
             out,
         } => {
+            let (ns, pkg, release) = &named_package(named, spec, release)?;
+            let (ns, pkg) = (ns.as_str(), pkg.as_str());
+            let release = release.as_deref().unwrap_or("default");
             let r = open(&at)?;
-            let (ns, pkg) = split(&package)?;
-            let (info, bundle, gz) = fetch(&r, ns, pkg, &release, limits).await?;
+            let (info, bundle, gz) = fetch(&r, ns, pkg, release, limits).await?;
             std::fs::create_dir_all(&out).map_err(|e| Error::io(Class::Stage, &out, e))?;
             let tarball = out.join(format!("{ns}_{pkg}_{}.tar.gz", info.release));
             std::fs::write(&tarball, &gz).map_err(|e| Error::io(Class::Stage, &tarball, e))?;
@@ -121,9 +127,16 @@ pub(crate) async fn run(
             }
             Ok(())
         }
-        RegistryCommand::Channels { at, package } => {
+        RegistryCommand::Channels { at, named, spec } => {
+            let (ns, pkg, extra) = &named_package(named, spec, None)?;
+            if let Some(extra) = extra {
+                return Err(CommandError::Where(format!(
+                    "'{extra}': channels takes no release; name the package as NAMESPACE/PACKAGE or with --namespace and --package"
+                ))
+                .into());
+            }
+            let (ns, pkg) = (ns.as_str(), pkg.as_str());
             let r = open(&at)?;
-            let (ns, pkg) = split(&package)?;
             let Registry::Appr(client) = &r else {
                 return Err(CommandError::NoChannels.into());
             };
@@ -146,12 +159,19 @@ pub(crate) async fn run(
         }
         RegistryCommand::Delete {
             at,
-            package,
+            named,
+            spec,
             release,
             yes,
         } => {
+            let (ns, pkg, release) = &named_package(named, spec, release)?;
+            let (ns, pkg) = (ns.as_str(), pkg.as_str());
+            let release = release.clone().ok_or_else(|| {
+                CommandError::Where(format!(
+                    "delete needs the exact release of {ns}/{pkg}, e.g. `registry delete {ns}/{pkg} 0.1.0`"
+                ))
+            })?;
             let r = open(&at)?;
-            let (ns, pkg) = split(&package)?;
             let info = r
                 .release(ns, pkg, &release)
                 .await?
@@ -194,6 +214,40 @@ pub(crate) fn open(at: &RegistryTarget, env: &Env, events: Arc<dyn Events>) -> R
         crate::retry::RetryPolicy::default(),
         events,
     )?)
+}
+
+/// The package and release a `registry` subcommand names: NAMESPACE/PACKAGE [RELEASE], or
+/// `--namespace NS --package PKG [RELEASE]` (then the first argument is the release).
+fn named_package(
+    named: PackageFlags,
+    spec: Option<String>,
+    release: Option<String>,
+) -> Result<(String, String, Option<String>)> {
+    match (named.namespace, named.package, spec) {
+        (Some(ns), Some(pkg), first) => {
+            if let (Some(first), Some(_)) = (&first, &release) {
+                return Err(CommandError::Where(format!(
+                    "'{first}': the package is already named by --namespace and --package; give only the release"
+                ))
+                .into());
+            }
+            if let Some(first) = first.as_deref().filter(|f| f.contains('/')) {
+                return Err(CommandError::Where(format!(
+                    "'{first}': name the package once, as NAMESPACE/PACKAGE or with --namespace and --package"
+                ))
+                .into());
+            }
+            Ok((ns, pkg, first.or(release)))
+        }
+        (_, _, Some(spec)) => {
+            let (ns, pkg) = split(&spec)?;
+            Ok((ns.to_string(), pkg.to_string(), release))
+        }
+        _ => Err(CommandError::Where(
+            "name the package: NAMESPACE/PACKAGE, or --namespace NS --package PKG".into(),
+        )
+        .into()),
+    }
 }
 
 fn split(package: &str) -> Result<(&str, &str)> {

@@ -8,6 +8,10 @@ use std::path::PathBuf;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum, ValueHint};
 
+mod registry;
+
+pub(crate) use registry::{PackageFlags, RegistryCommand, RegistryTarget};
+
 use crate::olm::archive::Layout;
 use crate::olm::validate::Profile;
 
@@ -23,8 +27,9 @@ pub(crate) struct Cli {
     /// Only errors and the final summary.
     #[arg(short, long, global = true, conflicts_with = "verbose")]
     pub(crate) quiet: bool,
-    /// Output format: human lines on stderr, or a JSON summary on stdout.
-    #[arg(long, global = true, value_enum, default_value_t = Format::Human)]
+    /// Output format: human lines on stderr, or a JSON summary on stdout (`graph --help` lists
+    /// its drawing formats).
+    #[arg(long, global = true, default_value = "human", value_parser = format_parser())]
     pub(crate) format: Format,
     /// Largest bundle read, uncompressed (a .tar.gz's tar, a bundle.yaml, a folder's YAML
     /// files): bytes, or with a KiB/MiB/GiB suffix [default: 64MiB, or
@@ -63,8 +68,9 @@ pub(crate) enum Command {
     Init(InitArgs),
     /// Print shell completions for olm-release (bash, zsh, fish, elvish, powershell).
     Completions(CompletionsArgs),
-    /// Print the man page of olm-release (roff).
-    Man,
+    /// Print the man page of olm-release (roff): every command, the pipeline file, exit codes,
+    /// environment variables and examples; --dir writes a page per command.
+    Man(ManArgs),
     /// Inspect an app registry (Quay, appr or dir:): list, show, pull, channels, delete.
     #[command(subcommand)]
     Registry(RegistryCommand),
@@ -160,6 +166,13 @@ pub(crate) struct GraphArgs {
     /// packages, the one to draw.
     #[arg(long)]
     pub(crate) package: Option<String>,
+    /// Output format: a text drawing, JSON, Graphviz dot or Mermaid (the same argument as the
+    /// global --format, with the drawing formats added).
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub(crate) format: Format,
+    /// Allow a plain http:// --registry URL on a host other than loopback.
+    #[arg(long, requires = "registry")]
+    pub(crate) insecure: bool,
 }
 
 #[derive(Debug, Args)]
@@ -218,79 +231,18 @@ pub(crate) enum CiKind {
 }
 
 #[derive(Debug, Args)]
+pub(crate) struct ManArgs {
+    /// Write olm-release.1 and one olm-release-COMMAND.1 per command into DIR (created if
+    /// missing) instead of printing the single page.
+    #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
+    pub(crate) dir: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
 pub(crate) struct CompletionsArgs {
     /// The shell to complete for.
     #[arg(value_enum)]
     pub(crate) shell: clap_complete::Shell,
-}
-
-/// `registry` subcommands, for maintainers.
-#[derive(Debug, Subcommand)]
-pub(crate) enum RegistryCommand {
-    /// The packages of a namespace with their releases (Quay lists at most 50 visible ones).
-    List {
-        #[command(flatten)]
-        at: RegistryTarget,
-        /// The namespace (Quay organisation), e.g. kubevirt.
-        namespace: String,
-    },
-    /// A package's releases and digests; with RELEASE, that release's bundle (channels, CSVs,
-    /// replaces chain, CRDs).
-    Show {
-        #[command(flatten)]
-        at: RegistryTarget,
-        /// NAMESPACE/PACKAGE, e.g. kubevirt/kubevirt-operatorhub.
-        package: String,
-        /// A release, or `default` for the highest.
-        release: Option<String>,
-    },
-    /// Download a release into a folder: the .tar.gz as served and the bundle as flat files.
-    Pull {
-        #[command(flatten)]
-        at: RegistryTarget,
-        /// NAMESPACE/PACKAGE.
-        package: String,
-        /// A release, or `default` for the highest.
-        #[arg(default_value = "default")]
-        release: String,
-        /// The folder to write into (created if missing).
-        #[arg(long, short, value_name = "DIR")]
-        out: PathBuf,
-    },
-    /// The app-registry channels of a package (not OLM channels; those live in the bundle).
-    Channels {
-        #[command(flatten)]
-        at: RegistryTarget,
-        /// NAMESPACE/PACKAGE.
-        package: String,
-    },
-    /// Delete one release of a package (HTTP registries only).
-    Delete {
-        #[command(flatten)]
-        at: RegistryTarget,
-        /// NAMESPACE/PACKAGE.
-        package: String,
-        /// The exact release to delete.
-        release: String,
-        /// Confirm the deletion; without it, only say what would be deleted.
-        #[arg(long)]
-        yes: bool,
-    },
-}
-
-/// Which registry a `registry` subcommand talks to.
-#[derive(Debug, Args)]
-pub(crate) struct RegistryTarget {
-    /// The registry: the CNR API base URL (e.g. https://quay.io/cnr) or dir:PATH.
-    /// Credentials come from QUAY_TOKEN or QUAY_USERNAME/QUAY_PASSWORD.
-    #[arg(long, value_name = "URL")]
-    pub(crate) registry: String,
-    /// Allow a plain http:// registry URL on a host other than loopback.
-    #[arg(long)]
-    pub(crate) insecure: bool,
-    /// Timeout of one request, in seconds.
-    #[arg(long, value_name = "SECONDS", default_value_t = 60)]
-    pub(crate) timeout: u64,
 }
 
 /// Arguments shared by every command that reads a pipeline file.
@@ -308,8 +260,9 @@ pub struct PipelineArgs {
     /// name).
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
-    /// Allow http:// registry or GitHub URLs on hosts other than loopback.
-    #[arg(long)]
+    /// Allow http:// registry or GitHub URLs on hosts other than loopback (set from `run` and
+    /// `plan`'s --insecure; `render` uses no network).
+    #[arg(skip)]
     pub insecure: bool,
 }
 
@@ -325,6 +278,9 @@ pub(crate) struct RunArgs {
     /// Overwrite a release already published with different content.
     #[arg(long)]
     pub(crate) force: bool,
+    /// Allow http:// registry or GitHub URLs on hosts other than loopback.
+    #[arg(long)]
+    pub(crate) insecure: bool,
 }
 
 #[derive(Debug, Args)]
@@ -356,6 +312,15 @@ fn profile_parser() -> impl TypedValueParser<Value = Profile> {
     PossibleValuesParser::new(["appregistry-2019", "modern"]).map(|s| match s.as_str() {
         "modern" => Profile::Modern,
         _ => Profile::Appregistry2019,
+    })
+}
+
+/// The global `--format`: human or json (`graph` has its own `--format` with dot and mermaid;
+/// both fill the same value, so `--format json` works before or after any command).
+fn format_parser() -> impl TypedValueParser<Value = Format> {
+    PossibleValuesParser::new(["human", "json"]).map(|s| match s.as_str() {
+        "json" => Format::Json,
+        _ => Format::Human,
     })
 }
 
