@@ -29,6 +29,8 @@ pub(crate) enum StepError {
     #[error(transparent)]
     Catalog(#[from] CatalogInvalid),
     #[error(transparent)]
+    Heads(#[from] HeadsDiffer),
+    #[error(transparent)]
     Converge(#[from] super::converge::ConvergeError),
 }
 
@@ -42,7 +44,7 @@ impl StepError {
             StepError::Push(e) => e.class(),
             StepError::Assets(e) => e.class(),
             StepError::Preflight(e) => e.class(),
-            StepError::Catalog(_) => Class::Stage,
+            StepError::Catalog(_) | StepError::Heads(_) => Class::Stage,
             StepError::Converge(e) => e.class(),
         }
     }
@@ -65,6 +67,7 @@ into_error!(
     PushError,
     AssetError,
     CatalogInvalid,
+    HeadsDiffer,
     PreflightError,
     super::converge::ConvergeError
 );
@@ -253,6 +256,22 @@ pub(crate) struct CatalogInvalid {
     pub(crate) dir: String,
     pub(crate) errors: usize,
     pub(crate) first: String,
+}
+
+/// The app registry and the catalog folder name different heads for the channel.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "channel {channel} has two different heads: {registry} says {registry_head}, the catalog {catalog} says {catalog_head}; \
+     publishing {csv} to both would fork the upgrade graph, so nothing was written (bring them in line first: \
+     `olm-release migrate` rebuilds the catalog from the app registry, or publish the missing release to the side that lacks it, then run again)"
+)]
+pub(crate) struct HeadsDiffer {
+    pub(crate) channel: String,
+    pub(crate) registry: String,
+    pub(crate) registry_head: String,
+    pub(crate) catalog: String,
+    pub(crate) catalog_head: String,
+    pub(crate) csv: String,
 }
 
 /// Publishing the bundle and proving it.

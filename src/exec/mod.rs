@@ -22,6 +22,7 @@
 //! fetch-previous to the end of the push; on an app registry the push step checks after writing
 //! that no concurrently published release forks the channel (`converge`).
 
+mod agree;
 mod bundle_image;
 mod catalog;
 mod converge;
@@ -195,7 +196,15 @@ impl Exec<'_> {
             (Step::FetchPrevious(s), Carried::Rendered(r)) => {
                 let registry = self.registry(&s.registry)?;
                 self.hold(registry, s)?;
-                Carried::Assembled(fetch_previous::run(s, registry, report, r).await?)
+                let assembled = fetch_previous::run(s, registry, report, r).await?;
+                if let Some(catalog) = self.plan.steps().iter().find_map(|step| match step {
+                    Step::Catalog(c) => Some(c),
+                    _ => None,
+                }) {
+                    let at = format!("{} {}/{}", registry.describe(), s.namespace, s.package);
+                    agree::check(catalog, &assembled, &at, report)?;
+                }
+                Carried::Assembled(assembled)
             }
             (Step::Package(s), Carried::Rendered(r)) => {
                 let (files, bundle) = r.split();

@@ -1,0 +1,81 @@
+//! One release model, two sources of the channel head: when a pipeline publishes both to an
+//! app registry (fetch-previous → push) and to a file-based catalog (bundle-image → catalog),
+//! the head each one names for the channel must be the same, or the two upgrade graphs would
+//! fork. fetch-previous asks the app registry; this check asks the catalog folder
+//! ([`fbc::head`], operator-registry's rule: the one entry nothing replaces or skips) right
+//! after, before the first write, and stops the run when they differ, saying how.
+//!
+//! A release that one side has and the other not yet is not a disagreement when it is this very
+//! release: an earlier run that stopped between the push and the catalog write left the
+//! registry one release ahead (its head is our CSV, the catalog's is what our CSV replaces), and
+//! the reverse order leaves the catalog ahead. Both are completed by this run.
+
+use super::errors::HeadsDiffer;
+use super::{Assembled, Decision};
+use crate::error::Result;
+use crate::olm::fbc::{self, disk};
+use crate::plan::CatalogStep;
+use crate::report::Reporter;
+
+/// Checks that the catalog folder of `step` names the same channel head as the app registry
+/// did for `assembled`; `registry` describes the app registry for messages.
+pub(crate) fn check(
+    step: &CatalogStep,
+    assembled: &Assembled,
+    registry: &str,
+    report: &Reporter,
+) -> Result<()> {
+    let Some(ours) = assembled.bundle.csvs.first() else {
+        return Ok(());
+    };
+    let ours_name = ours.name().unwrap_or_default().to_string();
+    let ours_replaces = ours.replaces().map(str::to_string);
+    let from_registry: Option<String> = match &assembled.decision {
+        Decision::First { .. } => None,
+        Decision::Replaces { head, .. } | Decision::SkipOlder { head } => Some(head.clone()),
+        Decision::SameVersion { .. } => Some(ours_name.clone()),
+    };
+    let loaded = disk::read(&step.dir)?;
+    let from_catalog = fbc::head(&loaded.catalog, &step.package, &step.channel)?;
+    let catalog_name = from_catalog.as_ref().map(|h| h.name.clone());
+    let shown = |h: &Option<String>| {
+        h.clone()
+            .unwrap_or_else(|| "no head (nothing published)".into())
+    };
+    if from_registry == catalog_name {
+        report.detail(&format!(
+            "the app registry and the catalog {} agree on the head of channel {}: {}",
+            step.dir.display(),
+            step.channel,
+            shown(&from_registry)
+        ));
+        return Ok(());
+    }
+    // The registry is one release ahead with this very release (the catalog write of an
+    // earlier run did not happen), or the catalog is.
+    let registry_ahead =
+        from_registry.as_deref() == Some(ours_name.as_str()) && catalog_name == ours_replaces;
+    let catalog_ahead = catalog_name.as_deref() == Some(ours_name.as_str())
+        && from_catalog.as_ref().and_then(|h| h.replaces.clone()) == from_registry;
+    if registry_ahead || catalog_ahead {
+        let (ahead, behind) = if registry_ahead {
+            ("the app registry", "catalog")
+        } else {
+            ("the catalog", "app registry")
+        };
+        report.note(&format!(
+            "{ahead} already has {ours_name} at the head of channel {}; this run adds it to the {behind} as well",
+            step.channel
+        ));
+        return Ok(());
+    }
+    Err(HeadsDiffer {
+        channel: step.channel.clone(),
+        registry: registry.to_string(),
+        registry_head: shown(&from_registry),
+        catalog: step.dir.display().to_string(),
+        catalog_head: shown(&catalog_name),
+        csv: ours_name,
+    }
+    .into())
+}
