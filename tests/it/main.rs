@@ -24,6 +24,7 @@ mod kubevirt_modern;
 mod messages;
 mod network;
 mod next_version;
+mod notes;
 mod oci;
 mod operator_sdk;
 mod output;
