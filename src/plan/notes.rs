@@ -96,7 +96,7 @@ pub(crate) fn resolve(
                 return Err(Problem::new(
                     at(),
                     format!(
-                        "release.notes: '{shown}' is not changelog, summary or none, and no such file exists under {}; name a file of the source folder or one of the keywords",
+                        "release.notes: '{shown}' is not changelog, summary or none, and no such file is in the source folder ({}); name a file there or one of the keywords",
                         s.source.display()
                     ),
                 ));

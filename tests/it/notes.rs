@@ -34,7 +34,9 @@ fn body(fake: &Fake) -> Option<String> {
 
 fn body_patches(fake: &Fake) -> usize {
     // Publishing is a PATCH too; count the ones after the create that carry notes by effect.
-    fake.world().requests("PATCH /repos/acme/sample-operator/releases/").len()
+    fake.world()
+        .requests("PATCH /repos/acme/sample-operator/releases/")
+        .len()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -104,7 +106,11 @@ async fn github_notes_from_a_file() {
     std::fs::create_dir_all(work.path().join("docs")).unwrap();
     std::fs::write(work.path().join("docs/notes.md"), "Hand-written notes.\n").unwrap();
     gh_pipeline(&work, &fake.api, "  notes: docs/notes.md\n");
-    let o = support::olm_release(work.path(), &["plan", "pipelines/gh.yaml"], &[]);
+    let o = support::olm_release(
+        work.path(),
+        &["plan", "pipelines/gh.yaml", "--dry-run"],
+        &[],
+    );
     assert_code(&o, 0);
     assert!(
         support::stdout(&o).contains("notes: file docs/notes.md (\"Hand-written notes.\")"),
@@ -125,7 +131,9 @@ fn a_missing_notes_file_or_summary_without_fetch_previous_is_a_plan_problem() {
     assert_code(&o, 2);
     let err = stderr(&o);
     assert!(
-        err.contains("pipelines/gh.yaml:22: release.notes: 'chnagelog' is not changelog, summary or none"),
+        err.contains(
+            "pipelines/gh.yaml:21: release.notes: 'chnagelog' is not changelog, summary or none"
+        ),
         "{err}"
     );
     assert!(!work.path().join("_out").exists(), "nothing may be written");

@@ -137,27 +137,28 @@ pub(crate) async fn run(
                 .join(", ")
         ));
     }
-    basis.summary = match &previous_head {
-        Some(old) => {
-            let published = Side {
-                csv: Some(old),
-                crds: &previous_crds,
-                package: Some(&previous_package),
-            };
-            let summary = show_diff(
-                report,
-                &published,
-                &bundle,
-                &default.release,
-                step.show_diff,
-            );
-            let old_name = old.name().unwrap_or("the previous head");
-            Some(summary_notes(channel, old_name, &default.release, &summary))
-        }
-        None if matches!(decision, Decision::First { .. }) => {
-            Some(first_notes(pkg, &step.channels, &bundle))
-        }
-        None => None,
+    let summary = previous_head.as_ref().map(|old| {
+        let published = Side {
+            csv: Some(old),
+            crds: &previous_crds,
+            package: Some(&previous_package),
+        };
+        let summary = show_diff(
+            report,
+            &published,
+            &bundle,
+            &default.release,
+            step.show_diff,
+        );
+        let old_name = old.name().unwrap_or("the previous head");
+        summary_notes(channel, old_name, &default.release, &summary)
+    });
+    basis.summary = match &decision {
+        Decision::Replaces { .. } => summary,
+        Decision::First { .. } => Some(first_notes(pkg, &step.channels, &bundle)),
+        // Re-publishing the head: nothing new to summarise, so the notes a first run wrote
+        // stay as they are; nothing is published below the head.
+        Decision::SameVersion { .. } | Decision::SkipOlder { .. } => None,
     };
     Ok(Assembled {
         files,
@@ -288,7 +289,12 @@ fn show_diff(
 
 /// The release notes' summary: the one-screen summary against the channel's published head,
 /// as a Markdown code block (its columns line up).
-fn summary_notes(channel: &str, old_name: &str, release: &str, summary: &semdiff::Summary) -> String {
+fn summary_notes(
+    channel: &str,
+    old_name: &str,
+    release: &str,
+    summary: &semdiff::Summary,
+) -> String {
     if summary.is_empty() {
         return format!(
             "No change to the CSV's version, replaces, images or permissions, the CRDs or the channels since {old_name} (release {release}).\n"

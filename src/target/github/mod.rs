@@ -191,7 +191,11 @@ fn fresh(
     let mut writes = Vec::new();
     if unread {
         writes.push(Write {
-            what: format!("find or create draft release {}{}", req.tag, with_notes(req)),
+            what: format!(
+                "find or create draft release {}{}",
+                req.tag,
+                with_notes(req)
+            ),
             target: target.to_string(),
             digest: None,
         });
@@ -238,12 +242,17 @@ async fn notes(
     let Some(notes) = req.body else {
         return Ok(());
     };
-    let same = |a: &str, b: &str| a.replace("\r\n", "\n").trim_end() == b.replace("\r\n", "\n").trim_end();
+    let same =
+        |a: &str, b: &str| a.replace("\r\n", "\n").trim_end() == b.replace("\r\n", "\n").trim_end();
     if release.body.as_deref().is_some_and(|b| same(b, notes)) {
         return Ok(());
     }
     let w = Write {
-        what: format!("update the release notes of {} ({} bytes)", req.tag, notes.len()),
+        what: format!(
+            "update the release notes of {} ({} bytes)",
+            req.tag,
+            notes.len()
+        ),
         target: target.to_string(),
         digest: None,
     };
