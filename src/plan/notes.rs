@@ -62,7 +62,7 @@ pub(crate) fn resolve(
     release: &ReleaseSettings,
     notes: &mut Vec<String>,
 ) -> Result<Notes, Problem> {
-    let at = || release.notes_at.clone();
+    let at = || s.file.at(&["release", "notes"]);
     let version = s.version.as_ref().map(ToString::to_string);
     let has_summary = s.stages.contains(&StageName::FetchPrevious);
     let summary = |why: String, notes: &mut Vec<String>| {

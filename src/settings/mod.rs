@@ -137,9 +137,8 @@ pub(crate) struct ReleaseSettings {
     pub(crate) draft: bool,
     /// `release.options` of a `github:` target, parsed.
     pub(crate) github: GitHubConfig,
-    /// Where the release notes come from (`release.notes`), and `FILE:LINE` of the key.
+    /// Where the release notes come from (`release.notes`).
     pub(crate) notes: NotesSource,
-    pub(crate) notes_at: String,
 }
 
 /// Credentials from the environment (never printed).
@@ -244,7 +243,6 @@ pub(crate) fn resolve(args: &PipelineArgs, mode: RunMode, env: &Env) -> Result<S
             draft: spec.draft,
             github,
             notes: notes::source(spec.notes.as_deref(), &source),
-            notes_at: file.at(&["release", "notes"]),
         }
     });
     let bundle_image = p
