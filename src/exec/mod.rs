@@ -89,18 +89,22 @@ impl Carried {
             Carried::Rendered(r) => AssetSources {
                 rendered: Some(r.borrowed()),
                 bundle_folder: None,
+                summary: None,
             },
             Carried::Assembled(a) => AssetSources {
                 rendered: Some(a.files.borrowed()),
                 bundle_folder: None,
+                summary: a.basis.summary.as_deref(),
             },
             Carried::Packaged(p) => AssetSources {
                 rendered: p.files.as_ref().map(RenderedFiles::borrowed),
                 bundle_folder: p.folder.as_deref(),
+                summary: p.basis.as_ref().and_then(|b| b.summary.as_deref()),
             },
             Carried::Verified(v) | Carried::Imaged(v, _) => AssetSources {
                 rendered: v.files.as_ref().map(RenderedFiles::borrowed),
                 bundle_folder: v.folder.as_deref(),
+                summary: v.basis.as_ref().and_then(|b| b.summary.as_deref()),
             },
         }
     }

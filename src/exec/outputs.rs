@@ -112,6 +112,9 @@ pub(crate) struct Basis {
     pub(crate) seen: Vec<crate::registry::ReleaseInfo>,
     /// The SemVer versions of the CSVs the assembled bundle carries (set by verify).
     pub(crate) carried: Vec<semver::Version>,
+    /// What the release changes, for release notes (`release.notes: summary`): the one-screen
+    /// semantic summary against the channel's published head, or the first-release text.
+    pub(crate) summary: Option<String>,
 }
 
 impl Basis {
@@ -171,6 +174,8 @@ pub(crate) struct Imaged {
 pub(crate) struct AssetSources<'a> {
     pub(crate) rendered: Option<RenderedRef<'a>>,
     pub(crate) bundle_folder: Option<&'a std::path::Path>,
+    /// Fetch-previous's summary of the release ([`Basis::summary`]), for the release notes.
+    pub(crate) summary: Option<&'a str>,
 }
 
 /// What render wrote, borrowed from whichever output holds it.

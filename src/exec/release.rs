@@ -7,7 +7,8 @@
 //! package step ran). `{csv}` is this release's CSV; `- file: PATH` entries are read from the
 //! source folder. `SHA256SUMS` lists every asset with its sha256 and goes last: generated, or,
 //! when the pipeline attaches a file of that name, checked to list every other asset with the
-//! right digest and attached as it is.
+//! right digest and attached as it is. The release notes (`release.notes`) go along as plain
+//! text: the GitHub release's body, or `NOTES.md` in a folder.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -16,7 +17,7 @@ use super::errors::AssetError;
 use super::{AssetSources, Exec};
 use crate::error::{Class, Error, Result};
 use crate::events::Gate;
-use crate::plan::{AssetSpec, ReleaseStep, ReleaseTarget, Sums};
+use crate::plan::{AssetSpec, Notes, ReleaseStep, ReleaseTarget, Sums};
 use crate::target::{Asset, dir, github};
 
 /// The release step.
@@ -27,8 +28,15 @@ pub(crate) async fn run(
     sources: AssetSources<'_>,
 ) -> Result<()> {
     let assets = resolve(step, sources)?;
+    let notes = notes(step, sources);
     match &step.target {
-        ReleaseTarget::Dir { root } => Ok(dir::publish(root, &step.tag, &assets, gate)?),
+        ReleaseTarget::Dir { root } => Ok(dir::publish(
+            root,
+            &step.tag,
+            &assets,
+            notes.as_deref(),
+            gate,
+        )?),
         ReleaseTarget::GitHub(job) => {
             let req = github::Request {
                 api: &job.api,
@@ -38,6 +46,7 @@ pub(crate) async fn run(
                 prerelease: step.prerelease,
                 draft: step.draft,
                 force: step.force,
+                body: notes.as_deref(),
             };
             let client = match &job.token {
                 Some(_) => Some(exec.github(job)?),
@@ -45,6 +54,16 @@ pub(crate) async fn run(
             };
             github::publish(&req, client, &assets, gate, &*exec.events()).await
         }
+    }
+}
+
+/// The release notes: the text the plan read, or fetch-previous's summary (none when
+/// fetch-previous published nothing to compare, as with `older: skip`).
+fn notes(step: &ReleaseStep, sources: AssetSources<'_>) -> Option<String> {
+    match &step.notes {
+        Notes::None => None,
+        Notes::Text { text, .. } => Some(text.clone()),
+        Notes::Summary => sources.summary.map(str::to_owned),
     }
 }
 

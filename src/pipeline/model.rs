@@ -140,6 +140,11 @@ pub struct ReleaseSpec {
     /// GitHub API base URL (GitHub Enterprise: `https://HOST/api/v3`).
     #[serde(default)]
     pub api_url: Option<String>,
+    /// The release notes: `changelog` (this version's section of `CHANGELOG.md`), `summary`
+    /// (the semantic summary against the previous head), `none`, or a file of the source
+    /// folder. Default: `changelog` when the source has a `CHANGELOG.md`, else `summary`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub notes: Option<String>,
     /// Settings of the target by name (strings), checked by `settings` against what the target
     /// knows.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]

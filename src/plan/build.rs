@@ -233,7 +233,14 @@ impl<'a> Builder<'a> {
             }
             StageName::Release => {
                 let release = self.need(stage, "a release: section", s.release.as_ref())?;
-                Step::Release(checks::release_step(s, &release)?)
+                let notes = match super::notes::resolve(s, &release, &mut self.notes) {
+                    Ok(n) => n,
+                    Err(p) => {
+                        self.problems.push(p);
+                        super::Notes::None
+                    }
+                };
+                Step::Release(checks::release_step(s, &release, notes)?)
             }
             StageName::BundleImage => {
                 self.need(stage, "a bundle_image: section", s.bundle_image.as_ref())?;

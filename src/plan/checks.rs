@@ -19,7 +19,11 @@ use crate::settings::{
 pub(crate) const SUMS: &str = "SHA256SUMS";
 
 /// The release step of `release`, with its assets resolved to what they name.
-pub(crate) fn release_step(s: &Settings, release: &ReleaseSettings) -> Option<ReleaseStep> {
+pub(crate) fn release_step(
+    s: &Settings,
+    release: &ReleaseSettings,
+    notes: super::Notes,
+) -> Option<ReleaseStep> {
     let target = match release.target.clone()? {
         Target::Dir(root) => ReleaseTarget::Dir { root },
         Target::GitHub { api, owner, repo } => ReleaseTarget::GitHub(GitHubJob {
@@ -65,6 +69,7 @@ pub(crate) fn release_step(s: &Settings, release: &ReleaseSettings) -> Option<Re
         sums,
         prerelease: release.prerelease,
         draft: release.draft,
+        notes,
         force: s.mode.force,
     })
 }

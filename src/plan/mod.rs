@@ -19,6 +19,7 @@ mod build;
 mod checks;
 mod images;
 mod migrate;
+mod notes;
 mod publish;
 mod show;
 mod steps;
@@ -28,6 +29,7 @@ pub(crate) use build::{build, render_only};
 pub(crate) use checks::{SUMS, github_keeps};
 pub(crate) use images::{BundleImageStep, CatalogStep, ImageJob};
 pub(crate) use migrate::{MigrateInputs, MigrateStep, migrate};
+pub(crate) use notes::Notes;
 pub(crate) use publish::{PublishInputs, publish};
 pub(crate) use steps::*;
 

@@ -5,7 +5,7 @@
 use std::fmt;
 
 use super::{
-    BundleSource, Check, FetchStep, PackageStep, Plan, PreflightStep, PushStep, ReleaseStep,
+    BundleSource, Check, FetchStep, Notes, PackageStep, Plan, PreflightStep, PushStep, ReleaseStep,
     ReleaseTarget, RenderStep, Step, Sums, TimeSource, layout_str,
 };
 use crate::olm::csv_build::spec::CreatedAtPolicy;
@@ -208,5 +208,12 @@ fn release(r: &ReleaseStep) -> Vec<String> {
         Sums::Given => " (SHA256SUMS given: checked against the others)",
         Sums::None => "",
     };
-    vec![target, format!("assets: {}{sums}", names.join(", "))]
+    let notes = match &r.notes {
+        Notes::None => "notes: none".to_string(),
+        Notes::Text {
+            from, first_line, ..
+        } => format!("notes: {from} (\"{first_line}\")"),
+        Notes::Summary => "notes: the semantic summary from fetch-previous".to_string(),
+    };
+    vec![target, format!("assets: {}{sums}", names.join(", ")), notes]
 }

@@ -14,6 +14,7 @@ mod credentials;
 mod images;
 mod limits;
 mod locate;
+mod notes;
 mod options;
 mod unread;
 mod urls;
@@ -25,6 +26,7 @@ use std::time::Duration;
 pub(crate) use credentials::{github_problem, registry_problem};
 pub(crate) use images::{BundleImageSettings, CatalogSettings, OCI_PASSWORD, OCI_USERNAME};
 pub(crate) use limits::{bundle_limits, parse_size};
+pub(crate) use notes::NotesSource;
 pub(crate) use urls::{Target, is_loopback, resolve_path};
 
 use crate::ci::CiContext;
@@ -135,6 +137,8 @@ pub(crate) struct ReleaseSettings {
     pub(crate) draft: bool,
     /// `release.options` of a `github:` target, parsed.
     pub(crate) github: GitHubConfig,
+    /// Where the release notes come from (`release.notes`).
+    pub(crate) notes: NotesSource,
 }
 
 /// Credentials from the environment (never printed).
@@ -238,6 +242,7 @@ pub(crate) fn resolve(args: &PipelineArgs, mode: RunMode, env: &Env) -> Result<S
             prerelease: spec.prerelease,
             draft: spec.draft,
             github,
+            notes: notes::source(spec.notes.as_deref(), &source),
         }
     });
     let bundle_image = p

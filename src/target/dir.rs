@@ -1,5 +1,7 @@
 //! The folder release target: assets land in `<root>/<tag>/`, each written atomically; an asset
-//! already there with the same sha256 is kept, a different one replaced.
+//! already there with the same sha256 is kept, a different one replaced. The release notes, when
+//! there are any, are written beside them as `NOTES.md` the same way (no notes leave an existing
+//! `NOTES.md` alone, as a GitHub release keeps its body).
 
 use std::path::Path;
 
@@ -8,21 +10,34 @@ use crate::atomic::write_atomic;
 use crate::events::{Gate, Write};
 use crate::olm::archive::sha256_hex;
 
-/// Attaches `assets` under `<root>/<tag>/`, asking `gate` before each file it writes.
+/// The file the release notes are written to, beside the assets.
+pub(crate) const NOTES: &str = "NOTES.md";
+
+/// Attaches `assets` (and `notes` as `NOTES.md`) under `<root>/<tag>/`, asking `gate` before
+/// each file it writes.
 pub(crate) fn publish(
     root: &Path,
     tag: &str,
     assets: &[Asset],
+    notes: Option<&str>,
     gate: &dyn Gate,
 ) -> Result<(), TargetError> {
     if tag.is_empty() || tag.contains(['/', '\\']) || tag == "." || tag == ".." {
         return Err(TargetError::Tag { tag: tag.into() });
     }
+    if notes.is_some() && assets.iter().any(|a| a.name == NOTES) {
+        return Err(TargetError::NotesClash);
+    }
     let dir = root.join(tag);
-    for asset in assets {
+    let notes = notes.map(|n| Asset::new(NOTES, n.as_bytes().to_vec()));
+    for (asset, what) in assets
+        .iter()
+        .map(|a| (a, "asset"))
+        .chain(notes.iter().map(|n| (n, "release notes")))
+    {
         let path = dir.join(&asset.name);
         let write = Write {
-            what: format!("asset {} ({} bytes)", asset.name, asset.bytes.len()),
+            what: format!("{what} {} ({} bytes)", asset.name, asset.bytes.len()),
             target: format!("dir:{}", dir.display()),
             digest: Some(asset.sha256.clone()),
         };

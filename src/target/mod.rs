@@ -17,6 +17,10 @@ use crate::olm::archive::sha256_hex;
 pub(crate) enum TargetError {
     #[error("release.tag '{tag}' cannot name a folder")]
     Tag { tag: String },
+    #[error(
+        "an asset is named NOTES.md, where a dir: target writes the release notes; rename the asset or set release.notes: none"
+    )]
+    NotesClash,
     #[error("{}: {source}", path.display())]
     Write {
         path: std::path::PathBuf,
@@ -28,7 +32,7 @@ pub(crate) enum TargetError {
 impl TargetError {
     pub(crate) fn class(&self) -> Class {
         match self {
-            TargetError::Tag { .. } => Class::Input,
+            TargetError::Tag { .. } | TargetError::NotesClash => Class::Input,
             TargetError::Write { .. } => Class::Stage,
         }
     }

@@ -79,12 +79,14 @@ fn first_release_then_second_replaces_it() {
         "sample-operator.v0.2.0"
     );
     assert_eq!(b2.crds.len(), 1, "the CRD is carried once");
-    // `default` is now 0.2.0, and the release folder holds its assets with their sums.
+    // `default` is now 0.2.0, and the release folder holds its assets with their sums and
+    // the release notes.
     assert_eq!(releases(&work)[0].release, "0.2.0");
     let assets = list_files(&work.path().join("_out/release/v0.2.0"));
     assert_eq!(
         assets,
         [
+            "NOTES.md",
             "SHA256SUMS",
             "sample-operator.v0.2.0.clusterserviceversion.yaml",
             "sample-operatorsource.yaml"
@@ -241,8 +243,8 @@ fn json_summary_on_stdout() {
     crate::output::assert_summary(&summary);
     assert_eq!(
         summary["skipped"].as_array().unwrap().len(),
-        6,
-        "bundle + bundle image + catalog + 3 assets"
+        7,
+        "bundle + bundle image + catalog + 3 assets + NOTES.md"
     );
     assert_eq!(summary["published"].as_array().unwrap().len(), 0);
     let stages: Vec<_> = summary["stages"]

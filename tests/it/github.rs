@@ -461,10 +461,14 @@ async fn contract_every_call_is_one_githubs_openapi_description_accepts() {
         .expect("PRISM_UPSTREAM_PORT is a port");
     let fake = Fake::start_on(port, Some(prism.clone()), false).await;
     let work = Work::sample();
+    // Release notes: the body on create, and its update on the re-run.
+    let changelog = work.path().join("CHANGELOG.md");
+    std::fs::write(&changelog, "## [0.1.0]\n- first\n").unwrap();
     pipeline(&work, &prism, "  prerelease: true\n");
     let o = run(&work, &[], true).await;
     assert_code(&o, 0);
     assert_release_complete(&fake, &work);
+    std::fs::write(&changelog, "## [0.1.0]\n- first, fixed\n").unwrap();
     {
         let mut w = fake.world();
         let r = w.releases.iter_mut().find(|r| r.tag == "v0.1.0").unwrap();
@@ -479,6 +483,8 @@ async fn contract_every_call_is_one_githubs_openapi_description_accepts() {
     assert_code(&o, 0);
     assert_release_complete(&fake, &work);
     let w = fake.world();
+    let body = w.release("v0.1.0").and_then(|r| r.body.clone());
+    assert_eq!(body.as_deref(), Some("- first, fixed\n"));
     for call in [
         "GET /repos/acme/sample-operator/releases/tags/",
         "POST /repos/acme/sample-operator/releases",

@@ -50,6 +50,8 @@ pub struct FakeRelease {
     pub tag: String,
     pub draft: bool,
     pub prerelease: bool,
+    /// The release notes (`body`), as the last create or update sent them.
+    pub body: Option<String>,
     pub assets: Vec<FakeAsset>,
 }
 
@@ -90,6 +92,7 @@ impl World {
                 tag: tag.into(),
                 draft,
                 prerelease: false,
+                body: None,
                 assets: Vec::new(),
             },
         );
@@ -266,7 +269,7 @@ impl Shared {
             "tarball_url": format!("{}/tarball/{}", self.repo_url(), r.tag),
             "zipball_url": format!("{}/zipball/{}", self.repo_url(), r.tag),
             "id": r.id, "node_id": format!("RE_{}", r.id), "tag_name": r.tag,
-            "target_commitish": "main", "name": r.tag, "body": "", "draft": r.draft,
+            "target_commitish": "main", "name": r.tag, "body": r.body, "draft": r.draft,
             "prerelease": r.prerelease, "immutable": false, "created_at": TIME,
             "published_at": if r.draft { Value::Null } else { json!(TIME) },
             "author": user(&self.origin),
@@ -426,6 +429,9 @@ async fn handle(State(s): State<Arc<Shared>>, req: Request) -> Response {
                 if let Some(p) = patch.get("prerelease").and_then(Value::as_bool) {
                     r.prerelease = p;
                 }
+                if let Some(b) = patch.get("body").and_then(Value::as_str) {
+                    r.body = Some(b.to_string());
+                }
             }
             let r = r.clone();
             axum::Json(s.release_json(&r)).into_response()
@@ -465,6 +471,7 @@ fn create(s: &Shared, w: &mut World, body: &Bytes) -> Response {
     let id = w.seed_release(tag, req.get("draft").and_then(Value::as_bool) == Some(true));
     let r = w.releases.iter_mut().find(|r| r.id == id).unwrap();
     r.prerelease = req.get("prerelease").and_then(Value::as_bool) == Some(true);
+    r.body = req.get("body").and_then(Value::as_str).map(str::to_string);
     let r = r.clone();
     let mut headers = HeaderMap::new();
     headers.insert(

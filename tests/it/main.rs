@@ -27,6 +27,7 @@ mod man;
 mod messages;
 mod network;
 mod next_version;
+mod notes;
 mod oci;
 mod operator_sdk;
 mod output;

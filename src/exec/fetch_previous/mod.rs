@@ -39,6 +39,7 @@ pub(crate) async fn run(
         rendered: rendered.clone(),
         seen: Vec::new(),
         carried: Vec::new(),
+        summary: None,
     };
     let where_ = format!("{} {ns}/{pkg}", registry.describe());
     let releases = registry
@@ -62,6 +63,7 @@ pub(crate) async fn run(
         let decision = Decision::First {
             reason: format!("{where_} has no releases yet"),
         };
+        basis.summary = Some(first_notes(pkg, &step.channels, &rendered));
         report.decided(
             &decision,
             &format!(
@@ -135,20 +137,29 @@ pub(crate) async fn run(
                 .join(", ")
         ));
     }
-    if let Some(old) = &previous_head {
+    let summary = previous_head.as_ref().map(|old| {
         let published = Side {
             csv: Some(old),
             crds: &previous_crds,
             package: Some(&previous_package),
         };
-        show_diff(
+        let summary = show_diff(
             report,
             &published,
             &bundle,
             &default.release,
             step.show_diff,
         );
-    }
+        let old_name = old.name().unwrap_or("the previous head");
+        summary_notes(channel, old_name, &default.release, &summary)
+    });
+    basis.summary = match &decision {
+        Decision::Replaces { .. } => summary,
+        Decision::First { .. } => Some(first_notes(pkg, &step.channels, &bundle)),
+        // Re-publishing the head: nothing new to summarise, so the notes a first run wrote
+        // stay as they are; nothing is published below the head.
+        Decision::SameVersion { .. } | Decision::SkipOlder { .. } => None,
+    };
     Ok(Assembled {
         files,
         bundle,
@@ -244,14 +255,15 @@ fn csv_name(b: &Bundle) -> &str {
 /// package file of its release) and the bundle this run would publish, compared as data
 /// ([`semdiff`]): the one-screen summary and the field changes by object always in a dry-run (so
 /// maintainers review them before publishing), with `-v` otherwise; the canonical text diff
-/// with `-v`. The summary also goes into the JSON summary.
+/// with `-v`. The summary also goes into the JSON summary, and is returned for the release
+/// notes.
 fn show_diff(
     report: &Reporter,
     published: &Side<'_>,
     bundle: &Bundle,
     release: &str,
     always: bool,
-) {
+) -> semdiff::Summary {
     let new = Side {
         csv: bundle.csvs.first(),
         crds: &bundle.crds,
@@ -272,4 +284,33 @@ fn show_diff(
         &diff,
         always,
     );
+    diff.summary
+}
+
+/// The release notes' summary: the one-screen summary against the channel's published head,
+/// as a Markdown code block (its columns line up).
+fn summary_notes(
+    channel: &str,
+    old_name: &str,
+    release: &str,
+    summary: &semdiff::Summary,
+) -> String {
+    if summary.is_empty() {
+        return format!(
+            "No change to the CSV's version, replaces, images or permissions, the CRDs or the channels since {old_name} (release {release}).\n"
+        );
+    }
+    format!(
+        "Changes since {old_name}, the previous head of channel {channel} (release {release}):\n\n```\n{summary}```\n"
+    )
+}
+
+/// The release notes' summary of a first release.
+fn first_notes(pkg: &str, channels: &[String], bundle: &Bundle) -> String {
+    format!(
+        "First release of {pkg}: {} starts channel{} {}.\n",
+        csv_name(bundle),
+        if channels.len() == 1 { "" } else { "s" },
+        channels.join(", ")
+    )
 }

@@ -51,6 +51,9 @@ pub(crate) struct Release {
     pub(crate) immutable: Option<bool>,
     #[serde(default)]
     pub(crate) upload_url: String,
+    /// The release notes (`null` when it has none).
+    #[serde(default)]
+    pub(crate) body: Option<String>,
 }
 
 /// A client for one repository's releases.
@@ -355,13 +358,23 @@ impl Client {
     }
 
     /// Creates a draft release for `tag`.
-    pub(crate) async fn create_draft(&self, tag: &str, prerelease: bool) -> ApiResult<Release> {
-        let body = serde_json::json!({
+    /// "Create a release" as a draft, with the release notes as its `body` when there are any
+    /// (<https://docs.github.com/en/rest/releases/releases#create-a-release>).
+    pub(crate) async fn create_draft(
+        &self,
+        tag: &str,
+        prerelease: bool,
+        notes: Option<&str>,
+    ) -> ApiResult<Release> {
+        let mut body = serde_json::json!({
             "tag_name": tag,
             "name": tag,
             "draft": true,
             "prerelease": prerelease,
         });
+        if let Some(notes) = notes {
+            body["body"] = Value::from(notes);
+        }
         let route = format!("{}/releases", self.repo_route);
         Ok(self.call(Method::POST, &route, Some(&body)).await?.1)
     }

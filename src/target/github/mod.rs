@@ -7,7 +7,9 @@
 //! (`draft: false`, keeping `prerelease`) unless the pipeline asks for a draft. A failure before
 //! publishing leaves a draft that a re-run completes. An asset of a published release is
 //! immutable: the same name with other content is refused, both sha256 shown, unless
-//! `--force` (as the registry push does); a dry-run says it would refuse. Every write is asked of the
+//! `--force` (as the registry push does); a dry-run says it would refuse. The release notes are
+//! the release's `body` when it is created, and replace a found release's body that differs.
+//! Every write is asked of the
 //! [`Gate`] first; a dry-run with a token reads the release and lists exactly what it would
 //! create, upload, replace, delete and keep, and without a token it reads nothing and lists
 //! every asset as an upload.
@@ -47,6 +49,9 @@ pub(crate) struct Request<'a> {
     pub(crate) draft: bool,
     /// Replace a published asset whose content differs (`--force`).
     pub(crate) force: bool,
+    /// The release notes: the release's `body` on create, and updated on a re-run when the
+    /// release's differs. `None` sends no body and leaves an existing one alone.
+    pub(crate) body: Option<&'a str>,
 }
 
 /// Attaches `assets` to the release `req` names. Without a client (a dry-run without a token)
@@ -114,6 +119,7 @@ pub(crate) async fn publish(
         }
         return Ok(());
     }
+    notes(gate, client, req, &release, &target).await?;
     let performed = assets::apply(gate, events, client, &release, &target, assets, &plan).await?;
     if performed {
         assets::verify(events, client, &release, &target, assets).await?;
@@ -144,9 +150,10 @@ async fn create(
 ) -> Result<Option<Release>> {
     let w = Write {
         what: format!(
-            "create draft release {}{}",
+            "create draft release {}{}{}",
             req.tag,
-            if req.prerelease { " (prerelease)" } else { "" }
+            if req.prerelease { " (prerelease)" } else { "" },
+            with_notes(req)
         ),
         target: target.to_string(),
         digest: None,
@@ -154,7 +161,7 @@ async fn create(
     if !gate.allow(&w) {
         return Ok(None);
     }
-    match client.create_draft(req.tag, req.prerelease).await {
+    match client.create_draft(req.tag, req.prerelease, req.body).await {
         Ok(r) => {
             gate.done(w);
             Ok(Some(r))
@@ -184,7 +191,11 @@ fn fresh(
     let mut writes = Vec::new();
     if unread {
         writes.push(Write {
-            what: format!("find or create draft release {}", req.tag),
+            what: format!(
+                "find or create draft release {}{}",
+                req.tag,
+                with_notes(req)
+            ),
             target: target.to_string(),
             digest: None,
         });
@@ -206,6 +217,50 @@ fn fresh(
                 w.what
             )));
         }
+    }
+    Ok(())
+}
+
+/// " with release notes (N bytes)" when the request has notes.
+fn with_notes(req: &Request<'_>) -> String {
+    req.body
+        .map(|b| format!(" with release notes ({} bytes)", b.len()))
+        .unwrap_or_default()
+}
+
+/// Brings a found release's body in line with the notes ("Update a release",
+/// <https://docs.github.com/en/rest/releases/releases#update-a-release>): only when they
+/// differ (line endings and trailing white space aside, which GitHub's editor changes), so a
+/// re-run with the same notes writes nothing.
+async fn notes(
+    gate: &dyn Gate,
+    client: &Client,
+    req: &Request<'_>,
+    release: &Release,
+    target: &str,
+) -> Result<()> {
+    let Some(notes) = req.body else {
+        return Ok(());
+    };
+    let same =
+        |a: &str, b: &str| a.replace("\r\n", "\n").trim_end() == b.replace("\r\n", "\n").trim_end();
+    if release.body.as_deref().is_some_and(|b| same(b, notes)) {
+        return Ok(());
+    }
+    let w = Write {
+        what: format!(
+            "update the release notes of {} ({} bytes)",
+            req.tag,
+            notes.len()
+        ),
+        target: target.to_string(),
+        digest: None,
+    };
+    if gate.allow(&w) {
+        client
+            .update_release(release.id, &json!({ "body": notes }))
+            .await?;
+        gate.done(w);
     }
     Ok(())
 }
