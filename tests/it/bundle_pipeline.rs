@@ -264,3 +264,46 @@ fn another_image_at_the_tag_is_refused_unless_forced() {
     let text = catalog_text(&work);
     assert!(text.contains(&new) && !text.contains(&old), "{text}");
 }
+
+/// Issue #14 item 3: when a pipeline publishes both ways, the app registry's head and the
+/// catalog's head must agree before any write. A catalog that lost the published 0.1.0 stops
+/// the 0.2.0 run with both heads named and nothing written anywhere; the one allowed difference,
+/// this very release on one side only (the catalog write of an earlier run did not happen), is
+/// completed.
+#[test]
+fn the_registry_and_the_catalog_must_agree_on_the_head_before_any_write() {
+    let work = Work::sample();
+    assert_code(&work.run(&["run", SAMPLE], &[EPOCH]), 0);
+    let catalog = work.path().join("_out/catalog");
+
+    // The registry is ahead by this very release: a rerun of 0.1.0 writes the catalog again.
+    std::fs::remove_dir_all(&catalog).unwrap();
+    let again = work.run(&["run", SAMPLE], &[EPOCH]);
+    assert_code(&again, 0);
+    assert!(
+        stderr(&again).contains("already has sample-operator.v0.1.0 at the head of channel alpha"),
+        "{}",
+        stderr(&again)
+    );
+    assert!(catalog_text(&work).contains("name: sample-operator.v0.1.0"));
+
+    // The catalog lost 0.1.0 while the registry has it: 0.2.0 would fork the graph.
+    std::fs::remove_dir_all(&catalog).unwrap();
+    let registry = snapshot(&work.path().join("_out/registry"));
+    let layout = snapshot(&work.path().join("_out/oci"));
+    let o = work.run(&["run", SAMPLE, "--var", "VERSION=0.2.0"], &[EPOCH]);
+    assert_code(&o, 1);
+    let err = stderr(&o);
+    for part in [
+        "channel alpha has two different heads",
+        "says sample-operator.v0.1.0",
+        "says no head (nothing published)",
+        "nothing was written",
+        "olm-release migrate",
+    ] {
+        assert!(err.contains(part), "{part}:\n{err}");
+    }
+    assert_eq!(snapshot(&work.path().join("_out/registry")), registry);
+    assert_eq!(snapshot(&work.path().join("_out/oci")), layout);
+    assert!(!catalog.exists(), "no catalog was written");
+}
