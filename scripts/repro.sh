@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Reproducibility of the release archive: builds it a second time from a clean clone of HEAD,
 # in another folder with its own fresh target folder, and compares the bytes with the archive
-# already built (by default the test suite's, target/dist-test). .ci/run calls it after the
-# suite; it costs one clean release build (minutes on 2 cores).
+# built from the work tree (by default into the test suite's target/dist-test). .ci/run calls it
+# before the suite; it costs one clean release build (minutes on 2 cores).
 #
 #   scripts/repro.sh [DIR]
 set -euo pipefail
@@ -11,7 +11,9 @@ root=$PWD
 first="${1:-target/dist-test}"
 version=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -n 1)
 name="olm-release-$version-x86_64-unknown-linux-gnu.tar.gz"
-[ -f "$first/$name" ] || scripts/dist.sh "$version" --out "$first"
+# Built (again) from the work tree first, so an archive left by an older commit is never compared;
+# the build is incremental in target/dist.
+scripts/dist.sh "$version" --out "$first"
 if [ -n "$(git status --porcelain --untracked-files=no)" ]; then
   echo "repro.sh: the work tree has uncommitted changes; the clean clone builds HEAD only" >&2
 fi
