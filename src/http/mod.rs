@@ -178,6 +178,37 @@ pub fn is_loopback(url: &reqwest::Url) -> bool {
             .is_ok_and(|ip| ip.is_loopback())
 }
 
+/// What went wrong with a request that got no HTTP answer, in the words every client reports.
+pub(crate) enum TransportProblem {
+    /// A certificate or TLS failure, said in words ([`tls_problem`]); it cannot heal by retrying.
+    Tls(String),
+    /// No answer within the client's timeout.
+    Timeout,
+    /// Connecting or the connection failed: "could not connect: CAUSE" or "the connection
+    /// failed: CAUSE", with the innermost cause (reqwest's own text repeats the URL).
+    Failed(String),
+}
+
+/// Classifies a transport error of `e` once, for the app-registry and the OCI clients alike.
+pub(crate) fn transport_problem(e: &reqwest::Error) -> TransportProblem {
+    if let Some(detail) = tls_problem(e) {
+        return TransportProblem::Tls(detail);
+    }
+    if e.is_timeout() {
+        return TransportProblem::Timeout;
+    }
+    let mut cause: &dyn std::error::Error = e;
+    while let Some(next) = cause.source() {
+        cause = next;
+    }
+    let what = if e.is_connect() {
+        "could not connect"
+    } else {
+        "the connection failed"
+    };
+    TransportProblem::Failed(format!("{what}: {cause}"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

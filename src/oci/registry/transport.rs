@@ -285,30 +285,14 @@ fn error_message(body: &[u8]) -> Option<String> {
 
 /// A transport error, described by its innermost cause (reqwest's own text repeats the URL).
 pub(super) fn transport(at: &str, e: &reqwest::Error, opts: &http::HttpOptions) -> OciError {
-    if let Some(detail) = http::tls_problem(e) {
+    let at = at.to_string();
+    match http::transport_problem(e) {
         // Not a transport failure that may heal: never retried.
-        return OciError::Invalid {
-            at: at.to_string(),
-            detail,
-        };
-    }
-    if e.is_timeout() {
-        return OciError::Transport {
-            at: at.to_string(),
+        http::TransportProblem::Tls(detail) => OciError::Invalid { at, detail },
+        http::TransportProblem::Timeout => OciError::Transport {
+            at,
             detail: format!("no answer within {}s", opts.timeout.as_secs_f64()),
-        };
-    }
-    let mut cause: &dyn std::error::Error = e;
-    while let Some(next) = cause.source() {
-        cause = next;
-    }
-    let what = if e.is_connect() {
-        "could not connect"
-    } else {
-        "the connection failed"
-    };
-    OciError::Transport {
-        at: at.to_string(),
-        detail: format!("{what}: {cause}"),
+        },
+        http::TransportProblem::Failed(detail) => OciError::Transport { at, detail },
     }
 }

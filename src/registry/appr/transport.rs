@@ -230,33 +230,20 @@ pub(crate) fn at(method: &Method, url: &Url) -> String {
 
 /// A transport error, described by its innermost cause (reqwest's own text repeats the URL).
 fn transport(at: &str, e: &reqwest::Error, opts: &HttpOptions) -> Failure {
-    if let Some(detail) = http::tls_problem(e) {
+    let at = at.to_string();
+    match http::transport_problem(e) {
         // Not a transport failure that may heal: never retried.
-        return Failure::Invalid {
-            at: at.to_string(),
-            detail,
-        };
-    }
-    if e.is_timeout() {
-        return Failure::Transport {
-            at: at.to_string(),
+        http::TransportProblem::Tls(detail) => Failure::Invalid { at, detail },
+        http::TransportProblem::Timeout => Failure::Transport {
+            at,
             detail: format!("timed out after {}s", opts.timeout.as_secs_f64()),
             timeout: true,
-        };
-    }
-    let mut cause: &dyn std::error::Error = e;
-    while let Some(next) = cause.source() {
-        cause = next;
-    }
-    let what = if e.is_connect() {
-        "could not connect"
-    } else {
-        "the connection failed"
-    };
-    Failure::Transport {
-        at: at.to_string(),
-        detail: format!("{what}: {cause}"),
-        timeout: false,
+        },
+        http::TransportProblem::Failed(detail) => Failure::Transport {
+            at,
+            detail,
+            timeout: false,
+        },
     }
 }
 
