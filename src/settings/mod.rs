@@ -14,6 +14,7 @@ mod credentials;
 mod images;
 mod limits;
 mod locate;
+mod network;
 mod notes;
 mod options;
 mod unread;
@@ -26,6 +27,8 @@ use std::time::Duration;
 pub(crate) use credentials::{github_problem, registry_problem};
 pub(crate) use images::{BundleImageSettings, CatalogSettings, OCI_PASSWORD, OCI_USERNAME};
 pub(crate) use limits::{bundle_limits, parse_size};
+pub(crate) use network::network;
+use network::{registry_http, registry_retry};
 pub(crate) use notes::NotesSource;
 pub(crate) use urls::{Target, is_loopback, resolve_path};
 
@@ -36,7 +39,7 @@ use crate::http::HttpOptions;
 use crate::olm::archive::{Layout, Limits};
 use crate::pipeline::model::AssetEntry;
 use crate::pipeline::render_spec::RenderSpec;
-use crate::pipeline::{self, OlderPolicy, RegistrySpec, StageName, Vars};
+use crate::pipeline::{self, OlderPolicy, StageName, Vars};
 use crate::registry::Location;
 use crate::registry::appr::Credentials;
 use crate::retry::RetryPolicy;
@@ -337,31 +340,6 @@ pub(crate) fn source_date_epoch(env: &Env) -> std::result::Result<Option<u64>, P
     }
 }
 
-/// The network variables (`SSL_CERT_FILE`, `SSL_CERT_DIR`, the proxies), read as curl and
-/// OpenSSL read them: lower-case proxy names first, empty values as unset.
-pub(crate) fn network(env: &Env) -> crate::http::NetworkSettings {
-    let get = |names: &[&str]| {
-        names
-            .iter()
-            .find_map(|n| env.get(*n).filter(|v| !v.trim().is_empty()).cloned())
-    };
-    crate::http::NetworkSettings {
-        cert_file: get(&["SSL_CERT_FILE"]).map(PathBuf::from),
-        cert_dirs: get(&["SSL_CERT_DIR"])
-            .map(|d| {
-                d.split(':')
-                    .filter(|p| !p.is_empty())
-                    .map(PathBuf::from)
-                    .collect()
-            })
-            .unwrap_or_default(),
-        https_proxy: get(&["https_proxy", "HTTPS_PROXY"]),
-        http_proxy: get(&["http_proxy", "HTTP_PROXY"]),
-        all_proxy: get(&["all_proxy", "ALL_PROXY"]),
-        no_proxy: get(&["no_proxy", "NO_PROXY"]),
-    }
-}
-
 /// Registry credentials alone, for commands without a pipeline file.
 pub(crate) fn registry_credentials(env: &Env) -> Option<Credentials> {
     credentials::registry(env)
@@ -381,26 +359,4 @@ pub(crate) fn registry_location(
     insecure: bool,
 ) -> std::result::Result<Location, String> {
     urls::location(url, Path::new(""), insecure)
-}
-
-/// Timeouts of registry requests: `registry.timeout_seconds` or the defaults.
-fn registry_http(spec: &RegistrySpec) -> HttpOptions {
-    let mut http = HttpOptions::default();
-    if let Some(t) = spec.timeout_seconds {
-        http.timeout = Duration::from_secs(t.max(1));
-        http.connect_timeout = http.connect_timeout.min(http.timeout);
-    }
-    http
-}
-
-/// Retries of registry requests: `registry.retries` / `retry_max_seconds` or the defaults.
-fn registry_retry(spec: &RegistrySpec) -> RetryPolicy {
-    let mut retry = RetryPolicy::default();
-    if let Some(n) = spec.retries {
-        retry.max_attempts = n.saturating_add(1);
-    }
-    if let Some(t) = spec.retry_max_seconds {
-        retry.max_total = Duration::from_secs(t);
-    }
-    retry
 }

@@ -23,6 +23,7 @@ mod config;
 mod error;
 mod limits;
 mod plan;
+mod releases;
 mod upload;
 
 use serde_json::json;
