@@ -6,7 +6,8 @@
 #
 # Writes into DIR (default _dist):
 #   olm-release-VERSION-x86_64-unknown-linux-gnu.tar.gz   the binary, README.md, LICENSE,
-#                                                          man/olm-release.1 and completions/
+#                                                          man/ (olm-release.1 and one page per
+#                                                          command) and completions/
 #                                                          (bash, zsh, fish)
 #   SHA256SUMS                                             its sha256, as `sha256sum -c` reads it
 #   olm-release-VERSION-x86_64-unknown-linux-gnu/          the same files unpacked (the release
@@ -111,7 +112,7 @@ rm -rf "$stage" "$out/$name.tar.gz" "$out/SHA256SUMS"
 mkdir -p "$stage/man" "$stage/completions"
 cp "$bin" "$stage/olm-release"
 cp README.md LICENSE "$stage/"
-"$stage/olm-release" man > "$stage/man/olm-release.1"
+"$stage/olm-release" man --dir "$stage/man" >/dev/null
 "$stage/olm-release" completions bash > "$stage/completions/olm-release.bash"
 "$stage/olm-release" completions zsh > "$stage/completions/_olm-release"
 "$stage/olm-release" completions fish > "$stage/completions/olm-release.fish"

@@ -56,7 +56,13 @@ fn the_archive_holds_the_binary_docs_man_page_and_completions_reproducibly() {
     let list = entries(&gz);
     let n = name();
     let paths: Vec<&str> = list.iter().map(|e| e.0.as_str()).collect();
-    let expected: Vec<String> = [
+    // The man pages are the ones `man --dir` writes: olm-release.1 and one per command.
+    let pages = man_pages(&dir.join(&n).join("olm-release"));
+    assert!(
+        pages.len() > 10 && pages.iter().any(|p| p == "olm-release-run.1"),
+        "{pages:?}"
+    );
+    let mut expected: Vec<String> = [
         "",
         "LICENSE",
         "README.md",
@@ -65,12 +71,14 @@ fn the_archive_holds_the_binary_docs_man_page_and_completions_reproducibly() {
         "completions/olm-release.bash",
         "completions/olm-release.fish",
         "man/",
-        "man/olm-release.1",
         "olm-release",
     ]
     .iter()
+    .map(|p| p.to_string())
+    .chain(pages.iter().map(|p| format!("man/{p}")))
     .map(|p| format!("{n}/{p}"))
     .collect();
+    expected.sort();
     assert_eq!(
         paths
             .iter()
@@ -116,6 +124,25 @@ fn the_archive_holds_the_binary_docs_man_page_and_completions_reproducibly() {
     assert!(bash.contains("complete -F _olm_release"), "{bash:.200}");
     let man = std::fs::read_to_string(unpacked.join("man/olm-release.1")).unwrap();
     assert!(man.contains(".TH olm-release 1"), "{man:.200}");
+    let run = std::fs::read_to_string(unpacked.join("man/olm-release-run.1")).unwrap();
+    assert!(run.contains(".TH olm-release-run 1"), "{run:.200}");
+}
+
+/// The file names `BIN man --dir` writes, sorted.
+fn man_pages(bin: &Path) -> Vec<String> {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = Command::new(bin)
+        .args(["man", "--dir"])
+        .arg(tmp.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let mut pages: Vec<String> = std::fs::read_dir(tmp.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    pages.sort();
+    pages
 }
 
 /// The highest `GLIBC_x.y` symbol version the binary needs.
