@@ -86,6 +86,7 @@ pub(super) async fn rebase(
         previous,
         &fetch.channels,
         &base.release,
+        now,
         fetch.older,
     )?;
     for n in &notes {

@@ -12,8 +12,11 @@
 //!   policy) because it would make `replaces` point forward;
 //! - every failure is an error; nothing is silently published without its predecessor.
 
+mod add;
 mod decide;
+pub(crate) mod name;
 
+pub(crate) use add::edges;
 pub(crate) use decide::{clear_dangling, decide};
 
 use super::errors::FetchError;
@@ -97,6 +100,7 @@ pub(crate) async fn run(
         previous,
         &step.channels,
         &default.release,
+        &releases,
         step.older,
     )?;
     for n in &notes {
@@ -119,6 +123,17 @@ pub(crate) async fn run(
         Decision::SkipOlder { head } => format!(
             "{} is older than {head}, the head of {channel}; policy 'skip': nothing to publish",
             csv_name(&bundle)
+        ),
+        Decision::AddChannels {
+            release,
+            channels,
+            base_release,
+        } => format!(
+            "{} (published in release {base_release}) joins channel{} {}: pushing release {release}, the same bundle with the channel{} added",
+            csv_name(&bundle),
+            if channels.len() == 1 { "" } else { "s" },
+            channels.join(", "),
+            if channels.len() == 1 { "" } else { "s" },
         ),
     };
     report.decided(&decision, &text);
@@ -159,6 +174,16 @@ pub(crate) async fn run(
         // Re-publishing the head: nothing new to summarise, so the notes a first run wrote
         // stay as they are; nothing is published below the head.
         Decision::SameVersion { .. } | Decision::SkipOlder { .. } => None,
+        Decision::AddChannels {
+            channels,
+            base_release,
+            ..
+        } => Some(format!(
+            "{} (published in release {base_release}) joins channel{} {}; its CSV, CRDs and upgrade edges are unchanged.\n",
+            csv_name(&bundle),
+            if channels.len() == 1 { "" } else { "s" },
+            channels.join(", ")
+        )),
     };
     Ok(Assembled {
         files,
