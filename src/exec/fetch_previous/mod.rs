@@ -171,19 +171,11 @@ pub(crate) async fn run(
     basis.summary = match &decision {
         Decision::Replaces { .. } => summary,
         Decision::First { .. } => Some(first_notes(pkg, &step.channels, &bundle)),
-        // Re-publishing the head: nothing new to summarise, so the notes a first run wrote
-        // stay as they are; nothing is published below the head.
-        Decision::SameVersion { .. } | Decision::SkipOlder { .. } => None,
-        Decision::AddChannels {
-            channels,
-            base_release,
-            ..
-        } => Some(format!(
-            "{} (published in release {base_release}) joins channel{} {}; its CSV, CRDs and upgrade edges are unchanged.\n",
-            csv_name(&bundle),
-            if channels.len() == 1 { "" } else { "s" },
-            channels.join(", ")
-        )),
+        // Re-publishing the head, or adding it to more channels: nothing new to summarise, so
+        // the notes a first run wrote stay as they are; nothing is published below the head.
+        Decision::SameVersion { .. }
+        | Decision::SkipOlder { .. }
+        | Decision::AddChannels { .. } => None,
     };
     Ok(Assembled {
         files,
