@@ -39,7 +39,10 @@ fn csv_names(shown: &serde_json::Value) -> Vec<String> {
         .as_array()
         .unwrap()
         .iter()
-        .map(|c| c.as_str().map_or_else(|| c["name"].to_string(), str::to_string))
+        .map(|c| {
+            c.as_str()
+                .map_or_else(|| c["name"].to_string(), str::to_string)
+        })
         .collect()
 }
 
@@ -60,7 +63,10 @@ fn publish_then_add(work: &Work, file: &str, registry: &str, ns: &str) -> String
     let o = run(work, &both, "0.2.0", &["--dry-run"], &[]);
     assert_code(&o, 0);
     assert!(stderr(&o).contains("release 0.2.1-0.1"), "{}", stderr(&o));
-    assert_eq!(show(work, registry, ns, "default")["release"]["release"], "0.2.0");
+    assert_eq!(
+        show(work, registry, ns, "default")["release"]["release"],
+        "0.2.0"
+    );
     let before = show(work, registry, ns, "0.2.0");
     let o = run(work, &both, "0.2.0", &["--format", "json"], &[]);
     assert_code(&o, 0);
@@ -153,7 +159,12 @@ fn dir_an_already_published_version_joins_another_channel_in_registry_and_catalo
         work.path()
             .join("_out/catalog/sample-operator/catalog.yaml"),
     )
-    .or_else(|_| std::fs::read_to_string(work.path().join("_out/catalog/sample-operator/catalog.json")))
+    .or_else(|_| {
+        std::fs::read_to_string(
+            work.path()
+                .join("_out/catalog/sample-operator/catalog.json"),
+        )
+    })
     .unwrap_or_else(|_| panic!("{:?}", walk(&work.path().join("_out/catalog"))));
     assert!(catalog.contains("name: fast"), "{catalog}");
     // The registry's graph shows fast.
@@ -175,7 +186,10 @@ fn dir_an_already_published_version_joins_another_channel_in_registry_and_catalo
     assert_code(&run(&work, &both, "0.3.0", &[], &[]), 0);
     let top = show(&work, &registry, "sample", "default");
     assert_eq!(top["release"]["release"], "0.3.0");
-    assert_eq!(channel(&top, "fast").unwrap()["head"], format!("{PKG}.v0.3.0"));
+    assert_eq!(
+        channel(&top, "fast").unwrap()["head"],
+        format!("{PKG}.v0.3.0")
+    );
 }
 
 #[test]
@@ -193,12 +207,17 @@ fn appr_an_already_published_version_joins_another_channel() {
     let text = std::fs::read_to_string(work.path().join(&both)).unwrap();
     let changed = text.replace("DockerTag: v${VERSION:-0.1.0}", "DockerTag: v0.2.0-patched");
     assert_ne!(text, changed);
-    std::fs::write(work.path().join("pipelines/changed.yaml"), changed.replace("[stable, fast]", "[stable, beta]")).unwrap();
+    std::fs::write(
+        work.path().join("pipelines/changed.yaml"),
+        changed.replace("[stable, fast]", "[stable, beta]"),
+    )
+    .unwrap();
     let o = run(&work, "pipelines/changed.yaml", "0.2.0", &[], &[]);
     assert_code(&o, 1);
     let err = stderr(&o);
     assert!(
-        err.contains(&format!("{PKG}.v0.2.0 is already published")) && err.contains("v0.2.0-patched"),
+        err.contains(&format!("{PKG}.v0.2.0 is already published"))
+            && err.contains("v0.2.0-patched"),
         "{err}"
     );
     // Nothing was written by the refusals.
@@ -208,8 +227,14 @@ fn appr_an_already_published_version_joins_another_channel() {
     assert_code(&run(&work, &both, "0.3.0", &[], &[]), 0);
     let top = show(&work, &url, &ns, "default");
     assert_eq!(top["release"]["release"], "0.3.0");
-    assert_eq!(channel(&top, "fast").unwrap()["head"], format!("{PKG}.v0.3.0"));
-    assert_eq!(channel(&top, "stable").unwrap()["head"], format!("{PKG}.v0.3.0"));
+    assert_eq!(
+        channel(&top, "fast").unwrap()["head"],
+        format!("{PKG}.v0.3.0")
+    );
+    assert_eq!(
+        channel(&top, "stable").unwrap()["head"],
+        format!("{PKG}.v0.3.0")
+    );
 }
 
 #[test]
@@ -219,21 +244,35 @@ fn appr_a_head_the_csv_replaces_moves_and_another_head_is_refused() {
     let ns = unique("chanhead");
     let file = pipeline_at(&work, &url, &ns, "");
     // 0.1.0 heads stable and old; 0.1.5 starts edge on its own; 0.2.0 replaces 0.1.0 on stable.
-    assert_code(&run(&work, &on(&work, file, "stable, old"), "0.1.0", &[], &[]), 0);
+    assert_code(
+        &run(&work, &on(&work, file, "stable, old"), "0.1.0", &[], &[]),
+        0,
+    );
     assert_code(&run(&work, &on(&work, file, "edge"), "0.1.5", &[], &[]), 0);
-    assert_code(&run(&work, &on(&work, file, "stable"), "0.2.0", &[], &[]), 0);
+    assert_code(
+        &run(&work, &on(&work, file, "stable"), "0.2.0", &[], &[]),
+        0,
+    );
     // old's head 0.1.0 is what 0.2.0 replaces: the head moves, and the run says so.
     let o = run(&work, &on(&work, file, "stable, old"), "0.2.0", &[], &[]);
     assert_code(&o, 0);
     assert!(
-        stderr(&o).contains(&format!("channel old: its head moves from {PKG}.v0.1.0 to {PKG}.v0.2.0")),
+        stderr(&o).contains(&format!(
+            "channel old: its head moves from {PKG}.v0.1.0 to {PKG}.v0.2.0"
+        )),
         "{}",
         stderr(&o)
     );
     let top = show(&work, &url, &ns, "default");
     assert_eq!(top["release"]["release"], "0.2.1-0.1");
-    assert_eq!(channel(&top, "old").unwrap()["head"], format!("{PKG}.v0.2.0"));
-    assert_eq!(channel(&top, "edge").unwrap()["head"], format!("{PKG}.v0.1.5"));
+    assert_eq!(
+        channel(&top, "old").unwrap()["head"],
+        format!("{PKG}.v0.2.0")
+    );
+    assert_eq!(
+        channel(&top, "edge").unwrap()["head"],
+        format!("{PKG}.v0.1.5")
+    );
     // edge's head 0.1.5 is neither replaced nor skipped by 0.2.0: refused, nothing written.
     let o = run(&work, &on(&work, file, "stable, edge"), "0.2.0", &[], &[]);
     assert_code(&o, 1);
@@ -243,5 +282,8 @@ fn appr_a_head_the_csv_replaces_moves_and_another_head_is_refused() {
             && err.contains(&format!("publish a new version that replaces {PKG}.v0.1.5")),
         "{err}"
     );
-    assert_eq!(show(&work, &url, &ns, "default")["release"]["release"], "0.2.1-0.1");
+    assert_eq!(
+        show(&work, &url, &ns, "default")["release"]["release"],
+        "0.2.1-0.1"
+    );
 }

@@ -167,23 +167,38 @@ pub(super) fn decide(
         }
         .into());
     }
-    let release = channel_release(previous_release, releases.iter().map(|r| r.release.as_str()))
-        .ok_or_else(|| FetchError::HeadVersion {
-            release: previous_release.to_string(),
-            head: name.clone(),
-        })?;
+    let release = channel_release(
+        previous_release,
+        releases.iter().map(|r| r.release.as_str()),
+    )
+    .ok_or_else(|| FetchError::HeadVersion {
+        release: previous_release.to_string(),
+        head: name.clone(),
+    })?;
     notes.push(format!(
         "{name} is already published (release {previous_release}); release {release} adds it to channel{} {} with the same CSVs and CRDs",
         if added.len() == 1 { "" } else { "s" },
         added.join(", ")
     ));
     let crds = semdiff::diff(
-        &semdiff::Side { csv: None, crds: &previous.crds, package: None },
-        &semdiff::Side { csv: None, crds: &rendered.crds, package: None },
+        &semdiff::Side {
+            csv: None,
+            crds: &previous.crds,
+            package: None,
+        },
+        &semdiff::Side {
+            csv: None,
+            crds: &rendered.crds,
+            package: None,
+        },
         "published",
         "rendered",
     );
-    if crds.objects.iter().any(|o| o.status != semdiff::Status::Removed) {
+    if crds
+        .objects
+        .iter()
+        .any(|o| o.status != semdiff::Status::Removed)
+    {
         notes.push(format!(
             "the rendered CRDs differ from release {previous_release}'s; release {release} carries the published ones (publish CRD changes with a new version)"
         ));
@@ -197,4 +212,156 @@ pub(super) fn decide(
         base_release: previous_release.to_string(),
     };
     Ok((merge(rendered, previous, channels, &name), decision, notes))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::olm::{Channel, PackageManifest};
+    use crate::pipeline::OlderPolicy;
+
+    fn csv(v: &str, replaces: Option<&str>, image: &str) -> Manifest {
+        let text = format!(
+            "kind: ClusterServiceVersion\nmetadata:\n  name: op.v{v}\n  annotations:\n    createdAt: '{image}-time'\nspec:\n  version: {v}\n  image: {image}\n{}",
+            replaces
+                .map(|r| format!("  replaces: {r}\n"))
+                .unwrap_or_default()
+        );
+        Manifest::new(
+            format!("op.v{v}.csv.yaml"),
+            serde_yaml_ng::from_str(&text).unwrap(),
+        )
+    }
+
+    fn bundle(channels: &[(&str, &str)], csvs: Vec<Manifest>) -> Bundle {
+        Bundle {
+            package: PackageManifest {
+                package_name: "op".into(),
+                channels: channels
+                    .iter()
+                    .map(|(n, h)| Channel {
+                        name: (*n).into(),
+                        current_csv: (*h).into(),
+                    })
+                    .collect(),
+                default_channel: None,
+            },
+            csvs,
+            crds: Vec::new(),
+        }
+    }
+
+    /// 0.1.0 then 0.2.0 on stable; `extra` channels on top.
+    fn published(extra: &[(&str, &str)]) -> Bundle {
+        let mut channels = vec![("stable", "op.v0.2.0")];
+        channels.extend_from_slice(extra);
+        bundle(
+            &channels,
+            vec![
+                csv("0.2.0", Some("op.v0.1.0"), "a"),
+                csv("0.1.0", None, "a"),
+            ],
+        )
+    }
+
+    /// The rendered 0.2.0 (no replaces: the decision takes the published one's).
+    fn rendered(image: &str) -> Bundle {
+        bundle(&[("stable", "op.v0.2.0")], vec![csv("0.2.0", None, image)])
+    }
+
+    fn channels(names: &[&str]) -> Vec<String> {
+        names.iter().map(|c| c.to_string()).collect()
+    }
+
+    fn releases(names: &[&str]) -> Vec<ReleaseInfo> {
+        names
+            .iter()
+            .map(|r| ReleaseInfo {
+                release: (*r).into(),
+                digest: "0".repeat(64),
+                size: 0,
+            })
+            .collect()
+    }
+
+    fn run(
+        rendered: Bundle,
+        previous: Bundle,
+        names: &[&str],
+    ) -> Result<(Bundle, Decision, Vec<String>)> {
+        super::super::decide(
+            rendered,
+            previous,
+            &channels(names),
+            "0.2.0",
+            &releases(&["0.2.0", "0.1.0"]),
+            OlderPolicy::Refuse,
+        )
+    }
+
+    #[test]
+    fn a_published_csv_joins_a_channel_unchanged_under_a_new_release() {
+        // createdAt differs (the pipeline writes the release time): not a change.
+        let (b, d, _) = run(rendered("a"), published(&[]), &["stable", "fast"]).unwrap();
+        assert_eq!(
+            d,
+            Decision::AddChannels {
+                release: "0.2.1-0.1".into(),
+                channels: channels(&["fast"]),
+                base_release: "0.2.0".into(),
+            }
+        );
+        assert_eq!(b.package.channel("fast").unwrap().current_csv, "op.v0.2.0");
+        let prev = published(&[]);
+        assert_eq!(
+            b.csv("op.v0.2.0"),
+            prev.csv("op.v0.2.0"),
+            "the published CSV, as published"
+        );
+        assert_eq!(b.csvs.len(), 2);
+        // Every channel headed by it already: the same release again, the published bytes.
+        let (again, d, _) = run(rendered("a"), b.clone(), &["stable", "fast"]).unwrap();
+        assert_eq!(
+            d,
+            Decision::SameVersion {
+                release: "0.2.0".into()
+            }
+        );
+        assert_eq!(again.package, b.package);
+        assert_eq!(again.csv("op.v0.2.0"), b.csv("op.v0.2.0"));
+    }
+
+    #[test]
+    fn a_changed_published_csv_or_a_foreign_head_is_refused_and_a_replaced_head_moves() {
+        let e = run(rendered("b"), published(&[]), &["stable", "fast"]).unwrap_err();
+        let text = e.to_string();
+        assert!(
+            text.contains("op.v0.2.0 is already published") && text.contains("spec.image"),
+            "{text}"
+        );
+        // fast is headed by 0.1.0, which 0.2.0 replaces: the head moves.
+        let (b, d, notes) = run(
+            rendered("a"),
+            published(&[("fast", "op.v0.1.0")]),
+            &["stable", "fast"],
+        )
+        .unwrap();
+        assert!(matches!(d, Decision::AddChannels { .. }));
+        assert_eq!(b.package.channel("fast").unwrap().current_csv, "op.v0.2.0");
+        assert!(
+            notes.iter().any(|n| n.contains("moves from op.v0.1.0")),
+            "{notes:?}"
+        );
+        // edge is headed by 0.1.5, which 0.2.0 neither replaces nor skips: refused.
+        let mut prev = published(&[("edge", "op.v0.1.5")]);
+        prev.csvs.push(csv("0.1.5", None, "a"));
+        let text = run(rendered("a"), prev, &["stable", "edge"])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            text.contains("channel edge has head op.v0.1.5")
+                && text.contains("publish a new version that replaces op.v0.1.5"),
+            "{text}"
+        );
+    }
 }

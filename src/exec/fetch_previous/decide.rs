@@ -155,7 +155,10 @@ pub(crate) fn decide(
     if let Some(published) = previous.csv(&new_name) {
         // Already published: the same CSV again, or joining more channels (`add`); its own
         // edges are kept, so identical inputs give an identical bundle.
-        let (replaces, skips) = (published.replaces().map(str::to_string), skips_of(published));
+        let (replaces, skips) = (
+            published.replaces().map(str::to_string),
+            skips_of(published),
+        );
         rendered.csvs[0].set_replaces(replaces.as_deref());
         set_skips(&mut rendered.csvs[0], &skips);
         return add::decide(rendered, previous, channels, previous_release, releases);
@@ -240,7 +243,12 @@ fn set_skips(csv: &mut Manifest, skips: &[String]) {
 /// pointing at the new CSV. Channels the project's package file declares are kept too when
 /// their head is in the bundle (never silently dropped: one whose head is missing stays out,
 /// and verify would name it if it were kept).
-pub(super) fn merge(rendered: Bundle, previous: Bundle, channels: &[String], new_name: &str) -> Bundle {
+pub(super) fn merge(
+    rendered: Bundle,
+    previous: Bundle,
+    channels: &[String],
+    new_name: &str,
+) -> Bundle {
     let mut csvs = rendered.csvs;
     csvs.extend(
         previous
