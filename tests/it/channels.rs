@@ -287,3 +287,62 @@ fn appr_a_head_the_csv_replaces_moves_and_another_head_is_refused() {
         "0.2.1-0.1"
     );
 }
+
+/// Starts `olm-release run FILE --var VERSION=version` in `work` (its own output folder)
+/// without waiting.
+fn spawn(work: &Work, file: &str, version: &str) -> std::process::Child {
+    let out = format!("_out/job-{version}");
+    std::process::Command::new(env!("CARGO_BIN_EXE_olm-release"))
+        .current_dir(work.path())
+        .args([
+            "run",
+            file,
+            "--var",
+            &format!("VERSION={version}"),
+            "--out",
+            &out,
+        ])
+        .env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// A channel-add job (0.2.0 joins fast) and a real release (0.3.0 on stable) started together:
+/// whichever order the registry sees, the channel is never lost silently. Either the
+/// channel-add job succeeds and the highest release has fast, or it fails saying why (it was
+/// withdrawn below a release that did not take it in) and the highest release is 0.3.0.
+#[test]
+fn appr_a_channel_add_racing_a_real_release_is_not_lost() {
+    let Some(url) = peer("APPR_URL") else { return };
+    for trial in 0..3 {
+        let work = Work::sample();
+        let ns = unique(&format!("chanrace{trial}"));
+        let file = pipeline_at(&work, &url, &ns, "  concurrent_wait_seconds: 20\n");
+        let stable = on(&work, file, "stable");
+        for v in ["0.1.0", "0.2.0"] {
+            assert_code(&run(&work, &stable, v, &[], &[]), 0);
+        }
+        let fast = on(&work, file, "fast");
+        let a = spawn(&work, &stable, "0.3.0");
+        let b = spawn(&work, &fast, "0.2.0");
+        let (a, b) = (a.wait_with_output().unwrap(), b.wait_with_output().unwrap());
+        assert_code(&a, 0);
+        let top = show(&work, &url, &ns, "default");
+        let release = top["release"]["release"].as_str().unwrap().to_string();
+        if b.status.success() {
+            let fast = channel(&top, "fast").unwrap_or_else(|| panic!("fast lost: {top}"));
+            assert_eq!(fast["head"], format!("{PKG}.v0.2.0"), "{top}");
+            assert_eq!(
+                channel(&top, "stable").unwrap()["head"],
+                format!("{PKG}.v0.3.0")
+            );
+            assert!(release == "0.3.0" || release == "0.3.1-0.1", "{release}");
+        } else {
+            assert_eq!(release, "0.3.0");
+            assert!(stderr(&b).contains("withdrawn"), "{}", stderr(&b));
+        }
+    }
+}
