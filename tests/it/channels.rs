@@ -190,6 +190,27 @@ fn dir_an_already_published_version_joins_another_channel_in_registry_and_catalo
         channel(&top, "fast").unwrap()["head"],
         format!("{PKG}.v0.3.0")
     );
+    // 0.2.0, below the highest release, starts channel lts on its own: release 0.3.1-0.1; its
+    // bundle image (labelled stable when pushed) is kept, the catalog gets the lts entry, and
+    // a rerun writes nothing.
+    let lts = on(&work, "pipelines/sample.yaml", "lts");
+    let o = run(&work, &lts, "0.2.0", &["--format", "json"], &[]);
+    assert_code(&o, 0);
+    assert_eq!(summary(&o)["decision"]["release"], "0.3.1-0.1");
+    let catalog = std::fs::read_to_string(
+        work.path()
+            .join("_out/catalog/sample-operator/catalog.yaml"),
+    )
+    .unwrap();
+    assert!(catalog.contains("name: lts"), "{catalog}");
+    let o = run(&work, &lts, "0.2.0", &["--format", "json"], &[]);
+    assert_code(&o, 0);
+    assert_eq!(
+        summary(&o)["published"],
+        serde_json::json!([]),
+        "{}",
+        stdout(&o)
+    );
 }
 
 #[test]
