@@ -34,6 +34,11 @@ pub(crate) fn check(
         Decision::First { .. } => None,
         Decision::Replaces { head, .. } | Decision::SkipOlder { head } => Some(head.clone()),
         Decision::SameVersion { .. } => Some(ours_name.clone()),
+        Decision::AddChannels { channels, .. } if !channels.contains(&step.channel) => {
+            Some(ours_name.clone())
+        }
+        // The registry's channel is absent or headed by a CSV ours replaces or skips.
+        Decision::AddChannels { .. } => None,
     };
     let loaded = disk::read(&step.dir)?;
     let from_catalog = fbc::head(&loaded.catalog, &step.package, &step.channel)?;
@@ -42,6 +47,34 @@ pub(crate) fn check(
         h.clone()
             .unwrap_or_else(|| "no head (nothing published)".into())
     };
+    if let Decision::AddChannels { channels, .. } = &assembled.decision
+        && channels.contains(&step.channel)
+    {
+        // This release adds (or moves) the channel in the registry; the catalog may lack it,
+        // have it already (ahead), or head it with a CSV ours replaces or skips.
+        let edges = super::fetch_previous::edges(ours);
+        let fine = catalog_name
+            .as_ref()
+            .is_none_or(|c| *c == ours_name || edges.contains(c));
+        if fine {
+            report.detail(&format!(
+                "this release adds {ours_name} to channel {} of the app registry; the catalog {} has {}",
+                step.channel,
+                step.dir.display(),
+                shown(&catalog_name)
+            ));
+            return Ok(());
+        }
+        return Err(HeadsDiffer {
+            channel: step.channel.clone(),
+            registry: registry.to_string(),
+            registry_head: format!("{ours_name} (this release adds it to the channel)"),
+            catalog: step.dir.display().to_string(),
+            catalog_head: shown(&catalog_name),
+            csv: ours_name,
+        }
+        .into());
+    }
     if from_registry == catalog_name {
         report.detail(&format!(
             "the app registry and the catalog {} agree on the head of channel {}: {}",

@@ -59,6 +59,36 @@ pub(crate) async fn run(
         image.digest()
     ));
     let store = Store::open(&step.image.target, step.image.options())?;
+    // A published CSV joining channels, or served by such a release (a rerun of it).
+    let joins = match &v.decision {
+        Some(Fetched::AddChannels { .. }) => true,
+        Some(Fetched::SameVersion { release }) => {
+            csv.semver().map(|x| x.to_string()).as_ref() != Some(release)
+        }
+        _ => false,
+    };
+    if joins
+        && !step.force
+        && let Some(existing) = store
+            .resolve(&step.tag, &|e: Event| event(report, e))
+            .await?
+    {
+        // A published CSV joining channels: its bundle image is the one already pushed. Only
+        // the image's channel labels could differ, and a file-based catalog takes a bundle's
+        // channels from its own channel entries, not from the image.
+        report.info(&format!(
+            "{}:{} already holds the bundle image of this published CSV ({existing}): kept; the catalog's channel entries add the channels",
+            store.describe(),
+            step.tag
+        ));
+        gate.kept(Write {
+            what: format!("bundle image {}", step.name),
+            target: format!("{}:{}", store.describe(), step.tag),
+            digest: Some(existing.trim_start_matches("sha256:").to_string()),
+        });
+        let pinned = format!("{}@{existing}", step.name);
+        return Ok(Some(Imaged { pinned, csv, crds }));
+    }
     let req = PushRequest {
         image: &image,
         tag: &step.tag,

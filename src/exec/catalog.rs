@@ -1,6 +1,6 @@
 //! The catalog step: the pushed bundle image joins the pipeline's file-based catalog folder
-//! by digest ([`fbc::add`]: its channel entry `replaces` the channel's head, `defaultChannel`
-//! kept right), the whole catalog is validated with the rules of `opm validate`, and only the
+//! by digest ([`fbc::add`]: an entry in every channel of the release, each `replacing` its
+//! channel's head, one in a channel it creates replacing nothing; `defaultChannel` kept right), the whole catalog is validated with the rules of `opm validate`, and only the
 //! files that change are written, through the gate. A rerun renders byte-identical files, so
 //! nothing is written; a dry-run prints the catalog diff.
 
@@ -27,7 +27,7 @@ pub(crate) fn run(
         &image.csv,
         &image.crds,
         &image.pinned,
-        std::slice::from_ref(&step.channel),
+        &step.channels,
     );
     for s in &step.skips {
         if !req.skips.contains(s) {

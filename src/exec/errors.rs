@@ -185,6 +185,27 @@ pub(crate) enum FetchError {
         channel: String,
         release: String,
     },
+    #[error(
+        "{csv} is already published (release {release}) and differs from what this run rendered: {changes}. \
+         A published CSV is immutable, so it can join another channel only unchanged: publish these changes \
+         as a new version, or render the published CSV to add it to the channel"
+    )]
+    PublishedChanged {
+        csv: String,
+        release: String,
+        changes: String,
+    },
+    #[error(
+        "channel {channel} has head {head} in release {release}; {csv} is already published and cannot become \
+         its head because its replaces is fixed (it neither replaces nor skips {head}); publish a new version \
+         that replaces {head}"
+    )]
+    ChannelHeaded {
+        channel: String,
+        head: String,
+        csv: String,
+        release: String,
+    },
 }
 
 impl FetchError {

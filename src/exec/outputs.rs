@@ -90,6 +90,27 @@ pub(crate) enum Decision {
     SameVersion { release: String },
     /// The version is below the channel head; the policy says publish nothing.
     SkipOlder { head: String },
+    /// This CSV is already published (in release `base_release`) and joins more `channels`:
+    /// the same bundle, its package file gaining the channels, published as a new release
+    /// named `release` (`fetch_previous::name`).
+    AddChannels {
+        release: String,
+        channels: Vec<String>,
+        base_release: String,
+    },
+}
+
+impl Decision {
+    /// The release the push step writes when the decision names one (re-publishing or adding
+    /// channels to a published CSV: the release that serves it), else `None` (the version).
+    pub(crate) fn release(&self) -> Option<&str> {
+        match self {
+            Decision::SameVersion { release } | Decision::AddChannels { release, .. } => {
+                Some(release)
+            }
+            _ => None,
+        }
+    }
 }
 
 /// The rendered bundle combined with what the registry already serves.

@@ -55,6 +55,21 @@ pub(crate) async fn run(cx: &Context<'_>, verified: Verified) -> Result<Verified
         ));
         return Ok(verified);
     }
+    // The decision names the release when it is not the version: re-publishing a CSV that a
+    // later release serves, or adding a published CSV to more channels (`fetch_previous::name`).
+    let named = verified
+        .decision
+        .as_ref()
+        .and_then(Decision::release)
+        .filter(|r| *r != cx.push.release)
+        .map(|release| PushStep {
+            release: release.to_string(),
+            ..cx.push.clone()
+        });
+    let cx = &match &named {
+        Some(step) => Context { push: step, ..*cx },
+        None => Context { ..*cx },
+    };
     if push(cx.push, cx.registry, cx.report, cx.gate, &verified).await? {
         converge::run(cx, verified).await
     } else {

@@ -71,6 +71,10 @@ pub(crate) struct CatalogStep {
     pub(crate) dir: PathBuf,
     pub(crate) package: String,
     pub(crate) channel: String,
+    /// Every channel the release joins, `channel` first: the bundle gets an entry in each
+    /// (an already-published bundle joining a channel gets its entry there).
+    #[serde(skip_serializing_if = "super::steps::single")]
+    pub(crate) channels: Vec<String>,
     pub(crate) skips: Vec<String>,
     pub(crate) skip_range: Option<String>,
     pub(crate) force: bool,
@@ -119,6 +123,11 @@ pub(crate) fn catalog_step(s: &Settings, package: String, channel: String) -> Op
     let c = s.catalog.as_ref()?;
     Some(CatalogStep {
         dir: c.dir.clone(),
+        channels: if s.channels.is_empty() {
+            vec![channel.clone()]
+        } else {
+            s.channels.clone()
+        },
         package,
         channel,
         skips: c.skips.clone(),

@@ -338,7 +338,7 @@ pub(crate) enum Sums {
 }
 
 /// One channel (or none): shown as `channel` alone.
-fn single(v: &[String]) -> bool {
+pub(super) fn single(v: &[String]) -> bool {
     v.len() <= 1
 }
 

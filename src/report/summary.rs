@@ -72,7 +72,7 @@ pub(crate) struct Summary {
     pub(crate) dry_run: bool,
     pub(crate) stages: Vec<StageReport>,
     /// What fetch-previous decided, as data: `{"kind": "first" | "replaces" | "same_version"
-    /// | "skip_older", …}`.
+    /// | "skip_older" | "add_channels", …}`.
     pub(crate) decision: Option<serde_json::Value>,
     /// The head of the channel in the bundle this run built.
     pub(crate) channel_head: Option<String>,

@@ -7,14 +7,16 @@
 //! re-push) the release list is read again and compared with what fetch-previous saw:
 //!
 //! - **Ours is the highest release** and some lower release is not carried by our bundle (one
-//!   that landed concurrently, or one that the bundle we re-based on lacked): re-assemble
+//!   that landed concurrently, or one that the bundle we re-based on lacked; a release that
+//!   added a published CSV to a channel ours lacks counts too): re-assemble
 //!   against the highest release below ours with fetch-previous's own code
 //!   ([`fetch_previous::pull_bundle`] and [`fetch_previous::decide`]), splice in the CSVs of
 //!   the other missing releases at their SemVer place ([`splice`]), package and verify again,
 //!   and overwrite our own release (a forced push, which the registry applies atomically). Then
 //!   read again, after a short random pause; at most [`ATTEMPTS`] rounds.
 //! - **A higher release landed concurrently**: its job is the one that repairs. This job waits
-//!   (up to `registry.concurrent_wait_seconds`) until that release carries our CSV; if it does
+//!   (up to `registry.concurrent_wait_seconds`) until that release carries our CSV (and, for a
+//!   release that added a published CSV to channels, has those channels); if it does
 //!   not, it withdraws its own release (delete) and fails with exit 1, so the highest release
 //!   again carries every CSV that has a release.
 //! - Nothing new: done, at the cost of one list request.
@@ -36,9 +38,10 @@ pub(crate) use error::ConvergeError;
 
 use rebase::{missing_in_channel, rebase};
 
-use super::{Verified, fetch_previous};
+use super::{Decision, Verified, fetch_previous};
 use crate::error::Result;
 use crate::events::Gate;
+use crate::olm::Bundle;
 use crate::olm::archive::Limits;
 use crate::plan::{FetchStep, PackageStep, Plan, PushStep, Step, VerifyStep};
 use crate::registry::{Registry, ReleaseInfo};
@@ -165,7 +168,7 @@ pub(crate) async fn run(cx: &Context<'_>, mut v: Verified) -> Result<Verified> {
                 let bundle =
                     fetch_previous::pull_bundle(cx.registry, ns, pkg, top, &at, &cx.limits())
                         .await?;
-                if bundle.csv(&csv).is_some() {
+                if takes_in(&bundle, &csv, v.decision.as_ref()) {
                     cx.report.note(&format!(
                         "{} landed concurrently above {release} and carries {csv}: the channel is one chain",
                         top.release
@@ -197,7 +200,8 @@ pub(crate) async fn run(cx: &Context<'_>, mut v: Verified) -> Result<Verified> {
                     .is_some_and(|x| x < ours && !carried.contains(&x))
             })
             .collect();
-        let Some(missing) = missing_in_channel(cx, fetch, &missing).await? else {
+        let Some(missing) = missing_in_channel(cx, fetch, (&v.package, carried), &missing).await?
+        else {
             return Ok(v);
         };
         attempt += 1;
@@ -230,6 +234,16 @@ pub(crate) async fn run(cx: &Context<'_>, mut v: Verified) -> Result<Verified> {
         seen = now;
         pause(50, 250).await;
     }
+}
+
+/// Whether a higher release's `bundle` that landed concurrently takes ours in: it carries our
+/// CSV and, when ours added it to channels, has those channels too.
+fn takes_in(bundle: &Bundle, csv: &str, decision: Option<&Decision>) -> bool {
+    let channels: &[String] = match decision {
+        Some(Decision::AddChannels { channels, .. }) => channels,
+        _ => &[],
+    };
+    bundle.csv(csv).is_some() && channels.iter().all(|c| bundle.package.channel(c).is_some())
 }
 
 /// Deletes our release (a higher one that landed concurrently did not take it in) and returns
@@ -284,4 +298,48 @@ fn names(releases: &[&ReleaseInfo]) -> String {
 async fn pause(min: u64, max: u64) {
     let ms = min + ((max - min) as f64 * crate::retry::jitter()) as u64;
     tokio::time::sleep(Duration::from_millis(ms)).await;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::olm::{Channel, Manifest, PackageManifest};
+
+    #[test]
+    fn a_higher_release_takes_in_a_channel_add_only_with_its_channels() {
+        let text =
+            "kind: ClusterServiceVersion\nmetadata:\n  name: op.v0.2.0\nspec:\n  version: 0.2.0\n";
+        let top = |channels: &[&str]| Bundle {
+            package: PackageManifest {
+                package_name: "op".into(),
+                channels: channels
+                    .iter()
+                    .map(|c| Channel {
+                        name: (*c).into(),
+                        current_csv: "op.v0.2.0".into(),
+                    })
+                    .collect(),
+                default_channel: None,
+            },
+            csvs: vec![Manifest::new(
+                "c.yaml".to_string(),
+                serde_yaml_ng::from_str(text).unwrap(),
+            )],
+            crds: Vec::new(),
+        };
+        let add = Decision::AddChannels {
+            release: "0.2.1-0.1".into(),
+            channels: vec!["fast".into()],
+            base_release: "0.2.0".into(),
+        };
+        assert!(!takes_in(&top(&["stable"]), "op.v0.2.0", Some(&add)));
+        assert!(takes_in(&top(&["stable", "fast"]), "op.v0.2.0", Some(&add)));
+        assert!(!takes_in(
+            &top(&["stable", "fast"]),
+            "op.v0.3.0",
+            Some(&add)
+        ));
+        // Any other decision: carrying the CSV is enough, as before.
+        assert!(takes_in(&top(&["stable"]), "op.v0.2.0", None));
+    }
 }

@@ -9,16 +9,41 @@ use super::{Context, splice};
 use crate::error::Result;
 use crate::exec::push::Push;
 use crate::exec::{Basis, Decision, Verified, fetch_previous, package, verify};
-use crate::olm::Bundle;
+use crate::olm::{Bundle, PackageManifest};
 use crate::plan::FetchStep;
 use crate::registry::ReleaseInfo;
 
-/// Of the releases below ours that our bundle does not carry, those whose own bundle has
-/// their CSV at the head of the pipeline's channel (a release of another channel, or with a
-/// CSV of another version, is not ours to chain), each with its bundle; `None` when none.
+/// Whether the bundle of `release`, below ours and not carried by it, must be taken in: its CSV
+/// heads the pipeline's `channel` (a release of another channel, or with a CSV of another
+/// version, is not ours to chain), or its package declares a channel that `ours` lacks and
+/// whose head ours carries (a release that added a published CSV to a channel, which ours
+/// would otherwise drop). `carried`: the CSV versions our bundle carries.
+pub(super) fn is_missing(
+    bundle: &Bundle,
+    release: Option<Version>,
+    channel: &str,
+    ours: &PackageManifest,
+    carried: &[Version],
+) -> bool {
+    let version = |name: &str| bundle.csv(name).and_then(|c| c.semver());
+    let own = bundle
+        .package
+        .channel(channel)
+        .and_then(|c| version(&c.current_csv));
+    own == release
+        || bundle.package.channels.iter().any(|c| {
+            ours.channel(&c.name).is_none()
+                && version(&c.current_csv).is_some_and(|v| carried.contains(&v))
+        })
+}
+
+/// Of the releases below ours that our bundle (its package file `ours`, its CSV versions
+/// `carried`) does not carry, those [`is_missing`] says must be taken in, each with its
+/// bundle; `None` when none.
 pub(super) async fn missing_in_channel(
     cx: &Context<'_>,
     fetch: &FetchStep,
+    (ours, carried): (&PackageManifest, &[Version]),
     candidates: &[&ReleaseInfo],
 ) -> Result<Option<Vec<(ReleaseInfo, Bundle)>>> {
     let mut out = Vec::new();
@@ -43,12 +68,7 @@ pub(super) async fn missing_in_channel(
                 continue;
             }
         };
-        let own = bundle
-            .package
-            .channel(&fetch.channel)
-            .and_then(|c| bundle.csv(&c.current_csv))
-            .and_then(|c| c.semver());
-        if own == r.version() {
+        if is_missing(&bundle, r.version(), &fetch.channel, ours, carried) {
             out.push(((*r).clone(), bundle));
         }
     }
@@ -86,6 +106,7 @@ pub(super) async fn rebase(
         previous,
         &fetch.channels,
         &base.release,
+        now,
         fetch.older,
     )?;
     for n in &notes {
@@ -101,17 +122,29 @@ pub(super) async fn rebase(
         .collect();
     below.reverse();
     for r in below {
+        let carried: Vec<Version> = bundle.csvs.iter().filter_map(|c| c.semver()).collect();
         let version = r.version();
         if bundle.csvs.iter().any(|c| c.semver() == version) {
             continue;
         }
         let other = match missing.iter().position(|(m, _)| m == r) {
             Some(i) => missing.remove(i).1,
-            None => match missing_in_channel(cx, fetch, &[r]).await? {
+            None => match missing_in_channel(cx, fetch, (&bundle.package, &carried), &[r]).await? {
                 Some(mut found) => found.remove(0).1,
                 None => continue,
             },
         };
+        // Its channels that the bundle lacks, where the bundle has their head (a release that
+        // added a published CSV to a channel).
+        for c in &other.package.channels {
+            if bundle.package.channel(&c.name).is_none() && bundle.csv(&c.current_csv).is_some() {
+                bundle.package.channels.push(c.clone());
+                cx.report.detail(&format!(
+                    "took in channel {} of release {}",
+                    c.name, r.release
+                ));
+            }
+        }
         let head = other
             .package
             .channel(&fetch.channel)
@@ -167,4 +200,76 @@ pub(super) async fn rebase(
         cx.gate.done(w);
     }
     Ok(verified)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::olm::{Channel, Manifest};
+
+    fn csv(v: &str) -> Manifest {
+        let text = format!(
+            "kind: ClusterServiceVersion\nmetadata:\n  name: op.v{v}\nspec:\n  version: {v}\n"
+        );
+        Manifest::new(
+            format!("op.v{v}.csv.yaml"),
+            serde_yaml_ng::from_str(&text).unwrap(),
+        )
+    }
+
+    fn package(channels: &[(&str, &str)]) -> PackageManifest {
+        PackageManifest {
+            package_name: "op".into(),
+            channels: channels
+                .iter()
+                .map(|(n, h)| Channel {
+                    name: (*n).into(),
+                    current_csv: (*h).into(),
+                })
+                .collect(),
+            default_channel: None,
+        }
+    }
+
+    fn v(s: &str) -> Version {
+        Version::parse(s).unwrap()
+    }
+
+    #[test]
+    fn a_lower_release_that_added_a_channel_is_missing_until_ours_has_it() {
+        // Release 0.2.1-0.1 added 0.2.0 to fast; ours (0.3.0) was built on 0.2.0 without fast.
+        let added = Bundle {
+            package: package(&[("stable", "op.v0.2.0"), ("fast", "op.v0.2.0")]),
+            csvs: vec![csv("0.2.0"), csv("0.1.0")],
+            crds: Vec::new(),
+        };
+        let carried = [v("0.3.0"), v("0.2.0"), v("0.1.0")];
+        let ours = package(&[("stable", "op.v0.3.0")]);
+        let release = Some(v("0.2.1-0.1"));
+        assert!(is_missing(
+            &added,
+            release.clone(),
+            "stable",
+            &ours,
+            &carried
+        ));
+        // Once ours has fast, it is carried.
+        let merged = package(&[("stable", "op.v0.3.0"), ("fast", "op.v0.3.0")]);
+        assert!(!is_missing(
+            &added,
+            release.clone(),
+            "stable",
+            &merged,
+            &carried
+        ));
+        // A channel whose head ours does not carry is not ours to take in.
+        assert!(!is_missing(&added, release, "stable", &ours, &[v("0.3.0")]));
+        // The old rule stands: a release whose CSV heads the pipeline's channel.
+        let plain = Bundle {
+            package: package(&[("stable", "op.v0.2.0")]),
+            csvs: vec![csv("0.2.0")],
+            crds: Vec::new(),
+        };
+        assert!(is_missing(&plain, Some(v("0.2.0")), "stable", &ours, &[]));
+    }
 }

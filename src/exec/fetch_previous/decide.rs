@@ -21,6 +21,9 @@ use crate::exec::Decision;
 use crate::exec::errors::FetchError;
 use crate::olm::{Bundle, Manifest, PackageManifest};
 use crate::pipeline::OlderPolicy;
+use crate::registry::ReleaseInfo;
+
+use super::add;
 
 fn csv_name(b: &Bundle) -> String {
     b.csvs
@@ -96,6 +99,7 @@ pub(crate) fn decide(
     previous: Bundle,
     channels: &[String],
     previous_release: &str,
+    releases: &[ReleaseInfo],
     older: OlderPolicy,
 ) -> Result<(Bundle, Decision, Vec<String>)> {
     let new_name = csv_name(&rendered);
@@ -148,6 +152,17 @@ pub(crate) fn decide(
             order,
         });
     }
+    if let Some(published) = previous.csv(&new_name) {
+        // Already published: the same CSV again, or joining more channels (`add`); its own
+        // edges are kept, so identical inputs give an identical bundle.
+        let (replaces, skips) = (
+            published.replaces().map(str::to_string),
+            skips_of(published),
+        );
+        rendered.csvs[0].set_replaces(replaces.as_deref());
+        set_skips(&mut rendered.csvs[0], &skips);
+        return add::decide(rendered, previous, channels, previous_release, releases);
+    }
     let mut notes = Vec::new();
     let above: Vec<&Head> = heads
         .iter()
@@ -196,7 +211,7 @@ pub(crate) fn decide(
     ))
 }
 
-fn skips_of(csv: &Manifest) -> Vec<String> {
+pub(super) fn skips_of(csv: &Manifest) -> Vec<String> {
     crate::olm::value_at(&csv.doc, "spec.skips")
         .and_then(serde_yaml_ng::Value::as_sequence)
         .map(|s| {
@@ -228,7 +243,12 @@ fn set_skips(csv: &mut Manifest, skips: &[String]) {
 /// pointing at the new CSV. Channels the project's package file declares are kept too when
 /// their head is in the bundle (never silently dropped: one whose head is missing stays out,
 /// and verify would name it if it were kept).
-fn merge(rendered: Bundle, previous: Bundle, channels: &[String], new_name: &str) -> Bundle {
+pub(super) fn merge(
+    rendered: Bundle,
+    previous: Bundle,
+    channels: &[String],
+    new_name: &str,
+) -> Bundle {
     let mut csvs = rendered.csvs;
     csvs.extend(
         previous

@@ -12,8 +12,11 @@
 //!   policy) because it would make `replaces` point forward;
 //! - every failure is an error; nothing is silently published without its predecessor.
 
+mod add;
 mod decide;
+pub(crate) mod name;
 
+pub(crate) use add::edges;
 pub(crate) use decide::{clear_dangling, decide};
 
 use super::errors::FetchError;
@@ -97,6 +100,7 @@ pub(crate) async fn run(
         previous,
         &step.channels,
         &default.release,
+        &releases,
         step.older,
     )?;
     for n in &notes {
@@ -119,6 +123,17 @@ pub(crate) async fn run(
         Decision::SkipOlder { head } => format!(
             "{} is older than {head}, the head of {channel}; policy 'skip': nothing to publish",
             csv_name(&bundle)
+        ),
+        Decision::AddChannels {
+            release,
+            channels,
+            base_release,
+        } => format!(
+            "{} (published in release {base_release}) joins channel{} {}: pushing release {release}, the same bundle with the channel{} added",
+            csv_name(&bundle),
+            if channels.len() == 1 { "" } else { "s" },
+            channels.join(", "),
+            if channels.len() == 1 { "" } else { "s" },
         ),
     };
     report.decided(&decision, &text);
@@ -156,9 +171,11 @@ pub(crate) async fn run(
     basis.summary = match &decision {
         Decision::Replaces { .. } => summary,
         Decision::First { .. } => Some(first_notes(pkg, &step.channels, &bundle)),
-        // Re-publishing the head: nothing new to summarise, so the notes a first run wrote
-        // stay as they are; nothing is published below the head.
-        Decision::SameVersion { .. } | Decision::SkipOlder { .. } => None,
+        // Re-publishing the head, or adding it to more channels: nothing new to summarise, so
+        // the notes a first run wrote stay as they are; nothing is published below the head.
+        Decision::SameVersion { .. }
+        | Decision::SkipOlder { .. }
+        | Decision::AddChannels { .. } => None,
     };
     Ok(Assembled {
         files,
