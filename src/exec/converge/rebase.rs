@@ -10,6 +10,7 @@ use crate::error::Result;
 use crate::exec::push::Push;
 use crate::exec::{Basis, Decision, Verified, fetch_previous, package, verify};
 use crate::olm::Bundle;
+use crate::olm::archive::Contents;
 use crate::plan::FetchStep;
 use crate::registry::ReleaseInfo;
 
@@ -142,7 +143,10 @@ pub(super) async fn rebase(
         .ok_or_else(|| crate::error::Error::internal("a re-assembly without the rendered files"))?;
     let input = package::Input::Pipeline {
         files,
-        bundle,
+        contents: Contents {
+            bundle,
+            objects: v.objects.clone(),
+        },
         decision: Some(decision),
         basis: Some(Basis {
             seen: now.to_vec(),

@@ -34,7 +34,8 @@ pub(crate) async fn run(
     rendered: Rendered,
 ) -> Result<Assembled> {
     let (ns, pkg, channel) = (&step.namespace, &step.package, &step.channel);
-    let (files, rendered) = rendered.split();
+    let (files, contents) = rendered.split();
+    let (rendered, objects) = (contents.bundle, contents.objects);
     let mut basis = Basis {
         rendered: rendered.clone(),
         seen: Vec::new(),
@@ -74,6 +75,7 @@ pub(crate) async fn run(
         return Ok(Assembled {
             files,
             bundle: rendered,
+            objects,
             decision,
             basis,
         });
@@ -163,6 +165,7 @@ pub(crate) async fn run(
     Ok(Assembled {
         files,
         bundle,
+        objects,
         decision,
         basis,
     })

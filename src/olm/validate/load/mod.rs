@@ -25,7 +25,7 @@ mod walk;
 use serde_yaml_ng::Value;
 
 use super::{At, Sink, rules};
-use crate::olm::{Manifest, PackageManifest};
+use crate::olm::{DocKind, Manifest, PackageManifest, doc_kind};
 
 pub use flattened::flattened;
 pub use walk::read_dir;
@@ -80,27 +80,31 @@ enum Kind {
     Other,
 }
 
+/// [`DocKind`], the classification every bundle reader shares, plus what only verification
+/// tells apart: a package file missing its name and a registry+v1 bundle's annotations.
 fn classify(doc: &Value) -> Kind {
-    if !doc.is_mapping() {
-        return Kind::Other;
-    }
-    if doc.get("packageName").is_some() {
-        return Kind::Package;
-    }
-    match doc.get("kind").and_then(Value::as_str) {
-        Some("ClusterServiceVersion") => Kind::Csv,
-        Some("CustomResourceDefinition") => Kind::Crd,
-        Some(_) if doc.get("apiVersion").is_some() => Kind::Object,
-        Some(_) => Kind::Other,
-        None if doc.get("channels").is_some_and(Value::is_sequence) => Kind::NamelessPackage,
-        None if doc
-            .get("annotations")
-            .and_then(|a| a.get(PACKAGE_ANNOTATION))
-            .is_some() =>
+    match doc_kind(doc) {
+        DocKind::Package => Kind::Package,
+        DocKind::Csv => Kind::Csv,
+        DocKind::Crd => Kind::Crd,
+        DocKind::Object => Kind::Object,
+        DocKind::Other
+            if !doc.is_mapping() || doc.get("kind").and_then(Value::as_str).is_some() =>
+        {
+            Kind::Other
+        }
+        DocKind::Other if doc.get("channels").is_some_and(Value::is_sequence) => {
+            Kind::NamelessPackage
+        }
+        DocKind::Other
+            if doc
+                .get("annotations")
+                .and_then(|a| a.get(PACKAGE_ANNOTATION))
+                .is_some() =>
         {
             Kind::BundleMetadata
         }
-        None => Kind::Other,
+        DocKind::Other => Kind::Other,
     }
 }
 
