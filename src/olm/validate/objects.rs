@@ -60,6 +60,7 @@ pub(crate) fn check(unit: &Unit, sink: &mut Sink) {
         .flat_map(install::service_accounts)
         .collect();
     for m in unit.objects {
+        unchecked(m, sink);
         match m.kind() {
             Some("ServiceAccount") => {
                 if let Some(name) = m.name().filter(|n| accounts.contains(n)) {
@@ -83,6 +84,20 @@ pub(crate) fn check(unit: &Unit, sink: &mut Sink) {
             _ => {}
         }
     }
+}
+
+/// An object courier's checks skip (it reads the package, CSVs and CRDs only). The registry
+/// loader keeps every object of a CSV's folder in the bundle, so nothing is lost.
+fn unchecked(m: &Manifest, sink: &mut Sink) {
+    if !sink.on(&rules::FILE_UNKNOWN) {
+        return;
+    }
+    let known = format!(
+        "is a {}, which courier does not check (it reads the package, CSVs and CRDs only)",
+        m.kind().unwrap_or("Kubernetes object")
+    );
+    let fix = "nothing to do if the catalog's OLM installs this kind with the bundle; otherwise drop the file";
+    sink.add_fix(&rules::FILE_UNKNOWN, &At::of(m), "kind", known, fix);
 }
 
 fn pdb(m: &Manifest, sink: &mut Sink) {

@@ -324,17 +324,8 @@ pub fn tree(files: &[(String, Vec<u8>)], sink: &mut Sink) -> Loaded {
                 match d.kind {
                     Kind::Csv => f.csvs.push(m),
                     Kind::Crd => f.crds.push(m),
-                    _ => {
-                        let known = format!(
-                            "is a {}, which courier does not check (it reads the package, CSVs and CRDs only)",
-                            m.kind().unwrap_or("Kubernetes object")
-                        );
-                        // The registry loader keeps every object of a CSV's folder in the
-                        // bundle, so the file is not lost; only courier's checks skip it.
-                        let fix = "nothing to do if the catalog's OLM installs this kind with the bundle; otherwise drop the file";
-                        sink.add_fix(&rules::FILE_UNKNOWN, &At::of(&m), "kind", known, fix);
-                        f.objects.push(m);
-                    }
+                    // Checked with the folder's unit (`objects`), as every path checks them.
+                    _ => f.objects.push(m),
                 }
             }
         }
