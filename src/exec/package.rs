@@ -8,7 +8,10 @@
 //! [`archive::flatten`] would as it is read, then kept only as its skeleton (so a cumulative
 //! bundle of hundreds of CSVs is never held parsed whole); any other folder, `bundle.yaml` or
 //! `.tar.gz` whole, packed as the pipeline packs. Either way the tar is packed by
-//! [`archive::pack`], so the same bundle gives the same digest.
+//! [`archive::pack`], so the same bundle gives the same digest. The other objects released
+//! with the bundle (render's, or those beside the CSVs of the folder, tree or tarball) are not
+//! packed — the app registry's bundle holds only CSVs, CRDs and the package file — but handed on
+//! with it ([`Contents`]) for the verify step to check and the bundle image to carry.
 
 use std::fs;
 

@@ -8,7 +8,8 @@
 //! file trimmed to what exists at `v`: a channel's head is the newest CSV of its chain (walked
 //! from the tree's `currentCSV` through `replaces`, as operator-registry walks it) that is
 //! published by then; a channel with none is left out, and `defaultChannel` falls back to the
-//! first channel left when its own is not there yet.
+//! first channel left when its own is not there yet. The version's folder's other objects
+//! (RBAC, ConfigMaps, …) are kept beside it, for verification.
 
 use std::path::{Path, PathBuf};
 

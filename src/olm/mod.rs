@@ -244,6 +244,19 @@ pub fn crd_file_name(crd: &Manifest) -> String {
 mod tests {
     use super::*;
 
+    #[test]
+    fn documents_are_told_apart_by_content() {
+        let kind = |text: &str| doc_kind(&serde_yaml_ng::from_str(text).unwrap());
+        assert_eq!(kind("packageName: p\nchannels: []"), DocKind::Package);
+        let csv = "apiVersion: operators.coreos.com/v1alpha1\nkind: ClusterServiceVersion";
+        assert_eq!(kind(csv), DocKind::Csv);
+        assert_eq!(kind("kind: CustomResourceDefinition"), DocKind::Crd);
+        assert_eq!(kind("apiVersion: v1\nkind: ConfigMap"), DocKind::Object);
+        // An object needs both apiVersion and kind.
+        assert_eq!(kind("kind: ConfigMap"), DocKind::Other);
+        assert_eq!(kind("- a list"), DocKind::Other);
+    }
+
     fn manifest(kind: &str, name: &str, version: Option<&str>) -> Manifest {
         let mut text = format!("kind: {kind}\nmetadata:\n  name: {name}\n");
         if let Some(v) = version {
