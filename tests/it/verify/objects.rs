@@ -183,6 +183,25 @@ rules:
     );
 }
 
+/// `publish DIR` reads a flat folder one CSV at a time, keeping only each CSV's skeleton: the
+/// skeleton keeps the service accounts, so the ServiceAccount check still sees the CSV's.
+#[test]
+fn a_service_account_the_csv_already_gets_stops_all_three_paths_alike() {
+    let account = "apiVersion: v1
+kind: ServiceAccount
+metadata:
+  name: widget-operator
+";
+    let w = bundle_with(&[("widget-operator.serviceaccount.yaml", account)], MODERN);
+    let seen = three_ways(&w, &["--profile", "modern"]);
+    assert_has(
+        &seen,
+        "error[service-account]",
+        "widget-operator.serviceaccount.yaml",
+        "widget-operator is also the CSV's service account",
+    );
+}
+
 #[test]
 fn a_policy_v1beta1_pod_disruption_budget_warns_on_all_three_paths_alike() {
     let pdb = "apiVersion: policy/v1beta1
