@@ -21,8 +21,9 @@ pub struct Rendered {
     /// `metadata.name` of the new CSV.
     pub csv_name: String,
     /// The bundle folder's other objects OLM installs from a bundle (RBAC, ConfigMaps, …), as
-    /// rendered and in the order read, each named by the file it came from. The bundle image
-    /// carries them; the app registry's bundle cannot.
+    /// rendered and in the order read, each named by the file it came from. The verify step
+    /// checks them with the bundle and the bundle image carries them; the app registry's
+    /// bundle cannot.
     pub objects: Vec<Manifest>,
     /// Problems in the inputs that rendering noticed.
     pub findings: Vec<Finding>,
