@@ -33,9 +33,10 @@ pub(crate) async fn run(
         .newest
         .clone()
         .ok_or_else(|| Error::internal("bundle-image without a verified CSV"))?;
-    // The bundle folder's other objects (RBAC, ConfigMaps, …) as render read them: OLM installs
-    // them from a registry+v1 bundle, so the image carries them beside the CSV and CRDs.
-    let others = v.files.iter().flat_map(|f| f.objects.iter());
+    // The bundle folder's other objects (RBAC, ConfigMaps, …) as render read them and verify
+    // checked them: OLM installs them from a registry+v1 bundle, so the image carries them
+    // beside the CSV and CRDs.
+    let others = v.objects.iter();
     let default_channel = v
         .package
         .default_channel

@@ -53,6 +53,7 @@ pub use outputs::{Rendered, RenderedFile};
 
 use crate::error::{Error, Result};
 use crate::events::{Events, Gate, Write};
+use crate::olm::archive::Contents;
 use crate::plan::{GitHubJob, Plan, RegistryJob, Step};
 use crate::registry::Registry;
 use crate::report::Reporter;
@@ -211,10 +212,10 @@ impl Exec<'_> {
                 Carried::Assembled(assembled)
             }
             (Step::Package(s), Carried::Rendered(r)) => {
-                let (files, bundle) = r.split();
+                let (files, contents) = r.split();
                 let input = package::Input::Pipeline {
                     files,
-                    bundle,
+                    contents,
                     decision: None,
                     basis: None,
                 };
@@ -223,7 +224,10 @@ impl Exec<'_> {
             (Step::Package(s), Carried::Assembled(a)) => {
                 let input = package::Input::Pipeline {
                     files: a.files,
-                    bundle: a.bundle,
+                    contents: Contents {
+                        bundle: a.bundle,
+                        objects: a.objects,
+                    },
                     decision: Some(a.decision),
                     basis: Some(a.basis),
                 };

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
-use crate::olm::archive::Packed;
+use crate::olm::archive::{Contents, Packed};
 use crate::olm::{Bundle, Finding, Manifest, PackageManifest};
 
 /// What the render step produced.
@@ -21,8 +21,9 @@ pub struct Rendered {
     /// `metadata.name` of the new CSV.
     pub csv_name: String,
     /// The bundle folder's other objects OLM installs from a bundle (RBAC, ConfigMaps, …), as
-    /// rendered and in the order read, each named by the file it came from. The bundle image
-    /// carries them; the app registry's bundle cannot.
+    /// rendered and in the order read, each named by the file it came from. The verify step
+    /// checks them with the bundle and the bundle image carries them; the app registry's
+    /// bundle cannot.
     pub objects: Vec<Manifest>,
     /// Problems in the inputs that rendering noticed.
     pub findings: Vec<Finding>,
@@ -43,39 +44,44 @@ pub(crate) struct RenderedFiles {
     pub(crate) dir: PathBuf,
     pub(crate) files: Vec<RenderedFile>,
     pub(crate) csv_name: String,
-    /// The bundle folder's other objects ([`Rendered::objects`]), for the bundle image.
-    pub(crate) objects: Vec<Manifest>,
     pub(crate) findings: Vec<Finding>,
 }
 
 impl Rendered {
     /// The other objects as `Kind name` (`ClusterRole widget-viewer`), for messages.
     pub(crate) fn object_names(&self) -> Vec<String> {
-        self.objects
-            .iter()
-            .map(|o| {
-                format!(
-                    "{} {}",
-                    o.kind().unwrap_or_default(),
-                    o.name().unwrap_or("unnamed")
-                )
-            })
-            .collect()
+        object_names(&self.objects)
     }
 
-    /// The files, and the bundle on its own.
-    pub(crate) fn split(self) -> (RenderedFiles, Bundle) {
+    /// The files, and the bundle with the objects released beside it on their own.
+    pub(crate) fn split(self) -> (RenderedFiles, Contents) {
         (
             RenderedFiles {
                 dir: self.dir,
                 files: self.files,
                 csv_name: self.csv_name,
-                objects: self.objects,
                 findings: self.findings,
             },
-            self.bundle,
+            Contents {
+                bundle: self.bundle,
+                objects: self.objects,
+            },
         )
     }
+}
+
+/// Objects as `Kind name` (`ClusterRole widget-viewer`), for messages.
+pub(crate) fn object_names(objects: &[Manifest]) -> Vec<String> {
+    objects
+        .iter()
+        .map(|o| {
+            format!(
+                "{} {}",
+                o.kind().unwrap_or_default(),
+                o.name().unwrap_or("unnamed")
+            )
+        })
+        .collect()
 }
 
 /// What fetch-previous decided.
@@ -119,6 +125,8 @@ pub(crate) struct Assembled {
     pub(crate) files: RenderedFiles,
     /// The new CSV first, then every CSV and CRD the previous release carried.
     pub(crate) bundle: Bundle,
+    /// The bundle folder's other objects, as render read them ([`Rendered::objects`]).
+    pub(crate) objects: Vec<Manifest>,
     pub(crate) decision: Decision,
     pub(crate) basis: Basis,
 }
@@ -154,8 +162,10 @@ pub(crate) struct Packaged {
     pub(crate) decision: Option<Decision>,
     /// What fetch-previous assembled from (`None` without fetch-previous).
     pub(crate) basis: Option<Basis>,
-    /// The bundle; for a folder read one CSV at a time, its CSVs are skeletons.
-    pub(crate) bundle: Bundle,
+    /// The bundle and the other objects released with it (render's, or those beside the
+    /// CSVs of the folder `publish` read): what the verify step checks, as one unit. For a
+    /// folder read one CSV at a time, the CSVs are skeletons.
+    pub(crate) contents: Contents,
     /// The per-CSV findings of a folder read one CSV at a time.
     pub(crate) per_csv: Option<Vec<Finding>>,
     /// The flat bundle folder written, if any.
@@ -179,6 +189,8 @@ pub(crate) struct Verified {
     /// The new CSV and the CRDs it owns, as verified (`None` for `publish`): what a bundle
     /// image holds.
     pub(crate) newest: Option<(Manifest, Vec<Manifest>)>,
+    /// The other objects, as verified: the bundle image carries them beside the CSV.
+    pub(crate) objects: Vec<Manifest>,
 }
 
 /// The pushed bundle image: what the catalog lists (none when fetch-previous decided to skip).

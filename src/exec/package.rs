@@ -8,14 +8,18 @@
 //! [`archive::flatten`] would as it is read, then kept only as its skeleton (so a cumulative
 //! bundle of hundreds of CSVs is never held parsed whole); any other folder, `bundle.yaml` or
 //! `.tar.gz` whole, packed as the pipeline packs. Either way the tar is packed by
-//! [`archive::pack`], so the same bundle gives the same digest.
+//! [`archive::pack`], so the same bundle gives the same digest. The other objects released
+//! with the bundle (render's, or those beside the CSVs of the folder, tree or tarball) are not
+//! packed — the app registry's bundle holds only CSVs, CRDs and the package file — but handed on
+//! with it ([`Contents`]) for the verify step to check and the bundle image to carry.
 
 use std::fs;
 
 use super::errors::PackageError;
+use super::outputs::object_names;
 use super::{Basis, Decision, Packaged, RenderedFiles};
 use crate::error::{Error, Result};
-use crate::olm::archive::{self, Layout};
+use crate::olm::archive::{self, Contents, Layout};
 use crate::olm::{Bundle, Finding, crd_file_name, history, validate};
 use crate::plan::{BundleSource, PackageStep, layout_str};
 use crate::report::Reporter;
@@ -27,7 +31,7 @@ pub(crate) enum Input {
     /// Built by render (and fetch-previous).
     Pipeline {
         files: RenderedFiles,
-        bundle: Bundle,
+        contents: Contents,
         decision: Option<Decision>,
         basis: Option<Basis>,
     },
@@ -37,22 +41,23 @@ pub(crate) enum Input {
 
 /// The package step.
 pub(crate) fn run(step: &PackageStep, report: &Reporter, input: Input) -> Result<Packaged> {
-    let (bundle, files, (decision, basis), per_csv, tar_files) = match (input, &step.bundle) {
+    let (contents, files, (decision, basis), per_csv, tar_files) = match (input, &step.bundle) {
         (
             Input::Pipeline {
                 files,
-                bundle,
+                contents,
                 decision,
                 basis,
             },
             BundleSource::Pipeline,
         ) => {
-            let tar = archive::bundle_files(&bundle, step.layout).map_err(PackageError::Pack)?;
-            (bundle, Some(files), (decision, basis), None, tar)
+            let tar =
+                archive::bundle_files(&contents.bundle, step.layout).map_err(PackageError::Pack)?;
+            (contents, Some(files), (decision, basis), None, tar)
         }
         (Input::Folder, BundleSource::Folder { path }) => {
             let read = read_folder(path, step)?;
-            (read.bundle, None, (None, None), read.per_csv, read.tar)
+            (read.contents, None, (None, None), read.per_csv, read.tar)
         }
         (Input::Folder, BundleSource::History { tree, version }) => {
             let history = history::read(tree).map_err(PackageError::History)?;
@@ -76,7 +81,8 @@ pub(crate) fn run(step: &PackageStep, report: &Reporter, input: Input) -> Result
                 .into());
             }
             let tar = archive::bundle_files(&bundle, step.layout).map_err(PackageError::Pack)?;
-            (bundle, None, (None, None), None, tar)
+            let objects = history.versions[at].objects.clone();
+            (Contents { bundle, objects }, None, (None, None), None, tar)
         }
         _ => {
             return Err(Error::internal(
@@ -84,8 +90,9 @@ pub(crate) fn run(step: &PackageStep, report: &Reporter, input: Input) -> Result
             ));
         }
     };
+    let bundle = &contents.bundle;
     if let Some(folder) = &step.folder {
-        archive::write_folder(&bundle, folder).map_err(PackageError::Folder)?;
+        archive::write_folder(bundle, folder).map_err(PackageError::Folder)?;
     }
     let packed = archive::pack(&tar_files, step.mtime).map_err(PackageError::Pack)?;
     drop(tar_files);
@@ -111,7 +118,14 @@ pub(crate) fn run(step: &PackageStep, report: &Reporter, input: Input) -> Result
         "digest sha256:{} (tar), sha256:{} (.tar.gz)",
         packed.digest, packed.gz_digest
     ));
-    report.block(&contents(&bundle), step.show_contents);
+    report.block(&listing(bundle), step.show_contents);
+    if files.is_none() && !contents.objects.is_empty() {
+        // Render says the same of a pipeline's bundle folder.
+        report.info(&format!(
+            "the bundle also holds {} (verified with it; the app registry's bundle holds only CSVs, CRDs and the package file)",
+            object_names(&contents.objects).join(", ")
+        ));
+    }
     let channel = step
         .channel
         .clone()
@@ -124,7 +138,7 @@ pub(crate) fn run(step: &PackageStep, report: &Reporter, input: Input) -> Result
         files,
         decision,
         basis,
-        bundle,
+        contents,
         per_csv,
         folder: step.folder.clone(),
         shown: step.shown.clone(),
@@ -133,7 +147,7 @@ pub(crate) fn run(step: &PackageStep, report: &Reporter, input: Input) -> Result
 }
 
 /// The bundle's channels, CSVs (with `replaces`) and CRDs, one per line.
-fn contents(bundle: &Bundle) -> String {
+fn listing(bundle: &Bundle) -> String {
     let mut out = format!("bundle contents ({}):", bundle.package.file_name());
     for ch in &bundle.package.channels {
         out.push_str(&format!("\n  channel {} → {}", ch.name, ch.current_csv));
@@ -153,8 +167,8 @@ fn contents(bundle: &Bundle) -> String {
 
 /// A bundle someone has, read for packing.
 struct FolderRead {
-    /// Whole, or with skeleton CSVs when read one CSV at a time.
-    bundle: Bundle,
+    /// Whole, or with skeleton CSVs when read one CSV at a time; with the other objects.
+    contents: Contents,
     /// The per-CSV findings when read one CSV at a time.
     per_csv: Option<Vec<Finding>>,
     /// The files of the tar.
@@ -163,10 +177,7 @@ struct FolderRead {
 
 fn read_folder(path: &std::path::Path, step: &PackageStep) -> Result<FolderRead> {
     let read = if path.is_dir() && step.layout == Layout::Flat {
-        let opts = validate::Options {
-            operatorhub: step.checks.operatorhub,
-            ..validate::Options::new(step.checks.profile)
-        };
+        let opts = step.checks.options();
         let (skeletons, items) = archive::read_dir_with(path, &step.limits, |csv| {
             let mut sink = validate::Sink::new(&opts);
             validate::check_csv(&csv, &mut sink);
@@ -179,36 +190,39 @@ fn read_folder(path: &std::path::Path, step: &PackageStep) -> Result<FolderRead>
         // Written in the canonical order, whatever the order of the files on disk, so a folder
         // that `registry pull` wrote publishes with the digest the registry has.
         let mut items: Vec<Option<_>> = items.into_iter().map(Some).collect();
-        for i in crate::olm::canonical_csv_order(&skeletons.csvs) {
+        for i in crate::olm::canonical_csv_order(&skeletons.bundle.csvs) {
             if let Some((findings, item)) = items[i].take() {
                 per_csv.extend(findings);
                 csv_list.push_str(&item);
             }
         }
-        if skeletons.csvs.is_empty() {
+        let bundle = &skeletons.bundle;
+        if bundle.csvs.is_empty() {
             csv_list.push_str("[]\n");
         }
-        let text = archive::flatten_parts(&skeletons.crds, csv_list, &skeletons.package)
+        let text = archive::flatten_parts(&bundle.crds, csv_list, &bundle.package)
             .map_err(PackageError::Pack)?;
-        let tar_path = format!("{}/bundle.yaml", skeletons.package.package_name);
+        let tar_path = format!("{}/bundle.yaml", bundle.package.package_name);
         FolderRead {
-            bundle: skeletons,
+            contents: skeletons,
             per_csv: Some(per_csv),
             tar: vec![(tar_path, text.into_bytes())],
         }
     } else {
-        let bundle = archive::read_path(path, &step.limits).map_err(PackageError::Read)?;
-        let tar = archive::bundle_files(&bundle, step.layout).map_err(PackageError::Pack)?;
+        let contents =
+            archive::read_path_contents(path, &step.limits).map_err(PackageError::Read)?;
+        let tar =
+            archive::bundle_files(&contents.bundle, step.layout).map_err(PackageError::Pack)?;
         FolderRead {
-            bundle,
+            contents,
             per_csv: None,
             tar,
         }
     };
-    if read.bundle.package.package_name != step.package {
+    if read.contents.bundle.package.package_name != step.package {
         return Err(PackageError::OtherPackage {
             path: path.to_path_buf(),
-            found: read.bundle.package.package_name,
+            found: read.contents.bundle.package.package_name,
             package: step.package.clone(),
         }
         .into());

@@ -1,5 +1,7 @@
 //! The verify step: validates the packaged bundle with the same rules as `olm-release verify`
-//! ([`crate::olm::validate::verify_packed`]: the in-memory bundle, and proof that the tarball the
+//! ([`crate::olm::validate::verify_packed`]: the in-memory bundle with the objects released
+//! beside it — render's, or those `publish` read beside the CSVs — as one unit, as `verify DIR`
+//! checks a bundle folder, and proof that the tarball the
 //! push step will send is exactly its packing), and stops the plan (before push and release)
 //! on any error finding, naming the first one. Render's own error findings stop it here too.
 //! A bundle read one CSV at a time (`publish`) is checked from its per-CSV findings and
@@ -8,22 +10,19 @@
 use super::errors::VerifyError;
 use super::{Packaged, Verified};
 use crate::error::Result;
-use crate::olm::validate::{self, Options};
+use crate::olm::validate;
 use crate::olm::{Finding, Level};
 use crate::plan::VerifyStep;
 use crate::report::Reporter;
 
 /// The verify step.
 pub(crate) fn run(step: &VerifyStep, report: &Reporter, p: Packaged) -> Result<Verified> {
-    let opts = Options {
-        operatorhub: step.operatorhub,
-        ..Options::new(step.profile)
-    };
+    let opts = step.options();
     let earlier: Vec<&Finding> = p.files.iter().flat_map(|f| f.findings.iter()).collect();
     let verified = match p.per_csv {
-        None => validate::verify_packed(&p.shown, &p.bundle, &p.packed, &opts),
+        None => validate::verify_packed(&p.shown, &p.contents, &p.packed, &opts),
         Some(per_csv) => {
-            validate::verify_packed_streamed(&p.shown, &p.bundle, per_csv, &p.packed, &opts)
+            validate::verify_packed_streamed(&p.shown, &p.contents, per_csv, &p.packed, &opts)
         }
     };
     report.findings(&verified.findings);
@@ -51,17 +50,19 @@ pub(crate) fn run(step: &VerifyStep, report: &Reporter, p: Packaged) -> Result<V
             .map(|f| format!("; bundle folder {}", f.display()))
             .unwrap_or_default()
     ));
+    let bundle = p.contents.bundle;
     let newest = p.files.as_ref().and_then(|_| {
-        let csv = p.bundle.csvs.first()?.clone();
-        let crds = crate::olm::fbc::properties::owned_crds(&csv, &p.bundle.crds);
+        let csv = bundle.csvs.first()?.clone();
+        let crds = crate::olm::fbc::properties::owned_crds(&csv, &bundle.crds);
         Some((csv, crds))
     });
     Ok(Verified {
         newest,
+        objects: p.contents.objects,
         files: p.files,
         decision: p.decision,
-        basis: p.basis.map(|b| b.carrying(&p.bundle)),
-        package: p.bundle.package,
+        basis: p.basis.map(|b| b.carrying(&bundle)),
+        package: bundle.package,
         folder: p.folder,
         packed: p.packed,
     })

@@ -8,7 +8,8 @@
 //! file trimmed to what exists at `v`: a channel's head is the newest CSV of its chain (walked
 //! from the tree's `currentCSV` through `replaces`, as operator-registry walks it) that is
 //! published by then; a channel with none is left out, and `defaultChannel` falls back to the
-//! first channel left when its own is not there yet.
+//! first channel left when its own is not there yet. The version's folder's other objects
+//! (RBAC, ConfigMaps, …) are kept beside it, for verification.
 
 use std::path::{Path, PathBuf};
 
@@ -16,7 +17,7 @@ use semver::Version;
 use serde::Deserialize;
 use serde_yaml_ng::Value;
 
-use super::{Bundle, Manifest, PackageManifest};
+use super::{Bundle, DocKind, Manifest, PackageManifest, doc_kind};
 
 /// One version folder of the tree.
 #[derive(Debug, Clone)]
@@ -25,6 +26,9 @@ pub(crate) struct VersionFolder {
     pub(crate) dir: PathBuf,
     pub(crate) csv: Manifest,
     pub(crate) crds: Vec<Manifest>,
+    /// The folder's other objects (RBAC, ConfigMaps, …), which the release of this version
+    /// carries beside its CSV and verification checks.
+    pub(crate) objects: Vec<Manifest>,
 }
 
 /// The tree: its package file and its version folders in SemVer order.
@@ -134,20 +138,21 @@ fn read_version(dir: &Path) -> Result<Option<VersionFolder>, String> {
         .filter(|p| p.extension().is_some_and(|x| x == "yaml" || x == "yml"))
         .collect();
     files.sort();
-    let (mut csv, mut crds) = (None, Vec::new());
+    let (mut csv, mut crds, mut objects) = (None, Vec::new(), Vec::new());
     for path in files {
         let file = path
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
         for doc in yaml_docs(&path)? {
-            match doc.get("kind").and_then(Value::as_str) {
-                Some("ClusterServiceVersion") if csv.is_some() => {
+            match doc_kind(&doc) {
+                DocKind::Csv if csv.is_some() => {
                     return Err(format!("{}: more than one CSV", dir.display()));
                 }
-                Some("ClusterServiceVersion") => csv = Some(Manifest::new(&file, doc)),
-                Some("CustomResourceDefinition") => crds.push(Manifest::new(&file, doc)),
-                _ => {}
+                DocKind::Csv => csv = Some(Manifest::new(&file, doc)),
+                DocKind::Crd => crds.push(Manifest::new(&file, doc)),
+                DocKind::Object => objects.push(Manifest::new(&file, doc)),
+                DocKind::Package | DocKind::Other => {}
             }
         }
     }
@@ -163,6 +168,7 @@ fn read_version(dir: &Path) -> Result<Option<VersionFolder>, String> {
         dir: dir.to_path_buf(),
         csv,
         crds,
+        objects,
     }))
 }
 

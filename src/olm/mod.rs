@@ -28,7 +28,7 @@ use serde_yaml_ng::Value;
 
 pub use finding::{Finding, Level};
 
-/// One Kubernetes manifest (a CSV or a CRD), with the file it came from.
+/// One Kubernetes manifest (a CSV, a CRD or another object), with the file it came from.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Manifest {
     /// File name it was read from or will be written to (no folders).
@@ -90,6 +90,36 @@ impl Manifest {
     pub fn semver(&self) -> Option<semver::Version> {
         self.spec_version()
             .and_then(|v| semver::Version::parse(v).ok())
+    }
+}
+
+/// What a manifest document is, told by its content as OLM's loaders tell it (never by its file
+/// name): the package file (`packageName`), a CSV, a CRD, another Kubernetes object
+/// (`apiVersion` and `kind`: RBAC, ConfigMaps, Services, …) or none of these. Every reader of a
+/// bundle's files (`publish`, `verify`, a history tree) sorts documents with it, so each path
+/// validates the same objects beside a bundle's CSVs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum DocKind {
+    Package,
+    Csv,
+    Crd,
+    Object,
+    Other,
+}
+
+/// The [`DocKind`] of one parsed document.
+pub(crate) fn doc_kind(doc: &Value) -> DocKind {
+    if !doc.is_mapping() {
+        return DocKind::Other;
+    }
+    if doc.get("packageName").is_some() {
+        return DocKind::Package;
+    }
+    match doc.get("kind").and_then(Value::as_str) {
+        Some("ClusterServiceVersion") => DocKind::Csv,
+        Some("CustomResourceDefinition") => DocKind::Crd,
+        Some(_) if doc.get("apiVersion").is_some() => DocKind::Object,
+        _ => DocKind::Other,
     }
 }
 
@@ -213,6 +243,19 @@ pub fn crd_file_name(crd: &Manifest) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn documents_are_told_apart_by_content() {
+        let kind = |text: &str| doc_kind(&serde_yaml_ng::from_str(text).unwrap());
+        assert_eq!(kind("packageName: p\nchannels: []"), DocKind::Package);
+        let csv = "apiVersion: operators.coreos.com/v1alpha1\nkind: ClusterServiceVersion";
+        assert_eq!(kind(csv), DocKind::Csv);
+        assert_eq!(kind("kind: CustomResourceDefinition"), DocKind::Crd);
+        assert_eq!(kind("apiVersion: v1\nkind: ConfigMap"), DocKind::Object);
+        // An object needs both apiVersion and kind.
+        assert_eq!(kind("kind: ConfigMap"), DocKind::Other);
+        assert_eq!(kind("- a list"), DocKind::Other);
+    }
 
     fn manifest(kind: &str, name: &str, version: Option<&str>) -> Manifest {
         let mut text = format!("kind: {kind}\nmetadata:\n  name: {name}\n");

@@ -220,6 +220,17 @@ pub(crate) struct VerifyStep {
     pub(crate) operatorhub: bool,
 }
 
+impl VerifyStep {
+    /// The validator's options: the one place a step's profile becomes them, for the verify
+    /// step and for the per-CSV checks of a folder `publish` reads one CSV at a time.
+    pub(crate) fn options(&self) -> crate::olm::validate::Options {
+        crate::olm::validate::Options {
+            operatorhub: self.operatorhub,
+            ..crate::olm::validate::Options::new(self.profile)
+        }
+    }
+}
+
 /// Ask each server once, with the credentials, before anything is written.
 #[derive(Debug, Clone, Serialize)]
 pub(crate) struct PreflightStep {

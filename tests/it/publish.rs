@@ -195,13 +195,20 @@ fn publish_to_the_real_appr_server() {
 
 /// Reading a folder one CSV at a time (what `publish` does, to keep a large bundle's memory
 /// bounded) finds exactly what the whole-bundle check finds, and packs to the same bytes, on
-/// every bundle of the verify corpus, valid and broken alike.
+/// every bundle of the verify corpus, valid and broken alike, under both profiles (the modern
+/// one checks the objects beside the CSVs, and each container's resource requests).
 #[test]
 fn streamed_verification_equals_whole_bundle_verification() {
-    use olm_release::olm::archive;
-    use olm_release::olm::validate::{self, Options, Sink};
+    use olm_release::olm::validate::{Options, Profile};
+    for profile in [Profile::Appregistry2019, Profile::Modern] {
+        streamed_equals_whole(&Options::new(profile));
+    }
+}
 
-    let opts = Options::default();
+fn streamed_equals_whole(opts: &olm_release::olm::validate::Options) {
+    use olm_release::olm::archive;
+    use olm_release::olm::validate::{self, Sink};
+
     let root = crate::support::root().join("fixtures/verify");
     let mut dirs = Vec::new();
     for group in ["valid", "broken"] {
@@ -212,7 +219,7 @@ fn streamed_verification_equals_whole_bundle_verification() {
     dirs.sort();
     let mut compared = 0;
     for dir in dirs {
-        let Ok(whole) = archive::read_path(&dir, &Default::default()) else {
+        let Ok(whole) = archive::read_path_contents(&dir, &Default::default()) else {
             // Folders that cannot be read as a bundle at all are refused the same way both ways.
             assert!(
                 archive::read_dir_with(&dir, &Default::default(), |m| (m, ())).is_err(),
@@ -222,7 +229,7 @@ fn streamed_verification_equals_whole_bundle_verification() {
             continue;
         };
         let (skeletons, items) = archive::read_dir_with(&dir, &Default::default(), |csv| {
-            let mut sink = Sink::new(&opts);
+            let mut sink = Sink::new(opts);
             validate::check_csv(&csv, &mut sink);
             (
                 validate::skeleton(&csv),
@@ -233,21 +240,23 @@ fn streamed_verification_equals_whole_bundle_verification() {
         let mut per_csv = Vec::new();
         let mut list = String::new();
         let mut items: Vec<Option<_>> = items.into_iter().map(Some).collect();
-        for i in olm_release::olm::canonical_csv_order(&skeletons.csvs) {
+        for i in olm_release::olm::canonical_csv_order(&skeletons.bundle.csvs) {
             let (f, item) = items[i].take().unwrap();
             per_csv.extend(f);
             list.push_str(&item);
         }
-        if skeletons.csvs.is_empty() {
+        let sk = &skeletons.bundle;
+        if sk.csvs.is_empty() {
             list.push_str("[]\n");
         }
-        let flat = archive::flatten(&whole).unwrap();
-        let streamed = archive::flatten_parts(&skeletons.crds, list, &skeletons.package).unwrap();
+        assert_eq!(skeletons.objects, whole.objects, "{}", dir.display());
+        let flat = archive::flatten(&whole.bundle).unwrap();
+        let streamed = archive::flatten_parts(&sk.crds, list, &sk.package).unwrap();
         assert_eq!(flat, streamed, "{}: the same bundle.yaml", dir.display());
-        let path = format!("{}/bundle.yaml", whole.package.package_name);
+        let path = format!("{}/bundle.yaml", whole.bundle.package.package_name);
         let packed = archive::pack(&[(path, flat.into_bytes())], 0).unwrap();
-        let a = validate::verify_packed("b", &whole, &packed, &opts);
-        let b = validate::verify_packed_streamed("b", &skeletons, per_csv, &packed, &opts);
+        let a = validate::verify_packed("b", &whole, &packed, opts);
+        let b = validate::verify_packed_streamed("b", &skeletons, per_csv, &packed, opts);
         assert_eq!(
             a.findings,
             b.findings,

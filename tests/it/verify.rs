@@ -10,6 +10,7 @@ mod cli;
 mod corpus;
 mod courier_local;
 mod graph;
+mod objects;
 mod parity;
 mod pipeline;
 mod real_trees;

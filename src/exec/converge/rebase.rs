@@ -9,6 +9,7 @@ use super::{Context, splice};
 use crate::error::Result;
 use crate::exec::push::Push;
 use crate::exec::{Basis, Decision, Verified, fetch_previous, package, verify};
+use crate::olm::archive::Contents;
 use crate::olm::{Bundle, PackageManifest};
 use crate::plan::FetchStep;
 use crate::registry::ReleaseInfo;
@@ -175,7 +176,10 @@ pub(super) async fn rebase(
         .ok_or_else(|| crate::error::Error::internal("a re-assembly without the rendered files"))?;
     let input = package::Input::Pipeline {
         files,
-        bundle,
+        contents: Contents {
+            bundle,
+            objects: v.objects.clone(),
+        },
         decision: Some(decision),
         basis: Some(Basis {
             seen: now.to_vec(),

@@ -37,7 +37,8 @@ pub(crate) async fn run(
     rendered: Rendered,
 ) -> Result<Assembled> {
     let (ns, pkg, channel) = (&step.namespace, &step.package, &step.channel);
-    let (files, rendered) = rendered.split();
+    let (files, contents) = rendered.split();
+    let (rendered, objects) = (contents.bundle, contents.objects);
     let mut basis = Basis {
         rendered: rendered.clone(),
         seen: Vec::new(),
@@ -77,6 +78,7 @@ pub(crate) async fn run(
         return Ok(Assembled {
             files,
             bundle: rendered,
+            objects,
             decision,
             basis,
         });
@@ -180,6 +182,7 @@ pub(crate) async fn run(
     Ok(Assembled {
         files,
         bundle,
+        objects,
         decision,
         basis,
     })

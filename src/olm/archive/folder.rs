@@ -8,9 +8,9 @@ use std::path::{Path, PathBuf};
 
 use serde_yaml_ng::Value;
 
-use super::read::{package_file, parse_single, read_bundle, read_flattened, utf8};
-use super::{Budget, Files, Limits, ReadError, unpack_as};
-use crate::olm::{Bundle, Manifest, PackageManifest, input};
+use super::read::{once, package_file, parse_single, read_contents, read_flattened, utf8};
+use super::{Budget, Contents, Files, Limits, ReadError, unpack_as};
+use crate::olm::{Bundle, DocKind, Manifest, PackageManifest, doc_kind, input};
 
 /// A bundle file as found on disk, read but not parsed: what `verify` checks.
 #[derive(Debug)]
@@ -55,13 +55,18 @@ pub(crate) fn open(path: &Path, limits: &Limits) -> Result<Input, ReadError> {
 /// Reads a bundle from a path: a folder (flat or nested tree), a flattened `bundle.yaml`, or a
 /// `.tar.gz`.
 pub fn read_path(path: &Path, limits: &Limits) -> Result<Bundle, ReadError> {
+    read_path_contents(path, limits).map(|c| c.bundle)
+}
+
+/// [`read_path`] with the other objects beside the bundle's CSVs (what `publish` validates).
+pub fn read_path_contents(path: &Path, limits: &Limits) -> Result<Contents, ReadError> {
     let shown = path.display().to_string();
     if path.is_dir() {
-        return read_dir_with(path, limits, |csv| (csv, ())).map(|(bundle, _)| bundle);
+        return read_dir_with(path, limits, |csv| (csv, ())).map(|(contents, _)| contents);
     }
     match open(path, limits)? {
-        Input::Tarball { files, .. } => read_bundle(&files, limits).map_err(|e| e.within(shown)),
-        Input::File { bytes, .. } => read_flattened(&shown, &bytes, limits),
+        Input::Tarball { files, .. } => read_contents(&files, limits).map_err(|e| e.within(shown)),
+        Input::File { bytes, .. } => read_flattened(&shown, &bytes, limits).map(Contents::bare),
     }
 }
 
@@ -70,6 +75,7 @@ enum Item<T> {
     Package(PackageManifest),
     Csv(Manifest, T),
     Crd(Manifest),
+    Object(Manifest),
     Other,
 }
 
@@ -77,12 +83,13 @@ enum Item<T> {
 /// CSV to `visit` as soon as it is parsed; `visit` returns what to keep of it (e.g. a skeleton)
 /// and something of its own (e.g. findings). A cumulative bundle of hundreds of CSVs thus never
 /// has to be held parsed whole. Files are visited in the same order, and classified by the same
-/// rules, as [`read_path`] does. The YAML files together must fit `limits`.
+/// rules, as [`read_path`] does. The YAML files together must fit `limits`. The other objects
+/// (RBAC, ConfigMaps, …) come back whole, each document once.
 pub fn read_dir_with<T: Send>(
     dir: &Path,
     limits: &Limits,
     visit: impl Fn(Manifest) -> (Manifest, T) + Sync,
-) -> Result<(Bundle, Vec<T>), ReadError> {
+) -> Result<(Contents, Vec<T>), ReadError> {
     let shown = dir.display().to_string();
     let mut paths = list(dir, limits)?;
     paths.retain(|f| f.yaml);
@@ -96,21 +103,21 @@ pub fn read_dir_with<T: Send>(
         budget.check(rel, text)?;
         let doc: Value = parse_single(rel, text)?;
         let file = rel.rsplit('/').next().unwrap_or(rel).to_string();
-        if doc.get("packageName").is_some() {
-            return package_file(rel, doc).map(Item::Package);
-        }
-        Ok(match doc.get("kind").and_then(Value::as_str) {
-            Some("ClusterServiceVersion") => {
+        Ok(match doc_kind(&doc) {
+            DocKind::Package => return package_file(rel, doc).map(Item::Package),
+            DocKind::Csv => {
                 let (kept, extra) = visit(Manifest::new(file, doc));
                 Item::Csv(kept, extra)
             }
-            Some("CustomResourceDefinition") => Item::Crd(Manifest::new(file, doc)),
-            _ => Item::Other,
+            DocKind::Crd => Item::Crd(Manifest::new(file, doc)),
+            DocKind::Object => Item::Object(Manifest::new(file, doc)),
+            DocKind::Other => Item::Other,
         })
     };
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
     let mut package = None;
-    let (mut csvs, mut crds, mut extras) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut csvs, mut crds, mut objects, mut extras) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for batch in paths.chunks(threads * 2) {
         let items: Vec<Result<Item<T>, ReadError>> = if threads < 2 || batch.len() < 2 {
             batch.iter().map(read_one).collect()
@@ -140,11 +147,8 @@ pub fn read_dir_with<T: Send>(
                     csvs.push(m);
                     extras.push(extra);
                 }
-                Item::Crd(m) => {
-                    if !crds.iter().any(|c: &Manifest| c.doc == m.doc) {
-                        crds.push(m);
-                    }
-                }
+                Item::Crd(m) => once(&mut crds, m),
+                Item::Object(m) => once(&mut objects, m),
                 Item::Other => {}
             }
         }
@@ -153,10 +157,13 @@ pub fn read_dir_with<T: Send>(
         what: format!("{shown}: the folder"),
     })?;
     Ok((
-        Bundle {
-            package,
-            csvs,
-            crds,
+        Contents {
+            bundle: Bundle {
+                package,
+                csvs,
+                crds,
+            },
+            objects,
         },
         extras,
     ))

@@ -20,7 +20,8 @@
 //! The API, every reader taking the [`Limits`] the command resolved (`settings` reads
 //! `--max-bundle-bytes`; tests and tools use `Limits::default()`):
 //! - a bundle on disk: [`read_path`] (folder, `bundle.yaml` or `.tar.gz`), or [`read_dir_with`]
-//!   to visit a folder's CSVs one at a time;
+//!   to visit a folder's CSVs one at a time; [`read_path_contents`] and [`read_dir_with`] also
+//!   hand back the other objects beside the CSVs ([`Contents`]), which `publish` validates;
 //! - bytes in memory: [`unpack`] (a `.tar.gz` into files and its digest), [`read_bundle`] (those
 //!   files), [`read_flattened`] (one `bundle.yaml`), [`tar_digest`] (the digest alone);
 //! - a blob a registry served: [`unpack_release`], which also checks the digest the registry
@@ -42,7 +43,7 @@ mod write;
 pub(crate) use budget::Budget;
 pub use error::{ReadError, WriteError};
 pub(crate) use folder::{Input, open};
-pub use folder::{read_dir_with, read_path};
+pub use folder::{read_dir_with, read_path, read_path_contents};
 pub(crate) use read::check_files;
 pub use read::{
     parse_flattened_list, parse_flattened_top, parse_single, read_bundle, read_flattened,
@@ -53,6 +54,8 @@ pub use unpack::{tar_digest, unpack};
 pub use write::{bundle_files, csv_list_item, flatten, flatten_parts, pack};
 
 use sha2::{Digest, Sha256};
+
+use crate::olm::Bundle;
 
 /// How the bundle is laid out inside the tarball.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize, serde::Serialize)]
@@ -145,6 +148,26 @@ impl Default for Limits {
             max_entries: 10_000,
             max_ratio: 100,
             max_depth: 100,
+        }
+    }
+}
+
+/// What a bundle folder or tarball holds: the bundle (the package file, CSVs and CRDs: what the
+/// app registry publishes) and the other objects beside its CSVs (RBAC, ConfigMaps, …, each
+/// document once), which the app registry's bundle cannot hold but validation checks, so
+/// `publish DIR` checks what `verify DIR` checks.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Contents {
+    pub bundle: Bundle,
+    pub objects: Vec<crate::olm::Manifest>,
+}
+
+impl Contents {
+    /// A bundle with no other objects (a flattened `bundle.yaml` holds none).
+    pub fn bare(bundle: Bundle) -> Self {
+        Contents {
+            bundle,
+            objects: Vec::new(),
         }
     }
 }

@@ -5,8 +5,10 @@
 use serde_yaml_ng::Value;
 
 use super::error::describe;
-use super::{Budget, Limits, ReadError};
-use crate::olm::{Bundle, Manifest, PackageManifest, crd_file_name, csv_file_name};
+use super::{Budget, Contents, Limits, ReadError};
+use crate::olm::{
+    Bundle, DocKind, Manifest, PackageManifest, crd_file_name, csv_file_name, doc_kind,
+};
 
 /// What a flattened bundle is, for "expected …" messages.
 pub(crate) const FLATTENED: &str = "a flattened bundle: a YAML mapping with a top-level 'data' key";
@@ -14,12 +16,21 @@ pub(crate) const FLATTENED: &str = "a flattened bundle: a YAML mapping with a to
 /// Reads a bundle from the files of an unpacked blob: one file = flattened `bundle.yaml`,
 /// several = a nested or flat manifest tree.
 pub fn read_bundle(files: &[(String, Vec<u8>)], limits: &Limits) -> Result<Bundle, ReadError> {
+    read_contents(files, limits).map(|c| c.bundle)
+}
+
+/// [`read_bundle`] with the other objects a manifest tree holds beside its CSVs (a flattened
+/// `bundle.yaml` holds none).
+pub(crate) fn read_contents(
+    files: &[(String, Vec<u8>)],
+    limits: &Limits,
+) -> Result<Contents, ReadError> {
     let budget = Budget::new(limits);
     match files {
         [] => Err(ReadError::Empty {
             what: "the archive".into(),
         }),
-        [(path, content)] => flattened(path, content, &budget),
+        [(path, content)] => flattened(path, content, &budget).map(Contents::bare),
         _ => read_tree(files, &budget),
     }
 }
@@ -184,9 +195,9 @@ fn check_flattened(path: &str, content: &[u8], budget: &Budget) -> Result<(), Re
 }
 
 /// Parses a folder tree of manifests (flat or nested), classifying each YAML file by content.
-fn read_tree(files: &[(String, Vec<u8>)], budget: &Budget) -> Result<Bundle, ReadError> {
+fn read_tree(files: &[(String, Vec<u8>)], budget: &Budget) -> Result<Contents, ReadError> {
     let mut package = None;
-    let (mut csvs, mut crds) = (Vec::new(), Vec::new());
+    let (mut csvs, mut crds, mut objects) = (Vec::new(), Vec::new(), Vec::new());
     let yaml: Vec<&(String, Vec<u8>)> = files
         .iter()
         .filter(|(p, _)| p.ends_with(".yaml") || p.ends_with(".yml"))
@@ -198,32 +209,38 @@ fn read_tree(files: &[(String, Vec<u8>)], budget: &Budget) -> Result<Bundle, Rea
     for ((path, _), doc) in yaml.into_iter().zip(parsed) {
         let doc = doc?;
         let file = path.rsplit('/').next().unwrap_or(path).to_string();
-        if doc.get("packageName").is_some() {
-            if package.is_some() {
-                return Err(ReadError::SecondPackage { file: path.clone() });
-            }
-            package = Some(package_file(path, doc)?);
-            continue;
-        }
-        match doc.get("kind").and_then(Value::as_str) {
-            Some("ClusterServiceVersion") => csvs.push(Manifest::new(file, doc)),
-            Some("CustomResourceDefinition") => {
-                let m = Manifest::new(file, doc);
-                if !crds.iter().any(|c: &Manifest| c.doc == m.doc) {
-                    crds.push(m);
+        match doc_kind(&doc) {
+            DocKind::Package => {
+                if package.is_some() {
+                    return Err(ReadError::SecondPackage { file: path.clone() });
                 }
+                package = Some(package_file(path, doc)?);
             }
-            _ => {}
+            DocKind::Csv => csvs.push(Manifest::new(file, doc)),
+            DocKind::Crd => once(&mut crds, Manifest::new(file, doc)),
+            DocKind::Object => once(&mut objects, Manifest::new(file, doc)),
+            DocKind::Other => {}
         }
     }
     let package = package.ok_or_else(|| ReadError::NoPackage {
         what: "the archive".into(),
     })?;
-    Ok(Bundle {
-        package,
-        csvs,
-        crds,
+    Ok(Contents {
+        bundle: Bundle {
+            package,
+            csvs,
+            crds,
+        },
+        objects,
     })
+}
+
+/// Adds `m` unless the same document is there already (a tree's version folders repeat their
+/// CRDs and objects).
+pub(crate) fn once(list: &mut Vec<Manifest>, m: Manifest) {
+    if !list.iter().any(|c| c.doc == m.doc) {
+        list.push(m);
+    }
 }
 
 pub(crate) fn package_file(path: &str, doc: Value) -> Result<PackageManifest, ReadError> {

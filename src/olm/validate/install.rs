@@ -217,3 +217,31 @@ pub fn service_accounts(csv: &Manifest) -> Vec<&str> {
         })
         .unwrap_or_default()
 }
+
+/// `spec.install` reduced to what [`service_accounts`] reads (each deployment's
+/// `spec.template.spec.serviceAccountName`), for a CSV's skeleton; `None` without deployments.
+pub(crate) fn accounts_only(csv: &Manifest) -> Option<Value> {
+    let ds = value_at(&csv.doc, "spec.install.spec.deployments").and_then(Value::as_sequence)?;
+    let kept: Vec<Value> = ds
+        .iter()
+        .map(|d| {
+            let name = value_at(d, "spec.template.spec.serviceAccountName")
+                .cloned()
+                .unwrap_or(Value::Null);
+            let yaml = |k: &str, v: Value| {
+                let mut m = serde_yaml_ng::Mapping::new();
+                m.insert(k.into(), v);
+                Value::Mapping(m)
+            };
+            yaml(
+                "spec",
+                yaml("template", yaml("spec", yaml("serviceAccountName", name))),
+            )
+        })
+        .collect();
+    let mut spec = serde_yaml_ng::Mapping::new();
+    spec.insert("deployments".into(), Value::Sequence(kept));
+    let mut install = serde_yaml_ng::Mapping::new();
+    install.insert("spec".into(), Value::Mapping(spec));
+    Some(Value::Mapping(install))
+}

@@ -121,11 +121,12 @@ pub fn validate(bundle: &Bundle, profile: Profile) -> Vec<Finding> {
     validate_with(bundle, &Options::new(profile))
 }
 
-/// Validates an in-memory bundle under `opts`; findings sorted errors first.
+/// Validates an in-memory bundle (with no other objects) under `opts`; findings sorted errors
+/// first.
 pub fn validate_with(bundle: &Bundle, opts: &Options) -> Vec<Finding> {
     let file = bundle.package.file_name();
     let mut sink = Sink::new(opts);
-    check(bundle, Some(&file), &mut sink);
+    check(&Unit::of(bundle, &[]), bundle, Some(&file), &mut sink);
     report::sorted(sink.out)
 }
 
@@ -174,34 +175,41 @@ pub(crate) struct Unit<'a> {
 }
 
 impl<'a> Unit<'a> {
-    /// A flat in-memory bundle as one unit.
-    pub(crate) fn of(bundle: &'a Bundle) -> Self {
+    /// What is checked as one bundle when the bundle is in memory: its CSVs and CRDs, and the
+    /// other objects released with it (`objects`: what render read beside the CSV in a
+    /// pipeline, what `publish` read beside the CSVs in a folder, tree or tarball). The verify
+    /// stage, `publish` and `publish --history` all check this unit; `verify PATH` checks each
+    /// bundle folder its loader finds (a folder's CSVs, CRDs and objects), so the same folder
+    /// gives the same findings every way.
+    pub(crate) fn of(bundle: &'a Bundle, objects: &'a [Manifest]) -> Self {
         Unit {
             csvs: &bundle.csvs,
             crds: &bundle.crds,
-            objects: &[],
+            objects,
         }
     }
 }
 
-/// Every rule on a flat in-memory bundle. `package_file` is `None` when the bundle had no
-/// package file (already reported), which turns off the package and channel checks.
-pub(crate) fn check(bundle: &Bundle, package_file: Option<&str>, sink: &mut Sink) {
-    for csv in &bundle.csvs {
+/// Every rule on a flat in-memory bundle (`unit` is [`Unit::of`] it). `package_file` is `None`
+/// when the bundle had no package file (already reported), which turns off the package and
+/// channel checks.
+pub(crate) fn check(unit: &Unit, bundle: &Bundle, package_file: Option<&str>, sink: &mut Sink) {
+    for csv in unit.csvs {
         check_csv(csv, sink);
     }
-    check_unit(&Unit::of(bundle), sink);
+    check_unit(unit, sink);
     check_across(bundle, package_file, sink);
 }
 
-/// The checks that look at one CSV alone. Together with the CRD checks and the checks across
-/// the package on the CSVs' [`skeleton`]s they find what the whole-bundle check finds (except
-/// the checks that read the install strategy across objects and the bundle-size rule, which
-/// need every document whole), so a large bundle can be validated one CSV at a time.
+/// The checks that look at one CSV alone. Together with the CRD and object checks and the
+/// checks across the package on the CSVs' [`skeleton`]s they find what the whole-bundle check
+/// finds (except the bundle-size rule, which needs every document whole), so a large bundle
+/// can be validated one CSV at a time.
 pub fn check_csv(csv: &Manifest, sink: &mut Sink) {
     csv::check(csv, sink);
     install::check(csv, sink);
     types::check(csv, sink);
+    objects::requests(csv, sink);
 }
 
 /// The checks of one bundle beyond its CSVs alone: CRDs and ownership, other objects, size.
@@ -214,8 +222,10 @@ pub(crate) fn check_unit(unit: &Unit, sink: &mut Sink) {
 }
 
 /// What the checks across a bundle read of a CSV: its identity, version and upgrade edges
-/// (`replaces`, `skips`, `olm.skipRange`), its owned and required APIs and its examples. The
-/// rest (install strategy, permissions, icon, description) is only read by [`check_csv`].
+/// (`replaces`, `skips`, `olm.skipRange`), its owned and required APIs and its examples, and
+/// the service accounts its deployments run as (which the object checks compare with the
+/// bundle's ServiceAccounts). The rest (install strategy, permissions, icon, description) is
+/// only read by [`check_csv`].
 pub fn skeleton(csv: &Manifest) -> Manifest {
     use serde_yaml_ng::{Mapping, Value};
     let mut top = Mapping::new();
@@ -230,6 +240,9 @@ pub fn skeleton(csv: &Manifest) -> Manifest {
             if let Some(v) = spec.get(key) {
                 kept.insert(key.into(), v.clone());
             }
+        }
+        if let Some(install) = install::accounts_only(csv) {
+            kept.insert("install".into(), install);
         }
         top.insert("spec".into(), Value::Mapping(kept));
     } else if let Some(spec) = csv.doc.get("spec") {

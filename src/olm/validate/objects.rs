@@ -2,7 +2,9 @@
 //! them: no ServiceAccount the CSV's deployments already get from OLM, PodDisruptionBudgets
 //! that still allow disruption, no global-default PriorityClass, no Role that may modify
 //! OpenShift's default SecurityContextConstraints; and, as warnings, API versions Kubernetes
-//! deprecated or removed, and containers without resource requests.
+//! deprecated or removed, and (per CSV) containers without resource requests. The objects are
+//! those released with the bundle: a folder's, or those a pipeline or `publish` carries
+//! ([`super::Unit::of`]).
 
 use serde_yaml_ng::Value;
 
@@ -48,19 +50,17 @@ const REMOVED: &[(&str, &str, &str)] = &[
     ("flowcontrol.apiserver.k8s.io/v1beta2", "*", "1.29"),
 ];
 
+/// The checks of the unit's objects (and its CRDs' API versions). The whole check runs on a
+/// bundle read one CSV at a time too: the CSVs' skeletons keep the service accounts.
 pub(crate) fn check(unit: &Unit, sink: &mut Sink) {
     deprecated_apis(unit, sink);
-    if sink.on(&rules::RESOURCE_REQUESTS) {
-        for csv in unit.csvs {
-            requests(csv, sink);
-        }
-    }
     let accounts: Vec<&str> = unit
         .csvs
         .iter()
         .flat_map(install::service_accounts)
         .collect();
     for m in unit.objects {
+        unchecked(m, sink);
         match m.kind() {
             Some("ServiceAccount") => {
                 if let Some(name) = m.name().filter(|n| accounts.contains(n)) {
@@ -84,6 +84,20 @@ pub(crate) fn check(unit: &Unit, sink: &mut Sink) {
             _ => {}
         }
     }
+}
+
+/// An object courier's checks skip (it reads the package, CSVs and CRDs only). The registry
+/// loader keeps every object of a CSV's folder in the bundle, so nothing is lost.
+fn unchecked(m: &Manifest, sink: &mut Sink) {
+    if !sink.on(&rules::FILE_UNKNOWN) {
+        return;
+    }
+    let known = format!(
+        "is a {}, which courier does not check (it reads the package, CSVs and CRDs only)",
+        m.kind().unwrap_or("Kubernetes object")
+    );
+    let fix = "nothing to do if the catalog's OLM installs this kind with the bundle; otherwise drop the file";
+    sink.add_fix(&rules::FILE_UNKNOWN, &At::of(m), "kind", known, fix);
 }
 
 fn pdb(m: &Manifest, sink: &mut Sink) {
@@ -149,10 +163,8 @@ fn rbac(m: &Manifest, sink: &mut Sink) {
     }
 }
 
-/// A manifest whose API version Kubernetes removed.
-/// Deprecated API versions among the unit's CRDs and objects (also run on a bundle read one
-/// CSV at a time, whose CRDs are kept whole, so `publish` and `verify DIR` agree).
-pub(crate) fn deprecated_apis(unit: &Unit, sink: &mut Sink) {
+/// Deprecated API versions among the unit's CRDs and objects.
+fn deprecated_apis(unit: &Unit, sink: &mut Sink) {
     if sink.on(&rules::DEPRECATED_API) {
         for m in unit.crds.iter().chain(unit.objects) {
             deprecated(m, sink);
@@ -175,8 +187,12 @@ fn deprecated(m: &Manifest, sink: &mut Sink) {
     }
 }
 
-/// Containers of the CSV's deployments without resource requests.
-fn requests(csv: &Manifest, sink: &mut Sink) {
+/// Containers of the CSV's deployments without resource requests (a check of one CSV alone,
+/// run with the others of [`super::check_csv`]).
+pub(super) fn requests(csv: &Manifest, sink: &mut Sink) {
+    if !sink.on(&rules::RESOURCE_REQUESTS) {
+        return;
+    }
     let at = At::of(csv);
     let Some(ds) = value_at(&csv.doc, "spec.install.spec.deployments").and_then(Value::as_sequence)
     else {

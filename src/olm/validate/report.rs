@@ -8,10 +8,10 @@ use serde::Serialize;
 
 use super::{
     At, Options, Profile, Sink, Unit, VerifyError, check, check_across, check_loaded, crd, load,
-    rules,
+    objects, rules,
 };
-use crate::olm::archive::{self, Input, Limits, ReadError};
-use crate::olm::{Bundle, Finding};
+use crate::olm::Finding;
+use crate::olm::archive::{self, Contents, Input, Limits, ReadError};
 
 /// What a verification found, and about what.
 #[derive(Debug, Clone, Serialize)]
@@ -129,20 +129,27 @@ pub fn verify_tarball(shown: &str, gz: &[u8], opts: &Options) -> Report {
     report
 }
 
-/// Verifies a bundle this process has just packed: the in-memory bundle is validated, and the
+/// Verifies a bundle this process has just packed: the in-memory bundle and the objects released
+/// with it ([`Contents`], checked as one [`Unit::of`] them) are validated, and the
 /// tarball is checked to be exactly its packing (its tar's sha256 is the digest recorded when it
 /// was packed from that bundle). Because packing is a pure function of the bundle, the bytes
 /// that will be sent are the validated bundle; this skips parsing megabytes of YAML a second
 /// time. (That the writer's YAML reads back as the same values is property-tested.)
 pub fn verify_packed(
     shown: &str,
-    bundle: &Bundle,
+    contents: &Contents,
     packed: &archive::Packed,
     opts: &Options,
 ) -> Report {
+    let bundle = &contents.bundle;
     let file = bundle.package.file_name();
     let mut sink = Sink::new(opts);
-    check(bundle, Some(&file), &mut sink);
+    check(
+        &Unit::of(bundle, &contents.objects),
+        bundle,
+        Some(&file),
+        &mut sink,
+    );
     packed_report(shown, packed, sink)
 }
 
@@ -151,18 +158,19 @@ pub fn verify_packed(
 /// [`skeleton`](super::skeleton); here the checks across the bundle run on the skeletons.
 pub fn verify_packed_streamed(
     shown: &str,
-    skeletons: &Bundle,
+    skeletons: &Contents,
     per_csv: Vec<Finding>,
     packed: &archive::Packed,
     opts: &Options,
 ) -> Report {
-    let file = skeletons.package.file_name();
+    let bundle = &skeletons.bundle;
+    let file = bundle.package.file_name();
     let mut sink = Sink::new(opts);
     sink.out = per_csv;
-    let unit = Unit::of(skeletons);
+    let unit = Unit::of(bundle, &skeletons.objects);
     crd::check(&unit, &mut sink);
-    super::objects::deprecated_apis(&unit, &mut sink);
-    check_across(skeletons, Some(&file), &mut sink);
+    objects::check(&unit, &mut sink);
+    check_across(bundle, Some(&file), &mut sink);
     packed_report(shown, packed, sink)
 }
 

@@ -25,7 +25,7 @@ mod walk;
 use serde_yaml_ng::Value;
 
 use super::{At, Sink, rules};
-use crate::olm::{Manifest, PackageManifest};
+use crate::olm::{DocKind, Manifest, PackageManifest, doc_kind};
 
 pub use flattened::flattened;
 pub use walk::read_dir;
@@ -80,27 +80,31 @@ enum Kind {
     Other,
 }
 
+/// [`DocKind`], the classification every bundle reader shares, plus what only verification
+/// tells apart: a package file missing its name and a registry+v1 bundle's annotations.
 fn classify(doc: &Value) -> Kind {
-    if !doc.is_mapping() {
-        return Kind::Other;
-    }
-    if doc.get("packageName").is_some() {
-        return Kind::Package;
-    }
-    match doc.get("kind").and_then(Value::as_str) {
-        Some("ClusterServiceVersion") => Kind::Csv,
-        Some("CustomResourceDefinition") => Kind::Crd,
-        Some(_) if doc.get("apiVersion").is_some() => Kind::Object,
-        Some(_) => Kind::Other,
-        None if doc.get("channels").is_some_and(Value::is_sequence) => Kind::NamelessPackage,
-        None if doc
-            .get("annotations")
-            .and_then(|a| a.get(PACKAGE_ANNOTATION))
-            .is_some() =>
+    match doc_kind(doc) {
+        DocKind::Package => Kind::Package,
+        DocKind::Csv => Kind::Csv,
+        DocKind::Crd => Kind::Crd,
+        DocKind::Object => Kind::Object,
+        DocKind::Other
+            if !doc.is_mapping() || doc.get("kind").and_then(Value::as_str).is_some() =>
+        {
+            Kind::Other
+        }
+        DocKind::Other if doc.get("channels").is_some_and(Value::is_sequence) => {
+            Kind::NamelessPackage
+        }
+        DocKind::Other
+            if doc
+                .get("annotations")
+                .and_then(|a| a.get(PACKAGE_ANNOTATION))
+                .is_some() =>
         {
             Kind::BundleMetadata
         }
-        None => Kind::Other,
+        DocKind::Other => Kind::Other,
     }
 }
 
@@ -320,17 +324,8 @@ pub fn tree(files: &[(String, Vec<u8>)], sink: &mut Sink) -> Loaded {
                 match d.kind {
                     Kind::Csv => f.csvs.push(m),
                     Kind::Crd => f.crds.push(m),
-                    _ => {
-                        let known = format!(
-                            "is a {}, which courier does not check (it reads the package, CSVs and CRDs only)",
-                            m.kind().unwrap_or("Kubernetes object")
-                        );
-                        // The registry loader keeps every object of a CSV's folder in the
-                        // bundle, so the file is not lost; only courier's checks skip it.
-                        let fix = "nothing to do if the catalog's OLM installs this kind with the bundle; otherwise drop the file";
-                        sink.add_fix(&rules::FILE_UNKNOWN, &At::of(&m), "kind", known, fix);
-                        f.objects.push(m);
-                    }
+                    // Checked with the folder's unit (`objects`), as every path checks them.
+                    _ => f.objects.push(m),
                 }
             }
         }
