@@ -148,6 +148,9 @@ pub(crate) struct PublishArgs {
     /// Also the OperatorHub rules, as for `verify`.
     #[arg(long)]
     pub(crate) operatorhub: bool,
+    /// Accept these categories instead of the catalog's list, as for `verify`.
+    #[arg(long, value_name = "FILE", env = "OPERATOR_BUNDLE_CATEGORIES")]
+    pub(crate) categories: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

@@ -17,6 +17,7 @@
 use crate::cli::PublishArgs;
 use crate::error::{Problem, Problems, Result};
 use crate::olm::archive::Limits;
+use crate::olm::validate::Categories;
 use crate::plan::{self, Plan, PublishInputs};
 use crate::settings::{self, Env, RunMode};
 
@@ -38,6 +39,12 @@ pub(crate) fn plan(args: &PublishArgs, env: &Env, limits: Limits) -> Result<Plan
     let location = settings::registry_location(&args.at.registry, args.at.insecure)
         .map_err(|e| problems.push(Problem::new("--registry", e)))
         .ok();
+    let categories = match &args.categories {
+        Some(file) => Categories::read(file)
+            .map_err(|e| problems.push(Problem::new("--categories", e.to_string())))
+            .ok(),
+        None => None,
+    };
     let (Some(release), Some(location)) = (release, location) else {
         return Err(Problems(problems).into());
     };
@@ -60,8 +67,11 @@ pub(crate) fn plan(args: &PublishArgs, env: &Env, limits: Limits) -> Result<Plan
         layout: args.layout,
         mtime,
         ci: crate::ci::CiContext::from_env(env),
-        profile: args.profile,
-        operatorhub: args.operatorhub,
+        checks: plan::VerifyStep {
+            profile: args.profile,
+            operatorhub: args.operatorhub,
+            categories,
+        },
         limits,
     };
     Ok(plan::publish(&inputs)?)

@@ -74,6 +74,11 @@ pub struct VerifySpec {
     /// validator).
     #[serde(default)]
     pub operatorhub: bool,
+    /// A categories file (JSON `{"categories": ["Name", ...]}`) whose names are accepted instead
+    /// of the catalog's list, relative to the source folder; default `$OPERATOR_BUNDLE_CATEGORIES`,
+    /// as `verify --categories`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub categories: Option<String>,
 }
 
 /// The app registry target.

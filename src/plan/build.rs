@@ -208,17 +208,11 @@ impl<'a> Builder<'a> {
                     version,
                     channel: s.channel.clone(),
                     show_contents: s.mode.dry_run,
-                    checks: VerifyStep {
-                        profile: s.verify.profile,
-                        operatorhub: s.verify.operatorhub,
-                    },
+                    checks: verify_step(s),
                     limits: s.bundle_limits,
                 })
             }
-            StageName::Verify => Step::Verify(VerifyStep {
-                profile: s.verify.profile,
-                operatorhub: s.verify.operatorhub,
-            }),
+            StageName::Verify => Step::Verify(verify_step(s)),
             StageName::Push => {
                 let (registry, namespace, package) = self.registry(stage)?;
                 Step::Push(PushStep {
@@ -352,5 +346,15 @@ impl<'a> Builder<'a> {
                 .clone()
                 .or_else(|| s.release.as_ref().map(|r| r.tag.clone())),
         })
+    }
+}
+
+/// The verify step as the settings say: the pipeline's profile and OperatorHub switch, and the
+/// categories file; the package step checks with the same.
+fn verify_step(s: &Settings) -> VerifyStep {
+    VerifyStep {
+        profile: s.verify.profile,
+        operatorhub: s.verify.operatorhub,
+        categories: s.categories.clone(),
     }
 }

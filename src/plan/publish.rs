@@ -10,7 +10,6 @@ use super::{BundleSource, Header, PackageStep, Plan, PushStep, RegistryJob, Step
 use crate::ci::CiContext;
 use crate::error::{Problem, Problems};
 use crate::olm::archive::{Layout, Limits};
-use crate::olm::validate::Profile;
 use crate::registry::Location;
 use crate::registry::appr::Credentials;
 use crate::settings::RunMode;
@@ -32,9 +31,8 @@ pub(crate) struct PublishInputs {
     pub(crate) layout: Layout,
     pub(crate) mtime: u64,
     pub(crate) ci: CiContext,
-    /// The validation profile (as `verify --profile`).
-    pub(crate) profile: Profile,
-    pub(crate) operatorhub: bool,
+    /// The checks (as `verify --profile`, `--operatorhub`, `--categories`).
+    pub(crate) checks: VerifyStep,
     /// Limits on reading the bundle (`--max-bundle-bytes`).
     pub(crate) limits: Limits,
 }
@@ -85,15 +83,9 @@ pub(crate) fn publish(p: &PublishInputs) -> Result<Plan, Problems> {
             channel: None,
             show_contents: false,
             limits: p.limits,
-            checks: VerifyStep {
-                profile: p.profile,
-                operatorhub: p.operatorhub,
-            },
+            checks: p.checks.clone(),
         }));
-        steps.push(Step::Verify(VerifyStep {
-            profile: p.profile,
-            operatorhub: p.operatorhub,
-        }));
+        steps.push(Step::Verify(p.checks.clone()));
         steps.push(Step::Push(PushStep {
             registry: registry.clone(),
             namespace: p.namespace.clone(),

@@ -54,13 +54,17 @@ fn details(step: &Step) -> Vec<String> {
         Step::FetchPrevious(s) => fetch(s),
         Step::Package(p) => package(p),
         Step::Verify(v) => vec![format!(
-            "validate the bundle (profile {}{}); stop on any error",
+            "validate the bundle (profile {}{}{}); stop on any error",
             v.profile.as_str(),
             if v.operatorhub {
                 ", with OperatorHub's rules"
             } else {
                 ""
-            }
+            },
+            v.categories
+                .as_ref()
+                .map(|c| format!(", categories of {}", c.path.display()))
+                .unwrap_or_default()
         )],
         Step::Push(p) => push(p),
         Step::Release(r) => release(r),

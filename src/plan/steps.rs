@@ -12,7 +12,7 @@ use serde::{Serialize, Serializer};
 use crate::http::HttpOptions;
 use crate::olm::archive::{Layout, Limits};
 use crate::olm::csv_build::spec::CsvSpec;
-use crate::olm::validate::Profile;
+use crate::olm::validate::{Categories, Profile};
 use crate::pipeline::OlderPolicy;
 use crate::registry::Location;
 use crate::registry::appr::Credentials;
@@ -218,6 +218,22 @@ pub(crate) struct VerifyStep {
     /// The OperatorHub rules too.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub(crate) operatorhub: bool,
+    /// The categories accepted instead of the catalog's list (shown as the file's path).
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "categories_path"
+    )]
+    pub(crate) categories: Option<Categories>,
+}
+
+fn categories_path<S: serde::Serializer>(
+    c: &Option<Categories>,
+    s: S,
+) -> std::result::Result<S::Ok, S::Error> {
+    s.collect_str(
+        &c.as_ref()
+            .map_or_else(String::new, |c| c.path.display().to_string()),
+    )
 }
 
 impl VerifyStep {
@@ -226,6 +242,7 @@ impl VerifyStep {
     pub(crate) fn options(&self) -> crate::olm::validate::Options {
         crate::olm::validate::Options {
             operatorhub: self.operatorhub,
+            categories: self.categories.as_ref().map(|c| c.names.clone()),
             ..crate::olm::validate::Options::new(self.profile)
         }
     }

@@ -19,6 +19,7 @@ mod notes;
 mod options;
 mod unread;
 mod urls;
+mod verify;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -73,6 +74,8 @@ pub(crate) struct Settings {
     pub(crate) skip_range: Option<String>,
     /// The verify profile and OperatorHub rules (`verify:`).
     pub(crate) verify: crate::pipeline::model::VerifySpec,
+    /// The categories file `verify.categories` or `$OPERATOR_BUNDLE_CATEGORIES` names, read.
+    pub(crate) categories: Option<crate::olm::validate::Categories>,
     /// `None` when the version is not strict SemVer (a problem says why).
     pub(crate) version: Option<semver::Version>,
     pub(crate) source: PathBuf,
@@ -257,18 +260,12 @@ pub(crate) fn resolve(args: &PipelineArgs, mode: RunMode, env: &Env) -> Result<S
         .as_ref()
         .map(|spec| images::catalog(spec, &file, &source, &out, &mut problems));
     let image_credentials = images::credentials(env, &mut problems);
-    let source_date_epoch = match env.get("SOURCE_DATE_EPOCH") {
-        None => None,
-        Some(v) => v
-            .parse()
-            .map_err(|_| {
-                problems.push(Problem::new(
-                    "SOURCE_DATE_EPOCH",
-                    format!("'{v}' is not a number of seconds"),
-                ))
-            })
-            .ok(),
-    };
+    let source_date_epoch = source_date_epoch(env)
+        .map_err(|p| problems.push(p))
+        .ok()
+        .flatten();
+    let verify_spec = p.verify.unwrap_or_default();
+    let categories = verify::categories(&verify_spec, &file, &source, env, &mut problems);
     Ok(Settings {
         name: p.name,
         package: p.package,
@@ -277,7 +274,8 @@ pub(crate) fn resolve(args: &PipelineArgs, mode: RunMode, env: &Env) -> Result<S
         default_channel: p.default_channel,
         skips: p.skips,
         skip_range: p.skip_range,
-        verify: p.verify.unwrap_or_default(),
+        verify: verify_spec,
+        categories,
         version,
         source,
         out,

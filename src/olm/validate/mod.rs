@@ -97,6 +97,23 @@ pub enum VerifyError {
     Categories { path: PathBuf, why: String },
 }
 
+/// A custom categories file, read: its path (what plans and messages show) and its names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Categories {
+    pub path: PathBuf,
+    pub names: Arc<[String]>,
+}
+
+impl Categories {
+    /// Reads the file ([`read_categories`]).
+    pub fn read(path: &Path) -> Result<Self, VerifyError> {
+        Ok(Categories {
+            path: path.to_path_buf(),
+            names: read_categories(path)?,
+        })
+    }
+}
+
 /// Reads a custom categories file: JSON `{"categories": [...]}` as operator-framework/api's
 /// `OPERATOR_BUNDLE_CATEGORIES` file.
 pub fn read_categories(path: &Path) -> Result<Arc<[String]>, VerifyError> {

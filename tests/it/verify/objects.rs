@@ -78,10 +78,15 @@ struct Outcome {
 /// `publish DIR --dry-run`, the last two with `flags` (the profile the pipeline's `verify:`
 /// section names). Asserts they ended alike and returns their findings.
 fn three_ways(w: &Work, flags: &[&str]) -> Vec<String> {
-    let run = w.run(&["run", "pipelines/flat.yaml"], &[]);
+    three_ways_with(w, flags, &[])
+}
+
+/// [`three_ways`] with the variables `env` set for all three.
+fn three_ways_with(w: &Work, flags: &[&str], env: &[(&str, &str)]) -> Vec<String> {
+    let run = w.run(&["run", "pipelines/flat.yaml"], env);
     let mut args = vec!["verify", FOLDER];
     args.extend(flags);
-    let verify = w.run(&args, &[]);
+    let verify = w.run(&args, env);
     let mut args = vec![
         "publish",
         FOLDER,
@@ -96,7 +101,7 @@ fn three_ways(w: &Work, flags: &[&str]) -> Vec<String> {
         "--dry-run",
     ];
     args.extend(flags);
-    let publish = w.run(&args, &[]);
+    let publish = w.run(&args, env);
     let outcome = |o: &std::process::Output, text: String| Outcome {
         code: o.status.code(),
         findings: findings(&text),
@@ -328,6 +333,72 @@ fn the_pipelines_operatorhub_is_the_operatorhub_flag_on_every_path() {
             assert_eq!(category, hub, "{profile}, operatorhub {hub}: {seen:#?}");
         }
     }
+}
+
+/// A categories file is one list on every path: `verify.categories` in the pipeline is
+/// `--categories` of `verify` and `publish`, and `$OPERATOR_BUNDLE_CATEGORIES` sets it for all
+/// three; a category the file lists passes OperatorHub's rules everywhere, one it does not
+/// list stops all three, and without a file the standard list applies.
+#[test]
+fn a_categories_file_is_one_list_for_the_stage_verify_dir_and_publish() {
+    const HUB: &str = "  operatorhub: true";
+    let with_file = |verify: &str| {
+        let w = bundle_with(&[], verify);
+        set_category(&w.path().join(FOLDER), "Widget Tools");
+        std::fs::write(
+            w.path().join("categories.json"),
+            r#"{"categories": ["Widget Tools", "Storage"]}"#,
+        )
+        .unwrap();
+        w
+    };
+    let refused = |seen: &[String]| {
+        seen.iter()
+            .any(|f| f.starts_with("error[") && f.contains("Widget Tools"))
+    };
+    // No file: the standard list, which lacks the category.
+    let w = with_file(HUB);
+    let seen = three_ways(&w, &["--operatorhub"]);
+    assert!(refused(&seen), "{seen:#?}");
+    // The pipeline's key and the flag.
+    let w = with_file(&format!("{HUB}\n  categories: categories.json"));
+    let seen = three_ways(&w, &["--operatorhub", "--categories", "categories.json"]);
+    assert!(!refused(&seen), "{seen:#?}");
+    // The variable, for all three.
+    let w = with_file(HUB);
+    let env = [("OPERATOR_BUNDLE_CATEGORIES", "categories.json")];
+    let seen = three_ways_with(&w, &["--operatorhub"], &env);
+    assert!(!refused(&seen), "{seen:#?}");
+    // A file that lists other names refuses the category on every path.
+    let w = with_file(HUB);
+    std::fs::write(
+        w.path().join("categories.json"),
+        r#"{"categories": ["Storage"]}"#,
+    )
+    .unwrap();
+    let seen = three_ways_with(&w, &["--operatorhub"], &env);
+    assert!(refused(&seen), "{seen:#?}");
+    assert!(
+        seen.iter()
+            .any(|f| f.contains("the --categories file's list")),
+        "{seen:#?}"
+    );
+}
+
+/// An unreadable categories file stops the pipeline before anything runs, naming the key.
+#[test]
+fn an_unreadable_categories_file_is_a_problem_naming_the_key() {
+    let w = bundle_with(&[], "  categories: missing.json");
+    let run = w.run(&["run", "pipelines/flat.yaml"], &[]);
+    assert_eq!(run.status.code(), Some(2), "{}", stderr(&run));
+    let err = stderr(&run);
+    assert!(
+        err.contains("pipelines/flat.yaml:")
+            && err.contains("categories")
+            && err.contains("missing.json"),
+        "{err}"
+    );
+    assert!(list_files(&w.path().join("_out/registry")).is_empty());
 }
 
 fn set_category(folder: &Path, category: &str) {

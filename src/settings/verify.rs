@@ -1,0 +1,39 @@
+//! The verify section, resolved: the profile and OperatorHub switch as the pipeline file says,
+//! and the custom categories file (`verify.categories`, else `$OPERATOR_BUNDLE_CATEGORIES`, as
+//! `verify --categories` reads it), read once here so that every path that validates accepts
+//! the same names. operator-framework/api reads the same variable for its OperatorHub
+//! categories check.
+
+use std::path::{Path, PathBuf};
+
+use super::{Env, PipelineFile, resolve_path};
+use crate::error::Problem;
+use crate::olm::validate::Categories;
+use crate::pipeline::model::VerifySpec;
+
+/// The variable operator-framework/api reads a categories file's path from.
+pub(crate) const CATEGORIES_VAR: &str = "OPERATOR_BUNDLE_CATEGORIES";
+
+/// The categories file the pipeline names (relative to `source`) or the variable names;
+/// `None` when neither does, or when it cannot be read (a problem says why).
+pub(crate) fn categories(
+    spec: &VerifySpec,
+    file: &PipelineFile,
+    source: &Path,
+    env: &Env,
+    problems: &mut Vec<Problem>,
+) -> Option<Categories> {
+    let (path, at) = match &spec.categories {
+        Some(p) => (
+            resolve_path(source, Path::new(p)),
+            file.at(&["verify", "categories"]),
+        ),
+        None => (
+            PathBuf::from(env.get(CATEGORIES_VAR).filter(|v| !v.trim().is_empty())?),
+            CATEGORIES_VAR.to_string(),
+        ),
+    };
+    Categories::read(&path)
+        .map_err(|e| problems.push(Problem::new(at, format!("categories: {e}"))))
+        .ok()
+}
