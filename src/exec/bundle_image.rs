@@ -41,11 +41,11 @@ pub(crate) async fn run(
         .package
         .default_channel
         .clone()
-        .filter(|d| *d == step.channel);
+        .filter(|d| step.channels.contains(d));
     let folder = BundleFolder::build(&BundleInput {
         spec: BundleSpec {
             package: step.package.clone(),
-            channels: vec![step.channel.clone()],
+            channels: step.channels.clone(),
             default_channel,
         },
         csv: csv.clone(),

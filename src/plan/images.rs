@@ -60,6 +60,9 @@ pub(crate) struct BundleImageStep {
     pub(crate) folder: PathBuf,
     pub(crate) package: String,
     pub(crate) channel: String,
+    /// Every channel the release joins, `channel` first: the bundle's channels annotation.
+    #[serde(skip_serializing_if = "super::steps::single")]
+    pub(crate) channels: Vec<String>,
     /// Tar entry times and the config's `created` (`SOURCE_DATE_EPOCH`, else 0).
     pub(crate) epoch: u64,
     pub(crate) force: bool,
@@ -112,6 +115,7 @@ pub(crate) fn bundle_image_step(
         name: b.image.clone()?,
         folder: s.out.join("bundle-image"),
         package,
+        channels: release_channels(s, &channel),
         channel,
         epoch: s.source_date_epoch.unwrap_or(0),
         force: s.mode.force,
@@ -123,11 +127,7 @@ pub(crate) fn catalog_step(s: &Settings, package: String, channel: String) -> Op
     let c = s.catalog.as_ref()?;
     Some(CatalogStep {
         dir: c.dir.clone(),
-        channels: if s.channels.is_empty() {
-            vec![channel.clone()]
-        } else {
-            s.channels.clone()
-        },
+        channels: release_channels(s, &channel),
         package,
         channel,
         skips: c.skips.clone(),
@@ -135,6 +135,15 @@ pub(crate) fn catalog_step(s: &Settings, package: String, channel: String) -> Op
         force: s.mode.force,
         show_diff: s.mode.dry_run,
     })
+}
+
+/// Every channel of the release, `channel` first.
+fn release_channels(s: &Settings, channel: &str) -> Vec<String> {
+    if s.channels.is_empty() {
+        vec![channel.to_string()]
+    } else {
+        s.channels.clone()
+    }
 }
 
 /// Pushing to a registry off loopback needs `OCI_USERNAME` and `OCI_PASSWORD` (a dry-run only

@@ -190,6 +190,16 @@ fn dir_an_already_published_version_joins_another_channel_in_registry_and_catalo
         channel(&top, "fast").unwrap()["head"],
         format!("{PKG}.v0.3.0")
     );
+    // Its bundle image names both channels, as the package file and the catalog do.
+    let annotations = std::fs::read_to_string(
+        work.path()
+            .join("_out/sample-release/bundle-image/metadata/annotations.yaml"),
+    )
+    .unwrap();
+    assert!(
+        annotations.contains("operators.operatorframework.io.bundle.channels.v1: stable,fast\n"),
+        "{annotations}"
+    );
     // 0.2.0, below the highest release, starts channel lts on its own: release 0.3.1-0.1; its
     // bundle image (labelled stable when pushed) is kept, the catalog gets the lts entry, and
     // a rerun writes nothing.
