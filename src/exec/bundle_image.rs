@@ -19,6 +19,7 @@ use crate::report::Reporter;
 /// The bundle-image step.
 pub(crate) async fn run(
     step: &BundleImageStep,
+    store: &Store,
     report: &Reporter,
     gate: &dyn Gate,
     v: &Verified,
@@ -59,7 +60,6 @@ pub(crate) async fn run(
         folder.files().len(),
         image.digest()
     ));
-    let store = Store::open(&step.image.target, step.image.options())?;
     // A published CSV joining channels, or served by such a release (a rerun of it).
     let joins = match &v.decision {
         Some(Fetched::AddChannels { .. }) => true,
@@ -95,7 +95,7 @@ pub(crate) async fn run(
         tag: &step.tag,
         force: step.force,
     };
-    let pinned = publish(&store, &req, &step.name, report, gate).await?;
+    let pinned = publish(store, &req, &step.name, report, gate).await?;
     Ok(Some(Imaged { pinned, csv, crds }))
 }
 
@@ -145,7 +145,8 @@ pub(super) async fn publish(
     Ok(pinned)
 }
 
-fn event(report: &Reporter, e: Event) {
+/// Shows an OCI client's event.
+pub(super) fn event(report: &Reporter, e: Event) {
     match e {
         Event::Retry {
             at,
@@ -171,5 +172,6 @@ fn event(report: &Reporter, e: Event) {
         Event::ReadBack { digest } => {
             report.detail(&format!("read back {digest} by digest: identical"))
         }
+        Event::Warning(text) => report.warn(&text),
     }
 }

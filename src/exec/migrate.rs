@@ -23,6 +23,7 @@ use crate::report::Reporter;
 pub(crate) async fn run(
     step: &MigrateStep,
     registry: &Registry,
+    store: &Store,
     report: &Reporter,
     gate: &dyn Gate,
 ) -> Result<()> {
@@ -58,7 +59,6 @@ pub(crate) async fn run(
             m.left_out.join(", ")
         ));
     }
-    let store = Store::open(&step.image.target, step.image.options())?;
     let mut images = BTreeMap::new();
     for b in &m.bundles {
         let folder = BundleFolder::build(&b.input())?;
@@ -69,7 +69,7 @@ pub(crate) async fn run(
             tag: &tag,
             force: step.force,
         };
-        let pinned = publish(&store, &req, &step.name, report, gate).await?;
+        let pinned = publish(store, &req, &step.name, report, gate).await?;
         images.insert(b.name().to_string(), pinned);
     }
     let migrated = fbc::migrate::catalog(&m, &images)?;
