@@ -43,8 +43,15 @@ pub(crate) async fn run(
     let mut releases = Vec::new();
     for info in &infos {
         let gz = registry.pull(ns, pkg, &info.digest).await?;
-        let bundle = archive::unpack_release(&gz, &info.digest, &Default::default())
-            .map_err(|m| fail(format!("release {}: {m}", info.release)))?;
+        // The registry's blob, read within --max-bundle-bytes; past it, the server's failure.
+        let bundle =
+            archive::unpack_release(&gz, &info.digest, &step.limits).map_err(|source| {
+                super::errors::FetchError::Unpack {
+                    release: info.release.clone(),
+                    at: format!("{} {ns}/{pkg}", registry.describe()),
+                    source,
+                }
+            })?;
         releases.push(bundle);
     }
     report.info(&format!(

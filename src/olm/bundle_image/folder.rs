@@ -148,7 +148,8 @@ impl BundleFolder {
                     path: p.clone(),
                     why: "the file name is not UTF-8".into(),
                 })?;
-                let bytes = fs::read(&p).map_err(|e| E::io(&p, e))?;
+                let bytes = crate::olm::input::read(&p, crate::olm::input::MAX_FILE_BYTES)
+                    .map_err(|e| E::io(&p, e))?;
                 files.insert(format!("{sub}/{name}"), bytes);
             }
         }

@@ -18,6 +18,7 @@ use std::path::Path;
 use super::error::CatalogError;
 use super::model::Catalog;
 use super::parse;
+use crate::olm::input;
 
 /// A catalog read from a folder, with the files it came from.
 #[derive(Debug, Clone, Default)]
@@ -46,7 +47,8 @@ pub fn read(root: &Path) -> Result<Loaded, CatalogError> {
     walk(root, "", &mut files)?;
     for rel in files {
         let path = root.join(&rel);
-        let bytes = std::fs::read(&path).map_err(|e| CatalogError::io(&path, e))?;
+        let bytes =
+            input::read(&path, input::MAX_FILE_BYTES).map_err(|e| CatalogError::io(&path, e))?;
         parse::add_file(&mut loaded.catalog, &rel, &bytes)?;
         loaded.files.push(rel);
     }
@@ -103,7 +105,7 @@ pub fn plan(
     let mut changes = Vec::new();
     for (rel, new) in rendered {
         let path = root.join(rel);
-        let old = match std::fs::read(&path) {
+        let old = match input::read(&path, input::MAX_FILE_BYTES) {
             Ok(bytes) => Some(String::from_utf8_lossy(&bytes).into_owned()),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
             Err(e) => return Err(CatalogError::io(&path, e)),
@@ -118,7 +120,8 @@ pub fn plan(
     }
     for rel in read_files.iter().filter(|f| !rendered.contains_key(*f)) {
         let path = root.join(rel);
-        let old = std::fs::read(&path).map_err(|e| CatalogError::io(&path, e))?;
+        let old =
+            input::read(&path, input::MAX_FILE_BYTES).map_err(|e| CatalogError::io(&path, e))?;
         changes.push(FileChange {
             path: rel.clone(),
             old: Some(String::from_utf8_lossy(&old).into_owned()),
