@@ -149,3 +149,76 @@ fn migrate_unpacks_each_pulled_release_within_the_budgets() {
     assert!(err.contains("expands past the limit"), "{err}");
     assert!(extra <= 64 * MIB, "{extra} KiB extra");
 }
+
+/// Runs the binary in `cwd` with `env`, failing the test if it does not finish in time (a FIFO
+/// opened for reading blocks until a writer comes).
+fn run_within(cwd: &Path, args: &[&str], env: &[(&str, &str)]) -> std::process::Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_olm-release"))
+        .current_dir(cwd)
+        .args(args)
+        .env_clear()
+        .envs(env.iter().copied())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > Duration::from_secs(60) {
+            let _ = child.kill();
+            panic!("olm-release {args:?} did not finish: it opened a FIFO");
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.wait_with_output().unwrap()
+}
+
+/// The other files olm-release reads go through the same door: a FIFO as `SSL_CERT_FILE`, as
+/// a `dir:` registry's index, or in a catalog folder is refused without being opened.
+#[test]
+fn fifos_among_the_other_inputs_are_refused_without_being_opened() {
+    let tmp = tempfile::tempdir().unwrap();
+    let fifo = |rel: &str| {
+        let path = tmp.path().join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        assert!(
+            Command::new("mkfifo")
+                .arg(&path)
+                .status()
+                .unwrap()
+                .success()
+        );
+        path
+    };
+    let pem = fifo("ca.pem");
+    fifo("registry/sample/sample-operator/releases.json");
+    fifo("catalog/sample-operator/catalog.yaml");
+    let list = [
+        "registry",
+        "list",
+        "--registry",
+        "http://127.0.0.1:9/cnr",
+        "acme",
+    ];
+    let show = [
+        "registry",
+        "show",
+        "--registry",
+        "dir:registry",
+        "sample/sample-operator",
+        "0.1.0",
+    ];
+    for (args, env) in [
+        (&list[..], vec![("SSL_CERT_FILE", pem.to_str().unwrap())]),
+        (&show[..], vec![]),
+        (&["graph", "catalog"][..], vec![]),
+    ] {
+        let o = run_within(tmp.path(), args, &env);
+        let err = stderr(&o);
+        assert_ne!(o.status.code(), Some(0), "{err}");
+        assert!(
+            err.contains("is a FIFO (named pipe), not a regular file"),
+            "{args:?}: {err}"
+        );
+    }
+}
