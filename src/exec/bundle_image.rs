@@ -148,17 +148,27 @@ pub(super) async fn publish(
 /// Shows an OCI client's event.
 pub(super) fn event(report: &Reporter, e: Event) {
     match e {
+        // The error already names the call; the line reads as the app-registry client's
+        // retries do (`attempt` is the attempt that comes next).
         Event::Retry {
             at,
             attempt,
             of,
             wait,
             why,
-        } => report.warn(&format!(
-            "{at}: {why}; retrying in {:.1}s (attempt {} of {of})",
-            wait.as_secs_f64(),
-            attempt + 1
-        )),
+        } => {
+            let why = why
+                .strip_prefix(&format!("{at}: "))
+                .map_or(why.clone(), str::to_string);
+            let note = crate::events::RetryNote {
+                call: at,
+                why,
+                next_attempt: attempt,
+                max_attempts: of,
+                wait,
+            };
+            crate::events::Events::retrying(report, &note);
+        }
         Event::Token { service, scope } => {
             report.detail(&format!("token from {service} for {scope}"))
         }

@@ -186,3 +186,26 @@ fn insecure_plain_http_to_an_image_registry_is_warned_about_exactly_off_loopback
     }
     assert!(fake.state.lock().unwrap().manifests.contains_key("0.1.0"));
 }
+
+/// A retried request of the image registry reads as the app registry's do: the call once, the
+/// attempt that comes next.
+#[test]
+fn image_registry_retries_read_as_the_app_registry_s() {
+    let work = Work::sample();
+    let fake = Fake::start();
+    fake.state.lock().unwrap().unavailable = 1;
+    let file = pipeline(&work, &format!("http://{}/sample/bundle", fake.addr));
+    let o = run(&work, file, &[]);
+    support::assert_code(&o, 0);
+    let err = stderr(&o);
+    let line = err
+        .lines()
+        .find(|l| l.contains("retrying in"))
+        .unwrap_or_else(|| panic!("no retry line in\n{err}"));
+    assert!(
+        line.starts_with("warning: HEAD /v2/sample/bundle/manifests/0.1.0: HTTP 503"),
+        "{line}"
+    );
+    assert!(line.ends_with("(attempt 2 of 5)"), "{line}");
+    assert_eq!(line.matches("/v2/").count(), 1, "{line}");
+}
