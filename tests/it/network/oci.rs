@@ -74,8 +74,8 @@ fn a_bundle_image_push_to_a_self_signed_registry_is_refused_once_in_words() {
 }
 
 /// A private CA through `SSL_CERT_FILE`: pushed (token, blobs, manifest) and read back, a
-/// rerun finds it unchanged; through `HTTPS_PROXY` every connection is a CONNECT tunnel to
-/// the registry; `NO_PROXY` goes direct.
+/// rerun finds it unchanged; the next version through `HTTPS_PROXY`, every connection a
+/// CONNECT tunnel to the registry; and one with `NO_PROXY`, direct.
 #[test]
 fn a_bundle_image_is_pushed_over_a_private_ca_and_through_the_proxy() {
     let pki = Pki::new();
@@ -103,19 +103,28 @@ fn a_bundle_image_is_pushed_over_a_private_ca_and_through_the_proxy() {
     assert!(read_back, "no read-back by digest: {seen:?}");
     assert!(!stderr(&o).contains(PASSWORD));
 
-    let proxy = Proxy::start();
-    let before = front.connections();
-    let o = run(
-        &work,
-        file,
-        &[("SSL_CERT_FILE", ca), ("HTTPS_PROXY", &proxy.url())],
-    );
+    let o = run(&work, file, &[("SSL_CERT_FILE", ca)]);
     support::assert_code(&o, 0);
     assert!(
         stderr(&o).contains("unchanged: bundle image"),
         "{}",
         stderr(&o)
     );
+
+    // Another version, every request through the proxy: token, blobs, manifest, read-back.
+    let proxy = Proxy::start();
+    let before = front.connections();
+    let o = run(
+        &work,
+        file,
+        &[
+            ("SSL_CERT_FILE", ca),
+            ("HTTPS_PROXY", &proxy.url()),
+            ("VERSION", "0.2.0"),
+        ],
+    );
+    support::assert_code(&o, 0);
+    assert!(fake.state.lock().unwrap().manifests.contains_key("0.2.0"));
     let tunnels = proxy.targets();
     assert!(!tunnels.is_empty(), "the proxy saw no CONNECT");
     let front_at = format!("127.0.0.1:{}", front.port);
@@ -134,9 +143,11 @@ fn a_bundle_image_is_pushed_over_a_private_ca_and_through_the_proxy() {
             ("SSL_CERT_FILE", ca),
             ("HTTPS_PROXY", &proxy.url()),
             ("NO_PROXY", "127.0.0.1"),
+            ("VERSION", "0.3.0"),
         ],
     );
     support::assert_code(&o, 0);
+    assert!(fake.state.lock().unwrap().manifests.contains_key("0.3.0"));
     assert_eq!(proxy.targets(), tunnels, "NO_PROXY was ignored");
     assert!(front.connections() > before);
 }
