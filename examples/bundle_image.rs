@@ -71,6 +71,7 @@ async fn main() {
             let store = Store::open(
                 &target,
                 StoreOptions::default().with_credentials(credentials),
+                &olm_release::oci::NoEvents,
             )
             .unwrap_or_else(|e| fail(&e.to_string()));
             let tag = need(&args, "--tag");

@@ -219,7 +219,7 @@ async fn dispatch(
             run_plan(&plan, report).await
         }
         Command::Migrate(args) => {
-            let plan = commands::migrate::plan(&args, env)?;
+            let plan = commands::migrate::plan(&args, env, limits()?)?;
             run_plan(&plan, report).await
         }
     }

@@ -1,12 +1,14 @@
 //! Writing a file so that a reader sees the old bytes or the new ones, never a part: write a
 //! temporary file beside it, sync it, rename it into place. Used by the `dir:` registry and the
-//! `dir:` release target and the `oci:` layout, which other processes (CI jobs, people) may read
-//! at any moment.
+//! `dir:` release target, the `oci:` layout and the catalog folder, which other processes (CI
+//! jobs, people) may read at any moment; the bundle folder writer stages a whole folder under
+//! a name from [`temp_beside`] and renames it.
 //!
-//! A process killed between the write and the rename leaves its temporary file
-//! (`.NAME.tmp-PID`, hidden). Every write first removes such files in its folder whose process
-//! is gone ([`remove_stale_temps`]), so an interrupted run leaves nothing a later run does not
-//! clean. A live process's temporary file is never touched: it may be renamed any moment.
+//! A process killed between the write and the rename leaves its temporary file or folder
+//! (`.NAME.tmp-PID`, hidden). Every write first removes such entries in its folder whose
+//! process is gone ([`remove_stale_temps`]), so an interrupted run leaves nothing a later run
+//! does not clean. A live process's temporary entry is never touched: it may be renamed any
+//! moment.
 
 use std::fs;
 use std::io::Write;
@@ -22,7 +24,7 @@ pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let tmp = parent.join(format!(".{name}.tmp-{}", std::process::id()));
+    let tmp = temp_beside(&parent.join(name));
     let result = (|| {
         let mut f = fs::File::create(&tmp)?;
         f.write_all(bytes)?;
@@ -35,8 +37,19 @@ pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     result
 }
 
-/// Removes the temporary files of dead processes in `dir` (`.NAME.tmp-PID` whose PID no longer
-/// runs); returns how many. Best effort: a file that cannot be removed is left.
+/// This process's temporary name for `path`: `.NAME.tmp-PID` beside it, which
+/// [`remove_stale_temps`] recognises once the process is gone.
+pub(crate) fn temp_beside(path: &Path) -> std::path::PathBuf {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    path.with_file_name(format!(".{name}.tmp-{}", std::process::id()))
+}
+
+/// Removes the temporary files and folders of dead processes in `dir` (`.NAME.tmp-PID` whose
+/// PID no longer runs); returns how many. Best effort: an entry that cannot be removed is left.
+/// A symbolic link is removed itself, never followed.
 pub(crate) fn remove_stale_temps(dir: &Path) -> usize {
     let Ok(entries) = fs::read_dir(dir) else {
         return 0;
@@ -47,8 +60,16 @@ pub(crate) fn remove_stale_temps(dir: &Path) -> usize {
         let Some(pid) = name.to_str().and_then(temp_pid) else {
             continue;
         };
-        if pid != std::process::id() && !alive(pid, &e.path()) && fs::remove_file(e.path()).is_ok()
-        {
+        if pid == std::process::id() || alive(pid, &e.path()) {
+            continue;
+        }
+        let folder = e.file_type().is_ok_and(|t| t.is_dir());
+        let gone = if folder {
+            fs::remove_dir_all(e.path())
+        } else {
+            fs::remove_file(e.path())
+        };
+        if gone.is_ok() {
             removed += 1;
         }
     }
@@ -91,6 +112,9 @@ mod tests {
             .path()
             .join(format!(".other.tmp-{}", std::process::id()));
         let keep = dir.path().join("notes.tmp-1");
+        let dead_folder = dir.path().join(".bundle.tmp-4999998");
+        fs::create_dir_all(dead_folder.join("manifests")).unwrap();
+        fs::write(dead_folder.join("manifests/csv.yaml"), "partial").unwrap();
         let mut child = std::process::Command::new("sleep")
             .arg("5")
             .spawn()
@@ -103,10 +127,20 @@ mod tests {
         let _ = child.kill();
         let _ = child.wait();
         assert!(!dead.exists(), "a dead process's temporary file is left");
+        assert!(
+            !dead_folder.exists(),
+            "a dead process's temporary folder is left"
+        );
         assert!(mine.exists() && keep.exists() && live.exists());
         assert_eq!(fs::read(dir.path().join("index.json")).unwrap(), b"{}");
         assert_eq!(temp_pid(".a.tmp-12"), Some(12));
         assert_eq!(temp_pid("a.tmp-12"), None);
+        assert_eq!(temp_pid(".b.old.tmp-12"), Some(12));
+        let mine = temp_beside(Path::new("/x/index.json"));
+        assert_eq!(
+            temp_pid(&mine.file_name().unwrap().to_string_lossy()),
+            Some(std::process::id())
+        );
         assert_eq!(temp_pid(".a.tmp-x"), None);
     }
 }

@@ -10,7 +10,11 @@ use crate::plan::{self, ImageJob, MigrateInputs, Plan, RegistryJob};
 use crate::settings::{self, Env, RunMode};
 
 /// The plan of `migrate`.
-pub(crate) fn plan(args: &MigrateArgs, env: &Env) -> Result<Plan> {
+pub(crate) fn plan(
+    args: &MigrateArgs,
+    env: &Env,
+    limits: crate::olm::archive::Limits,
+) -> Result<Plan> {
     let mut problems = Vec::new();
     let epoch = settings::source_date_epoch(env)
         .map_err(|p| problems.push(p))
@@ -80,6 +84,7 @@ pub(crate) fn plan(args: &MigrateArgs, env: &Env) -> Result<Plan> {
             force: args.force,
         },
         ci: crate::ci::CiContext::from_env(env),
+        limits,
     };
     Ok(plan::migrate(inputs)?)
 }

@@ -19,6 +19,7 @@ use crate::report::Reporter;
 /// The bundle-image step.
 pub(crate) async fn run(
     step: &BundleImageStep,
+    store: &Store,
     report: &Reporter,
     gate: &dyn Gate,
     v: &Verified,
@@ -59,7 +60,6 @@ pub(crate) async fn run(
         folder.files().len(),
         image.digest()
     ));
-    let store = Store::open(&step.image.target, step.image.options())?;
     // A published CSV joining channels, or served by such a release (a rerun of it).
     let joins = match &v.decision {
         Some(Fetched::AddChannels { .. }) => true,
@@ -95,7 +95,7 @@ pub(crate) async fn run(
         tag: &step.tag,
         force: step.force,
     };
-    let pinned = publish(&store, &req, &step.name, report, gate).await?;
+    let pinned = publish(store, &req, &step.name, report, gate).await?;
     Ok(Some(Imaged { pinned, csv, crds }))
 }
 
@@ -145,19 +145,30 @@ pub(super) async fn publish(
     Ok(pinned)
 }
 
-fn event(report: &Reporter, e: Event) {
+/// Shows an OCI client's event.
+pub(super) fn event(report: &Reporter, e: Event) {
     match e {
+        // The error already names the call; the line reads as the app-registry client's
+        // retries do (`attempt` is the attempt that comes next).
         Event::Retry {
             at,
             attempt,
             of,
             wait,
             why,
-        } => report.warn(&format!(
-            "{at}: {why}; retrying in {:.1}s (attempt {} of {of})",
-            wait.as_secs_f64(),
-            attempt + 1
-        )),
+        } => {
+            let why = why
+                .strip_prefix(&format!("{at}: "))
+                .map_or(why.clone(), str::to_string);
+            let note = crate::events::RetryNote {
+                call: at,
+                why,
+                next_attempt: attempt,
+                max_attempts: of,
+                wait,
+            };
+            crate::events::Events::retrying(report, &note);
+        }
         Event::Token { service, scope } => {
             report.detail(&format!("token from {service} for {scope}"))
         }
@@ -171,5 +182,6 @@ fn event(report: &Reporter, e: Event) {
         Event::ReadBack { digest } => {
             report.detail(&format!("read back {digest} by digest: identical"))
         }
+        Event::Warning(text) => report.warn(&text),
     }
 }

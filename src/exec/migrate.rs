@@ -23,6 +23,7 @@ use crate::report::Reporter;
 pub(crate) async fn run(
     step: &MigrateStep,
     registry: &Registry,
+    store: &Store,
     report: &Reporter,
     gate: &dyn Gate,
 ) -> Result<()> {
@@ -42,8 +43,15 @@ pub(crate) async fn run(
     let mut releases = Vec::new();
     for info in &infos {
         let gz = registry.pull(ns, pkg, &info.digest).await?;
-        let bundle = archive::unpack_release(&gz, &info.digest, &Default::default())
-            .map_err(|m| fail(format!("release {}: {m}", info.release)))?;
+        // The registry's blob, read within --max-bundle-bytes; past it, the server's failure.
+        let bundle =
+            archive::unpack_release(&gz, &info.digest, &step.limits).map_err(|source| {
+                super::errors::FetchError::Unpack {
+                    release: info.release.clone(),
+                    at: format!("{} {ns}/{pkg}", registry.describe()),
+                    source,
+                }
+            })?;
         releases.push(bundle);
     }
     report.info(&format!(
@@ -58,7 +66,6 @@ pub(crate) async fn run(
             m.left_out.join(", ")
         ));
     }
-    let store = Store::open(&step.image.target, step.image.options())?;
     let mut images = BTreeMap::new();
     for b in &m.bundles {
         let folder = BundleFolder::build(&b.input())?;
@@ -69,7 +76,7 @@ pub(crate) async fn run(
             tag: &tag,
             force: step.force,
         };
-        let pinned = publish(&store, &req, &step.name, report, gate).await?;
+        let pinned = publish(store, &req, &step.name, report, gate).await?;
         images.insert(b.name().to_string(), pinned);
     }
     let migrated = fbc::migrate::catalog(&m, &images)?;

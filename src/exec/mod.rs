@@ -151,6 +151,8 @@ pub(crate) struct Exec<'a> {
     gate: RunGate<'a>,
     registry: OnceCell<Registry>,
     github: OnceCell<github::Client>,
+    /// The image target (bundle-image, migrate and their preflight share it).
+    image: OnceCell<crate::oci::Store>,
     /// A `dir:` registry's publication lock, held from fetch-previous to the push.
     held: RefCell<Option<crate::registry::dir::Held>>,
 }
@@ -166,6 +168,7 @@ pub(crate) async fn execute(plan: &Plan, report: &Arc<Reporter>) -> Result<()> {
         },
         registry: OnceCell::new(),
         github: OnceCell::new(),
+        image: OnceCell::new(),
         held: RefCell::new(None),
     };
     let mut carried = Carried::Start;
@@ -256,7 +259,8 @@ impl Exec<'_> {
                 Carried::Imaged(v?, i)
             }
             (Step::BundleImage(s), Carried::Verified(v)) => {
-                let image = bundle_image::run(s, report, &self.gate, &v).await?;
+                let store = self.image(&s.image)?;
+                let image = bundle_image::run(s, store, report, &self.gate, &v).await?;
                 Carried::Imaged(v, image)
             }
             (Step::Catalog(s), Carried::Imaged(v, i)) => {
@@ -268,7 +272,8 @@ impl Exec<'_> {
             }
             (Step::Migrate(s), Carried::Start) => {
                 let registry = self.registry(&s.registry)?;
-                migrate::run(s, registry, report, &self.gate).await?;
+                let store = self.image(&s.image)?;
+                migrate::run(s, registry, store, report, &self.gate).await?;
                 Carried::Start
             }
             (Step::Release(s), c) => {
@@ -329,6 +334,19 @@ impl Exec<'_> {
             self.events(),
         )?;
         Ok(self.registry.get_or_init(|| r))
+    }
+
+    /// The image target, opened on first use (a plain-http warning is given then, once).
+    fn image(
+        &self,
+        job: &crate::plan::ImageJob,
+    ) -> std::result::Result<&crate::oci::Store, crate::oci::OciError> {
+        if let Some(s) = self.image.get() {
+            return Ok(s);
+        }
+        let events = |e| bundle_image::event(self.report, e);
+        let s = crate::oci::Store::open(&job.target, job.options(), &events)?;
+        Ok(self.image.get_or_init(|| s))
     }
 
     /// The GitHub client, built on first use (only with a token).

@@ -60,7 +60,7 @@ pub(crate) fn run(step: &PackageStep, report: &Reporter, input: Input) -> Result
             (read.contents, None, (None, None), read.per_csv, read.tar)
         }
         (Input::Folder, BundleSource::History { tree, version }) => {
-            let history = history::read(tree).map_err(PackageError::History)?;
+            let history = history::read(tree, &step.limits).map_err(PackageError::History)?;
             let at = history
                 .versions
                 .iter()

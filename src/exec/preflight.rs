@@ -66,7 +66,7 @@ async fn one(check: &Check, exec: &Exec<'_>) -> Result<(), CheckFailure> {
                     source,
                 })
             };
-            let store = crate::oci::Store::open(&image.target, image.options()).map_err(fail)?;
+            let store = exec.image(image).map_err(fail)?;
             let at = store
                 .resolve(tag, &crate::oci::NoEvents)
                 .await

@@ -20,6 +20,10 @@ use crate::events::Gate;
 use crate::plan::{AssetSpec, Notes, ReleaseStep, ReleaseTarget, Sums};
 use crate::target::{Asset, dir, github};
 
+/// The largest release asset read: GitHub's limit on one release file ("each file included
+/// in a release must be under 2 GiB", GitHub Docs, About releases). Assets are regular files.
+const MAX_ASSET_BYTES: u64 = 2 << 30;
+
 /// The release step.
 pub(crate) async fn run(
     step: &ReleaseStep,
@@ -111,7 +115,8 @@ pub(crate) fn resolve(step: &ReleaseStep, sources: AssetSources<'_>) -> Result<V
         if matches!(step.target, ReleaseTarget::GitHub(_)) && !crate::plan::github_keeps(&name) {
             return Err(AssetError::Renamed { name }.into());
         }
-        let bytes = std::fs::read(&path).map_err(|e| Error::io(Class::Stage, &path, e))?;
+        let bytes = crate::olm::input::read(&path, MAX_ASSET_BYTES)
+            .map_err(|e| Error::io(Class::Stage, &path, e))?;
         assets.push(Asset::new(name, bytes));
     }
     match step.sums {

@@ -8,6 +8,7 @@
 //! present is kept only if its bytes hash to its name; `index.json` is rewritten atomically
 //! under an exclusive lock on `PATH/.lock`, so concurrent runs cannot lose a tag.
 
+use crate::olm::input;
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
@@ -15,6 +16,10 @@ use serde_json::{Value, json};
 use super::OciError;
 use crate::olm::archive::sha256_hex;
 use crate::olm::bundle_image::Blob;
+
+/// The largest blob read back from a layout (regular files only, see [`input`]): the cap on
+/// a blob a registry serves ([`crate::http::HttpOptions`]).
+const MAX_BLOB: u64 = 256 * 1024 * 1024;
 
 /// The annotation that names a tag in `index.json`.
 pub const REF_NAME: &str = "org.opencontainers.image.ref.name";
@@ -49,7 +54,7 @@ impl Layout {
     /// The `index.json` entries, `[]` when the folder is new.
     fn read_index(&self) -> Result<Vec<Value>, OciError> {
         let path = self.root.join("index.json");
-        let bytes = match std::fs::read(&path) {
+        let bytes = match input::read(&path, input::MAX_FILE_BYTES) {
             Ok(b) => b,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
             Err(e) => return Err(OciError::io(&path, e)),
@@ -80,7 +85,7 @@ impl Layout {
     /// Whether the blob is present with the right bytes.
     pub fn has_blob(&self, digest: &str) -> Result<bool, OciError> {
         let path = self.blob_path(digest)?;
-        match std::fs::read(&path) {
+        match input::read(&path, MAX_BLOB) {
             Ok(bytes) => Ok(format!("sha256:{}", sha256_hex(&bytes)) == digest),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
             Err(e) => Err(OciError::io(&path, e)),
@@ -99,7 +104,7 @@ impl Layout {
     /// The bytes of a blob (a manifest, for the read-back), `None` if absent.
     pub fn get_blob(&self, digest: &str) -> Result<Option<Vec<u8>>, OciError> {
         let path = self.blob_path(digest)?;
-        match std::fs::read(&path) {
+        match input::read(&path, MAX_BLOB) {
             Ok(b) => Ok(Some(b)),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
             Err(e) => Err(OciError::io(&path, e)),
@@ -141,7 +146,7 @@ impl Layout {
 
     fn ensure_layout_file(&self) -> Result<(), OciError> {
         let path = self.root.join("oci-layout");
-        match std::fs::read(&path) {
+        match input::read(&path, input::MAX_FILE_BYTES) {
             Ok(b) => {
                 let v: Value = serde_json::from_slice(&b).unwrap_or(Value::Null);
                 if v.get("imageLayoutVersion").and_then(Value::as_str) == Some("1.0.0") {

@@ -210,6 +210,9 @@ pub enum Event {
     ManifestPushed { tag: String, digest: String },
     /// The manifest was read back by digest and matched.
     ReadBack { digest: String },
+    /// A warning the user must see: [`crate::http::plain_http_warning`]'s, once per host
+    /// reached over plain `http://` off loopback (the registry, or its token realm).
+    Warning(String),
 }
 
 /// Receives [`Event`]s.

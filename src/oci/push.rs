@@ -91,8 +91,13 @@ pub enum PushOutcome {
 
 impl Store {
     /// Opens a target: a layout folder as is, a registry through a client (which refuses
-    /// plain http to a non-loopback host unless `insecure`).
-    pub fn open(target: &Target, opts: StoreOptions) -> Result<Store, OciError> {
+    /// plain http to a non-loopback host unless `insecure`, and warns through `events` when
+    /// `insecure` lets it through).
+    pub fn open(
+        target: &Target,
+        opts: StoreOptions,
+        events: &dyn Events,
+    ) -> Result<Store, OciError> {
         Ok(match target {
             Target::Layout(path) => Store::Layout(Layout::new(path)),
             Target::Registry(r) => Store::Registry(Box::new(RegistryClient::new(
@@ -101,6 +106,7 @@ impl Store {
                 opts.insecure,
                 opts.http,
                 opts.retry,
+                events,
             )?)),
         })
     }

@@ -10,14 +10,23 @@
 //! published by then; a channel with none is left out, and `defaultChannel` falls back to the
 //! first channel left when its own is not there yet. The version's folder's other objects
 //! (RBAC, ConfigMaps, …) are kept beside it, for verification.
+//!
+//! The tree is untrusted input read within the bundle [`Limits`] (`--max-bundle-bytes`), as a
+//! bundle folder is: its highest release is the cumulative bundle of every version folder, so
+//! the tree's YAML files together must fit the bundle size and entry limits and share one parse
+//! budget (nesting, values, aliases, measured before the YAML parser runs); every file is
+//! opened through [`crate::olm::input`] (regular files only, bounded reads), so a FIFO or a
+//! device in the tree is refused without being opened.
 
+use std::cell::Cell;
 use std::path::{Path, PathBuf};
 
 use semver::Version;
 use serde::Deserialize;
 use serde_yaml_ng::Value;
 
-use super::{Bundle, DocKind, Manifest, PackageManifest, doc_kind};
+use super::archive::{Budget, Limits, ReadError};
+use super::{Bundle, DocKind, Manifest, PackageManifest, doc_kind, input};
 
 /// One version folder of the tree.
 #[derive(Debug, Clone)]
@@ -38,9 +47,25 @@ pub(crate) struct Tree {
     pub(crate) versions: Vec<VersionFolder>,
 }
 
-/// Reads a package-manifest tree.
-pub(crate) fn read(tree: &Path) -> Result<Tree, String> {
+/// What reading one tree may still use: bytes, files and the parse budget of `limits`.
+struct Allowance<'a> {
+    tree: &'a Path,
+    limits: &'a Limits,
+    budget: Budget,
+    bytes: Cell<u64>,
+    files: Cell<usize>,
+}
+
+/// Reads a package-manifest tree within `limits`.
+pub(crate) fn read(tree: &Path, limits: &Limits) -> Result<Tree, String> {
     let shown = tree.display();
+    let left = Allowance {
+        tree,
+        limits,
+        budget: Budget::new(limits),
+        bytes: Cell::new(0),
+        files: Cell::new(0),
+    };
     let mut package = None;
     let mut versions = Vec::new();
     let mut entries: Vec<PathBuf> = std::fs::read_dir(tree)
@@ -50,12 +75,12 @@ pub(crate) fn read(tree: &Path) -> Result<Tree, String> {
     entries.sort();
     for path in entries {
         if path.is_dir() {
-            if let Some(v) = read_version(&path)? {
+            if let Some(v) = read_version(&path, &left)? {
                 versions.push(v);
             }
             continue;
         }
-        for doc in yaml_docs(&path)? {
+        for doc in left.yaml_docs(&path)? {
             if doc.get("packageName").is_some() {
                 let p: PackageManifest = serde_yaml_ng::from_value(doc)
                     .map_err(|e| format!("{}: {e}", path.display()))?;
@@ -131,7 +156,7 @@ impl Tree {
     }
 }
 
-fn read_version(dir: &Path) -> Result<Option<VersionFolder>, String> {
+fn read_version(dir: &Path, left: &Allowance) -> Result<Option<VersionFolder>, String> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .map_err(|e| format!("{}: {e}", dir.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -144,7 +169,7 @@ fn read_version(dir: &Path) -> Result<Option<VersionFolder>, String> {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        for doc in yaml_docs(&path)? {
+        for doc in left.yaml_docs(&path)? {
             match doc_kind(&doc) {
                 DocKind::Csv if csv.is_some() => {
                     return Err(format!("{}: more than one CSV", dir.display()));
@@ -172,20 +197,52 @@ fn read_version(dir: &Path) -> Result<Option<VersionFolder>, String> {
     }))
 }
 
-fn yaml_docs(path: &Path) -> Result<Vec<Value>, String> {
-    let name = path.to_string_lossy();
-    if !(name.ends_with(".yaml") || name.ends_with(".yml")) {
-        return Ok(Vec::new());
-    }
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let mut out = Vec::new();
-    for doc in serde_yaml_ng::Deserializer::from_str(&text) {
-        let v = Value::deserialize(doc).map_err(|e| format!("{}: {e}", path.display()))?;
-        if !v.is_null() {
-            out.push(v);
+impl Allowance<'_> {
+    /// The documents of a `.yaml`/`.yml` file (nothing for other files, which are not opened),
+    /// read and measured within what is left.
+    fn yaml_docs(&self, path: &Path) -> Result<Vec<Value>, String> {
+        let name = path.to_string_lossy();
+        if !(name.ends_with(".yaml") || name.ends_with(".yml")) {
+            return Ok(Vec::new());
         }
+        let whole = |e: ReadError| e.within(self.tree.display().to_string()).to_string();
+        let files = self.files.get() + 1;
+        if files > self.limits.max_entries {
+            return Err(whole(ReadError::TooManyEntries {
+                what: "the tree's YAML files".into(),
+                limit: self.limits.max_entries,
+            }));
+        }
+        self.files.set(files);
+        let used = self.bytes.get();
+        let bytes = input::read(path, self.limits.max_bytes - used).map_err(|e| {
+            if e.kind() == std::io::ErrorKind::FileTooLarge {
+                format!(
+                    "{}: the tree's YAML files together pass the bundle size limit of {} bytes (at {name}); raise it with --max-bundle-bytes if the history is really that large",
+                    self.tree.display(),
+                    self.limits.max_bytes
+                )
+            } else {
+                ReadError::io(name.to_string(), e).to_string()
+            }
+        })?;
+        self.bytes.set(used + bytes.len() as u64);
+        let text = std::str::from_utf8(&bytes).map_err(|_| {
+            ReadError::NotText {
+                file: name.to_string(),
+            }
+            .to_string()
+        })?;
+        self.budget.check(&name, text).map_err(|e| e.to_string())?;
+        let mut out = Vec::new();
+        for doc in serde_yaml_ng::Deserializer::from_str(text) {
+            let v = Value::deserialize(doc).map_err(|e| format!("{name}: {e}"))?;
+            if !v.is_null() {
+                out.push(v);
+            }
+        }
+        Ok(out)
     }
-    Ok(out)
 }
 
 #[cfg(test)]
@@ -195,7 +252,7 @@ mod tests {
     #[test]
     fn each_release_is_cumulative_and_its_package_trimmed() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/widget-operator");
-        let tree = read(&root).unwrap();
+        let tree = read(&root, &Limits::default()).unwrap();
         let versions: Vec<String> = tree
             .versions
             .iter()

@@ -27,6 +27,9 @@ pub(crate) struct MigrateStep {
     pub(crate) force: bool,
     #[serde(skip)]
     pub(crate) show_diff: bool,
+    /// Limits on reading each pulled release (`--max-bundle-bytes`).
+    #[serde(skip)]
+    pub(crate) limits: crate::olm::archive::Limits,
 }
 
 /// What `migrate` is asked to do, resolved.
@@ -41,6 +44,7 @@ pub(crate) struct MigrateInputs {
     pub(crate) epoch: u64,
     pub(crate) mode: RunMode,
     pub(crate) ci: CiContext,
+    pub(crate) limits: crate::olm::archive::Limits,
 }
 
 /// The plan of `migrate`.
@@ -70,7 +74,7 @@ pub(crate) fn migrate(m: MigrateInputs) -> Result<Plan, Problems> {
             notes: Vec::new(),
             warnings: Vec::new(),
         },
-        vec![Step::Migrate(MigrateStep {
+        vec![Step::Migrate(Box::new(MigrateStep {
             registry: m.registry,
             namespace: m.namespace,
             package: m.package,
@@ -80,7 +84,8 @@ pub(crate) fn migrate(m: MigrateInputs) -> Result<Plan, Problems> {
             epoch: m.epoch,
             force: m.mode.force,
             show_diff: m.mode.dry_run,
-        })],
+            limits: m.limits,
+        }))],
     ))
 }
 

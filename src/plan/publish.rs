@@ -55,7 +55,7 @@ pub(crate) fn publish(p: &PublishInputs) -> Result<Plan, Problems> {
                 path: p.path.clone(),
             },
         )],
-        None => crate::olm::history::read(&p.path)
+        None => crate::olm::history::read(&p.path, &p.limits)
             .map_err(|e| Problems(vec![Problem::new("--history", e)]))?
             .versions
             .iter()

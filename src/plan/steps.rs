@@ -33,7 +33,7 @@ pub(crate) enum Step {
     Release(ReleaseStep),
     BundleImage(super::images::BundleImageStep),
     Catalog(super::images::CatalogStep),
-    Migrate(super::migrate::MigrateStep),
+    Migrate(Box<super::migrate::MigrateStep>),
 }
 
 impl Step {

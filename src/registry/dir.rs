@@ -73,7 +73,7 @@ impl DirRegistry {
 
     fn read_index(&self, dir: &Path) -> Result<Releases> {
         let path = dir.join("releases.json");
-        match fs::read(&path) {
+        match crate::olm::input::read(&path, super::appr::transport::MAX_JSON) {
             Ok(bytes) => serde_json::from_slice(&bytes).map_err(|e| RegistryError::CorruptIndex {
                 path: path.clone(),
                 message: e.to_string(),
@@ -126,7 +126,9 @@ impl DirRegistry {
             .package_dir(ns, pkg)?
             .join("blobs/sha256")
             .join(format!("{digest}.tar.gz"));
-        fs::read(&path).map_err(|source| RegistryError::Io {
+        // Regular files only, within the cap on a blob an app registry serves.
+        let cap = crate::http::HttpOptions::default().max_body;
+        crate::olm::input::read(&path, cap).map_err(|source| RegistryError::Io {
             doing: "pulling blob: ",
             path,
             source,

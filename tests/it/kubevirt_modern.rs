@@ -93,7 +93,12 @@ fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
 }
 
 async fn tag_at(image: &str, tag: &str) -> Option<String> {
-    let store = Store::open(&Target::parse(image).unwrap(), StoreOptions::default()).unwrap();
+    let store = Store::open(
+        &Target::parse(image).unwrap(),
+        StoreOptions::default(),
+        &olm_release::oci::NoEvents,
+    )
+    .unwrap();
     store.resolve(tag, &NoEvents).await.unwrap()
 }
 

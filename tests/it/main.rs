@@ -44,6 +44,7 @@ mod schema_check;
 mod secrets;
 mod self_release;
 mod snapshots;
+mod stale_temps;
 mod template;
 mod travis;
 mod verify;

@@ -139,7 +139,9 @@ fn walk(root: &Path, dir: &Path, depth: usize, out: &mut Scan) -> std::io::Resul
             .iter()
             .any(|s| lower.ends_with(s))
         {
-            let Ok(text) = std::fs::read_to_string(&path) else {
+            let Ok(text) =
+                crate::olm::input::read_to_string(&path, crate::olm::input::MAX_FILE_BYTES)
+            else {
                 continue;
             };
             let docs = parse(&neutralise(&text));

@@ -95,7 +95,7 @@ pub(crate) fn outside(step: &RenderStep) -> Result<super::bundle::Outside, Rende
     let mut found = super::bundle::Outside::default();
     let read = |path: &Path| -> Result<Vec<Doc>, RenderError> {
         let shown = path.display().to_string();
-        let text = std::fs::read_to_string(path)
+        let text = crate::olm::input::read_to_string(path, crate::olm::input::MAX_FILE_BYTES)
             .map_err(|e| RenderError::Yaml(format!("{shown}: {e}")))?;
         parse_docs(&shown, &text).map_err(RenderError::Yaml)
     };

@@ -123,7 +123,9 @@ impl RegistryClient {
                 let scope = scope.clone().unwrap_or_else(|| {
                     format!("repository:{}:pull,push", self.reference.repository)
                 });
-                let token = self.fetch_token(realm, service.as_deref(), &scope).await?;
+                let token = self
+                    .fetch_token(realm, service.as_deref(), &scope, events)
+                    .await?;
                 events.event(Event::Token {
                     service: service.clone().unwrap_or_default(),
                     scope,
@@ -141,6 +143,7 @@ impl RegistryClient {
         realm: &str,
         service: Option<&str>,
         scope: &str,
+        events: &dyn Events,
     ) -> Result<Secret, OciError> {
         let mut url = reqwest::Url::parse(realm).map_err(|e| OciError::Invalid {
             at: format!("the token realm '{realm}'"),
@@ -157,6 +160,8 @@ impl RegistryClient {
                 url: realm.to_string(),
             });
         }
+        // The credentials go to the realm: a plain-http realm on another host is named too.
+        self.warn_plain_http(&url, events);
         {
             let mut q = url.query_pairs_mut();
             if let Some(s) = service {

@@ -42,6 +42,8 @@ pub struct RegistryClient {
     /// The `Authorization` value in force (Basic, or the last Bearer token), once a challenge
     /// asked for one.
     authorization: std::sync::Mutex<Option<Secret>>,
+    /// Hosts already warned about as plain http off loopback (each is named once).
+    warned: std::sync::Mutex<std::collections::BTreeSet<String>>,
 }
 
 /// A manifest as the registry serves it.
@@ -53,13 +55,15 @@ pub struct FetchedManifest {
 
 impl RegistryClient {
     /// A client for `reference`. Plain http is refused unless the host is loopback or
-    /// `insecure` is set.
+    /// `insecure` is set; allowed off loopback, it is warned about through `events` now, as
+    /// the app-registry and GitHub clients do when they are built.
     pub(crate) fn new(
         reference: RegistryRef,
         credentials: Option<Credentials>,
         insecure: bool,
         opts: HttpOptions,
         retry: RetryPolicy,
+        events: &dyn Events,
     ) -> Result<Self, OciError> {
         if reference.base.scheme() == "http"
             && !insecure
@@ -69,7 +73,7 @@ impl RegistryClient {
                 url: reference.base.to_string(),
             });
         }
-        Ok(RegistryClient {
+        let client = RegistryClient {
             http: crate::http::client(opts),
             reference,
             credentials,
@@ -77,7 +81,27 @@ impl RegistryClient {
             opts,
             retry,
             authorization: std::sync::Mutex::new(None),
-        })
+            warned: std::sync::Mutex::new(Default::default()),
+        };
+        client.warn_plain_http(&client.reference.base, events);
+        Ok(client)
+    }
+
+    /// Warns, once per host, before plain `http://` goes to a host off loopback (the one
+    /// policy and text of [`crate::http::plain_http_warning`]).
+    pub(super) fn warn_plain_http(&self, url: &reqwest::Url, events: &dyn Events) {
+        let Some(warning) = crate::http::plain_http_warning(url) else {
+            return;
+        };
+        let host = url.host_str().unwrap_or_default().to_string();
+        if self
+            .warned
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(host)
+        {
+            events.event(Event::Warning(warning));
+        }
     }
 
     /// `HOST[:PORT]/REPOSITORY`.

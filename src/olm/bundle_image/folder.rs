@@ -148,7 +148,8 @@ impl BundleFolder {
                     path: p.clone(),
                     why: "the file name is not UTF-8".into(),
                 })?;
-                let bytes = fs::read(&p).map_err(|e| E::io(&p, e))?;
+                let bytes = crate::olm::input::read(&p, crate::olm::input::MAX_FILE_BYTES)
+                    .map_err(|e| E::io(&p, e))?;
                 files.insert(format!("{sub}/{name}"), bytes);
             }
         }
@@ -171,16 +172,19 @@ impl BundleFolder {
 
     /// Writes the folder (`manifests/`, `metadata/`, `bundle.Dockerfile`) to `dir`, replacing
     /// what was there: it is written beside `dir` first and moved into place, so a crash never
-    /// leaves a half-written bundle and stale files never survive.
+    /// leaves a half-written bundle and stale files never survive. The staged and the replaced
+    /// folders are `.NAME.tmp-PID` and `.NAME.old.tmp-PID` ([`crate::atomic::temp_beside`]):
+    /// what a killed run leaves is removed by the next write beside `dir`.
     pub fn write(&self, dir: &Path) -> Result<(), E> {
         let parent = dir.parent().unwrap_or(Path::new("."));
         fs::create_dir_all(parent).map_err(|e| E::io(parent, e))?;
+        crate::atomic::remove_stale_temps(parent);
         let name = dir
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_else(|| "bundle".into());
-        let tmp = parent.join(format!(".{name}.tmp-{}", std::process::id()));
-        let old = parent.join(format!(".{name}.old-{}", std::process::id()));
+        let tmp = crate::atomic::temp_beside(&parent.join(&name));
+        let old = crate::atomic::temp_beside(&parent.join(format!("{name}.old")));
         let _ = fs::remove_dir_all(&tmp);
         let _ = fs::remove_dir_all(&old);
         let written = (|| {

@@ -9,14 +9,16 @@
 //! the rendered layout ([`super::write::render`]) with the files on disk and returns only the
 //! changes (new and changed files, and files of another layout that the chosen one replaces);
 //! [`diff`] shows them; [`apply`] performs them, each file written to a temporary name and
-//! renamed, so a reader never sees half a file. Nothing changes when nothing differs.
+//! renamed, so a reader never sees half a file (and the temporary files a killed run left in a
+//! folder are removed by the next write there). Nothing changes when nothing differs.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use super::error::CatalogError;
 use super::model::Catalog;
 use super::parse;
+use crate::olm::input;
 
 /// A catalog read from a folder, with the files it came from.
 #[derive(Debug, Clone, Default)]
@@ -45,7 +47,8 @@ pub fn read(root: &Path) -> Result<Loaded, CatalogError> {
     walk(root, "", &mut files)?;
     for rel in files {
         let path = root.join(&rel);
-        let bytes = std::fs::read(&path).map_err(|e| CatalogError::io(&path, e))?;
+        let bytes =
+            input::read(&path, input::MAX_FILE_BYTES).map_err(|e| CatalogError::io(&path, e))?;
         parse::add_file(&mut loaded.catalog, &rel, &bytes)?;
         loaded.files.push(rel);
     }
@@ -102,7 +105,7 @@ pub fn plan(
     let mut changes = Vec::new();
     for (rel, new) in rendered {
         let path = root.join(rel);
-        let old = match std::fs::read(&path) {
+        let old = match input::read(&path, input::MAX_FILE_BYTES) {
             Ok(bytes) => Some(String::from_utf8_lossy(&bytes).into_owned()),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
             Err(e) => return Err(CatalogError::io(&path, e)),
@@ -117,7 +120,8 @@ pub fn plan(
     }
     for rel in read_files.iter().filter(|f| !rendered.contains_key(*f)) {
         let path = root.join(rel);
-        let old = std::fs::read(&path).map_err(|e| CatalogError::io(&path, e))?;
+        let old =
+            input::read(&path, input::MAX_FILE_BYTES).map_err(|e| CatalogError::io(&path, e))?;
         changes.push(FileChange {
             path: rel.clone(),
             old: Some(String::from_utf8_lossy(&old).into_owned()),
@@ -177,16 +181,10 @@ pub fn apply(root: &Path, changes: &[FileChange]) -> Result<(), CatalogError> {
     Ok(())
 }
 
+/// [`crate::atomic::write_atomic`]: the temporary `.NAME.tmp-PID` of a killed run is removed
+/// by the next write in its folder.
 fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), CatalogError> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir).map_err(|e| CatalogError::io(dir, e))?;
-    let name = path.file_name().unwrap_or_default().to_string_lossy();
-    let tmp: PathBuf = dir.join(format!(".{name}.tmp-{}", std::process::id()));
-    std::fs::write(&tmp, bytes).map_err(|e| CatalogError::io(&tmp, e))?;
-    std::fs::rename(&tmp, path).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        CatalogError::io(path, e)
-    })
+    crate::atomic::write_atomic(path, bytes).map_err(|e| CatalogError::io(path, e))
 }
 
 /// Renders `catalog` in the chosen layout and writes what changed; returns the changes made.

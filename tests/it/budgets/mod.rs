@@ -6,6 +6,7 @@
 
 mod cli;
 mod folders;
+mod history;
 mod parse;
 mod registry;
 
@@ -32,7 +33,7 @@ pub fn tgz(files: &[(&str, &[u8])]) -> Vec<u8> {
 }
 
 /// One tar entry of `size` zero bytes, compressed as it is written (never held whole).
-fn zeros_tgz(entries: usize, size: u64) -> Vec<u8> {
+pub fn zeros_tgz(entries: usize, size: u64) -> Vec<u8> {
     let mut gz = GzEncoder::new(Vec::new(), Compression::best());
     let chunk = vec![0u8; 1 << 20];
     for i in 0..entries {
@@ -105,7 +106,7 @@ pub fn assert_input_error(o: &Output, expected: &str) {
     assert!(err.contains(expected), "expected {expected:?} in:\n{err}");
 }
 
-const MIB: u64 = 1024;
+pub const MIB: u64 = 1024;
 #[test]
 fn gzip_bombs_are_refused_while_streaming_within_64_mib() {
     let tmp = tempfile::tempdir().unwrap();

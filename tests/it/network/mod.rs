@@ -7,6 +7,7 @@
 //! that every connection came through the proxy. The proxy answers `CONNECT host:port` with a
 //! tunnel and records each target.
 
+mod oci;
 mod wire;
 
 use std::sync::Arc;
@@ -223,7 +224,12 @@ async fn the_oci_client_refuses_an_untrusted_certificate_once_in_words() {
     let front = TlsFront::start(pki.self_signed_server(), Some(fake.addr));
     let target =
         Target::parse(&format!("https://127.0.0.1:{}/kubevirt/bundle", front.port)).unwrap();
-    let store = Store::open(&target, StoreOptions::default()).unwrap();
+    let store = Store::open(
+        &target,
+        StoreOptions::default(),
+        &olm_release::oci::NoEvents,
+    )
+    .unwrap();
     let (_, img) = crate::oci::image("0.1.0");
     let req = PushRequest {
         image: &img,

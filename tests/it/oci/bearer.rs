@@ -26,6 +26,7 @@ fn store(fake: &Fake, repository: &str, password: Option<&str>) -> Store {
                 max_delay: std::time::Duration::from_millis(20),
                 max_total: std::time::Duration::from_secs(5),
             }),
+        &olm_release::oci::NoEvents,
     )
     .unwrap()
 }

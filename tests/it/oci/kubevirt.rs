@@ -64,6 +64,7 @@ async fn kubevirt_v0_22_0_as_a_bundle_image() {
     let store = Store::open(
         &Target::parse(&format!("{registry}/{repository}")).unwrap(),
         StoreOptions::default(),
+        &olm_release::oci::NoEvents,
     )
     .unwrap();
     let outcome = push(

@@ -10,7 +10,12 @@ use super::{folder_files, image, run, umoci_unpack};
 
 fn open(path: &std::path::Path) -> Store {
     let target = Target::parse(&format!("oci:{}", path.display())).unwrap();
-    Store::open(&target, StoreOptions::default()).unwrap()
+    Store::open(
+        &target,
+        StoreOptions::default(),
+        &olm_release::oci::NoEvents,
+    )
+    .unwrap()
 }
 
 #[tokio::test]

@@ -17,6 +17,7 @@ fn open(registry: &str, repository: &str, credentials: Option<Credentials>) -> S
     Store::open(
         &target,
         StoreOptions::default().with_credentials(credentials),
+        &olm_release::oci::NoEvents,
     )
     .unwrap()
 }

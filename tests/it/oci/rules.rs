@@ -3,7 +3,8 @@
 use olm_release::error::Class;
 use olm_release::oci::registry::Challenge;
 use olm_release::oci::{
-    Credentials, NoEvents, OciError, PushRequest, Store, StoreOptions, Target, check_tag, push,
+    Credentials, Event, NoEvents, OciError, PushRequest, Store, StoreOptions, Target, check_tag,
+    push,
 };
 use olm_release::secret::Secret;
 
@@ -77,22 +78,91 @@ fn tags_follow_the_distribution_grammar() {
     }
 }
 
+/// The warnings a client gave, in order.
+#[derive(Default)]
+struct Warnings(std::sync::Mutex<Vec<String>>);
+
+impl olm_release::oci::Events for Warnings {
+    fn event(&self, e: Event) {
+        if let Event::Warning(w) = e {
+            self.0.lock().unwrap().push(w);
+        }
+    }
+}
+
+impl Warnings {
+    fn taken(&self) -> Vec<String> {
+        std::mem::take(&mut self.0.lock().unwrap())
+    }
+}
+
+/// Plain http off loopback is refused without `insecure`; with it the client warns once,
+/// naming the host, in the app-registry client's words; loopback and https give no warning.
 #[test]
-fn plain_http_is_refused_off_loopback_unless_insecure() {
+fn plain_http_is_refused_off_loopback_unless_insecure_and_then_warned_about() {
+    let warnings = Warnings::default();
     let t = Target::parse("http://registry.example:5000/kubevirt/bundle").unwrap();
-    let e = Store::open(&t, StoreOptions::default()).unwrap_err();
+    let e = Store::open(&t, StoreOptions::default(), &warnings).unwrap_err();
     assert!(matches!(e, OciError::InsecureHttp { .. }), "{e}");
     assert_eq!(e.class(), Class::Input);
     assert!(e.to_string().contains("plain http://"), "{e}");
-    Store::open(&t, StoreOptions::default().with_insecure(true)).unwrap();
-    // Loopback needs no flag; https never does.
+    assert!(warnings.taken().is_empty());
+    Store::open(&t, StoreOptions::default().with_insecure(true), &warnings).unwrap();
+    assert_eq!(
+        warnings.taken(),
+        vec![
+            "--insecure: plain http:// to registry.example; credentials and content travel unencrypted and can be read or changed on the way"
+        ]
+    );
+    // Loopback needs no flag and gets no warning, with or without it; https never does.
     for ok in [
         "http://127.0.0.1:5000/x",
         "http://localhost:1/x",
+        "http://[::1]:5000/x",
         "https://registry.example/x",
     ] {
-        Store::open(&Target::parse(ok).unwrap(), StoreOptions::default()).unwrap();
+        for insecure in [false, true] {
+            let opts = StoreOptions::default().with_insecure(insecure);
+            Store::open(&Target::parse(ok).unwrap(), opts, &warnings).unwrap();
+            assert!(warnings.taken().is_empty(), "{ok}");
+        }
     }
+}
+
+/// With `insecure`, a plain-http token realm on another host gets the credentials, so it is
+/// named too, once, before they are sent; the loopback registry itself is not warned about.
+#[tokio::test]
+async fn an_insecure_plain_http_token_realm_is_warned_about_before_the_credentials_go() {
+    let fake = Fake::start();
+    fake.state.lock().unwrap().realm = Some("http://auth.invalid/token".into());
+    let t = Target::parse(&fake.target("kubevirt/bundle")).unwrap();
+    let warnings = Warnings::default();
+    let opts = StoreOptions::default()
+        .with_insecure(true)
+        .with_retry(olm_release::retry::RetryPolicy {
+            max_attempts: 1,
+            ..Default::default()
+        })
+        .with_credentials(Some(Credentials {
+            username: USER.into(),
+            password: Secret::new(PASSWORD),
+        }));
+    let s = Store::open(&t, opts, &warnings).unwrap();
+    assert!(warnings.taken().is_empty(), "loopback was warned about");
+    let (_, img) = image("0.1.0");
+    let req = PushRequest {
+        image: &img,
+        tag: "0.1.0",
+        force: false,
+    };
+    // auth.invalid never resolves: the push fails after the warning.
+    push(&s, &req, &warnings).await.unwrap_err();
+    let got = warnings.taken();
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert!(
+        got[0].starts_with("--insecure: plain http:// to auth.invalid;"),
+        "{got:?}"
+    );
 }
 
 #[tokio::test]
@@ -106,6 +176,7 @@ async fn a_plain_http_token_realm_off_loopback_gets_no_credentials() {
             username: USER.into(),
             password: Secret::new(PASSWORD),
         })),
+        &NoEvents,
     )
     .unwrap();
     let (_, img) = image("0.1.0");

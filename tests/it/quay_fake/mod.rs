@@ -182,11 +182,18 @@ impl Fake {
     }
 }
 
-/// sha256 of the uncompressed tar.
+/// sha256 of the uncompressed tar, streamed (a test's gzip bomb is never held whole: a
+/// child process inherits this process's peak memory, which would skew its measure).
 pub fn digest_of(gz: &[u8]) -> String {
-    let mut tar = Vec::new();
-    flate2::read::GzDecoder::new(gz)
-        .read_to_end(&mut tar)
-        .unwrap();
-    hex::encode(sha2::Sha256::digest(&tar))
+    let mut tar = flate2::read::GzDecoder::new(gz);
+    let mut hasher = sha2::Sha256::new();
+    let mut chunk = vec![0u8; 1 << 16];
+    loop {
+        let n = tar.read(&mut chunk).unwrap();
+        if n == 0 {
+            break;
+        }
+        hasher.update(&chunk[..n]);
+    }
+    hex::encode(hasher.finalize())
 }
