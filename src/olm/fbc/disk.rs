@@ -4,6 +4,8 @@
 //! Reading walks the root in sorted order, skipping hidden files and folders, and reads every
 //! `.yaml`, `.yml` and `.json` file as catalog documents (as opm's loader does; other files such
 //! as a README are ignored). A missing root is an empty catalog, so the first release creates it.
+//! Each file is read within the input budgets: regular files only, a size cap, and its nesting
+//! and values measured in linear time before the parser runs.
 //!
 //! Writing is split so a dry-run can show exactly what a real run would write: [`plan`] compares
 //! the rendered layout ([`super::write::render`]) with the files on disk and returns only the
@@ -18,6 +20,7 @@ use std::path::Path;
 use super::error::CatalogError;
 use super::model::Catalog;
 use super::parse;
+use crate::olm::archive::{Budget, Limits};
 use crate::olm::input;
 
 /// A catalog read from a folder, with the files it came from.
@@ -49,6 +52,13 @@ pub fn read(root: &Path) -> Result<Loaded, CatalogError> {
         let path = root.join(&rel);
         let bytes =
             input::read(&path, input::MAX_FILE_BYTES).map_err(|e| CatalogError::io(&path, e))?;
+        // Nesting and size measured in linear time before the parser runs; a file that is not
+        // UTF-8 is left to the parser, which names it.
+        if let Ok(text) = std::str::from_utf8(&bytes) {
+            Budget::new(&Limits::default())
+                .check(&path.display().to_string(), text)
+                .map_err(CatalogError::Budget)?;
+        }
         parse::add_file(&mut loaded.catalog, &rel, &bytes)?;
         loaded.files.push(rel);
     }

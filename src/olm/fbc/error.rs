@@ -36,6 +36,10 @@ pub enum CatalogError {
         #[source]
         source: serde_json::Error,
     },
+    /// A catalog file nests deeper, or would build more values, than a file may (measured in
+    /// linear time before it is parsed).
+    #[error("{0}")]
+    Budget(#[source] crate::olm::archive::ReadError),
     /// A document parses but a field has the wrong shape.
     #[error("{file}, document {document}: {field} {message}")]
     Field {
@@ -173,7 +177,8 @@ impl CatalogError {
             | ImageNotByDigest { .. }
             | SkipRange { .. }
             | Migration { .. }
-            | MissingImage { .. } => Class::Input,
+            | MissingImage { .. }
+            | Budget(_) => Class::Input,
             Io { .. }
             | ImageConflict { .. }
             | DuplicateVersion { .. }

@@ -146,3 +146,53 @@ fn aliases_count_as_what_they_expand_to() {
     );
     eprintln!("alias expansion refused in {:?}", started.elapsed());
 }
+
+/// A catalog folder's files are measured before they are parsed, as bundles are: 200k levels
+/// of nesting in a catalog file are refused at the fixed depth, in linear time, naming the
+/// file and line; a catalog within the budget reads.
+#[test]
+fn a_catalog_file_nested_past_the_depth_is_refused_before_parsing() {
+    use olm_release::olm::fbc::{disk, error::CatalogError};
+    let tmp = tempfile::tempdir().unwrap();
+    let pkg = tmp.path().join("op");
+    std::fs::create_dir(&pkg).unwrap();
+    let file = pkg.join("catalog.yaml");
+    std::fs::write(
+        &file,
+        "schema: olm.package\nname: op\ndefaultChannel: stable\n",
+    )
+    .unwrap();
+    disk::read(tmp.path()).expect("a plain catalog reads");
+    for text in [
+        format!(
+            "schema: olm.package\nname: op\nx: {}{}\n",
+            "[".repeat(200_000),
+            "]".repeat(200_000)
+        ),
+        format!(
+            "{{\"schema\": \"olm.package\", \"x\": {}",
+            "[".repeat(200_000)
+        ),
+    ] {
+        std::fs::write(&file, &text).unwrap();
+        let started = Instant::now();
+        let err = disk::read(tmp.path()).expect_err("too deep");
+        let took = started.elapsed();
+        assert!(
+            matches!(
+                &err,
+                CatalogError::Budget(ReadError::TooDeep { limit: 100, .. })
+            ),
+            "{err}"
+        );
+        let shown = err.to_string();
+        assert!(
+            shown.contains("catalog.yaml") && shown.contains("nested deeper than 100 levels"),
+            "{shown}"
+        );
+        eprintln!(
+            "catalog file of {} KB nested 200k levels: refused in {took:?}",
+            text.len() / 1024
+        );
+    }
+}
