@@ -19,6 +19,8 @@ pub(crate) mod graph;
 pub(crate) mod history;
 pub(crate) mod input;
 pub mod semdiff;
+#[cfg(test)]
+pub(crate) mod testing;
 pub mod time;
 pub mod validate;
 pub mod yaml;

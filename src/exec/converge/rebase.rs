@@ -209,30 +209,12 @@ pub(super) async fn rebase(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::olm::{Channel, Manifest};
+    use crate::olm::Manifest;
+
+    use crate::olm::testing::package;
 
     fn csv(v: &str) -> Manifest {
-        let text = format!(
-            "kind: ClusterServiceVersion\nmetadata:\n  name: op.v{v}\nspec:\n  version: {v}\n"
-        );
-        Manifest::new(
-            format!("op.v{v}.csv.yaml"),
-            serde_yaml_ng::from_str(&text).unwrap(),
-        )
-    }
-
-    fn package(channels: &[(&str, &str)]) -> PackageManifest {
-        PackageManifest {
-            package_name: "op".into(),
-            channels: channels
-                .iter()
-                .map(|(n, h)| Channel {
-                    name: (*n).into(),
-                    current_csv: (*h).into(),
-                })
-                .collect(),
-            default_channel: None,
-        }
+        crate::olm::testing::csv(v, None)
     }
 
     fn v(s: &str) -> Version {

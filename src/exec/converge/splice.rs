@@ -82,34 +82,11 @@ pub(super) fn splice(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::olm::{Channel, PackageManifest};
+    use crate::olm::testing::csv;
 
-    fn csv(v: &str, replaces: Option<&str>) -> Manifest {
-        let text = format!(
-            "kind: ClusterServiceVersion\nmetadata:\n  name: op.v{v}\nspec:\n  version: {v}\n{}",
-            replaces
-                .map(|r| format!("  replaces: {r}\n"))
-                .unwrap_or_default()
-        );
-        Manifest::new(
-            format!("op.v{v}.csv.yaml"),
-            serde_yaml_ng::from_str(&text).unwrap(),
-        )
-    }
-
+    /// A bundle whose channel alpha is headed by `head`.
     fn bundle(head: &str, csvs: Vec<Manifest>) -> Bundle {
-        Bundle {
-            package: PackageManifest {
-                package_name: "op".into(),
-                channels: vec![Channel {
-                    name: "alpha".into(),
-                    current_csv: head.into(),
-                }],
-                default_channel: None,
-            },
-            csvs,
-            crds: Vec::new(),
-        }
+        crate::olm::testing::bundle(&[("alpha", head)], csvs)
     }
 
     #[test]

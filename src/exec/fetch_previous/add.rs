@@ -217,38 +217,17 @@ pub(super) fn decide(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::olm::{Channel, PackageManifest};
     use crate::pipeline::OlderPolicy;
 
-    fn csv(v: &str, replaces: Option<&str>, image: &str) -> Manifest {
-        let text = format!(
-            "kind: ClusterServiceVersion\nmetadata:\n  name: op.v{v}\n  annotations:\n    createdAt: '{image}-time'\nspec:\n  version: {v}\n  image: {image}\n{}",
-            replaces
-                .map(|r| format!("  replaces: {r}\n"))
-                .unwrap_or_default()
-        );
-        Manifest::new(
-            format!("op.v{v}.csv.yaml"),
-            serde_yaml_ng::from_str(&text).unwrap(),
-        )
-    }
+    use crate::olm::testing::bundle;
 
-    fn bundle(channels: &[(&str, &str)], csvs: Vec<Manifest>) -> Bundle {
-        Bundle {
-            package: PackageManifest {
-                package_name: "op".into(),
-                channels: channels
-                    .iter()
-                    .map(|(n, h)| Channel {
-                        name: (*n).into(),
-                        current_csv: (*h).into(),
-                    })
-                    .collect(),
-                default_channel: None,
-            },
-            csvs,
-            crds: Vec::new(),
-        }
+    /// `op.v{v}` with `spec.image` and a `createdAt` that differs with it.
+    fn csv(v: &str, replaces: Option<&str>, image: &str) -> Manifest {
+        let mut m = crate::olm::testing::csv(v, replaces);
+        m.doc["metadata"]["annotations"] =
+            serde_yaml_ng::from_str(&format!("createdAt: '{image}-time'")).unwrap();
+        m.doc["spec"]["image"] = image.into();
+        m
     }
 
     /// 0.1.0 then 0.2.0 on stable; `extra` channels on top.
