@@ -196,6 +196,7 @@ fn read_folder(path: &std::path::Path, step: &PackageStep) -> Result<FolderRead>
                 csv_list.push_str(&item);
             }
         }
+        per_csv.extend(validate::check_size_streamed(&csv_list, &skeletons, &opts));
         let bundle = &skeletons.bundle;
         if bundle.csvs.is_empty() {
             csv_list.push_str("[]\n");

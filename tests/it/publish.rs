@@ -245,6 +245,7 @@ fn streamed_equals_whole(opts: &olm_release::olm::validate::Options) {
             per_csv.extend(f);
             list.push_str(&item);
         }
+        per_csv.extend(validate::check_size_streamed(&list, &skeletons, opts));
         let sk = &skeletons.bundle;
         if sk.csvs.is_empty() {
             list.push_str("[]\n");

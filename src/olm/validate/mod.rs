@@ -220,13 +220,29 @@ pub(crate) fn check(unit: &Unit, bundle: &Bundle, package_file: Option<&str>, si
 
 /// The checks that look at one CSV alone. Together with the CRD and object checks and the
 /// checks across the package on the CSVs' [`skeleton`]s they find what the whole-bundle check
-/// finds (except the bundle-size rule, which needs every document whole), so a large bundle
-/// can be validated one CSV at a time.
+/// finds (the bundle-size rule from the CSVs' list items: [`check_size_streamed`]), so a large
+/// bundle can be validated one CSV at a time.
 pub fn check_csv(csv: &Manifest, sink: &mut Sink) {
     csv::check(csv, sink);
     install::check(csv, sink);
     types::check(csv, sink);
     objects::requests(csv, sink);
+}
+
+/// The bundle-size finding of a bundle read one CSV at a time: its CSVs as the flattened
+/// bundle's list items it kept (`csv_items`, in the canonical order), its CRDs and objects
+/// whole. The same finding [`check_unit`] gives the bundle read whole.
+pub fn check_size_streamed(
+    csv_items: &str,
+    contents: &crate::olm::archive::Contents,
+    opts: &Options,
+) -> Vec<Finding> {
+    let mut sink = Sink::new(opts);
+    if sink.on(&rules::BUNDLE_SIZE) {
+        let unit = Unit::of(&contents.bundle, &contents.objects);
+        package::check_size_of(csv_items, &unit, &mut sink);
+    }
+    sink.out
 }
 
 /// The checks of one bundle beyond its CSVs alone: CRDs and ownership, other objects, size.

@@ -173,26 +173,34 @@ fn names(p: &PackageManifest) -> String {
 /// operator-framework/api's size limit (`validateBundleSize`): the bundle's manifests, gzipped,
 /// must stay under 1 MiB (an error: OLM unpacks a bundle into one ConfigMap), with a warning
 /// above 85 % of it. api measures the gzip of the files as they are; this measures the gzip of
-/// the manifests as parsed, which differs from it only by formatting.
+/// the manifests as parsed and written back (each CSV as the flattened bundle's list item, in
+/// the canonical order, then the CRDs and the other objects), which differs from it only by
+/// formatting. A bundle read one CSV at a time is measured the same way from the list items
+/// it kept ([`check_size_of`]), so both give the same finding.
 pub(crate) fn check_size(unit: &Unit, sink: &mut Sink) {
+    let items: String = crate::olm::canonical_csv_order(unit.csvs)
+        .into_iter()
+        .map(|i| crate::olm::archive::csv_list_item(&unit.csvs[i]))
+        .collect();
+    check_size_of(&items, unit, sink);
+}
+
+/// [`check_size`] of a unit whose CSVs are given as their list items, `csv_items` (in the
+/// canonical order); the unit's own CSVs (skeletons will do) name the bundle.
+pub(crate) fn check_size_of(csv_items: &str, unit: &Unit, sink: &mut Sink) {
     const LIMIT: usize = 1024 * 1024;
     let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-    let docs = unit
-        .csvs
-        .iter()
-        .chain(unit.crds)
-        .chain(unit.objects)
-        .map(|m| &m.doc);
-    for doc in docs {
+    let _ = gz.write_all(csv_items.as_bytes());
+    for doc in unit.crds.iter().chain(unit.objects).map(|m| &m.doc) {
         if let Ok(text) = serde_yaml_ng::to_string(doc) {
             let _ = gz.write_all(text.as_bytes());
         }
     }
     let size = gz.finish().map(|b| b.len()).unwrap_or(0);
-    let object = unit
-        .csvs
+    // Named by its newest CSV, whatever order the CSVs were read in.
+    let object = crate::olm::canonical_csv_order(unit.csvs)
         .first()
-        .and_then(|c| c.name())
+        .and_then(|&i| unit.csvs[i].name())
         .unwrap_or("(bundle)");
     let at = At::new("(bundle)", object);
     if size > LIMIT {

@@ -401,6 +401,47 @@ fn an_unreadable_categories_file_is_a_problem_naming_the_key() {
     assert!(list_files(&w.path().join("_out/registry")).is_empty());
 }
 
+/// The bundle-size rule (modern profile) finds the same on every path, `publish DIR` reading
+/// the folder one CSV at a time included: a CSV padded with `kib` KiB of incompressible text
+/// gives a bundle over 85 % of the 1 MiB gzipped limit (a warning) or over it (an error).
+#[test]
+fn the_bundle_size_rule_is_one_finding_on_every_path() {
+    for (kib, level) in [
+        (1500, "error[bundle-size]"),
+        (1260, "warning[bundle-size-near]"),
+    ] {
+        let w = bundle_with(&[], MODERN);
+        pad_csv(&w.path().join(FOLDER), kib * 1024);
+        let seen = three_ways(&w, &["--profile", "modern"]);
+        assert!(
+            seen.iter()
+                .any(|f| f.starts_with(level) && f.contains("bytes gzipped")),
+            "{kib} KiB: {seen:#?}"
+        );
+    }
+}
+
+/// Adds an annotation of `bytes` pseudo-random characters (gzip cannot shrink them much) to
+/// the folder's CSV.
+fn pad_csv(folder: &Path, bytes: usize) {
+    let csv = folder.join("widget-operator.v0.1.0.clusterserviceversion.yaml");
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let from = "categories: Developer Tools\n";
+    assert!(text.contains(from));
+    const CHARS: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+    let pad: String = (0..bytes)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            CHARS[(x % 64) as usize] as char
+        })
+        .collect();
+    let padded = format!("{from}    example.com/padding: \"{pad}\"\n");
+    std::fs::write(&csv, text.replace(from, &padded)).unwrap();
+}
+
 fn set_category(folder: &Path, category: &str) {
     let csv = folder.join("widget-operator.v0.1.0.clusterserviceversion.yaml");
     let text = std::fs::read_to_string(&csv).unwrap();
