@@ -246,10 +246,17 @@ fn write_all(dir: &Path, outputs: &[Output]) -> Result<()> {
     Ok(())
 }
 
+/// Every file under `dir`, relative to `root`, sorted; hidden files and folders (a `.git`, a
+/// `.github` with its workflow YAML, an editor's swap file) are not templates and are skipped,
+/// so `render.templates: .` works in a repository's root.
 fn list_files(root: &Path, dir: &Path, out: &mut Vec<String>) -> Result<()> {
     let mut entries: Vec<PathBuf> = fs::read_dir(dir)
         .map_err(|e| Error::io(Class::Input, dir, e))?
         .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            !p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with('.'))
+        })
         .collect();
     entries.sort();
     for path in entries {

@@ -3,12 +3,12 @@
 //! reads), a folder's files count together against the bundle's size and entry limits, and
 //! symlinks are followed (a folder reached twice is read once, so a link loop ends).
 
-use std::collections::HashSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde_yaml_ng::Value;
 
 use super::read::{once, package_file, parse_single, read_contents, read_flattened, utf8};
+use super::walk::{Listed, list};
 use super::{Budget, Contents, Files, Limits, ReadError, unpack_as};
 use crate::olm::{Bundle, DocKind, Manifest, PackageManifest, doc_kind, input};
 
@@ -93,7 +93,6 @@ pub fn read_dir_with<T: Send>(
     let shown = dir.display().to_string();
     let mut paths = list(dir, limits)?;
     paths.retain(|f| f.yaml);
-    total_within(&shown, &paths, limits)?;
     let budget = Budget::new(limits);
     let read_one = |f: &Listed| -> Result<Item<T>, ReadError> {
         let rel = &f.rel;
@@ -167,71 +166,4 @@ pub fn read_dir_with<T: Send>(
         },
         extras,
     ))
-}
-
-/// A file found under a folder.
-#[derive(Debug, Clone)]
-struct Listed {
-    /// Path relative to the folder, with `/`.
-    rel: String,
-    path: PathBuf,
-    size: u64,
-    yaml: bool,
-}
-
-/// The YAML files of a folder must fit the bundle size limit together.
-fn total_within(shown: &str, files: &[Listed], limits: &Limits) -> Result<(), ReadError> {
-    let total: u64 = files.iter().map(|f| f.size).sum();
-    if total > limits.max_bytes {
-        return Err(ReadError::TooLarge {
-            what: format!("{shown}: the folder's YAML files ({total} bytes)"),
-            limit: limits.max_bytes,
-        });
-    }
-    Ok(())
-}
-
-/// Every file under `dir`, following symlinks, sorted by relative path; refuses devices,
-/// FIFOs and sockets, and more than `limits.max_entries` files.
-fn list(dir: &Path, limits: &Limits) -> Result<Vec<Listed>, ReadError> {
-    let shown = dir.display().to_string();
-    let mut out = Vec::new();
-    let mut seen = HashSet::new();
-    let mut pending = vec![dir.to_path_buf()];
-    while let Some(folder) = pending.pop() {
-        let io = |e| ReadError::io(folder.display().to_string(), e);
-        if !seen.insert(std::fs::canonicalize(&folder).map_err(io)?) {
-            continue;
-        }
-        for entry in std::fs::read_dir(&folder).map_err(io)? {
-            let path = entry.map_err(io)?.path();
-            let io = |e| ReadError::io(path.display().to_string(), e);
-            let meta = std::fs::metadata(&path).map_err(io)?;
-            if meta.is_dir() {
-                pending.push(path);
-                continue;
-            }
-            input::regular(&meta).map_err(io)?;
-            if out.len() >= limits.max_entries {
-                return Err(ReadError::TooManyEntries {
-                    what: format!("{shown}: the folder"),
-                    limit: limits.max_entries,
-                });
-            }
-            let rel = path
-                .strip_prefix(dir)
-                .unwrap_or(&path)
-                .to_string_lossy()
-                .replace('\\', "/");
-            let yaml = rel.ends_with(".yaml") || rel.ends_with(".yml");
-            out.push(Listed {
-                rel,
-                path,
-                size: meta.len(),
-                yaml,
-            });
-        }
-    }
-    out.sort_by(|a, b| a.rel.cmp(&b.rel));
-    Ok(out)
 }

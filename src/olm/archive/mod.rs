@@ -38,6 +38,7 @@ mod read;
 mod release;
 pub mod scan;
 mod unpack;
+mod walk;
 mod write;
 
 pub(crate) use budget::Budget;
@@ -51,6 +52,7 @@ pub use read::{
 pub use release::{unpack_release, write_folder};
 pub(crate) use unpack::{inspect, unpack_as};
 pub use unpack::{tar_digest, unpack};
+pub(crate) use walk::list;
 pub use write::{bundle_files, csv_list_item, flatten, flatten_parts, pack};
 
 use sha2::{Digest, Sha256};

@@ -442,6 +442,51 @@ fn pad_csv(folder: &Path, bytes: usize) {
     std::fs::write(&csv, text.replace(from, &padded)).unwrap();
 }
 
+/// A hidden folder in a bundle folder (a `.github` with its workflow YAML) is nobody's bundle
+/// content: render skips it, `publish DIR` and `verify DIR` read nothing in it, and all three
+/// pass; `verify DIR` alone also warns that the folder holds a hidden entry (it checks the
+/// folder's layout, which the other two do not publish).
+#[test]
+fn a_hidden_folder_in_the_bundle_folder_is_read_by_no_path() {
+    let w = bundle_with(&[], "  profile: appregistry-2019");
+    let workflows = w.path().join(FOLDER).join(".github/workflows");
+    std::fs::create_dir_all(&workflows).unwrap();
+    std::fs::write(
+        workflows.join("ci.yaml"),
+        "name: ci\non: [push]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps: [{run: make}]\n",
+    )
+    .unwrap();
+    let run = w.run(&["run", "pipelines/flat.yaml"], &[]);
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    let verify = w.run(&["verify", FOLDER], &[]);
+    assert_eq!(verify.status.code(), Some(0), "{}", stdout(&verify));
+    assert_eq!(
+        findings(&stdout(&verify)),
+        [
+            "warning[file-layout] .github/: is hidden inside a bundle folder; operator-framework/api refuses hidden files there (olm-release's own check) (fix: move the file or folder out of the bundle folder)"
+        ]
+    );
+    let publish = w.run(
+        &[
+            "publish",
+            FOLDER,
+            "--registry",
+            "dir:_out/published",
+            "--namespace",
+            "example",
+            "--package",
+            "widget-operator",
+            "--release",
+            "0.1.0",
+        ],
+        &[],
+    );
+    assert_eq!(publish.status.code(), Some(0), "{}", stderr(&publish));
+    for out in [stderr(&run), stdout(&verify), stderr(&publish)] {
+        assert!(!out.contains("ci.yaml"), "{out}");
+    }
+}
+
 fn set_category(folder: &Path, category: &str) {
     let csv = folder.join("widget-operator.v0.1.0.clusterserviceversion.yaml");
     let text = std::fs::read_to_string(&csv).unwrap();

@@ -9,6 +9,12 @@ use crate::error::{Class, Kind};
 use crate::olm::archive::{ReadError, WriteError};
 use crate::registry::RegistryError;
 
+mod fetch;
+mod push;
+
+pub(crate) use fetch::FetchError;
+pub(crate) use push::PushError;
+
 /// A step's own failure.
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum StepError {
@@ -126,97 +132,6 @@ impl RenderError {
     }
 }
 
-/// Reading the previous release and deciding what the new CSV replaces.
-#[derive(Debug, thiserror::Error)]
-pub(crate) enum FetchError {
-    #[error("reading the releases of {at} (fetch-previous): {source}")]
-    Read {
-        at: String,
-        #[source]
-        source: RegistryError,
-    },
-    #[error("pulling release {release} of {at}: {source}")]
-    Pull {
-        release: String,
-        at: String,
-        #[source]
-        source: RegistryError,
-    },
-    /// The pulled blob cannot be read as a bundle: the registry's failure (exit 1).
-    #[error("release {release} of {at}: {source}")]
-    Unpack {
-        release: String,
-        at: String,
-        #[source]
-        source: ReadError,
-    },
-    #[error(
-        "release {release} of {at} is package '{found}', not '{package}'; refusing to build on another package's bundle"
-    )]
-    OtherPackage {
-        release: String,
-        at: String,
-        found: String,
-        package: String,
-    },
-    #[error("{csv}: spec.version is not SemVer")]
-    NotSemver { csv: String },
-    #[error(
-        "release {release} is broken: channel {channel} names head {head}, which is not in its bundle"
-    )]
-    MissingHead {
-        release: String,
-        channel: String,
-        head: String,
-    },
-    #[error("release {release}: {head} has no SemVer spec.version")]
-    HeadVersion { release: String, head: String },
-    #[error(
-        "{csv} (version {version}) is older than {head} (version {head_version}), the head of channel \
-         {channel} in release {release}. Publishing it would make replaces point forward, and OLM \
-         loads only the highest release of a package, so it would never be served. Publish z-stream releases \
-         of an older branch to their own package or channel, or set registry.older: skip to publish nothing."
-    )]
-    Older {
-        csv: String,
-        version: String,
-        head: String,
-        head_version: String,
-        channel: String,
-        release: String,
-    },
-    #[error(
-        "{csv} is already published (release {release}) and differs from what this run rendered: {changes}. \
-         A published CSV is immutable, so it can join another channel only unchanged: publish these changes \
-         as a new version, or render the published CSV to add it to the channel"
-    )]
-    PublishedChanged {
-        csv: String,
-        release: String,
-        changes: String,
-    },
-    #[error(
-        "channel {channel} has head {head} in release {release}; {csv} is already published and cannot become \
-         its head because its replaces is fixed (it neither replaces nor skips {head}); publish a new version \
-         that replaces {head}"
-    )]
-    ChannelHeaded {
-        channel: String,
-        head: String,
-        csv: String,
-        release: String,
-    },
-}
-
-impl FetchError {
-    pub(crate) fn class(&self) -> Class {
-        match self {
-            FetchError::Read { source, .. } | FetchError::Pull { source, .. } => source.class(),
-            _ => Class::Stage,
-        }
-    }
-}
-
 /// Reading a bundle folder and packing the tarball.
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum PackageError {
@@ -293,74 +208,6 @@ pub(crate) struct HeadsDiffer {
     pub(crate) catalog: String,
     pub(crate) catalog_head: String,
     pub(crate) csv: String,
-}
-
-/// Publishing the bundle and proving it.
-#[derive(Debug, thiserror::Error)]
-pub(crate) enum PushError {
-    /// Looking the release up (before or after the push).
-    #[error(transparent)]
-    Lookup(#[from] RegistryError),
-    #[error(
-        "release {release} of {namespace}/{package} is already published with different content (published sha256:{published}, \
-         this bundle sha256:{ours}); nothing was pushed. Bump the version, or pass --force to overwrite it"
-    )]
-    Conflict {
-        release: String,
-        namespace: String,
-        package: String,
-        published: String,
-        ours: String,
-    },
-    #[error(
-        "the registry refused release {release} of {namespace}/{package} as existing (409), but does not list it"
-    )]
-    ExistsUnlisted {
-        release: String,
-        namespace: String,
-        package: String,
-    },
-    /// The push failed; `state` says where things stand after looking again.
-    #[error("pushing release {release} of {namespace}/{package}: {source}; {state}")]
-    Failed {
-        release: String,
-        namespace: String,
-        package: String,
-        state: String,
-        #[source]
-        source: RegistryError,
-    },
-    #[error("pulling release {release} back: {source}")]
-    PullBack {
-        release: String,
-        #[source]
-        source: RegistryError,
-    },
-    #[error("pulled release {release} back: {source}")]
-    Unreadable {
-        release: String,
-        #[source]
-        source: ReadError,
-    },
-    #[error(
-        "pulled release {release} of {namespace}/{package} back, but its digest is sha256:{pulled}, not sha256:{digest}"
-    )]
-    Pulled {
-        release: String,
-        namespace: String,
-        package: String,
-        pulled: String,
-        digest: String,
-    },
-}
-
-impl PushError {
-    pub(crate) fn class(&self) -> Class {
-        match self {
-            PushError::Lookup(e) | PushError::Failed { source: e, .. } => e.class(),
-            _ => Class::Stage,
-        }
-    }
 }
 
 /// Resolving the release's assets to files.

@@ -1,0 +1,98 @@
+//! Fetch-previous's failures: reading the registry's releases and the previous bundle, and the
+//! decisions its state forces (a version below the head, a published CSV that changed, a
+//! channel another CSV heads).
+
+use crate::error::Class;
+use crate::olm::archive::ReadError;
+use crate::registry::RegistryError;
+
+/// Reading the previous release and deciding what the new CSV replaces.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum FetchError {
+    #[error("reading the releases of {at} (fetch-previous): {source}")]
+    Read {
+        at: String,
+        #[source]
+        source: RegistryError,
+    },
+    #[error("pulling release {release} of {at}: {source}")]
+    Pull {
+        release: String,
+        at: String,
+        #[source]
+        source: RegistryError,
+    },
+    /// The pulled blob cannot be read as a bundle: the registry's failure (exit 1).
+    #[error("release {release} of {at}: {source}")]
+    Unpack {
+        release: String,
+        at: String,
+        #[source]
+        source: ReadError,
+    },
+    #[error(
+        "release {release} of {at} is package '{found}', not '{package}'; refusing to build on another package's bundle"
+    )]
+    OtherPackage {
+        release: String,
+        at: String,
+        found: String,
+        package: String,
+    },
+    #[error("{csv}: spec.version is not SemVer")]
+    NotSemver { csv: String },
+    #[error(
+        "release {release} is broken: channel {channel} names head {head}, which is not in its bundle"
+    )]
+    MissingHead {
+        release: String,
+        channel: String,
+        head: String,
+    },
+    #[error("release {release}: {head} has no SemVer spec.version")]
+    HeadVersion { release: String, head: String },
+    #[error(
+        "{csv} (version {version}) is older than {head} (version {head_version}), the head of channel \
+         {channel} in release {release}. Publishing it would make replaces point forward, and OLM \
+         loads only the highest release of a package, so it would never be served. Publish z-stream releases \
+         of an older branch to their own package or channel, or set registry.older: skip to publish nothing."
+    )]
+    Older {
+        csv: String,
+        version: String,
+        head: String,
+        head_version: String,
+        channel: String,
+        release: String,
+    },
+    #[error(
+        "{csv} is already published (release {release}) and differs from what this run rendered: {changes}. \
+         A published CSV is immutable, so it can join another channel only unchanged: publish these changes \
+         as a new version, or render the published CSV to add it to the channel"
+    )]
+    PublishedChanged {
+        csv: String,
+        release: String,
+        changes: String,
+    },
+    #[error(
+        "channel {channel} has head {head} in release {release}; {csv} is already published and cannot become \
+         its head because its replaces is fixed (it neither replaces nor skips {head}); publish a new version \
+         that replaces {head}"
+    )]
+    ChannelHeaded {
+        channel: String,
+        head: String,
+        csv: String,
+        release: String,
+    },
+}
+
+impl FetchError {
+    pub(crate) fn class(&self) -> Class {
+        match self {
+            FetchError::Read { source, .. } | FetchError::Pull { source, .. } => source.class(),
+            _ => Class::Stage,
+        }
+    }
+}
