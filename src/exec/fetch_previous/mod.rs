@@ -13,6 +13,7 @@
 //! - every failure is an error; nothing is silently published without its predecessor.
 
 mod add;
+pub(crate) mod catalog;
 mod decide;
 pub(crate) mod name;
 
@@ -32,11 +33,12 @@ use crate::report::Reporter;
 /// The fetch-previous step.
 pub(crate) async fn run(
     step: &FetchStep,
+    ns: &str,
     registry: &Registry,
     report: &Reporter,
     rendered: Rendered,
 ) -> Result<Assembled> {
-    let (ns, pkg, channel) = (&step.namespace, &step.package, &step.channel);
+    let (pkg, channel) = (&step.package, &step.channel);
     let (files, contents) = rendered.split();
     let (rendered, objects) = (contents.bundle, contents.objects);
     let mut basis = Basis {
