@@ -196,6 +196,10 @@ fn two_channels_read_from_the_catalog_give_replaces_and_skips_and_rerun_unchange
     let out = work.path().join(OUT);
     let beta = variant(&work, "beta.yaml", "channel: beta", "refuse");
     let both = variant(&work, "both.yaml", "channels: [alpha, beta]", "refuse");
+    // catalog.skips go into the catalog entries only (the catalog section ends the file).
+    let text = std::fs::read_to_string(work.path().join(&both)).unwrap();
+    let text = format!("{text}  skips: [sample-operator.v0.0.9]\n");
+    std::fs::write(work.path().join(&both), text).unwrap();
     assert_code(&run(&work, PIPELINE, "0.1.0", &[]), 0);
     assert_code(&run(&work, &beta, "0.2.0", &[]), 0);
 
@@ -211,9 +215,11 @@ fn two_channels_read_from_the_catalog_give_replaces_and_skips_and_rerun_unchange
     assert_eq!(replaces(&csv).as_deref(), Some("sample-operator.v0.1.0"));
     assert_eq!(skips(&csv), ["sample-operator.v0.2.0"]);
     // The first channel's entry replaces what the CSV replaces; each channel its own head.
+    let alpha = entry(&work, "alpha", "sample-operator.v0.3.0");
+    assert_eq!(alpha.replaces, replaces(&csv));
     assert_eq!(
-        entry(&work, "alpha", "sample-operator.v0.3.0").replaces,
-        replaces(&csv)
+        alpha.skips,
+        ["sample-operator.v0.2.0", "sample-operator.v0.0.9"]
     );
     assert_eq!(
         entry(&work, "beta", "sample-operator.v0.3.0")
@@ -222,7 +228,8 @@ fn two_channels_read_from_the_catalog_give_replaces_and_skips_and_rerun_unchange
         Some("sample-operator.v0.2.0")
     );
 
-    // The rerun rebuilds the CSV from its catalog entries: the same image, nothing written.
+    // The rerun rebuilds the CSV from its catalog entry (less catalog.skips): the same image,
+    // nothing written.
     let before = files(&out);
     let again = run(&work, &both, "0.3.0", &[]);
     assert_code(&again, 0);
