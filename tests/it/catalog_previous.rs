@@ -281,3 +281,67 @@ fn catalog_older_skip_publishes_nothing_and_a_broken_catalog_names_its_file() {
     let index = json(&out.join("oci/sample-operator-bundle/index.json"));
     assert!(!index.to_string().contains("\"0.4.0\""), "{index}");
 }
+
+/// `pipelines/widget.yaml` (an operator-sdk style package whose CSVs bring their own
+/// `replaces`, channels stable and fast, the appregistry-2019 profile) without `registry:`,
+/// publishing a bundle image listed in a catalog.
+fn widget_catalog_only(w: &Work) -> String {
+    let text = std::fs::read_to_string(w.path().join("pipelines/widget.yaml")).unwrap();
+    let (start, end) = (
+        text.find("registry:\n").unwrap(),
+        text.find("verify:\n").unwrap(),
+    );
+    let stages = "stages: [render, fetch-previous, package, verify, push]";
+    assert!(text.contains(stages), "pipelines/widget.yaml changed shape");
+    let text = format!("{}{}", &text[..start], &text[end..]).replace(
+        stages,
+        &format!(
+            // The layout folder `image_csv` reads.
+            "bundle_image:\n  target: oci:{OUT}/oci/sample-operator-bundle\n  image: quay.io/example/widget-operator-bundle\n\
+             catalog:\n  dir: {OUT}/catalog\n\
+             stages: [render, fetch-previous, package, verify, bundle-image, catalog]"
+        ),
+    );
+    let file = "pipelines/widget-catalog.yaml";
+    std::fs::write(w.path().join(file), text).unwrap();
+    file.into()
+}
+
+#[test]
+fn a_first_release_from_the_catalog_clears_a_dangling_replaces_and_2019_verify_accepts_the_next() {
+    let w = crate::operator_sdk::work();
+    let pipeline = widget_catalog_only(&w);
+    // 0.2.0's CSV says it replaces 0.1.0, which the (missing) catalog does not have.
+    let o = run(&w, &pipeline, "0.2.0", &[]);
+    assert_code(&o, 0);
+    let err = stderr(&o);
+    assert!(
+        err.contains("widget-operator.v0.2.0: cleared spec.replaces 'widget-operator.v0.1.0': it names nothing published, so this is a first release"),
+        "{err}"
+    );
+    assert_eq!(replaces(&image_csv(&w, "0.2.0")), None);
+    let loaded = olm_release::olm::fbc::disk::read(&w.path().join(OUT).join("catalog")).unwrap();
+    for channel in ["stable", "fast"] {
+        let e = loaded
+            .catalog
+            .channel("widget-operator", channel)
+            .and_then(|c| c.entry("widget-operator.v0.2.0"))
+            .unwrap_or_else(|| panic!("no 0.2.0 in {channel}"));
+        assert_eq!(e.replaces, None, "{channel}");
+    }
+
+    // 0.3.0 replaces the catalog's head; the app-registry profile accepts a replaces naming a
+    // CSV outside the one-CSV bundle (a warning: a pruned tail), as registry+v1 bundles are.
+    let o = run(&w, &pipeline, "0.3.0", &[]);
+    assert_code(&o, 0);
+    let err = stderr(&o);
+    assert!(
+        err.contains("channel stable head widget-operator.v0.2.0 (0.2.0), channel fast head widget-operator.v0.2.0 (0.2.0)")
+            && err.contains("warning[replaces-pruned]")
+            && err.contains("bundle valid under profile appregistry-2019"),
+        "{err}"
+    );
+    let csv = image_csv(&w, "0.3.0");
+    assert_eq!(replaces(&csv).as_deref(), Some("widget-operator.v0.2.0"));
+    assert!(skips(&csv).is_empty(), "both channels had the same head");
+}

@@ -50,11 +50,11 @@ pub(crate) fn run(
 ) -> Result<Assembled> {
     let (files, contents) = rendered.split();
     let (mut rendered, objects) = (contents.bundle, contents.objects);
-    let basis = |summary| Basis {
+    let basis = Basis {
         rendered: rendered.clone(),
         seen: Vec::new(),
         carried: Vec::new(),
-        summary,
+        summary: None,
     };
     let shown = from.dir.display().to_string();
     let name = csv_name(&rendered).to_string();
@@ -69,34 +69,22 @@ pub(crate) fn run(
         } else {
             format!("the catalog {shown} does not exist yet")
         };
-        let basis = basis(None);
         if let Some(cleared) = clear_dangling(&mut rendered, None) {
             report.note(&cleared);
         }
         for note in first_package(&mut rendered.package, &step.channels, &name) {
             report.note(&note);
         }
+        let text = format!("first release: {name} has no replaces ({reason})");
         let decision = Decision::First { reason };
-        report.decided(
-            &decision,
-            &format!(
-                "first release: {name} has no replaces ({})",
-                match &decision {
-                    Decision::First { reason } => reason.as_str(),
-                    _ => "",
-                }
-            ),
-        );
-        let basis = Basis {
-            summary: Some(first_notes(pkg, &step.channels, &rendered)),
-            ..basis
-        };
+        report.decided(&decision, &text);
+        let summary = Some(first_notes(pkg, &step.channels, &rendered));
         return Ok(Assembled {
             files,
             bundle: rendered,
             objects,
             decision,
-            basis,
+            basis: Basis { summary, ..basis },
         });
     }
     report.info(&format!(
@@ -135,7 +123,6 @@ pub(crate) fn run(
     for n in &notes {
         report.note(n);
     }
-    let basis = basis(None);
     // Nothing is carried: the new CSV (with the edges decided) and its own CRDs and package.
     if let Some(csv) = decided.csvs.into_iter().next() {
         rendered.csvs[0] = csv;
