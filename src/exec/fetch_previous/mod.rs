@@ -11,6 +11,9 @@
 //!   release (the push step decides by digest); below the head is refused (or skipped by
 //!   policy) because it would make `replaces` point forward;
 //! - every failure is an error; nothing is silently published without its predecessor.
+//!
+//! A pipeline without an app registry but with a catalog reads the catalog folder's channel
+//! heads instead ([`catalog`]), and takes the same decision.
 
 mod add;
 pub(crate) mod catalog;
