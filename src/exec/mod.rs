@@ -54,7 +54,7 @@ pub use outputs::{Rendered, RenderedFile};
 use crate::error::{Error, Result};
 use crate::events::{Events, Gate, Write};
 use crate::olm::archive::Contents;
-use crate::plan::{GitHubJob, Plan, RegistryJob, Step};
+use crate::plan::{FetchSource, GitHubJob, Plan, RegistryJob, Step};
 use crate::registry::Registry;
 use crate::report::Reporter;
 use crate::target::github;
@@ -201,19 +201,28 @@ impl Exec<'_> {
                 c
             }
             (Step::Render(s), Carried::Start) => Carried::Rendered(render::run(s, report)?),
-            (Step::FetchPrevious(s), Carried::Rendered(r)) => {
-                let registry = self.registry(&s.registry)?;
-                self.hold(registry, s)?;
-                let assembled = fetch_previous::run(s, registry, report, r).await?;
-                if let Some(catalog) = self.plan.steps().iter().find_map(|step| match step {
-                    Step::Catalog(c) => Some(c),
-                    _ => None,
-                }) {
-                    let at = format!("{} {}/{}", registry.describe(), s.namespace, s.package);
-                    agree::check(catalog, &assembled, &at, report)?;
+            (Step::FetchPrevious(s), Carried::Rendered(r)) => match &s.source {
+                FetchSource::Catalog { dir, entry_skips } => {
+                    let from = fetch_previous::catalog::From { dir, entry_skips };
+                    Carried::Assembled(fetch_previous::catalog::run(s, &from, report, r)?)
                 }
-                Carried::Assembled(assembled)
-            }
+                FetchSource::Registry {
+                    registry: job,
+                    namespace,
+                } => {
+                    let registry = self.registry(job)?;
+                    self.hold(registry, namespace, &s.package)?;
+                    let assembled = fetch_previous::run(s, namespace, registry, report, r).await?;
+                    if let Some(catalog) = self.plan.steps().iter().find_map(|step| match step {
+                        Step::Catalog(c) => Some(c),
+                        _ => None,
+                    }) {
+                        let at = format!("{} {namespace}/{}", registry.describe(), s.package);
+                        agree::check(catalog, &assembled, &at, report)?;
+                    }
+                    Carried::Assembled(assembled)
+                }
+            },
             (Step::Package(s), Carried::Rendered(r)) => {
                 let (files, contents) = r.split();
                 let input = package::Input::Pipeline {
@@ -292,24 +301,23 @@ impl Exec<'_> {
 
     /// Before fetch-previous of a run that will push: a `dir:` registry's publication lock, so
     /// racing jobs on one folder read, decide and write one after the other.
-    fn hold(&self, registry: &Registry, s: &crate::plan::FetchStep) -> Result<()> {
+    fn hold(&self, registry: &Registry, namespace: &str, package: &str) -> Result<()> {
         let pushes = self.plan.steps().iter().any(|x| matches!(x, Step::Push(_)));
         if !pushes || !self.gate.writes() {
             return Ok(());
         }
-        let held = registry.hold(&s.namespace, &s.package).map_err(|source| {
-            converge::ConvergeError::Lock {
-                at: format!("{} {}/{}", registry.describe(), s.namespace, s.package),
-                source,
-            }
-        })?;
+        let held =
+            registry
+                .hold(namespace, package)
+                .map_err(|source| converge::ConvergeError::Lock {
+                    at: format!("{} {namespace}/{package}", registry.describe()),
+                    source,
+                })?;
         if let Some(h) = &held
             && h.waited
         {
             self.report.info(&format!(
-                "waited for another job publishing {}/{} (lock {})",
-                s.namespace,
-                s.package,
+                "waited for another job publishing {namespace}/{package} (lock {})",
                 h.path.display()
             ));
         }

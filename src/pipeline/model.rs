@@ -183,6 +183,11 @@ pub struct CatalogSpec {
     /// The entry's `skipRange` (default: the CSV's `olm.skipRange` annotation).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub skip_range: Option<String>,
+    /// When fetch-previous reads this catalog (a pipeline without `registry:`), what to do
+    /// when the new version is below a channel head: `refuse` (default, exit 1) or `skip`
+    /// (publish nothing, exit 0).
+    #[serde(default)]
+    pub older: OlderPolicy,
 }
 
 /// One entry of `release.assets`.

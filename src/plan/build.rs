@@ -13,8 +13,8 @@ use std::path::{Path, PathBuf};
 use super::checks;
 use super::time::created_at;
 use super::{
-    BundleSource, FetchStep, Header, PackageStep, Plan, PushStep, RegistryJob, RenderStep, Step,
-    VerifyStep,
+    BundleSource, FetchSource, FetchStep, Header, PackageStep, Plan, PushStep, RegistryJob,
+    RenderStep, Step, VerifyStep,
 };
 use crate::error::{Problem, Problems};
 use crate::pipeline::StageName;
@@ -180,12 +180,31 @@ impl<'a> Builder<'a> {
         Some(match stage {
             StageName::Render => Step::Render(Box::new(self.render(s.out.join("render"))?)),
             StageName::FetchPrevious => {
-                let (registry, namespace, package) = self.registry(stage)?;
+                // The app registry when there is one (a pipeline publishing both ways reads it,
+                // and the heads-agreement check compares it with the catalog); else the catalog.
+                let (source, package, older) = match (&s.registry, &s.catalog) {
+                    (None, Some(c)) => {
+                        let package =
+                            self.need(stage, "package: (the OLM package)", s.package.as_ref())?;
+                        let source = FetchSource::Catalog {
+                            dir: c.dir.clone(),
+                            entry_skips: c.skips.clone(),
+                        };
+                        (source, package, c.older)
+                    }
+                    _ => {
+                        let (registry, namespace, package) = self.registry(stage)?;
+                        let source = FetchSource::Registry {
+                            registry,
+                            namespace,
+                        };
+                        (source, package, s.registry.as_ref()?.older)
+                    }
+                };
                 let channel = self.need(stage, "channel: (the OLM channel)", s.channel.as_ref())?;
                 Step::FetchPrevious(FetchStep {
-                    older: s.registry.as_ref()?.older,
-                    registry,
-                    namespace,
+                    older,
+                    source,
                     package,
                     channel,
                     channels: s.channels.clone(),

@@ -245,7 +245,11 @@ pub(crate) fn credentials(s: &Settings, steps: &[Step]) -> Vec<Problem> {
         match step {
             Step::Push(p) => problems.extend(registry_credentials(&p.registry, dry_run, "registry.url")),
             Step::BundleImage(b) => problems.extend(super::images::credentials(b, dry_run)),
-            Step::FetchPrevious(f) => problems.extend(sendable(&f.registry)),
+            Step::FetchPrevious(f) => {
+                if let Some((registry, _)) = f.registry() {
+                    problems.extend(sendable(registry));
+                }
+            }
             Step::Release(ReleaseStep {
                 target: ReleaseTarget::GitHub(g),
                 ..

@@ -5,8 +5,8 @@
 use std::fmt;
 
 use super::{
-    BundleSource, Check, FetchStep, Notes, PackageStep, Plan, PreflightStep, PushStep, ReleaseStep,
-    ReleaseTarget, RenderStep, Step, Sums, TimeSource, layout_str,
+    BundleSource, Check, FetchSource, FetchStep, Notes, PackageStep, Plan, PreflightStep, PushStep,
+    ReleaseStep, ReleaseTarget, RenderStep, Step, Sums, TimeSource, layout_str,
 };
 use crate::olm::csv_build::spec::CreatedAtPolicy;
 use crate::pipeline::OlderPolicy;
@@ -146,11 +146,22 @@ fn render(r: &RenderStep) -> Vec<String> {
 }
 
 fn fetch(s: &FetchStep) -> Vec<String> {
-    vec![
-        format!(
-            "read the default release of {} {}/{}",
-            s.registry.location, s.namespace, s.package
+    let read = match &s.source {
+        FetchSource::Registry {
+            registry,
+            namespace,
+        } => format!(
+            "read the default release of {} {namespace}/{}",
+            registry.location, s.package
         ),
+        FetchSource::Catalog { dir, .. } => format!(
+            "read the channel heads of package {} in the catalog {} (no registry: section; a missing folder is a first release)",
+            s.package,
+            dir.display()
+        ),
+    };
+    vec![
+        read,
         format!(
             "find the head of channel {} to fill replaces; versions below it: {}",
             s.channel,

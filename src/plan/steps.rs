@@ -150,11 +150,13 @@ pub(crate) struct RenderStep {
     pub(crate) release_tag: Option<String>,
 }
 
-/// Read the registry's default release and decide what the new CSV replaces.
+/// Read what is published for the package (the app registry's default release, or the
+/// catalog folder's channel heads) and decide what the new CSV replaces.
 #[derive(Debug, Clone, Serialize)]
 pub(crate) struct FetchStep {
-    pub(crate) registry: RegistryJob,
-    pub(crate) namespace: String,
+    /// Where the published heads are read.
+    #[serde(flatten)]
+    pub(crate) source: FetchSource,
     pub(crate) package: String,
     pub(crate) channel: String,
     /// Every channel the release joins, `channel` first; each gets the new CSV as its head.
@@ -166,6 +168,39 @@ pub(crate) struct FetchStep {
     /// Limits on reading the pulled blob (`--max-bundle-bytes`).
     #[serde(skip)]
     pub(crate) limits: Limits,
+}
+
+/// Where fetch-previous reads what is published: the app registry when the pipeline has a
+/// `registry:` section; else the catalog folder of its `catalog:` section (a pipeline that
+/// publishes only bundle images listed in a file-based catalog).
+#[derive(Debug, Clone, Serialize)]
+#[serde(tag = "source", rename_all = "kebab-case")]
+pub(crate) enum FetchSource {
+    Registry {
+        registry: RegistryJob,
+        namespace: String,
+    },
+    Catalog {
+        /// The catalog folder the catalog stage writes.
+        dir: PathBuf,
+        /// `catalog.skips`: the catalog stage adds them to the entry, not to the CSV, so a
+        /// rerun takes them out of the entry's `skips` to rebuild the same CSV.
+        #[serde(skip)]
+        entry_skips: Vec<String>,
+    },
+}
+
+impl FetchStep {
+    /// The app registry and namespace read, when that is the source.
+    pub(crate) fn registry(&self) -> Option<(&RegistryJob, &str)> {
+        match &self.source {
+            FetchSource::Registry {
+                registry,
+                namespace,
+            } => Some((registry, namespace)),
+            FetchSource::Catalog { .. } => None,
+        }
+    }
 }
 
 /// Where the package step takes the bundle from.

@@ -34,6 +34,8 @@ pub(crate) struct CatalogSettings {
     pub(crate) dir: PathBuf,
     pub(crate) skips: Vec<String>,
     pub(crate) skip_range: Option<String>,
+    /// `catalog.older`: fetch-previous's policy when it reads this catalog.
+    pub(crate) older: crate::pipeline::OlderPolicy,
 }
 
 pub(crate) fn bundle_image(
@@ -128,6 +130,7 @@ pub(crate) fn catalog(
         dir,
         skips: spec.skips.clone(),
         skip_range: spec.skip_range.clone(),
+        older: spec.older,
     }
 }
 

@@ -53,7 +53,9 @@ fn each_stage_names_the_section_it_needs() {
     let file = sample_with(&work, |t| {
         let start = t.find("registry:\n").unwrap();
         let end = t.find("release:\n").unwrap();
-        format!("{}{}", &t[..start], &t[end..]).replace("channel: alpha\n", "")
+        // Neither registry: nor catalog: (with a catalog: section, fetch-previous reads it).
+        let catalog = t.find("\ncatalog:").unwrap();
+        format!("{}{}", &t[..start], &t[end..=catalog]).replace("channel: alpha\n", "")
     });
     let o = work.run(&["plan", file], &[]);
     assert_code(&o, 2);
@@ -62,6 +64,7 @@ fn each_stage_names_the_section_it_needs() {
         "pipelines/p.yaml:27: stages: 'render' needs channel: (the OLM channel), which the pipeline does not have",
         "pipelines/p.yaml:27: stages: 'fetch-previous' needs a registry: section, which the pipeline does not have",
         "pipelines/p.yaml:27: stages: 'push' needs a registry: section",
+        "pipelines/p.yaml:27: stages: 'catalog' needs a catalog: section",
     ] {
         assert!(err.contains(needle), "missing {needle:?} in\n{err}");
     }

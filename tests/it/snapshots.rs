@@ -67,8 +67,16 @@ fn the_plan_of_every_pipeline() {
         ),
     )
     .unwrap();
-    let cases: [(&str, Vec<&str>); 6] = [
+    let cases: [(&str, Vec<&str>); 8] = [
         ("plan_sample", vec!["plan", SAMPLE]),
+        (
+            "plan_sample_catalog",
+            vec!["plan", "pipelines/sample-catalog.yaml"],
+        ),
+        (
+            "plan_sample_catalog_json",
+            vec!["--format", "json", "plan", "pipelines/sample-catalog.yaml"],
+        ),
         (
             "plan_sample_dry_run_json",
             vec!["--format", "json", "plan", SAMPLE, "--dry-run"],

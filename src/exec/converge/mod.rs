@@ -179,12 +179,12 @@ pub(crate) async fn run(cx: &Context<'_>, mut v: Verified) -> Result<Verified> {
                     cx.report.note(&format!(
                         "{} landed concurrently above {release}; waiting up to {} s for its job to take in {csv}",
                         top.release,
-                        fetch.registry.concurrent_wait.as_secs()
+                        cx.push.registry.concurrent_wait.as_secs()
                     ));
                 }
                 waiting_on = Some(top.clone());
             }
-            if started.elapsed() < fetch.registry.concurrent_wait {
+            if started.elapsed() < cx.push.registry.concurrent_wait {
                 pause(500, 1000).await;
                 continue;
             }

@@ -52,7 +52,7 @@ pub(super) async fn missing_in_channel(
         let at = cx.at();
         let bundle = match fetch_previous::pull_bundle(
             cx.registry,
-            &fetch.namespace,
+            &cx.push.namespace,
             &fetch.package,
             r,
             &at,
@@ -93,7 +93,7 @@ pub(super) async fn rebase(
         None => {
             fetch_previous::pull_bundle(
                 cx.registry,
-                &fetch.namespace,
+                &cx.push.namespace,
                 &fetch.package,
                 base,
                 &at,

@@ -51,11 +51,11 @@ pub(crate) enum FetchError {
     },
     #[error("release {release}: {head} has no SemVer spec.version")]
     HeadVersion { release: String, head: String },
+    /// `at`: where the head is (`release 0.3.0` of the app registry, or `the catalog DIR`);
+    /// `why`: why that refuses it, and the fix.
     #[error(
         "{csv} (version {version}) is older than {head} (version {head_version}), the head of channel \
-         {channel} in release {release}. Publishing it would make replaces point forward, and OLM \
-         loads only the highest release of a package, so it would never be served. Publish z-stream releases \
-         of an older branch to their own package or channel, or set registry.older: skip to publish nothing."
+         {channel} in {at}. {why}"
     )]
     Older {
         csv: String,
@@ -63,7 +63,8 @@ pub(crate) enum FetchError {
         head: String,
         head_version: String,
         channel: String,
-        release: String,
+        at: String,
+        why: &'static str,
     },
     #[error(
         "{csv} is already published (release {release}) and differs from what this run rendered: {changes}. \
@@ -85,6 +86,17 @@ pub(crate) enum FetchError {
         head: String,
         csv: String,
         release: String,
+    },
+    /// The catalog fetch-previous reads breaks `opm validate`'s rules: its heads cannot be
+    /// trusted (`first` names the file and document).
+    #[error(
+        "the catalog {dir} has {}, so fetch-previous cannot tell what this release replaces; nothing was written. First: {first}. Correct the catalog (or restore it from version control) and run again",
+        crate::words::count(*.errors, "error")
+    )]
+    CatalogInvalid {
+        dir: String,
+        errors: usize,
+        first: String,
     },
 }
 

@@ -92,15 +92,59 @@ struct Head {
     order: Ordering,
 }
 
+/// Where the previous heads were read, for the refusal of an older version.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum ReadFrom<'a> {
+    /// The app registry's default release.
+    Registry,
+    /// A file-based catalog folder (shown as given).
+    Catalog(&'a str),
+}
+
+impl ReadFrom<'_> {
+    /// Where the head is, and why a version below it is refused, with the fix.
+    fn refusal(self, release: &str) -> (String, &'static str) {
+        match self {
+            ReadFrom::Registry => (
+                format!("release {release}"),
+                "Publishing it would make replaces point forward, and OLM loads only the highest release of a package, so it would never be served. Publish z-stream releases of an older branch to their own package or channel, or set registry.older: skip to publish nothing.",
+            ),
+            ReadFrom::Catalog(dir) => (
+                format!("the catalog {dir}"),
+                "Publishing it would make replaces point forward, and the catalog refuses an entry below its channel head. Publish z-stream releases of an older branch to their own package or channel, or set catalog.older: skip to publish nothing.",
+            ),
+        }
+    }
+}
+
 /// Combines the rendered bundle (new CSV first) with the previous one; also returns notes on
 /// what was decided beyond the [`Decision`] (skips added, a `replaces` cleared).
 pub(crate) fn decide(
-    mut rendered: Bundle,
+    rendered: Bundle,
     previous: Bundle,
     channels: &[String],
     previous_release: &str,
     releases: &[ReleaseInfo],
     older: OlderPolicy,
+) -> Result<(Bundle, Decision, Vec<String>)> {
+    decide_from(
+        rendered,
+        previous,
+        channels,
+        (previous_release, releases),
+        older,
+        ReadFrom::Registry,
+    )
+}
+
+/// [`decide`], with the heads read from `from` (the one decision for both sources).
+pub(crate) fn decide_from(
+    mut rendered: Bundle,
+    previous: Bundle,
+    channels: &[String],
+    (previous_release, releases): (&str, &[ReleaseInfo]),
+    older: OlderPolicy,
+    from: ReadFrom<'_>,
 ) -> Result<(Bundle, Decision, Vec<String>)> {
     let new_name = csv_name(&rendered);
     let new_version = rendered.csvs[0]
@@ -134,13 +178,15 @@ pub(crate) fn decide(
                     return Ok((rendered, decision, Vec::new()));
                 }
                 OlderPolicy::Refuse => {
+                    let (at, why) = from.refusal(previous_release);
                     return Err(FetchError::Older {
                         csv: new_name,
                         version: new_version.to_string(),
                         head: head.current_csv.clone(),
                         head_version: head_version.to_string(),
                         channel: channel.clone(),
-                        release: previous_release.into(),
+                        at,
+                        why,
                     }
                     .into());
                 }
@@ -222,7 +268,7 @@ pub(super) fn skips_of(csv: &Manifest) -> Vec<String> {
         .unwrap_or_default()
 }
 
-fn set_skips(csv: &mut Manifest, skips: &[String]) {
+pub(super) fn set_skips(csv: &mut Manifest, skips: &[String]) {
     let Some(spec) = csv
         .doc
         .get_mut("spec")

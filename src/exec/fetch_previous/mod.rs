@@ -11,8 +11,12 @@
 //!   release (the push step decides by digest); below the head is refused (or skipped by
 //!   policy) because it would make `replaces` point forward;
 //! - every failure is an error; nothing is silently published without its predecessor.
+//!
+//! A pipeline without an app registry but with a catalog reads the catalog folder's channel
+//! heads instead ([`catalog`]), and takes the same decision.
 
 mod add;
+pub(crate) mod catalog;
 mod decide;
 pub(crate) mod name;
 
@@ -32,11 +36,12 @@ use crate::report::Reporter;
 /// The fetch-previous step.
 pub(crate) async fn run(
     step: &FetchStep,
+    ns: &str,
     registry: &Registry,
     report: &Reporter,
     rendered: Rendered,
 ) -> Result<Assembled> {
-    let (ns, pkg, channel) = (&step.namespace, &step.package, &step.channel);
+    let (pkg, channel) = (&step.package, &step.channel);
     let (files, contents) = rendered.split();
     let (rendered, objects) = (contents.bundle, contents.objects);
     let mut basis = Basis {
