@@ -221,12 +221,13 @@ fn two_channels_read_from_the_catalog_give_replaces_and_skips_and_rerun_unchange
         alpha.skips,
         ["sample-operator.v0.2.0", "sample-operator.v0.0.9"]
     );
+    let beta_entry = entry(&work, "beta", "sample-operator.v0.3.0");
     assert_eq!(
-        entry(&work, "beta", "sample-operator.v0.3.0")
-            .replaces
-            .as_deref(),
+        beta_entry.replaces.as_deref(),
         Some("sample-operator.v0.2.0")
     );
+    // beta's entry replaces the head the CSV skips, and does not skip it as well.
+    assert_eq!(beta_entry.skips, ["sample-operator.v0.0.9"]);
 
     // The rerun rebuilds the CSV from its catalog entry (less catalog.skips): the same image,
     // nothing written.

@@ -205,11 +205,17 @@ pub fn add(catalog: &mut Catalog, req: &AddBundle) -> Result<AddOutcome, Catalog
             requested: req.name.clone(),
         });
     }
-    // The entries, channel by channel.
+    // The entries, channel by channel. A channel's entry does not also skip the CSV it
+    // replaces (the CSV skips other channels' heads; in their own channel they are replaced).
     let wanted = |replaces: Option<String>| Entry {
         name: req.name.clone(),
+        skips: req
+            .skips
+            .iter()
+            .filter(|s| Some(*s) != replaces.as_ref())
+            .cloned()
+            .collect(),
         replaces,
-        skips: req.skips.clone(),
         skip_range: req.skip_range.clone(),
         ..Entry::default()
     };
@@ -225,9 +231,8 @@ pub fn add(catalog: &mut Catalog, req: &AddBundle) -> Result<AddOutcome, Catalog
         };
         if let Some(have) = doc.entry(&req.name) {
             let asked = Entry {
-                replaces: req.replaces.clone().or_else(|| have.replaces.clone()),
                 extra: have.extra.clone(),
-                ..wanted(None)
+                ..wanted(req.replaces.clone().or_else(|| have.replaces.clone()))
             };
             if *have == asked {
                 entries.push((ch.clone(), EntryChange::Unchanged, None));
