@@ -236,7 +236,7 @@ catalogue! {
         "carry every CSV of the channel (run fetch-previous) or correct spec.replaces")
         .registry(E).opm(E);
     REPLACES_PRUNED = Rule::new("replaces-pruned", "the oldest CSV of a channel replaces a release the package no longer carries (a pruned tail)",
-        "nothing to do if the release was pruned on purpose; otherwise carry it (run fetch-previous)")
+        "nothing to do if the release was pruned on purpose, or if the bundle is one version listed in a file-based catalog (its catalog entry holds the graph); otherwise carry it (fetch-previous from the app registry)")
         .registry(W)
         .own(None, W, "opm permits a tail that replaces a missing entry; noted so that a pruned release is a choice, not an accident");
     GRAPH_CYCLE = Rule::new("graph-cycle", "the replaces chain of a channel has no cycle",
