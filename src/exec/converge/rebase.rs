@@ -15,23 +15,26 @@ use crate::plan::FetchStep;
 use crate::registry::ReleaseInfo;
 
 /// Whether the bundle of `release`, below ours and not carried by it, must be taken in: its CSV
-/// heads the pipeline's `channel` (a release of another channel, or with a CSV of another
-/// version, is not ours to chain), or its package declares a channel that `ours` lacks and
-/// whose head ours carries (a release that added a published CSV to a channel, which ours
-/// would otherwise drop). `carried`: the CSV versions our bundle carries.
+/// heads one of the pipeline's `channels` (a release of other channels only, or with a CSV of
+/// another version, is not ours to chain; one that headed only a second channel is, since ours
+/// must skip it there), or its package declares a channel that `ours` lacks and whose head
+/// ours carries (a release that added a published CSV to a channel, which ours would otherwise
+/// drop). `carried`: the CSV versions our bundle carries.
 pub(super) fn is_missing(
     bundle: &Bundle,
     release: Option<Version>,
-    channel: &str,
+    channels: &[String],
     ours: &PackageManifest,
     carried: &[Version],
 ) -> bool {
     let version = |name: &str| bundle.csv(name).and_then(|c| c.semver());
-    let own = bundle
-        .package
-        .channel(channel)
-        .and_then(|c| version(&c.current_csv));
-    own == release
+    let heads = |channel: &String| {
+        bundle
+            .package
+            .channel(channel)
+            .and_then(|c| version(&c.current_csv))
+    };
+    release.is_some() && channels.iter().any(|c| heads(c) == release)
         || bundle.package.channels.iter().any(|c| {
             ours.channel(&c.name).is_none()
                 && version(&c.current_csv).is_some_and(|v| carried.contains(&v))
@@ -69,7 +72,7 @@ pub(super) async fn missing_in_channel(
                 continue;
             }
         };
-        if is_missing(&bundle, r.version(), &fetch.channel, ours, carried) {
+        if is_missing(&bundle, r.version(), &fetch.channels, ours, carried) {
             out.push(((*r).clone(), bundle));
         }
     }
@@ -223,6 +226,7 @@ mod tests {
 
     #[test]
     fn a_lower_release_that_added_a_channel_is_missing_until_ours_has_it() {
+        let stable = ["stable".to_string()];
         // Release 0.2.1-0.1 added 0.2.0 to fast; ours (0.3.0) was built on 0.2.0 without fast.
         let added = Bundle {
             package: package(&[("stable", "op.v0.2.0"), ("fast", "op.v0.2.0")]),
@@ -235,7 +239,7 @@ mod tests {
         assert!(is_missing(
             &added,
             release.clone(),
-            "stable",
+            &stable,
             &ours,
             &carried
         ));
@@ -244,18 +248,47 @@ mod tests {
         assert!(!is_missing(
             &added,
             release.clone(),
-            "stable",
+            &stable,
             &merged,
             &carried
         ));
         // A channel whose head ours does not carry is not ours to take in.
-        assert!(!is_missing(&added, release, "stable", &ours, &[v("0.3.0")]));
+        assert!(!is_missing(&added, release, &stable, &ours, &[v("0.3.0")]));
         // The old rule stands: a release whose CSV heads the pipeline's channel.
         let plain = Bundle {
             package: package(&[("stable", "op.v0.2.0")]),
             csvs: vec![csv("0.2.0")],
             crds: Vec::new(),
         };
-        assert!(is_missing(&plain, Some(v("0.2.0")), "stable", &ours, &[]));
+        assert!(is_missing(&plain, Some(v("0.2.0")), &stable, &ours, &[]));
+    }
+
+    #[test]
+    fn a_lower_release_heading_only_a_second_channel_is_missing() {
+        // Release 0.2.1 went to fast only; ours (0.3.0, on stable and fast) was built on 0.2.0.
+        let fast_only = Bundle {
+            package: package(&[("stable", "op.v0.2.0"), ("fast", "op.v0.2.1")]),
+            csvs: vec![csv("0.2.1"), csv("0.2.0")],
+            crds: Vec::new(),
+        };
+        let ours = package(&[("stable", "op.v0.3.0"), ("fast", "op.v0.3.0")]);
+        let carried = [v("0.3.0"), v("0.2.0")];
+        let both = ["stable".to_string(), "fast".to_string()];
+        assert!(is_missing(
+            &fast_only,
+            Some(v("0.2.1")),
+            &both,
+            &ours,
+            &carried
+        ));
+        // A pipeline on stable alone has nothing to chain there.
+        let stable = ["stable".to_string()];
+        assert!(!is_missing(
+            &fast_only,
+            Some(v("0.2.1")),
+            &stable,
+            &ours,
+            &carried
+        ));
     }
 }

@@ -250,3 +250,73 @@ fn a_fork_left_by_an_earlier_race_is_repaired_by_the_next_release() {
         chain(&["0.4.0", "0.3.0", "0.2.0", "0.1.0"])
     );
 }
+
+/// Writes a variant of the job's pipeline `file` whose `channel: alpha` line is `channels`.
+fn on_channels(work: &crate::support::Work, file: &str, channels: &str) -> String {
+    let text = std::fs::read_to_string(work.path().join(file)).unwrap();
+    assert!(
+        text.contains("\nchannel: alpha\n"),
+        "the sample's channel line"
+    );
+    let out = format!(
+        "pipelines/{}.yaml",
+        channels.replace([' ', ':', ',', '[', ']'], "-")
+    );
+    std::fs::write(
+        work.path().join(&out),
+        text.replace("\nchannel: alpha\n", &format!("\n{channels}\n")),
+    )
+    .unwrap();
+    out
+}
+
+/// A release that headed only a second channel (0.2.1 on beta) lands just before the push of
+/// 0.3.0 on [alpha, beta]: the job re-bases on it, so the highest release carries 0.2.1 and
+/// its CSV skips 0.2.1, the head of beta it did not replace, instead of dropping it.
+#[test]
+fn a_lower_release_of_a_second_channel_only_is_taken_in() {
+    let Some(url) = peer("APPR_URL") else { return };
+    let ns = unique("race-second");
+    // As another job built it: 0.1.0 on alpha, then 0.2.1 on beta.
+    let root = tempfile::tempdir().unwrap();
+    let (work, file) = job_work(&Reg::Dir(root.path().join("registry")), "built", 3);
+    let beta = on_channels(&work, file, "channel: beta");
+    assert_code(&crate::appr::run(&work, file, "0.1.0", &[], &[]), 0);
+    assert_code(&crate::appr::run(&work, &beta, "0.2.1", &[], &[]), 0);
+    let gz = std::fs::read(tarball(&work, "0.2.1")).unwrap();
+    let hook = lands(&url, &ns, vec![("0.2.1", gz)]);
+
+    let reg = Reg::Appr(url.to_string());
+    let (work, file) = job_work(&reg, &ns, 3);
+    assert_code(&crate::appr::run(&work, file, "0.1.0", &[], &[]), 0);
+    let proxy = Proxy::start(
+        crate::fault_proxy::port_of(&url),
+        vec![Rule::on(Some("POST"), PUSH, Fault::Before(hook)).times(1)],
+    );
+    let via = Reg::Appr(format!("{}/cnr", proxy.origin));
+    let (work, file) = job_work(&via, &ns, 3);
+    let both = on_channels(&work, file, "channels: [alpha, beta]");
+    let o = crate::appr::run(&work, &both, "0.3.0", &[], &[]);
+    assert_code(&o, 0);
+    let err = stderr(&o);
+    assert!(
+        err.contains("0.2.1 landed concurrently; re-basing 0.3.0 on 0.2.1"),
+        "{err}"
+    );
+    let releases = reg.releases(&ns);
+    assert_eq!(releases[0].release, "0.3.0");
+    let top = reg.bundle(&ns, &releases[0]);
+    let head = |c: &str| top.package.channel(c).unwrap().current_csv.clone();
+    assert_eq!(
+        (head("alpha"), head("beta")),
+        (chain(&["0.3.0"])[0].clone(), chain(&["0.3.0"])[0].clone())
+    );
+    let ours = top.csv(&chain(&["0.3.0"])[0]).unwrap();
+    assert_eq!(ours.replaces(), Some(chain(&["0.1.0"])[0].as_str()));
+    let skips = olm_release::olm::value_at(&ours.doc, "spec.skips")
+        .and_then(|s| s.as_sequence())
+        .map(|s| s.iter().filter_map(|x| x.as_str()).collect::<Vec<_>>())
+        .unwrap_or_default();
+    assert_eq!(skips, [chain(&["0.2.1"])[0].as_str()]);
+    assert!(top.csv(&chain(&["0.2.1"])[0]).is_some(), "0.2.1 is carried");
+}
