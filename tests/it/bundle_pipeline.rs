@@ -2,29 +2,10 @@
 //! both ways, a rerun changes nothing, a dry-run writes nothing, the plan's static checks cover
 //! the new write targets, and `graph CATALOG` and `migrate` agree with the app registry.
 
-use std::path::Path;
-
-use crate::support::{Work, assert_code, stderr, stdout};
+use crate::support::{Work, assert_code, file_contents, stderr, stdout};
 
 const SAMPLE: &str = "pipelines/sample.yaml";
 const EPOCH: (&str, &str) = ("SOURCE_DATE_EPOCH", "1570449600");
-
-/// Every file under `dir` with its bytes.
-fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut out = Vec::new();
-    if let Ok(rd) = std::fs::read_dir(dir) {
-        for e in rd {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                out.extend(snapshot(&p));
-            } else {
-                out.push((p.display().to_string(), std::fs::read(&p).unwrap()));
-            }
-        }
-    }
-    out.sort();
-    out
-}
 
 fn catalog_text(work: &Work) -> String {
     std::fs::read_to_string(
@@ -73,14 +54,14 @@ fn the_sample_publishes_both_ways_and_a_rerun_changes_nothing() {
     assert!(bundle.join("metadata/annotations.yaml").is_file());
     assert!(bundle.join("bundle.Dockerfile").is_file());
 
-    let before = snapshot(&work.path().join("_out"));
+    let before = file_contents(&work.path().join("_out"));
     let again = work.run(&["run", SAMPLE], &[EPOCH]);
     assert_code(&again, 0);
     let err = stderr(&again);
     assert!(err.contains("unchanged: bundle image"), "{err}");
     assert!(err.contains("unchanged: catalog entry"), "{err}");
     assert_eq!(
-        snapshot(&work.path().join("_out")),
+        file_contents(&work.path().join("_out")),
         before,
         "a rerun changed files"
     );
@@ -96,7 +77,7 @@ fn the_sample_publishes_both_ways_and_a_rerun_changes_nothing() {
     assert_ne!(layout_digest(&work, "0.2.0"), digest);
 
     // A dry-run of 0.3.0 prints the digest and the diff, and writes nothing.
-    let before = snapshot(&work.path().join("_out/oci"));
+    let before = file_contents(&work.path().join("_out/oci"));
     let catalog = catalog_text(&work);
     let dry = work.run(
         &["run", SAMPLE, "--var", "VERSION=0.3.0", "--dry-run"],
@@ -113,7 +94,7 @@ fn the_sample_publishes_both_ways_and_a_rerun_changes_nothing() {
     ] {
         assert!(err.contains(needle), "missing {needle:?} in\n{err}");
     }
-    assert_eq!(snapshot(&work.path().join("_out/oci")), before);
+    assert_eq!(file_contents(&work.path().join("_out/oci")), before);
     assert_eq!(catalog_text(&work), catalog);
 }
 
@@ -172,7 +153,7 @@ fn graph_of_the_catalog_and_migrate_agree_with_the_app_registry() {
     assert_code(&first, 0);
     let drawn = work.run(&["graph", "_out/migrated"], &[]);
     assert_eq!(stdout(&drawn), stdout(&from_registry));
-    let before = snapshot(&work.path().join("_out"));
+    let before = file_contents(&work.path().join("_out"));
     let second = migrate(&[]);
     assert_code(&second, 0);
     assert!(
@@ -180,7 +161,7 @@ fn graph_of_the_catalog_and_migrate_agree_with_the_app_registry() {
         "{}",
         stderr(&second)
     );
-    assert_eq!(snapshot(&work.path().join("_out")), before);
+    assert_eq!(file_contents(&work.path().join("_out")), before);
 }
 
 #[test]
@@ -289,8 +270,8 @@ fn the_registry_and_the_catalog_must_agree_on_the_head_before_any_write() {
 
     // The catalog lost 0.1.0 while the registry has it: 0.2.0 would fork the graph.
     std::fs::remove_dir_all(&catalog).unwrap();
-    let registry = snapshot(&work.path().join("_out/registry"));
-    let layout = snapshot(&work.path().join("_out/oci"));
+    let registry = file_contents(&work.path().join("_out/registry"));
+    let layout = file_contents(&work.path().join("_out/oci"));
     let o = work.run(&["run", SAMPLE, "--var", "VERSION=0.2.0"], &[EPOCH]);
     assert_code(&o, 1);
     let err = stderr(&o);
@@ -303,7 +284,7 @@ fn the_registry_and_the_catalog_must_agree_on_the_head_before_any_write() {
     ] {
         assert!(err.contains(part), "{part}:\n{err}");
     }
-    assert_eq!(snapshot(&work.path().join("_out/registry")), registry);
-    assert_eq!(snapshot(&work.path().join("_out/oci")), layout);
+    assert_eq!(file_contents(&work.path().join("_out/registry")), registry);
+    assert_eq!(file_contents(&work.path().join("_out/oci")), layout);
     assert!(!catalog.exists(), "no catalog was written");
 }

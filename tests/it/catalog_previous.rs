@@ -6,30 +6,13 @@
 //! it read, and a broken catalog is an error naming the file.
 
 use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use crate::support::{Work, assert_code, stderr};
+use crate::support::{Work, assert_code, file_contents, stderr};
 
 const PIPELINE: &str = "pipelines/sample-catalog.yaml";
 const EPOCH: (&str, &str) = ("SOURCE_DATE_EPOCH", "1570449600");
 const OUT: &str = "_out/catalog-only";
-
-/// Every file under `dir` with its bytes.
-fn files(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
-    let mut out = Vec::new();
-    if let Ok(rd) = std::fs::read_dir(dir) {
-        for e in rd {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                out.extend(files(&p));
-            } else {
-                out.push((p.clone(), std::fs::read(&p).unwrap()));
-            }
-        }
-    }
-    out.sort();
-    out
-}
 
 fn run(work: &Work, pipeline: &str, version: &str, extra: &[&str]) -> std::process::Output {
     let var = format!("VERSION={version}");
@@ -151,7 +134,7 @@ fn catalog_only_releases_put_the_catalog_head_in_the_csv_and_refuse_an_older_ver
     }
 
     // A rerun of 0.3.0: the same version, the same image, the same catalog; nothing written.
-    let before = files(&out);
+    let before = file_contents(&out);
     let again = run(&work, PIPELINE, "0.3.0", &[]);
     assert_code(&again, 0);
     let err = stderr(&again);
@@ -162,7 +145,11 @@ fn catalog_only_releases_put_the_catalog_head_in_the_csv_and_refuse_an_older_ver
     ] {
         assert!(err.contains(needle), "missing {needle:?} in\n{err}");
     }
-    assert_eq!(files(&out), before, "a rerun of 0.3.0 changed files");
+    assert_eq!(
+        file_contents(&out),
+        before,
+        "a rerun of 0.3.0 changed files"
+    );
 
     // 0.2.5 after 0.3.0: refused by fetch-previous, as from an app registry; nothing written.
     let older = run(&work, PIPELINE, "0.2.5", &[]);
@@ -174,7 +161,7 @@ fn catalog_only_releases_put_the_catalog_head_in_the_csv_and_refuse_an_older_ver
         "{err}"
     );
     assert!(!err.contains("==> bundle-image"), "{err}");
-    assert_eq!(files(&out), before, "a refused 0.2.5 changed files");
+    assert_eq!(file_contents(&out), before, "a refused 0.2.5 changed files");
 
     // A dry-run says which source it read and what it would replace.
     let dry = run(&work, PIPELINE, "0.4.0", &["--dry-run"]);
@@ -187,7 +174,7 @@ fn catalog_only_releases_put_the_catalog_head_in_the_csv_and_refuse_an_older_ver
     ] {
         assert!(err.contains(needle), "missing {needle:?} in\n{err}");
     }
-    assert_eq!(files(&out), before, "a dry-run changed files");
+    assert_eq!(file_contents(&out), before, "a dry-run changed files");
 }
 
 #[test]
@@ -231,11 +218,11 @@ fn two_channels_read_from_the_catalog_give_replaces_and_skips_and_rerun_unchange
 
     // The rerun rebuilds the CSV from its catalog entry (less catalog.skips): the same image,
     // nothing written.
-    let before = files(&out);
+    let before = file_contents(&out);
     let again = run(&work, &both, "0.3.0", &[]);
     assert_code(&again, 0);
     assert!(stderr(&again).contains("already the head of alpha"));
-    assert_eq!(files(&out), before, "a rerun changed files");
+    assert_eq!(file_contents(&out), before, "a rerun changed files");
 }
 
 #[test]
@@ -244,7 +231,7 @@ fn catalog_older_skip_publishes_nothing_and_a_broken_catalog_names_its_file() {
     let out = work.path().join(OUT);
     let skip = variant(&work, "skip.yaml", "channel: alpha", "skip");
     assert_code(&run(&work, &skip, "0.3.0", &[]), 0);
-    let before = files(&out);
+    let before = file_contents(&out);
     let o = run(&work, &skip, "0.2.5", &[]);
     assert_code(&o, 0);
     let err = stderr(&o);
@@ -252,7 +239,7 @@ fn catalog_older_skip_publishes_nothing_and_a_broken_catalog_names_its_file() {
         err.contains("sample-operator.v0.2.5 is older than sample-operator.v0.3.0, the head of alpha in the catalog ./_out/catalog-only/catalog; policy 'skip': nothing to publish"),
         "{err}"
     );
-    assert_eq!(files(&out), before, "a skipped 0.2.5 changed files");
+    assert_eq!(file_contents(&out), before, "a skipped 0.2.5 changed files");
 
     // A catalog file that does not parse: an input error naming it, before anything is built.
     std::fs::write(out.join("catalog/broken.yaml"), "schema: [\n").unwrap();

@@ -6,7 +6,7 @@
 //! and against the real appr server (`APPR_URL`, the app-registry stages).
 
 use crate::appr::{PKG, pipeline_at, run, show, unique};
-use crate::support::{Work, assert_code, peer, stderr, stdout};
+use crate::support::{Work, assert_code, list_files, peer, stderr, stdout};
 
 /// Rewrites the pipeline `file` (a copy of the sample) to publish to `channels`.
 fn on(work: &Work, file: &str, channels: &str) -> String {
@@ -123,26 +123,13 @@ fn pulled_csv(work: &Work, registry: &str, ns: &str, release: &str) -> String {
     );
     assert_code(&o, 0);
     let mut found = Vec::new();
-    for e in walk(&into) {
+    for e in list_files(&into) {
         if e.contains("v0.2.0") && e.ends_with(".yaml") && e.contains("clusterserviceversion") {
-            found.push(std::fs::read_to_string(&e).unwrap());
+            found.push(std::fs::read_to_string(into.join(&e)).unwrap());
         }
     }
     assert_eq!(found.len(), 1, "{release}: {found:?}");
     found.remove(0)
-}
-
-fn walk(dir: &std::path::Path) -> Vec<String> {
-    let mut out = Vec::new();
-    for e in std::fs::read_dir(dir).unwrap() {
-        let p = e.unwrap().path();
-        if p.is_dir() {
-            out.extend(walk(&p));
-        } else {
-            out.push(p.display().to_string());
-        }
-    }
-    out
 }
 
 #[test]
@@ -165,7 +152,7 @@ fn dir_an_already_published_version_joins_another_channel_in_registry_and_catalo
                 .join("_out/catalog/sample-operator/catalog.json"),
         )
     })
-    .unwrap_or_else(|_| panic!("{:?}", walk(&work.path().join("_out/catalog"))));
+    .unwrap_or_else(|_| panic!("{:?}", list_files(&work.path().join("_out/catalog"))));
     assert!(catalog.contains("name: fast"), "{catalog}");
     // The registry's graph shows fast.
     let g = work.run(

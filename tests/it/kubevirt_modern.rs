@@ -14,7 +14,7 @@ use olm_release::olm::{Level, archive};
 
 use crate::appr::unique;
 use crate::kubevirt_chain::TAGS;
-use crate::support::{self, Work, assert_code, peer, stderr, stdout};
+use crate::support::{self, Work, assert_code, file_contents, peer, stderr, stdout};
 
 const PACKAGE: &str = "kubevirt-operatorhub";
 
@@ -74,22 +74,6 @@ impl Run<'_> {
             ],
         )
     }
-}
-
-fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut out = Vec::new();
-    if let Ok(rd) = std::fs::read_dir(dir) {
-        for e in rd {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                out.extend(files(&p));
-            } else {
-                out.push((p.display().to_string(), std::fs::read(&p).unwrap()));
-            }
-        }
-    }
-    out.sort();
-    out
 }
 
 async fn tag_at(image: &str, tag: &str) -> Option<String> {
@@ -158,7 +142,7 @@ async fn kubevirt_tags_publish_bundle_images_and_a_catalog_and_migrate() {
         let version = &tag[1..];
         if i > 0 {
             // A dry-run first: the digest it would push, the catalog diff; nothing written.
-            let before = files(&run.catalog());
+            let before = file_contents(&run.catalog());
             let dry = run.tag(tag, &["--dry-run"]);
             assert_code(&dry, 0);
             let err = stderr(&dry);
@@ -172,7 +156,7 @@ async fn kubevirt_tags_publish_bundle_images_and_a_catalog_and_migrate() {
                 assert!(err.contains(&needle), "{tag}: missing {needle:?} in\n{err}");
             }
             assert_eq!(
-                files(&run.catalog()),
+                file_contents(&run.catalog()),
                 before,
                 "{tag}: the dry-run wrote the catalog"
             );
@@ -220,7 +204,7 @@ async fn kubevirt_tags_publish_bundle_images_and_a_catalog_and_migrate() {
     assert_eq!(stdout(&from_catalog), stdout(&from_registry));
 
     // A rerun of the last tag changes nothing, anywhere.
-    let before = files(&run.catalog());
+    let before = file_contents(&run.catalog());
     let again = run.tag(tags.last().unwrap(), &[]);
     assert_code(&again, 0);
     assert!(
@@ -228,7 +212,7 @@ async fn kubevirt_tags_publish_bundle_images_and_a_catalog_and_migrate() {
         "{}",
         stderr(&again)
     );
-    assert_eq!(files(&run.catalog()), before);
+    assert_eq!(file_contents(&run.catalog()), before);
 
     // Migrating the same history from the app registry gives the same graph.
     let image2 = format!("{registry}/{}", crate::oci::repo("kubevirt-migrated"));
@@ -267,7 +251,7 @@ async fn kubevirt_tags_publish_bundle_images_and_a_catalog_and_migrate() {
     }
     let drawn = work.run(&["graph", migrated.to_str().unwrap()], &[]);
     assert_eq!(stdout(&drawn), stdout(&from_registry));
-    let before = files(&migrated);
+    let before = file_contents(&migrated);
     let second = migrate(&[]);
     assert_code(&second, 0);
     assert!(
@@ -275,5 +259,5 @@ async fn kubevirt_tags_publish_bundle_images_and_a_catalog_and_migrate() {
         "{}",
         stderr(&second)
     );
-    assert_eq!(files(&migrated), before);
+    assert_eq!(file_contents(&migrated), before);
 }

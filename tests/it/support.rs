@@ -124,6 +124,18 @@ pub fn list_files(dir: &Path) -> Vec<String> {
     out
 }
 
+/// Every file under `dir` (relative path, bytes), sorted by path; none when `dir` is missing.
+/// What a test compares before and after a run to prove the run wrote nothing.
+pub fn file_contents(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    list_files(dir)
+        .into_iter()
+        .map(|rel| {
+            let bytes = std::fs::read(dir.join(&rel)).unwrap();
+            (rel, bytes)
+        })
+        .collect()
+}
+
 fn walk(root: &Path, dir: &Path, out: &mut Vec<String>) {
     for entry in std::fs::read_dir(dir).unwrap() {
         let p = entry.unwrap().path();

@@ -81,13 +81,9 @@ fn three_ways(w: &Work, flags: &[&str]) -> Vec<String> {
     three_ways_with(w, flags, &[])
 }
 
-/// [`three_ways`] with the variables `env` set for all three.
-fn three_ways_with(w: &Work, flags: &[&str], env: &[(&str, &str)]) -> Vec<String> {
-    let run = w.run(&["run", "pipelines/flat.yaml"], env);
-    let mut args = vec!["verify", FOLDER];
-    args.extend(flags);
-    let verify = w.run(&args, env);
-    let mut args = vec![
+/// `publish` of the bundle folder as release 0.1.0 into a `dir:` registry of the work folder.
+fn publish_args() -> Vec<&'static str> {
+    vec![
         "publish",
         FOLDER,
         "--registry",
@@ -98,8 +94,17 @@ fn three_ways_with(w: &Work, flags: &[&str], env: &[(&str, &str)]) -> Vec<String
         "widget-operator",
         "--release",
         "0.1.0",
-        "--dry-run",
-    ];
+    ]
+}
+
+/// [`three_ways`] with the variables `env` set for all three.
+fn three_ways_with(w: &Work, flags: &[&str], env: &[(&str, &str)]) -> Vec<String> {
+    let run = w.run(&["run", "pipelines/flat.yaml"], env);
+    let mut args = vec!["verify", FOLDER];
+    args.extend(flags);
+    let verify = w.run(&args, env);
+    let mut args = publish_args();
+    args.push("--dry-run");
     args.extend(flags);
     let publish = w.run(&args, env);
     let outcome = |o: &std::process::Output, text: String| Outcome {
@@ -466,21 +471,7 @@ fn a_hidden_folder_in_the_bundle_folder_is_read_by_no_path() {
             "warning[file-layout] .github/: is hidden inside a bundle folder; operator-framework/api refuses hidden files there (olm-release's own check) (fix: move the file or folder out of the bundle folder)"
         ]
     );
-    let publish = w.run(
-        &[
-            "publish",
-            FOLDER,
-            "--registry",
-            "dir:_out/published",
-            "--namespace",
-            "example",
-            "--package",
-            "widget-operator",
-            "--release",
-            "0.1.0",
-        ],
-        &[],
-    );
+    let publish = w.run(&publish_args(), &[]);
     assert_eq!(publish.status.code(), Some(0), "{}", stderr(&publish));
     for out in [stderr(&run), stdout(&verify), stderr(&publish)] {
         assert!(!out.contains("ci.yaml"), "{out}");
