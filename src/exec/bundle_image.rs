@@ -38,20 +38,8 @@ pub(crate) async fn run(
     // checked them: OLM installs them from a registry+v1 bundle, so the image carries them
     // beside the CSV and CRDs.
     let others = v.objects.iter();
-    let default_channel = v
-        .package
-        .default_channel
-        .clone()
-        .filter(|d| step.channels.contains(d));
-    let folder = BundleFolder::build(&BundleInput {
-        spec: BundleSpec {
-            package: step.package.clone(),
-            channels: step.channels.clone(),
-            default_channel,
-        },
-        csv: csv.clone(),
-        objects: crds.iter().chain(others).cloned().collect(),
-    })?;
+    let objects: Vec<_> = crds.iter().chain(others).cloned().collect();
+    let folder = labelled(step, v, &csv, &objects, &step.channels)?;
     folder.write(&step.folder)?;
     let image = build_image(&folder, step.epoch)?;
     report.info(&format!(
@@ -60,27 +48,29 @@ pub(crate) async fn run(
         folder.files().len(),
         image.digest()
     ));
-    // A published CSV joining channels, or served by such a release (a rerun of it).
-    let joins = match &v.decision {
-        Some(Fetched::AddChannels { .. }) => true,
-        Some(Fetched::SameVersion { release }) => {
-            csv.semver().map(|x| x.to_string()).as_ref() != Some(release)
-        }
-        _ => false,
-    };
-    if joins
+    // A published CSV (the same version again, or joining channels): the image at the tag was
+    // built when it was first published, with the channels of that release. When it is this
+    // very bundle labelled with some of this release's channels, it is kept: a file-based
+    // catalog takes a bundle's channels from its own channel entries, not from the image.
+    // Any other difference (the content changed) is refused below, unless --force.
+    let published = matches!(
+        v.decision,
+        Some(Fetched::AddChannels { .. } | Fetched::SameVersion { .. })
+    );
+    if published
         && !step.force
         && let Some(existing) = store
             .resolve(&step.tag, &|e: Event| event(report, e))
             .await?
+        && existing != image.digest()
+        && let Some(channels) = labels_of(step, v, &csv, &objects, &existing)?
     {
-        // A published CSV joining channels: its bundle image is the one already pushed. Only
-        // the image's channel labels could differ, and a file-based catalog takes a bundle's
-        // channels from its own channel entries, not from the image.
         report.info(&format!(
-            "{}:{} already holds the bundle image of this published CSV ({existing}): kept; the catalog's channel entries add the channels",
+            "{}:{} already holds the bundle image of this published CSV ({existing}), the same bundle labelled with channel{} {}: kept; the catalog's channel entries add the channels",
             store.describe(),
-            step.tag
+            step.tag,
+            if channels.len() == 1 { "" } else { "s" },
+            channels.join(", ")
         ));
         gate.kept(Write {
             what: format!("bundle image {}", step.name),
@@ -100,6 +90,84 @@ pub(crate) async fn run(
 }
 
 /// Pushes `req` through the gate by the idempotency rule, and returns `NAME@sha256:…`.
+/// The registry+v1 bundle folder of `csv` and `objects`, its channels annotation `channels`
+/// (the package's default channel when it is one of them).
+fn labelled(
+    step: &BundleImageStep,
+    v: &Verified,
+    csv: &crate::olm::Manifest,
+    objects: &[crate::olm::Manifest],
+    channels: &[String],
+) -> Result<BundleFolder> {
+    let default_channel = v
+        .package
+        .default_channel
+        .clone()
+        .filter(|d| channels.contains(d));
+    Ok(BundleFolder::build(&BundleInput {
+        spec: BundleSpec {
+            package: step.package.clone(),
+            channels: channels.to_vec(),
+            default_channel,
+        },
+        csv: csv.clone(),
+        objects: objects.to_vec(),
+    })?)
+}
+
+/// The most channels whose labellings are tried (with 4: 64 arrangements, each image built in
+/// memory in about a millisecond for a small bundle).
+const MAX_LABELLED: usize = 4;
+
+/// Which channels the bundle was labelled with when it was built as `existing`: a non-empty
+/// arrangement of the release's channels and the package's (the release that first published
+/// it named some of them, in its own order); `None` when no labelling gives that digest (the
+/// content differs).
+fn labels_of(
+    step: &BundleImageStep,
+    v: &Verified,
+    csv: &crate::olm::Manifest,
+    objects: &[crate::olm::Manifest],
+    existing: &str,
+) -> Result<Option<Vec<String>>> {
+    let mut names: Vec<String> = step.channels.clone();
+    for c in &v.package.channels {
+        if !names.contains(&c.name) {
+            names.push(c.name.clone());
+        }
+    }
+    names.truncate(MAX_LABELLED);
+    let mut found = None;
+    arrangements(&names, &mut Vec::new(), &mut |labels| {
+        let folder = labelled(step, v, csv, objects, labels)?;
+        if build_image(&folder, step.epoch)?.digest() == existing {
+            found = Some(labels.to_vec());
+        }
+        Ok(found.is_some())
+    })?;
+    Ok(found)
+}
+
+/// Calls `visit` with every non-empty ordered arrangement of `names` (prefixes first) until it
+/// returns `true`.
+fn arrangements(
+    names: &[String],
+    prefix: &mut Vec<String>,
+    visit: &mut dyn FnMut(&[String]) -> Result<bool>,
+) -> Result<bool> {
+    for n in names {
+        if prefix.contains(n) {
+            continue;
+        }
+        prefix.push(n.clone());
+        if visit(prefix)? || arrangements(names, prefix, visit)? {
+            return Ok(true);
+        }
+        prefix.pop();
+    }
+    Ok(false)
+}
+
 pub(super) async fn publish(
     store: &Store,
     req: &PushRequest<'_>,

@@ -333,3 +333,59 @@ fn a_first_release_from_the_catalog_clears_a_dangling_replaces_and_2019_verify_a
     assert_eq!(replaces(&csv).as_deref(), Some("widget-operator.v0.2.0"));
     assert!(skips(&csv).is_empty(), "both channels had the same head");
 }
+
+/// A published version joins another channel on the catalog-only path, and the same command
+/// run again writes nothing: the image at the version's tag is the same bundle, labelled with
+/// the channel it was first published on, so it is kept. A changed bundle at the same version
+/// is still refused at the tag.
+#[test]
+fn a_published_version_joins_a_channel_from_the_catalog_and_a_rerun_writes_nothing() {
+    let work = Work::sample();
+    let out = work.path().join(OUT);
+    let both = variant(&work, "both.yaml", "channels: [alpha, beta]", "refuse");
+    assert_code(&run(&work, PIPELINE, "0.1.0", &[]), 0);
+    assert_code(&run(&work, PIPELINE, "0.2.0", &[]), 0);
+    let image = image_csv(&work, "0.2.0");
+    // 0.2.0 joins beta: a new entry there, the image kept.
+    let o = run(&work, &both, "0.2.0", &[]);
+    assert_code(&o, 0);
+    assert!(
+        stderr(&o).contains("the same bundle labelled with channel alpha: kept"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(image_csv(&work, "0.2.0"), image);
+    assert!(
+        entry(&work, "beta", "sample-operator.v0.2.0")
+            .replaces
+            .is_none()
+    );
+    // The same command again: nothing written.
+    let before = file_contents(&out);
+    let again = run(&work, &both, "0.2.0", &[]);
+    assert_code(&again, 0);
+    assert_eq!(file_contents(&out), before, "{}", stderr(&again));
+    // Another bundle at the published version's tag is refused, as before.
+    let csv = work
+        .path()
+        .join("fixtures/sample-operator/olm/bundle/sample-operator.vVERSION.clusterserviceversion.yaml.in");
+    let text = std::fs::read_to_string(&csv).unwrap();
+    std::fs::write(
+        &csv,
+        text.replacen(
+            "description: Runs Sample workloads.",
+            "description: Runs Sample workloads, changed.",
+            1,
+        ),
+    )
+    .unwrap();
+    let before = file_contents(&out);
+    let changed = run(&work, &both, "0.2.0", &[]);
+    assert_code(&changed, 1);
+    assert!(
+        stderr(&changed).contains("a published tag is not moved silently"),
+        "{}",
+        stderr(&changed)
+    );
+    assert_eq!(file_contents(&out), before);
+}
