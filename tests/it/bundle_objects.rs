@@ -4,13 +4,12 @@
 //! and a ConfigMap in every version folder.
 
 use std::collections::BTreeMap;
-use std::path::Path;
 
 use olm_release::PipelineArgs;
 use serde_yaml_ng::Value;
 
 use crate::operator_sdk::work;
-use crate::support::{Work, assert_code, root, stderr};
+use crate::support::{Work, assert_code, layout_digest, root, stderr};
 
 const EPOCH: (&str, &str) = ("SOURCE_DATE_EPOCH", "1570449600");
 const LAYOUT: &str = "_out/oci/widget-operator-bundle";
@@ -30,21 +29,6 @@ fn with_bundle_image(w: &Work) -> String {
     let file = "pipelines/widget-image.yaml";
     std::fs::write(w.path().join(file), text).unwrap();
     file.into()
-}
-
-/// The manifest digest the layout's index names for `tag`.
-fn layout_digest(layout: &Path, tag: &str) -> String {
-    let index: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(layout.join("index.json")).unwrap()).unwrap();
-    index["manifests"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|m| m["annotations"]["org.opencontainers.image.ref.name"] == tag)
-        .unwrap_or_else(|| panic!("no {tag} in {index}"))["digest"]
-        .as_str()
-        .unwrap()
-        .to_string()
 }
 
 fn yaml(bytes: &[u8]) -> Value {

@@ -2,7 +2,7 @@
 //! both ways, a rerun changes nothing, a dry-run writes nothing, the plan's static checks cover
 //! the new write targets, and `graph CATALOG` and `migrate` agree with the app registry.
 
-use crate::support::{Work, assert_code, file_contents, stderr, stdout};
+use crate::support::{Work, assert_code, file_contents, layout_digest, stderr, stdout};
 
 const SAMPLE: &str = "pipelines/sample.yaml";
 const EPOCH: (&str, &str) = ("SOURCE_DATE_EPOCH", "1570449600");
@@ -15,34 +15,16 @@ fn catalog_text(work: &Work) -> String {
     .unwrap()
 }
 
-/// The manifest digest the layout's index names for `tag`.
-fn layout_digest(work: &Work, tag: &str) -> String {
-    let index: serde_json::Value = serde_json::from_slice(
-        &std::fs::read(
-            work.path()
-                .join("_out/oci/sample-operator-bundle/index.json"),
-        )
-        .unwrap(),
-    )
-    .unwrap();
-    index["manifests"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|m| m["annotations"]["org.opencontainers.image.ref.name"] == tag)
-        .unwrap_or_else(|| panic!("no {tag} in {index}"))["digest"]
-        .as_str()
-        .unwrap()
-        .to_string()
-}
-
 #[test]
 fn the_sample_publishes_both_ways_and_a_rerun_changes_nothing() {
     let work = Work::sample();
     let first = work.run(&["run", SAMPLE], &[EPOCH]);
     assert_code(&first, 0);
     assert!(work.path().join("_out/registry").is_dir());
-    let digest = layout_digest(&work, "0.1.0");
+    let digest = layout_digest(
+        &work.path().join("_out/oci/sample-operator-bundle"),
+        "0.1.0",
+    );
     let text = catalog_text(&work);
     assert!(
         text.contains(&format!(
@@ -74,7 +56,13 @@ fn the_sample_publishes_both_ways_and_a_rerun_changes_nothing() {
         text.contains("- name: sample-operator.v0.2.0\n  replaces: sample-operator.v0.1.0"),
         "{text}"
     );
-    assert_ne!(layout_digest(&work, "0.2.0"), digest);
+    assert_ne!(
+        layout_digest(
+            &work.path().join("_out/oci/sample-operator-bundle"),
+            "0.2.0"
+        ),
+        digest
+    );
 
     // A dry-run of 0.3.0 prints the digest and the diff, and writes nothing.
     let before = file_contents(&work.path().join("_out/oci"));
@@ -224,7 +212,10 @@ fn another_image_at_the_tag_is_refused_unless_forced() {
     std::fs::write(&p, &text).unwrap();
     let first = work.run(&["run", SAMPLE], &[EPOCH]);
     assert_code(&first, 0);
-    let old = layout_digest(&work, "0.1.0");
+    let old = layout_digest(
+        &work.path().join("_out/oci/sample-operator-bundle"),
+        "0.1.0",
+    );
     // The same version with other content: another digest.
     std::fs::write(
         &p,
@@ -236,11 +227,20 @@ fn another_image_at_the_tag_is_refused_unless_forced() {
     let err = stderr(&refused);
     assert!(err.contains(&format!("already holds {old}")), "{err}");
     assert!(err.contains("--force"), "{err}");
-    assert_eq!(layout_digest(&work, "0.1.0"), old);
+    assert_eq!(
+        layout_digest(
+            &work.path().join("_out/oci/sample-operator-bundle"),
+            "0.1.0"
+        ),
+        old
+    );
     assert!(catalog_text(&work).contains(&old));
     let forced = work.run(&["run", SAMPLE, "--force"], &[EPOCH]);
     assert_code(&forced, 0);
-    let new = layout_digest(&work, "0.1.0");
+    let new = layout_digest(
+        &work.path().join("_out/oci/sample-operator-bundle"),
+        "0.1.0",
+    );
     assert_ne!(new, old);
     let text = catalog_text(&work);
     assert!(text.contains(&new) && !text.contains(&old), "{text}");

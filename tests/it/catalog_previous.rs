@@ -8,7 +8,7 @@
 use std::io::Read;
 use std::path::Path;
 
-use crate::support::{Work, assert_code, file_contents, stderr};
+use crate::support::{Work, assert_code, file_contents, layout_digest, stderr};
 
 const PIPELINE: &str = "pipelines/sample-catalog.yaml";
 const EPOCH: (&str, &str) = ("SOURCE_DATE_EPOCH", "1570449600");
@@ -33,16 +33,7 @@ fn blob(layout: &Path, digest: &str) -> Vec<u8> {
 /// The CSV inside the image the layout tags `tag`, read back from its layer.
 fn image_csv(work: &Work, tag: &str) -> serde_yaml_ng::Value {
     let layout = work.path().join(OUT).join("oci/sample-operator-bundle");
-    let index = json(&layout.join("index.json"));
-    let manifest = index["manifests"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|m| m["annotations"]["org.opencontainers.image.ref.name"] == tag)
-        .unwrap_or_else(|| panic!("no {tag} in {index}"))["digest"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let manifest = layout_digest(&layout, tag);
     let manifest: serde_json::Value = serde_json::from_slice(&blob(&layout, &manifest)).unwrap();
     let layer = blob(&layout, manifest["layers"][0]["digest"].as_str().unwrap());
     let mut tar = tar::Archive::new(flate2::read::GzDecoder::new(&layer[..]));

@@ -320,24 +320,31 @@ fn findings(text: &str) -> Vec<String> {
     out
 }
 
-#[test]
-fn verify_dir_and_publish_dir_report_the_same_findings_under_the_same_profile() {
-    let w = work();
+/// `folder` in the work folder: the widget's 0.1.0 CSV and CRD with a package file whose head
+/// is 0.1.0, flat (a bundle folder as `publish DIR` and `verify DIR` take it); its path.
+pub fn flat_widget(w: &Work, folder: &str) -> std::path::PathBuf {
     let tree = w.path().join("fixtures/widget-operator");
-    let bundle = w.path().join("flat");
-    std::fs::create_dir(&bundle).unwrap();
+    let flat = w.path().join(folder);
+    std::fs::create_dir(&flat).unwrap();
     for f in [
         "widget-operator.v0.1.0.clusterserviceversion.yaml",
         "widgets.example.com.crd.yaml",
     ] {
-        std::fs::copy(tree.join("0.1.0").join(f), bundle.join(f)).unwrap();
+        std::fs::copy(tree.join("0.1.0").join(f), flat.join(f)).unwrap();
     }
     let package = std::fs::read_to_string(tree.join("widget-operator.package.yaml")).unwrap();
     std::fs::write(
-        bundle.join("widget-operator.package.yaml"),
+        flat.join("widget-operator.package.yaml"),
         package.replace("v0.3.0", "v0.1.0"),
     )
     .unwrap();
+    flat
+}
+
+#[test]
+fn verify_dir_and_publish_dir_report_the_same_findings_under_the_same_profile() {
+    let w = work();
+    flat_widget(&w, "flat");
     let profile = ["--profile", "modern", "--operatorhub"];
     let mut args = vec!["verify", "flat"];
     args.extend(profile);

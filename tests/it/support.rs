@@ -124,6 +124,22 @@ pub fn list_files(dir: &Path) -> Vec<String> {
     out
 }
 
+/// The manifest digest an OCI image layout's `index.json` names for `tag` (panics, listing the
+/// index, when it names none).
+pub fn layout_digest(layout: &Path, tag: &str) -> String {
+    let index: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(layout.join("index.json")).unwrap()).unwrap();
+    index["manifests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["annotations"]["org.opencontainers.image.ref.name"] == tag)
+        .unwrap_or_else(|| panic!("no {tag} in {index}"))["digest"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
 /// Every file under `dir` (relative path, bytes), sorted by path; none when `dir` is missing.
 /// What a test compares before and after a run to prove the run wrote nothing.
 pub fn file_contents(dir: &Path) -> Vec<(String, Vec<u8>)> {

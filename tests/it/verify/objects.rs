@@ -11,7 +11,7 @@
 
 use std::path::Path;
 
-use crate::operator_sdk::work;
+use crate::operator_sdk::{flat_widget, work};
 use crate::support::{Work, list_files, stderr, stdout};
 
 /// The bundle folder every path reads.
@@ -22,21 +22,7 @@ const FOLDER: &str = "flat";
 /// `verify:` section given.
 fn bundle_with(objects: &[(&str, &str)], verify: &str) -> Work {
     let w = work();
-    let tree = w.path().join("fixtures/widget-operator");
-    let flat = w.path().join(FOLDER);
-    std::fs::create_dir(&flat).unwrap();
-    for f in [
-        "widget-operator.v0.1.0.clusterserviceversion.yaml",
-        "widgets.example.com.crd.yaml",
-    ] {
-        std::fs::copy(tree.join("0.1.0").join(f), flat.join(f)).unwrap();
-    }
-    let package = std::fs::read_to_string(tree.join("widget-operator.package.yaml")).unwrap();
-    std::fs::write(
-        flat.join("widget-operator.package.yaml"),
-        package.replace("v0.3.0", "v0.1.0"),
-    )
-    .unwrap();
+    let flat = flat_widget(&w, FOLDER);
     for (file, yaml) in objects {
         std::fs::write(flat.join(file), yaml).unwrap();
     }
