@@ -57,14 +57,29 @@ pub(crate) async fn run(
         v.decision,
         Some(Fetched::AddChannels { .. } | Fetched::SameVersion { .. })
     );
-    if published
-        && !step.force
-        && let Some(existing) = store
+    let existing = if published && !step.force {
+        store
             .resolve(&step.tag, &|e: Event| event(report, e))
             .await?
-        && existing != image.digest()
-        && let Some(channels) = labels_of(step, v, &csv, &objects, &existing)?
-    {
+            .filter(|e| e != image.digest())
+    } else {
+        None
+    };
+    let labels = match &existing {
+        Some(existing) => labels_of(step, v, &csv, &objects, existing)?,
+        None => None,
+    };
+    if let (Some(existing), None) = (&existing, &labels) {
+        // The refusal below says the tag holds another image; say why that is for a published
+        // version, and what to do.
+        report.note(&format!(
+            "{} is already published, and {existing} at {}:{} is not this run's bundle with other channel labels: the content differs, or the CSV's replaces and skips do (a catalog-only pipeline takes them from the catalog entry of the release's first channel, so list first the channel the version was first published on)",
+            csv.name().unwrap_or("this CSV"),
+            store.describe(),
+            step.tag
+        ));
+    }
+    if let (Some(existing), Some(channels)) = (existing, labels) {
         report.info(&format!(
             "{}:{} already holds the bundle image of this published CSV ({existing}), the same bundle labelled with channel{} {}: kept; the catalog's channel entries add the channels",
             store.describe(),
@@ -89,7 +104,6 @@ pub(crate) async fn run(
     Ok(Some(Imaged { pinned, csv, crds }))
 }
 
-/// Pushes `req` through the gate by the idempotency rule, and returns `NAME@sha256:…`.
 /// The registry+v1 bundle folder of `csv` and `objects`, its channels annotation `channels`
 /// (the package's default channel when it is one of them).
 fn labelled(
@@ -168,6 +182,7 @@ fn arrangements(
     Ok(false)
 }
 
+/// Pushes `req` through the gate by the idempotency rule, and returns `NAME@sha256:…`.
 pub(super) async fn publish(
     store: &Store,
     req: &PushRequest<'_>,

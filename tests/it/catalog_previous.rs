@@ -374,7 +374,10 @@ fn a_published_version_joins_a_channel_from_the_catalog_and_a_rerun_writes_nothi
     let changed = run(&work, &both, "0.2.0", &[]);
     assert_code(&changed, 1);
     assert!(
-        stderr(&changed).contains("a published tag is not moved silently"),
+        stderr(&changed).contains("a published tag is not moved silently")
+            && stderr(&changed)
+                .contains("sample-operator.v0.2.0 is already published, and sha256:")
+            && stderr(&changed).contains("is not this run's bundle with other channel labels"),
         "{}",
         stderr(&changed)
     );
