@@ -21,6 +21,7 @@ mod images;
 mod migrate;
 mod notes;
 mod publish;
+mod release_step;
 mod show;
 mod steps;
 mod time;
@@ -31,6 +32,7 @@ pub(crate) use images::{BundleImageStep, CatalogStep, ImageJob};
 pub(crate) use migrate::{MigrateInputs, MigrateStep, migrate};
 pub(crate) use notes::Notes;
 pub(crate) use publish::{PublishInputs, publish};
+pub(crate) use release_step::*;
 pub(crate) use steps::*;
 
 use serde::Serialize;
