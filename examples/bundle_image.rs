@@ -16,7 +16,7 @@ use olm_release::oci::{
 };
 use olm_release::olm::bundle_image::{BundleFolder, build_image};
 use olm_release::olm::fbc::migrate;
-use olm_release::secret::Secret;
+use olm_release_base::secret::Secret;
 
 fn arg(args: &[String], name: &str) -> Option<String> {
     args.iter()

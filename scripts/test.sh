@@ -24,7 +24,7 @@ for s in scripts/peers/*.sh; do
 done
 
 if cargo nextest --version >/dev/null 2>&1; then
-  cargo nextest run --config-file scripts/nextest.toml --no-fail-fast "$@"
+  cargo nextest run --workspace --config-file scripts/nextest.toml --no-fail-fast "$@"
 else
-  cargo test --no-fail-fast -- "$@"
+  cargo test --workspace --no-fail-fast -- "$@"
 fi

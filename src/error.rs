@@ -25,31 +25,7 @@ pub use crate::registry::RegistryError;
 use crate::target::TargetError;
 use crate::target::github::GitHubError;
 
-/// What kind of failure this is; decides the exit code.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Class {
-    /// The pipeline file, a variable, an argument or an input file is wrong (exit 2).
-    Input,
-    /// A stage failed while running, or a server refused (exit 1).
-    Stage,
-    /// A bug in olm-release (exit 70); the message asks for a report.
-    Internal,
-    /// The run was interrupted (Ctrl-C, SIGINT): exit 130, the shells' 128 + SIGINT.
-    Interrupted,
-}
-
-impl Class {
-    /// The process exit code for this class.
-    pub fn exit_code(self) -> i32 {
-        match self {
-            Class::Input => 2,
-            Class::Stage => 1,
-            Class::Internal => 70,
-            Class::Interrupted => 130,
-        }
-    }
-}
+pub use olm_release_base::Class;
 
 /// Any error of the program. Its `Display` is the message a user reads (what went wrong,
 /// where, and how to fix it); [`Error::class`] decides the exit code; the causes under the

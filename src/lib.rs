@@ -17,7 +17,6 @@
 //! Everything else is `pub(crate)`.
 
 pub mod app;
-mod atomic;
 mod ci;
 mod cli;
 mod commands;
@@ -33,11 +32,9 @@ mod plan;
 pub mod registry;
 mod report;
 pub mod retry;
-pub mod secret;
 mod settings;
 mod target;
 pub mod template;
-mod words;
 
 /// `--version` output: the crate version and the commit it was built from.
 pub const VERSION_LINE: &str = concat!(

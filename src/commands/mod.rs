@@ -10,7 +10,7 @@ pub(crate) mod publish;
 pub(crate) mod registry;
 pub(crate) mod verify;
 
-use crate::error::Class;
+use olm_release_base::Class;
 
 /// What can go wrong in a command outside the pipeline: a bad argument is an input error
 /// (exit 2), a failed command (an invalid bundle, a registry without the release, git) a

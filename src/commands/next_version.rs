@@ -53,10 +53,10 @@ fn tags_note(tags: &usize) -> String {
 
 impl NextVersionError {
     /// Git missing is the machine's problem (exit 1); everything else is fixed by the caller.
-    pub(crate) fn class(&self) -> crate::error::Class {
+    pub(crate) fn class(&self) -> olm_release_base::Class {
         match self {
-            NextVersionError::GitMissing { .. } => crate::error::Class::Stage,
-            _ => crate::error::Class::Input,
+            NextVersionError::GitMissing { .. } => olm_release_base::Class::Stage,
+            _ => olm_release_base::Class::Input,
         }
     }
 }

@@ -66,15 +66,15 @@ pub(crate) fn run(args: &VerifyArgs, json: bool, quiet: bool, limits: &Limits) -
     if !report.is_valid() {
         return Err(CommandError::Invalid(format!(
             "{shown}: {}, {} (profile {profile})",
-            crate::words::count(report.errors, "error"),
-            crate::words::count(report.warnings, "warning")
+            olm_release_base::words::count(report.errors, "error"),
+            olm_release_base::words::count(report.warnings, "warning")
         ))
         .into());
     }
     if !json {
         crate::out::line(&format!(
             "{shown}: valid, {} (profile {profile})",
-            crate::words::count(report.warnings, "warning")
+            olm_release_base::words::count(report.warnings, "warning")
         ));
     }
     Ok(())

@@ -56,7 +56,7 @@ pub(crate) async fn run(
     }
     report.info(&format!(
         "read {} of {ns}/{pkg}; the newest ({}) carries the package's history",
-        crate::words::count(infos.len(), "release"),
+        olm_release_base::words::count(infos.len(), "release"),
         infos[0].release
     ));
     let m = fbc::migrate::plan_with_releases(&releases[0], &releases)?;

@@ -109,8 +109,8 @@ pub(crate) fn run(step: &PackageStep, report: &Reporter, input: Input) -> Result
             BundleSource::History { tree, version } => format!("{} at {version}", tree.display()),
             BundleSource::Pipeline => step.shown.clone(),
         },
-        crate::words::count(bundle.csvs.len(), "CSV"),
-        crate::words::count(bundle.crds.len(), "CRD"),
+        olm_release_base::words::count(bundle.csvs.len(), "CSV"),
+        olm_release_base::words::count(bundle.crds.len(), "CRD"),
         layout_str(step.layout),
         packed.gz.len()
     ));

@@ -54,7 +54,7 @@ async fn one(check: &Check, exec: &Exec<'_>) -> Result<(), CheckFailure> {
             exec.report.detail(&format!(
                 "preflight: {} answers; {namespace}/{package} has {}",
                 registry.location,
-                crate::words::count(releases.len(), "release")
+                olm_release_base::words::count(releases.len(), "release")
             ));
             Ok(())
         }

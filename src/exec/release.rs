@@ -15,10 +15,11 @@ use std::path::PathBuf;
 
 use super::errors::AssetError;
 use super::{AssetSources, Exec};
-use crate::error::{Class, Error, Result};
+use crate::error::{Error, Result};
 use crate::events::Gate;
 use crate::plan::{AssetSpec, Notes, ReleaseStep, ReleaseTarget, Sums};
 use crate::target::{Asset, dir, github};
+use olm_release_base::Class;
 
 /// The largest release asset read: GitHub's limit on one release file ("each file included
 /// in a release must be under 2 GiB", GitHub Docs, About releases). Assets are regular files.
@@ -115,7 +116,7 @@ pub(crate) fn resolve(step: &ReleaseStep, sources: AssetSources<'_>) -> Result<V
         if matches!(step.target, ReleaseTarget::GitHub(_)) && !crate::plan::github_keeps(&name) {
             return Err(AssetError::Renamed { name }.into());
         }
-        let bytes = crate::olm::input::read(&path, MAX_ASSET_BYTES)
+        let bytes = olm_release_base::input::read(&path, MAX_ASSET_BYTES)
             .map_err(|e| Error::io(Class::Stage, &path, e))?;
         assets.push(Asset::new(name, bytes));
     }

@@ -44,7 +44,7 @@ pub(crate) fn run(step: &VerifyStep, report: &Reporter, p: Packaged) -> Result<V
     report.info(&format!(
         "bundle valid under profile {} ({}){}",
         opts.profile.as_str(),
-        crate::words::count(verified.warnings, "warning"),
+        olm_release_base::words::count(verified.warnings, "warning"),
         p.folder
             .as_ref()
             .map(|f| format!("; bundle folder {}", f.display()))

@@ -147,13 +147,11 @@ fn certificates(
     path: &std::path::Path,
     required: bool,
 ) -> Result<Vec<reqwest::Certificate>, NetworkError> {
-    let pem =
-        crate::olm::input::read(path, crate::olm::input::MAX_FILE_BYTES).map_err(|source| {
-            NetworkError::Read {
-                var,
-                path: path.to_path_buf(),
-                source,
-            }
+    let pem = olm_release_base::input::read(path, olm_release_base::input::MAX_FILE_BYTES)
+        .map_err(|source| NetworkError::Read {
+            var,
+            path: path.to_path_buf(),
+            source,
         })?;
     let found = if pem.windows(27).any(|w| w == b"-----BEGIN CERTIFICATE-----") {
         reqwest::Certificate::from_pem_bundle(&pem).unwrap_or_default()

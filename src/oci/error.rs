@@ -7,7 +7,7 @@
 
 use std::path::PathBuf;
 
-use crate::error::Class;
+use olm_release_base::Class;
 
 /// An error of the OCI client, the layout target or the push operation.
 #[derive(Debug, thiserror::Error)]

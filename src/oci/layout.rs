@@ -8,14 +8,14 @@
 //! present is kept only if its bytes hash to its name; `index.json` is rewritten atomically
 //! under an exclusive lock on `PATH/.lock`, so concurrent runs cannot lose a tag.
 
-use crate::olm::input;
+use olm_release_base::input;
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
 use super::OciError;
-use crate::olm::archive::sha256_hex;
 use crate::olm::bundle_image::Blob;
+use olm_release_base::digest::sha256_hex;
 
 /// The largest blob read back from a layout (regular files only, see [`input`]): the cap on
 /// a blob a registry serves ([`crate::http::HttpOptions`]).
@@ -115,11 +115,11 @@ impl Layout {
     /// previous entry). Entries stay sorted by tag, so the index is reproducible too.
     pub fn tag_manifest(&self, tag: &str, manifest: &Blob) -> Result<(), OciError> {
         self.put_blob(manifest)?;
-        let _lock =
-            crate::registry::dir::lock(&self.root.join(".lock")).map_err(|e| OciError::Layout {
-                path: self.root.clone(),
-                detail: e.to_string(),
-            })?;
+        let lock = self.root.join(".lock");
+        let _lock = olm_release_base::lock::lock_file(&lock).map_err(|e| OciError::Layout {
+            path: self.root.clone(),
+            detail: format!("locking the layout: {}: {e}", lock.display()),
+        })?;
         let mut entries: Vec<Value> = self
             .read_index()?
             .into_iter()
@@ -172,7 +172,7 @@ fn ref_name(entry: &Value) -> Option<&str> {
 }
 
 fn write(path: &Path, bytes: &[u8]) -> Result<(), OciError> {
-    crate::atomic::write_atomic(path, bytes).map_err(|e| OciError::Layout {
+    olm_release_base::atomic::write_atomic(path, bytes).map_err(|e| OciError::Layout {
         path: path.to_path_buf(),
         detail: e.to_string(),
     })

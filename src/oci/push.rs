@@ -264,7 +264,7 @@ async fn read_back(
         Some(b) if b[..] != req.image.manifest.bytes[..] => {
             return Err(fail(format!(
                 "it serves other bytes (sha256:{})",
-                crate::olm::archive::sha256_hex(&b)
+                olm_release_base::digest::sha256_hex(&b)
             )));
         }
         Some(_) => {}

@@ -15,7 +15,7 @@
 //! bundle folder is: its highest release is the cumulative bundle of every version folder, so
 //! the tree's YAML files together must fit the bundle size and entry limits and share one parse
 //! budget (nesting, values, aliases, measured before the YAML parser runs); every file is
-//! opened through [`crate::olm::input`] (regular files only, bounded reads), so a FIFO or a
+//! opened through [`olm_release_base::input`] (regular files only, bounded reads), so a FIFO or a
 //! device in the tree is refused without being opened.
 
 use std::cell::Cell;
@@ -26,7 +26,8 @@ use serde::Deserialize;
 use serde_yaml_ng::Value;
 
 use super::archive::{Budget, Limits, ReadError};
-use super::{Bundle, DocKind, Manifest, PackageManifest, doc_kind, input};
+use super::{Bundle, DocKind, Manifest, PackageManifest, doc_kind};
+use olm_release_base::input;
 
 /// One version folder of the tree.
 #[derive(Debug, Clone)]

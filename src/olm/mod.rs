@@ -17,13 +17,10 @@ pub mod finding;
 pub mod flat_yaml;
 pub(crate) mod graph;
 pub(crate) mod history;
-pub(crate) mod input;
 pub mod semdiff;
 #[cfg(test)]
 pub(crate) mod testing;
-pub mod time;
 pub mod validate;
-pub mod yaml;
 
 use serde::{Deserialize, Serialize};
 use serde_yaml_ng::Value;

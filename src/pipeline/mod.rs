@@ -46,8 +46,8 @@ pub(crate) enum PipelineError {
 
 /// Reads a pipeline file's text.
 pub fn read(path: &Path) -> Result<String> {
-    let max = crate::olm::input::MAX_FILE_BYTES;
-    crate::olm::input::read_to_string(path, max).map_err(|source| {
+    let max = olm_release_base::input::MAX_FILE_BYTES;
+    olm_release_base::input::read_to_string(path, max).map_err(|source| {
         PipelineError::Read {
             path: path.to_path_buf(),
             source,

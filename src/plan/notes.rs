@@ -129,7 +129,7 @@ pub(crate) fn resolve(
 }
 
 fn read(path: &Path, shown: &str, at: &dyn Fn() -> String) -> Result<String, Problem> {
-    crate::olm::input::read_to_string(path, MAX_NOTES_BYTES)
+    olm_release_base::input::read_to_string(path, MAX_NOTES_BYTES)
         .map_err(|e| Problem::new(at(), format!("release.notes: {shown}: {e}")))
 }
 

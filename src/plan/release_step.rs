@@ -6,8 +6,8 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
-use crate::secret::Secret;
 use crate::target::github::Config as GitHubConfig;
+use olm_release_base::secret::Secret;
 
 /// Attach the assets to the release target.
 #[derive(Debug, Clone, Serialize)]

@@ -36,7 +36,7 @@ fn git_commit_time(source: &Path) -> Option<u64> {
 
 /// `2006-01-02T15:04:05Z` for a UNIX time (the form OperatorHub asks for).
 pub(crate) fn format_time(epoch: u64) -> String {
-    crate::olm::time::rfc3339(epoch)
+    olm_release_base::time::rfc3339(epoch)
 }
 
 #[cfg(test)]

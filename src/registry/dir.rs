@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::{PushOutcome, RegistryError, ReleaseInfo, Result};
-use crate::atomic::write_atomic;
+use olm_release_base::atomic::write_atomic;
 
 #[derive(Debug)]
 /// The embedded app registry in the folder `root`.
@@ -73,7 +73,7 @@ impl DirRegistry {
 
     fn read_index(&self, dir: &Path) -> Result<Releases> {
         let path = dir.join("releases.json");
-        match crate::olm::input::read(&path, super::appr::transport::MAX_JSON) {
+        match olm_release_base::input::read(&path, super::appr::transport::MAX_JSON) {
             Ok(bytes) => serde_json::from_slice(&bytes).map_err(|e| RegistryError::CorruptIndex {
                 path: path.clone(),
                 message: e.to_string(),
@@ -128,7 +128,7 @@ impl DirRegistry {
             .join(format!("{digest}.tar.gz"));
         // Regular files only, within the cap on a blob an app registry serves.
         let cap = crate::http::HttpOptions::default().max_body;
-        crate::olm::input::read(&path, cap).map_err(|source| RegistryError::Io {
+        olm_release_base::input::read(&path, cap).map_err(|source| RegistryError::Io {
             doing: "pulling blob: ",
             path,
             source,
@@ -194,7 +194,7 @@ impl DirRegistry {
 /// the lock.
 #[derive(Debug)]
 pub struct Held {
-    _file: fs::File,
+    _lock: olm_release_base::lock::FolderLock,
     /// Where the lock file is, for messages.
     pub path: PathBuf,
     /// Whether another job held it first (this one waited).
@@ -209,45 +209,25 @@ impl DirRegistry {
         let dir = self.package_dir(ns, pkg)?;
         let path = dir.parent().unwrap_or(&self.root).to_path_buf();
         fs::create_dir_all(&path).map_err(|e| RegistryError::io(&path, e))?;
-        let file = fs::File::open(&path).map_err(|e| RegistryError::io(&path, e))?;
-        let waited = match file.try_lock() {
-            Ok(()) => false,
-            Err(fs::TryLockError::WouldBlock) => {
-                file.lock().map_err(|source| RegistryError::Io {
-                    doing: "locking the package for publishing: ",
-                    path: path.clone(),
-                    source,
-                })?;
-                true
-            }
-            Err(fs::TryLockError::Error(source)) => {
-                return Err(RegistryError::Io {
-                    doing: "locking the package for publishing: ",
-                    path,
-                    source,
-                });
-            }
-        };
+        let held =
+            olm_release_base::lock::lock_folder(&path).map_err(|source| RegistryError::Io {
+                doing: "locking the package for publishing: ",
+                path: path.clone(),
+                source,
+            })?;
         Ok(Held {
-            _file: file,
+            waited: held.waited,
+            _lock: held,
             path,
-            waited,
         })
     }
 }
 
 /// Takes an exclusive lock on `path`, held until the returned file is dropped.
 pub(crate) fn lock(path: &Path) -> Result<fs::File> {
-    let file = fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(path)
-        .map_err(|e| RegistryError::io(path, e))?;
-    file.lock().map_err(|source| RegistryError::Io {
+    olm_release_base::lock::lock_file(path).map_err(|source| RegistryError::Io {
         doing: "locking the registry: ",
         path: path.to_path_buf(),
         source,
-    })?;
-    Ok(file)
+    })
 }

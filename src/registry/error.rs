@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 
 use super::appr::errors::Failure;
-use crate::error::Class;
+use olm_release_base::Class;
 
 /// A registry call that failed, by cause.
 #[derive(Debug, thiserror::Error)]

@@ -7,10 +7,11 @@
 
 use serde::Serialize;
 
-use crate::error::{Class, Error, Kind, Problem};
+use crate::error::{Error, Kind, Problem};
 use crate::events::Write;
 use crate::olm::Finding;
 use crate::olm::semdiff::BundleDiff;
+use olm_release_base::Class;
 
 /// Names the document (`schema` field).
 pub(crate) const SCHEMA: &str = "olm-release/summary";

@@ -3,7 +3,7 @@
 //! is an input problem found before anything runs.
 
 use crate::registry::appr::Credentials;
-use crate::secret::Secret;
+use olm_release_base::secret::Secret;
 
 use super::Env;
 

@@ -10,7 +10,7 @@ use super::{Env, PipelineFile, resolve_path};
 use crate::error::Problem;
 use crate::oci::{self, Target};
 use crate::pipeline::model::{BundleImageSpec, CatalogSpec};
-use crate::secret::Secret;
+use olm_release_base::secret::Secret;
 
 /// The variables holding the image registry's username and password (or token).
 pub(crate) const OCI_USERNAME: &str = "OCI_USERNAME";

@@ -44,8 +44,8 @@ use crate::pipeline::{self, OlderPolicy, StageName, Vars};
 use crate::registry::Location;
 use crate::registry::appr::Credentials;
 use crate::retry::RetryPolicy;
-use crate::secret::Secret;
 use crate::target::github::Config as GitHubConfig;
+use olm_release_base::secret::Secret;
 
 /// The process environment, captured once.
 pub type Env = BTreeMap<String, String>;

@@ -6,9 +6,9 @@
 use std::path::Path;
 
 use super::{Asset, TargetError};
-use crate::atomic::write_atomic;
 use crate::events::{Gate, Write};
-use crate::olm::archive::sha256_hex;
+use olm_release_base::atomic::write_atomic;
+use olm_release_base::digest::sha256_hex;
 
 /// The file the release notes are written to, beside the assets.
 pub(crate) const NOTES: &str = "NOTES.md";
@@ -42,7 +42,7 @@ pub(crate) fn publish(
             digest: Some(asset.sha256.clone()),
         };
         // A file larger than the asset differs from it: read no more than the asset's size.
-        if crate::olm::input::read(&path, asset.bytes.len() as u64)
+        if olm_release_base::input::read(&path, asset.bytes.len() as u64)
             .ok()
             .is_some_and(|b| sha256_hex(&b) == asset.sha256)
         {

@@ -9,8 +9,8 @@
 pub(crate) mod dir;
 pub(crate) mod github;
 
-use crate::error::Class;
-use crate::olm::archive::sha256_hex;
+use olm_release_base::Class;
+use olm_release_base::digest::sha256_hex;
 
 /// What can go wrong attaching assets to a folder.
 #[derive(Debug, thiserror::Error)]

@@ -29,7 +29,7 @@ pub fn emit(out: &mut String, value: &Value) -> Result<(), String> {
     }
     let line_start = out.rfind('\n').map_or(0, |i| i + 1);
     let prefix = out[line_start..].to_string();
-    let yaml = crate::olm::yaml::to_string(value);
+    let yaml = olm_release_base::yaml::to_string(value);
     let yaml = yaml.strip_suffix('\n').unwrap_or(&yaml);
     let indent_of = |s: &str| s.len() - s.trim_start_matches(' ').len();
     let trimmed = prefix.trim_end();
@@ -88,7 +88,7 @@ fn scalar(value: &Value) -> Result<String, String> {
         Value::Sequence(_) => Ok("[]".into()),
         Value::String(s) if s.contains('\n') => serde_json::to_string(s).map_err(|e| e.to_string()),
         other => {
-            let s = crate::olm::yaml::to_string(other);
+            let s = olm_release_base::yaml::to_string(other);
             Ok(s.trim_end_matches('\n').to_string())
         }
     }

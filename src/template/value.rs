@@ -198,7 +198,9 @@ impl Value {
 fn yaml_key(k: &Yaml) -> String {
     match k {
         Yaml::String(s) => s.clone(),
-        other => crate::olm::yaml::to_string(other).trim_end().to_string(),
+        other => olm_release_base::yaml::to_string(other)
+            .trim_end()
+            .to_string(),
     }
 }
 

@@ -100,7 +100,7 @@ fn first_release_then_second_replaces_it() {
     .unwrap();
     assert!(sums.contains(&format!(
         "{}  sample-operator.v0.2.0.clusterserviceversion.yaml",
-        archive::sha256_hex(&csv)
+        olm_release_base::digest::sha256_hex(&csv)
     )));
     assert!(
         String::from_utf8_lossy(&csv).contains("replaces: sample-operator.v0.1.0"),

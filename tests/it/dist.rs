@@ -115,7 +115,7 @@ fn the_archive_holds_the_binary_docs_man_page_and_completions_reproducibly() {
         sums,
         format!(
             "{}  {n}.tar.gz\n",
-            olm_release::olm::archive::sha256_hex(&gz)
+            olm_release_base::digest::sha256_hex(&gz)
         )
     );
     // The completions and man page inside are the binary's own.

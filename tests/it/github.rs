@@ -81,7 +81,7 @@ fn local(work: &Work, name: &str) -> Vec<u8> {
 }
 
 fn sha(bytes: &[u8]) -> String {
-    olm_release::olm::archive::sha256_hex(bytes)
+    olm_release_base::digest::sha256_hex(bytes)
 }
 
 /// Asserts the release holds exactly the local CSV, OperatorSource and SHA256SUMS, uploaded.
@@ -177,8 +177,8 @@ async fn a_rerun_keeps_identical_assets_and_replaces_a_changed_one_without_a_gap
     // A published asset is immutable: refused with both digests, nothing written; the dry-run
     // says it would refuse.
     let before = fake.world().log.len();
-    let stale = olm_release::olm::archive::sha256_hex(b"stale content");
-    let want = olm_release::olm::archive::sha256_hex(&local(&work, SOURCE));
+    let stale = olm_release_base::digest::sha256_hex(b"stale content");
+    let want = olm_release_base::digest::sha256_hex(&local(&work, SOURCE));
     for (args, code, says) in [
         (&["--dry-run"][..], 0, "would refuse"),
         (&[][..], 1, "re-run with --force to replace them"),

@@ -38,7 +38,7 @@ impl FakeAsset {
         (self.state == "uploaded").then(|| {
             format!(
                 "sha256:{}",
-                olm_release::olm::archive::sha256_hex(&self.bytes)
+                olm_release_base::digest::sha256_hex(&self.bytes)
             )
         })
     }

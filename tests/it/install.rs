@@ -188,7 +188,7 @@ fn installs_a_pinned_release_with_curl_and_the_latest_with_wget() {
     // binary already there is replaced.
     std::fs::write(&installed, "old\n").unwrap();
     let with_wget = tools(&d.join("wget"), &["curl"], &[]);
-    let sha = olm_release::olm::archive::sha256_hex(
+    let sha = olm_release_base::digest::sha256_hex(
         &std::fs::read(
             PathBuf::from(std::env::var("OLM_RELEASE_DIST").unwrap()).join(archive_name()),
         )

@@ -98,7 +98,7 @@ fn a_release_only_pipeline_attaches_files_with_generated_or_given_sums() {
     let dir = work.path().join("_out/release/v1.0.0");
     assert_eq!(list_files(&dir), ["LICENSE", "SHA256SUMS", "tool.tar.gz"]);
     let sums = std::fs::read_to_string(dir.join("SHA256SUMS")).unwrap();
-    let sha = |b: &[u8]| olm_release::olm::archive::sha256_hex(b);
+    let sha = |b: &[u8]| olm_release_base::digest::sha256_hex(b);
     assert_eq!(
         sums,
         format!(

@@ -5,7 +5,7 @@ use crate::github_fake::{Fake, TOKEN};
 use crate::support::{self, Work, assert_code, stderr};
 
 fn sha(bytes: &[u8]) -> String {
-    olm_release::olm::archive::sha256_hex(bytes)
+    olm_release_base::digest::sha256_hex(bytes)
 }
 
 /// `pipelines/olm-release.yaml`, as the tag job runs it after `scripts/dist.sh`: the archive and

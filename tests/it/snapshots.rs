@@ -63,7 +63,7 @@ fn the_plan_of_every_pipeline() {
         dist.join("SHA256SUMS"),
         format!(
             "{}  olm-release-0.3.0-x86_64-unknown-linux-gnu.tar.gz\n",
-            olm_release::olm::archive::sha256_hex(b"archive")
+            olm_release_base::digest::sha256_hex(b"archive")
         ),
     )
     .unwrap();

@@ -53,7 +53,7 @@ fn our_travis_build_runs_the_test_suite() {
 
 /// The installer lines of an example: the pinned installer URL and its sha256 check.
 fn assert_pinned_installer(text: &str) {
-    let sha = olm_release::olm::archive::sha256_hex(
+    let sha = olm_release_base::digest::sha256_hex(
         &std::fs::read(root().join("scripts/install.sh")).unwrap(),
     );
     let raw = env!("CARGO_PKG_REPOSITORY")

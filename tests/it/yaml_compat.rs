@@ -53,7 +53,7 @@ fn pyyaml_reads_every_tricky_string_as_a_string() {
             Value::String(format!("as key {i}")),
         );
     }
-    let text = olm_release::olm::yaml::to_string(&Value::Mapping(map.clone()));
+    let text = olm_release_base::yaml::to_string(&Value::Mapping(map.clone()));
     let out = std::process::Command::new(python)
         .args([
             "-c",

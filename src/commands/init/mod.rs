@@ -49,10 +49,10 @@ pub(crate) enum InitError {
 }
 
 impl InitError {
-    pub(crate) fn class(&self) -> crate::error::Class {
+    pub(crate) fn class(&self) -> olm_release_base::Class {
         match self {
-            InitError::Write { .. } => crate::error::Class::Stage,
-            _ => crate::error::Class::Input,
+            InitError::Write { .. } => olm_release_base::Class::Stage,
+            _ => olm_release_base::Class::Input,
         }
     }
 }

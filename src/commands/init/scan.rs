@@ -139,9 +139,10 @@ fn walk(root: &Path, dir: &Path, depth: usize, out: &mut Scan) -> std::io::Resul
             .iter()
             .any(|s| lower.ends_with(s))
         {
-            let Ok(text) =
-                crate::olm::input::read_to_string(&path, crate::olm::input::MAX_FILE_BYTES)
-            else {
+            let Ok(text) = olm_release_base::input::read_to_string(
+                &path,
+                olm_release_base::input::MAX_FILE_BYTES,
+            ) else {
                 continue;
             };
             let docs = parse(&neutralise(&text));

@@ -60,7 +60,7 @@ pub(crate) fn page(see_also: bool) -> Result<String> {
 /// `man --dir DIR`: `olm-release.1` and a page per subcommand (nested ones too); returns the
 /// files written.
 pub(crate) fn write_dir(dir: &Path) -> Result<Vec<PathBuf>> {
-    let io = |p: &Path, e| crate::error::Error::io(crate::error::Class::Input, p, e);
+    let io = |p: &Path, e| crate::error::Error::io(olm_release_base::Class::Input, p, e);
     std::fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
     let cmd = command();
     let top = dir.join("olm-release.1");

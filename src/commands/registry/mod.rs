@@ -19,13 +19,14 @@ use view::BundleView;
 
 use super::CommandError;
 use crate::cli::{PackageFlags, RegistryCommand, RegistryTarget};
-use crate::error::{Class, Error, Result};
+use crate::error::{Error, Result};
 use crate::events::Events;
 use crate::olm::{Bundle, archive};
 use crate::out;
 use crate::registry::RegistryError;
 use crate::registry::{QUAY_LIST_CAP, Registry, ReleaseInfo};
 use crate::settings::{self, Env};
+use olm_release_base::Class;
 
 pub(crate) async fn run(
     cmd: RegistryCommand,
@@ -47,7 +48,7 @@ pub(crate) async fn run(
                 let count = if list.is_empty() {
                     "no packages (the namespace is empty, or holds nothing visible to you)".into()
                 } else {
-                    crate::words::count(list.len(), "package")
+                    olm_release_base::words::count(list.len(), "package")
                 };
                 out::stdout(&format!("{namespace} at {}: {count}\n", r.describe()));
                 for p in &list {
@@ -125,8 +126,8 @@ pub(crate) async fn run(
                     out.display(),
                     file_name(&tarball),
                     file_name(&folder),
-                    crate::words::count(bundle.csvs.len(), "CSV"),
-                    crate::words::count(bundle.crds.len(), "CRD")
+                    olm_release_base::words::count(bundle.csvs.len(), "CSV"),
+                    olm_release_base::words::count(bundle.crds.len(), "CRD")
                 ));
             }
             Ok(())
@@ -274,7 +275,7 @@ async fn show_releases(r: &Registry, ns: &str, pkg: &str, json: bool) -> Result<
     out::stdout(&format!(
         "{ns}/{pkg} at {}: {}\n",
         r.describe(),
-        crate::words::count(releases.len(), "release")
+        olm_release_base::words::count(releases.len(), "release")
     ));
     for (i, rel) in releases.iter().enumerate() {
         out::stdout(&format!(

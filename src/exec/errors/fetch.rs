@@ -2,9 +2,9 @@
 //! decisions its state forces (a version below the head, a published CSV that changed, a
 //! channel another CSV heads).
 
-use crate::error::Class;
 use crate::olm::archive::ReadError;
 use crate::registry::RegistryError;
+use olm_release_base::Class;
 
 /// Reading the previous release and deciding what the new CSV replaces.
 #[derive(Debug, thiserror::Error)]
@@ -91,7 +91,7 @@ pub(crate) enum FetchError {
     /// trusted (`first` names the file and document).
     #[error(
         "the catalog {dir} has {}, so fetch-previous cannot tell what this release replaces; nothing was written. First: {first}. Correct the catalog (or restore it from version control) and run again",
-        crate::words::count(*.errors, "error")
+        olm_release_base::words::count(*.errors, "error")
     )]
     CatalogInvalid {
         dir: String,

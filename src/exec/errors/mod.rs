@@ -5,9 +5,10 @@
 
 use std::path::PathBuf;
 
-use crate::error::{Class, Kind};
+use crate::error::Kind;
 use crate::olm::archive::{ReadError, WriteError};
 use crate::registry::RegistryError;
+use olm_release_base::Class;
 
 mod fetch;
 mod push;
@@ -172,8 +173,8 @@ impl PackageError {
 #[derive(Debug, thiserror::Error)]
 #[error(
     "the bundle has {} and {} under profile {profile}; nothing was pushed or released. First: {first}",
-    crate::words::count(*.errors, "error"),
-    crate::words::count(*.warnings, "warning")
+    olm_release_base::words::count(*.errors, "error"),
+    olm_release_base::words::count(*.warnings, "warning")
 )]
 pub(crate) struct VerifyError {
     pub(crate) errors: usize,
@@ -186,7 +187,7 @@ pub(crate) struct VerifyError {
 #[derive(Debug, thiserror::Error)]
 #[error(
     "the catalog {dir} would have {} with this bundle; nothing was written to it. First: {first}",
-    crate::words::count(*.errors, "error")
+    olm_release_base::words::count(*.errors, "error")
 )]
 pub(crate) struct CatalogInvalid {
     pub(crate) dir: String,

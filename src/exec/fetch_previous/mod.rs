@@ -121,7 +121,7 @@ pub(crate) async fn run(
         Decision::Replaces { head, head_release } => format!(
             "{} replaces {head}, head of {channel} in release {head_release}; bundle carries {}",
             csv_name(&bundle),
-            crate::words::count(bundle.csvs.len(), "CSV")
+            olm_release_base::words::count(bundle.csvs.len(), "CSV")
         ),
         Decision::SameVersion { release } => format!(
             "{} is already the head of {channel} in release {release}: re-publishing the same version (push compares digests)",
@@ -213,7 +213,7 @@ async fn first_release_check(
         Ok(list) if list.is_empty() => format!("namespace {ns} has no packages"),
         Ok(list) => format!(
             "namespace {ns} has {}: {}",
-            crate::words::count(list.len(), "package"),
+            olm_release_base::words::count(list.len(), "package"),
             list.iter()
                 .map(|p| p.name.as_str())
                 .collect::<Vec<_>>()

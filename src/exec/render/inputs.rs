@@ -73,7 +73,7 @@ pub(crate) fn build_parts(step: &RenderStep, data: &Data) -> Result<Parts, Rende
     let mut docs = |file: &str| read_docs(source, file, data);
     let mut bytes = |file: &str| {
         let path = resolve_path(source, Path::new(file));
-        crate::olm::input::read(&path, crate::olm::input::MAX_FILE_BYTES)
+        olm_release_base::input::read(&path, olm_release_base::input::MAX_FILE_BYTES)
             .map_err(|e| CsvError::Load(format!("{}: {e} (render.csv.icon)", path.display())))
     };
     let mut parts = Parts::build(
@@ -95,8 +95,9 @@ pub(crate) fn outside(step: &RenderStep) -> Result<super::bundle::Outside, Rende
     let mut found = super::bundle::Outside::default();
     let read = |path: &Path| -> Result<Vec<Doc>, RenderError> {
         let shown = path.display().to_string();
-        let text = crate::olm::input::read_to_string(path, crate::olm::input::MAX_FILE_BYTES)
-            .map_err(|e| RenderError::Yaml(format!("{shown}: {e}")))?;
+        let text =
+            olm_release_base::input::read_to_string(path, olm_release_base::input::MAX_FILE_BYTES)
+                .map_err(|e| RenderError::Yaml(format!("{shown}: {e}")))?;
         parse_docs(&shown, &text).map_err(RenderError::Yaml)
     };
     if let Some(file) = &step.package_file {
@@ -140,7 +141,10 @@ pub(crate) fn outside(step: &RenderStep) -> Result<super::bundle::Outside, Rende
 /// The YAML documents of a file, rendered first when it is a template; `None` if absent.
 fn read_docs(source: &Path, file: &str, data: &Data) -> Result<Option<Vec<Doc>>, CsvError> {
     let path = resolve_path(source, Path::new(file));
-    let text = match crate::olm::input::read_to_string(&path, crate::olm::input::MAX_FILE_BYTES) {
+    let text = match olm_release_base::input::read_to_string(
+        &path,
+        olm_release_base::input::MAX_FILE_BYTES,
+    ) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(CsvError::Load(format!("{}: {e}", path.display()))),

@@ -21,20 +21,21 @@ use std::path::{Path, PathBuf};
 use serde_yaml_ng::Value;
 
 use super::{Rendered, RenderedFile};
-use crate::error::{Class, Error, Result};
+use crate::error::{Error, Result};
 use crate::exec::errors::RenderError;
 use crate::olm::csv_build::spec::CreatedAtPolicy;
 use crate::olm::{self, Bundle, Manifest};
 use crate::plan::RenderStep;
 use crate::report::Reporter;
 use crate::template;
+use olm_release_base::Class;
 
 /// The render step: renders, reports, and hands the result on.
 pub(crate) fn run(step: &RenderStep, report: &Reporter) -> Result<Rendered> {
     let rendered = render(step)?;
     report.info(&format!(
         "rendered {} into {} (CSV {})",
-        crate::words::count(rendered.files.len(), "file"),
+        olm_release_base::words::count(rendered.files.len(), "file"),
         rendered.dir.display(),
         rendered.csv_name
     ));
@@ -186,8 +187,9 @@ fn render_all(step: &RenderStep, data: &template::Data) -> Result<Vec<Output>> {
     for rel in inputs {
         let src = templates.join(&rel);
         let shown = format!("{}/{rel}", step.templates_shown);
-        let text = crate::olm::input::read_to_string(&src, crate::olm::input::MAX_FILE_BYTES)
-            .map_err(|e| Error::io(Class::Input, &src, e))?;
+        let text =
+            olm_release_base::input::read_to_string(&src, olm_release_base::input::MAX_FILE_BYTES)
+                .map_err(|e| Error::io(Class::Input, &src, e))?;
         let (out_rel, content) = match rel.strip_suffix(".in") {
             Some(stem) => (
                 stem.to_string(),

@@ -12,7 +12,7 @@ use super::RegistryClient;
 use super::transport::{MAX_SMALL, at, transport};
 use crate::http::{self, BodyError};
 use crate::oci::{Event, Events, OciError};
-use crate::secret::Secret;
+use olm_release_base::secret::Secret;
 
 /// A username and password (or token used as password, as quay.io robot accounts do).
 #[derive(Debug, Clone)]
@@ -245,7 +245,7 @@ impl RegistryClient {
             secrets.push(v.expose().to_string());
         }
         let refs: Vec<&str> = secrets.iter().map(String::as_str).collect();
-        crate::secret::redact(text, &refs)
+        olm_release_base::secret::redact(text, &refs)
     }
 }
 

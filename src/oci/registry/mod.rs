@@ -23,7 +23,7 @@ use super::{Event, Events, OciError, RegistryRef};
 use crate::http::HttpOptions;
 use crate::olm::bundle_image::Blob;
 use crate::retry::RetryPolicy;
-use crate::secret::Secret;
+use olm_release_base::secret::Secret;
 
 /// Manifest media types this client reads.
 pub(crate) const MANIFEST_ACCEPT: &str = "application/vnd.oci.image.manifest.v1+json, application/vnd.oci.image.index.v1+json, application/vnd.docker.distribution.manifest.v2+json, application/vnd.docker.distribution.manifest.list.v2+json";
@@ -151,7 +151,7 @@ impl RegistryClient {
         Ok(self
             .get_manifest(reference, events)
             .await?
-            .map(|m| format!("sha256:{}", crate::olm::archive::sha256_hex(&m.bytes))))
+            .map(|m| format!("sha256:{}", olm_release_base::digest::sha256_hex(&m.bytes))))
     }
 
     /// `GET /v2/<name>/manifests/<reference>`: the manifest bytes, `None` on 404.

@@ -9,7 +9,7 @@
 
 use std::io;
 
-use crate::error::Class;
+use olm_release_base::Class;
 
 /// Why a bundle (a `.tar.gz`, a flattened `bundle.yaml`, a folder, or a blob from a registry)
 /// could not be read.

@@ -10,7 +10,8 @@ use serde_yaml_ng::Value;
 use super::read::{once, package_file, parse_single, read_contents, read_flattened, utf8};
 use super::walk::{Listed, list};
 use super::{Budget, Contents, Files, Limits, ReadError, unpack_as};
-use crate::olm::{Bundle, DocKind, Manifest, PackageManifest, doc_kind, input};
+use crate::olm::{Bundle, DocKind, Manifest, PackageManifest, doc_kind};
+use olm_release_base::input;
 
 /// A bundle file as found on disk, read but not parsed: what `verify` checks.
 #[derive(Debug)]

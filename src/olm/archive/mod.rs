@@ -55,8 +55,6 @@ pub use unpack::{tar_digest, unpack};
 pub(crate) use walk::list;
 pub use write::{bundle_files, csv_list_item, flatten, flatten_parts, pack};
 
-use sha2::{Digest, Sha256};
-
 use crate::olm::Bundle;
 
 /// How the bundle is laid out inside the tarball.
@@ -181,8 +179,3 @@ pub(crate) fn is_gzip(bytes: &[u8]) -> bool {
 
 /// Files of a bundle as (path inside the tar, content).
 pub type Files = Vec<(String, Vec<u8>)>;
-
-/// Hex sha256 of some bytes.
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    hex::encode(Sha256::digest(bytes))
-}

@@ -45,7 +45,7 @@ pub fn write_folder(bundle: &Bundle, dir: &Path) -> Result<(), WriteError> {
         }
         fs::write(&path, text).map_err(io(&path))
     };
-    let package = crate::olm::yaml::to_string_of(&bundle.package).map_err(|source| {
+    let package = olm_release_base::yaml::to_string_of(&bundle.package).map_err(|source| {
         WriteError::Serialize {
             what: "the package file",
             source,
@@ -55,11 +55,14 @@ pub fn write_folder(bundle: &Bundle, dir: &Path) -> Result<(), WriteError> {
     for csv in &bundle.csvs {
         write(
             csv_file_name(csv.name().unwrap_or("unnamed")),
-            crate::olm::yaml::to_string(&csv.doc),
+            olm_release_base::yaml::to_string(&csv.doc),
         )?;
     }
     for crd in &bundle.crds {
-        write(crd_file_name(crd), crate::olm::yaml::to_string(&crd.doc))?;
+        write(
+            crd_file_name(crd),
+            olm_release_base::yaml::to_string(&crd.doc),
+        )?;
     }
     Ok(())
 }

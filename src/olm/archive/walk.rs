@@ -11,7 +11,7 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use super::{Limits, ReadError};
-use crate::olm::input;
+use olm_release_base::input;
 
 /// A file, or a hidden folder, found under a folder.
 #[derive(Debug, Clone)]

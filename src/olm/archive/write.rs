@@ -10,8 +10,9 @@ use serde_yaml_ng::{Mapping, Value};
 
 use sha2::{Digest, Sha256};
 
-use super::{Layout, Packed, WriteError, sha256_hex};
+use super::{Layout, Packed, WriteError};
 use crate::olm::{Bundle, Manifest, crd_file_name, csv_file_name};
+use olm_release_base::digest::sha256_hex;
 
 /// The files of a bundle in `layout`, as (path inside the tar, content), sorted by path.
 pub fn bundle_files(bundle: &Bundle, layout: Layout) -> Result<Vec<(String, Vec<u8>)>, WriteError> {
@@ -35,12 +36,12 @@ pub fn bundle_files(bundle: &Bundle, layout: Layout) -> Result<Vec<(String, Vec<
                 let name = csv.name().ok_or_else(|| missing("metadata.name"))?;
                 files.insert(
                     format!("{root}/{version}/{}", csv_file_name(name)),
-                    crate::olm::yaml::to_string(&csv.doc).into_bytes(),
+                    olm_release_base::yaml::to_string(&csv.doc).into_bytes(),
                 );
                 for crd in owned_crds(bundle, csv) {
                     files.insert(
                         format!("{root}/{version}/{}", crd_file_name(crd)),
-                        crate::olm::yaml::to_string(&crd.doc).into_bytes(),
+                        olm_release_base::yaml::to_string(&crd.doc).into_bytes(),
                     );
                 }
             }
@@ -67,7 +68,7 @@ fn owned_crds<'a>(bundle: &'a Bundle, csv: &Manifest) -> Vec<&'a Manifest> {
 }
 
 fn to_yaml<T: serde::Serialize>(what: &'static str, v: &T) -> Result<String, WriteError> {
-    crate::olm::yaml::to_string_of(v).map_err(|source| WriteError::Serialize { what, source })
+    olm_release_base::yaml::to_string_of(v).map_err(|source| WriteError::Serialize { what, source })
 }
 
 /// The flattened `bundle.yaml` text.
@@ -78,7 +79,7 @@ pub fn flatten(bundle: &Bundle) -> Result<String, WriteError> {
         .collect::<Vec<_>>();
     flatten_parts(
         &bundle.crds,
-        crate::olm::yaml::sequence_to_string(&csvs),
+        olm_release_base::yaml::sequence_to_string(&csvs),
         &bundle.package,
     )
 }
@@ -99,7 +100,7 @@ pub fn flatten_parts(
     let entries = [
         (
             "customResourceDefinitions",
-            crate::olm::yaml::sequence_to_string(&crds),
+            olm_release_base::yaml::sequence_to_string(&crds),
         ),
         ("clusterServiceVersions", csv_list),
         ("packages", to_yaml("the package file", &[package])?),
@@ -121,7 +122,7 @@ pub fn flatten_parts(
 /// One CSV as an item of the flattened CSV list; the list of several is their concatenation
 /// (and `[]` when there are none).
 pub fn csv_list_item(csv: &Manifest) -> String {
-    crate::olm::yaml::sequence_to_string(&[&csv.doc])
+    olm_release_base::yaml::sequence_to_string(&[&csv.doc])
 }
 
 /// Packs files into a reproducible `.tar.gz`.

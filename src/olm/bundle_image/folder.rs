@@ -148,8 +148,9 @@ impl BundleFolder {
                     path: p.clone(),
                     why: "the file name is not UTF-8".into(),
                 })?;
-                let bytes = crate::olm::input::read(&p, crate::olm::input::MAX_FILE_BYTES)
-                    .map_err(|e| E::io(&p, e))?;
+                let bytes =
+                    olm_release_base::input::read(&p, olm_release_base::input::MAX_FILE_BYTES)
+                        .map_err(|e| E::io(&p, e))?;
                 files.insert(format!("{sub}/{name}"), bytes);
             }
         }
@@ -173,18 +174,18 @@ impl BundleFolder {
     /// Writes the folder (`manifests/`, `metadata/`, `bundle.Dockerfile`) to `dir`, replacing
     /// what was there: it is written beside `dir` first and moved into place, so a crash never
     /// leaves a half-written bundle and stale files never survive. The staged and the replaced
-    /// folders are `.NAME.tmp-PID` and `.NAME.old.tmp-PID` ([`crate::atomic::temp_beside`]):
+    /// folders are `.NAME.tmp-PID` and `.NAME.old.tmp-PID` ([`olm_release_base::atomic::temp_beside`]):
     /// what a killed run leaves is removed by the next write beside `dir`.
     pub fn write(&self, dir: &Path) -> Result<(), E> {
         let parent = dir.parent().unwrap_or(Path::new("."));
         fs::create_dir_all(parent).map_err(|e| E::io(parent, e))?;
-        crate::atomic::remove_stale_temps(parent);
+        olm_release_base::atomic::remove_stale_temps(parent);
         let name = dir
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_else(|| "bundle".into());
-        let tmp = crate::atomic::temp_beside(&parent.join(&name));
-        let old = crate::atomic::temp_beside(&parent.join(format!("{name}.old")));
+        let tmp = olm_release_base::atomic::temp_beside(&parent.join(&name));
+        let old = olm_release_base::atomic::temp_beside(&parent.join(format!("{name}.old")));
         let _ = fs::remove_dir_all(&tmp);
         let _ = fs::remove_dir_all(&old);
         let written = (|| {
@@ -328,7 +329,7 @@ impl Files {
         }
         self.from.insert(path.clone(), m.file.clone());
         self.bytes
-            .insert(path, crate::olm::yaml::to_string(&m.doc).into_bytes());
+            .insert(path, olm_release_base::yaml::to_string(&m.doc).into_bytes());
         Ok(())
     }
 }
@@ -340,7 +341,7 @@ fn annotations_yaml(labels: &[(String, String)]) -> String {
     }
     let mut top = Mapping::new();
     top.insert(Value::from("annotations"), Value::Mapping(inner));
-    crate::olm::yaml::to_string(&Value::Mapping(top))
+    olm_release_base::yaml::to_string(&Value::Mapping(top))
 }
 
 /// The bundle keys of an `annotations.yaml`, checked: the format must be registry+v1 with the

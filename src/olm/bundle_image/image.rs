@@ -24,7 +24,7 @@ use oci_spec::image::{
 };
 
 use super::{BundleFolder, BundleImageError as E};
-use crate::olm::archive::sha256_hex;
+use olm_release_base::digest::sha256_hex;
 
 /// `application/vnd.oci.image.manifest.v1+json`.
 pub const MANIFEST_MEDIA_TYPE: &str = "application/vnd.oci.image.manifest.v1+json";
@@ -96,7 +96,7 @@ pub fn build_image(folder: &BundleFolder, epoch: u64) -> Result<OciImage, E> {
     let packed = crate::olm::archive::pack(&files, epoch).map_err(|e| E::Build(e.to_string()))?;
     let diff_id = format!("sha256:{}", packed.digest);
     let layer = Blob::new(LAYER_MEDIA_TYPE, packed.gz);
-    let created = crate::olm::time::rfc3339(epoch);
+    let created = olm_release_base::time::rfc3339(epoch);
 
     let labels: std::collections::HashMap<String, String> =
         folder.labels().iter().cloned().collect();

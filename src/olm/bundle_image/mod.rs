@@ -83,10 +83,10 @@ pub enum BundleImageError {
 impl BundleImageError {
     /// Input errors (names from the pipeline file) exit 2; a bad bundle or an I/O failure
     /// fails the stage (exit 1).
-    pub fn class(&self) -> crate::error::Class {
+    pub fn class(&self) -> olm_release_base::Class {
         match self {
-            BundleImageError::Spec { .. } => crate::error::Class::Input,
-            _ => crate::error::Class::Stage,
+            BundleImageError::Spec { .. } => olm_release_base::Class::Input,
+            _ => olm_release_base::Class::Stage,
         }
     }
 

@@ -21,7 +21,7 @@ use super::error::CatalogError;
 use super::model::Catalog;
 use super::parse;
 use crate::olm::archive::{Budget, Limits};
-use crate::olm::input;
+use olm_release_base::input;
 
 /// A catalog read from a folder, with the files it came from.
 #[derive(Debug, Clone, Default)]
@@ -191,10 +191,10 @@ pub fn apply(root: &Path, changes: &[FileChange]) -> Result<(), CatalogError> {
     Ok(())
 }
 
-/// [`crate::atomic::write_atomic`]: the temporary `.NAME.tmp-PID` of a killed run is removed
+/// [`olm_release_base::atomic::write_atomic`]: the temporary `.NAME.tmp-PID` of a killed run is removed
 /// by the next write in its folder.
 fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), CatalogError> {
-    crate::atomic::write_atomic(path, bytes).map_err(|e| CatalogError::io(path, e))
+    olm_release_base::atomic::write_atomic(path, bytes).map_err(|e| CatalogError::io(path, e))
 }
 
 /// Renders `catalog` in the chosen layout and writes what changed; returns the changes made.

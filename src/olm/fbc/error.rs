@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-use crate::error::Class;
+use olm_release_base::Class;
 
 /// A catalog error.
 #[derive(Debug, thiserror::Error)]

@@ -17,7 +17,7 @@ use serde_yaml_ng::{Mapping, Value};
 
 use super::error::CatalogError;
 use super::model::*;
-use crate::olm::yaml;
+use olm_release_base::yaml;
 
 /// The file a package's documents are written to, relative to the catalog root.
 pub fn package_file(package: &str) -> Result<String, CatalogError> {

@@ -20,7 +20,7 @@ pub fn unified(old: &[Value], new: &[Value], old_label: &str, new_label: &str) -
 
 fn canonical(docs: &[Value]) -> String {
     docs.iter()
-        .map(|d| crate::olm::yaml::to_string(&sorted(d)))
+        .map(|d| olm_release_base::yaml::to_string(&sorted(d)))
         .collect::<Vec<_>>()
         .join("---\n")
 }

@@ -121,8 +121,8 @@ pub fn read_categories(path: &Path) -> Result<Arc<[String]>, VerifyError> {
     struct File {
         categories: Vec<String>,
     }
-    let max = crate::olm::input::MAX_FILE_BYTES;
-    let bytes = crate::olm::input::read(path, max).map_err(|source| VerifyError::Read {
+    let max = olm_release_base::input::MAX_FILE_BYTES;
+    let bytes = olm_release_base::input::read(path, max).map_err(|source| VerifyError::Read {
         path: path.to_path_buf(),
         source,
     })?;

@@ -91,7 +91,7 @@ pub fn verify_path_with(
             archive::check_files(&files, flat, limits).map_err(|e| e.within(&shown))?;
             let mut report = verify_files(shown, &files, flat, opts);
             report.digest = Some(digest);
-            report.gz_digest = Some(archive::sha256_hex(&gz));
+            report.gz_digest = Some(olm_release_base::digest::sha256_hex(&gz));
             report
         }
         Input::File { name, bytes } => {
@@ -125,7 +125,7 @@ pub fn verify_tarball(shown: &str, gz: &[u8], opts: &Options) -> Report {
             Report::new(shown.to_string(), opts, sink.out)
         }
     };
-    report.gz_digest = Some(archive::sha256_hex(gz));
+    report.gz_digest = Some(olm_release_base::digest::sha256_hex(gz));
     report
 }
 

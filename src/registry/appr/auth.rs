@@ -9,7 +9,7 @@ use super::errors::Failure;
 use super::transport::{MAX_JSON, Request, json};
 use super::{ApprClient, wire};
 use crate::registry::{RegistryError, Result};
-use crate::secret::Secret;
+use olm_release_base::secret::Secret;
 
 /// Credentials for the app registry, from the environment.
 #[derive(Debug, Clone)]

@@ -82,7 +82,7 @@ impl std::error::Error for Failure {}
 impl Failure {
     /// The same failure with every secret in `secrets` removed from what the server said.
     pub(crate) fn redacted(self, secrets: &[&str]) -> Failure {
-        let r = |t: String| crate::secret::redact(&t, secrets);
+        let r = |t: String| olm_release_base::secret::redact(&t, secrets);
         match self {
             Failure::Status(mut e) => {
                 e.message = e.message.map(r);

@@ -34,7 +34,7 @@ use super::{PushOutcome, ReleaseInfo};
 use super::{RegistryError, Result};
 use crate::http::HttpOptions;
 use crate::retry::RetryPolicy;
-use crate::secret::Secret;
+use olm_release_base::secret::Secret;
 
 /// The media type olm-release pushes and reads (what courier and OLM use).
 pub(crate) const MEDIA_TYPE: &str = "helm";

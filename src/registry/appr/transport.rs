@@ -18,7 +18,7 @@ use super::errors::{ApiError, Failure, describe_non_json, retry_after};
 use crate::events::{Events, RetryNote, Silent};
 use crate::http::{self, BodyError, HttpOptions};
 use crate::retry::{RetryPolicy, Verdict};
-use crate::secret::Secret;
+use olm_release_base::secret::Secret;
 
 /// Largest JSON answer read (the blob cap is [`HttpOptions::max_body`]).
 pub(crate) const MAX_JSON: u64 = 16 * 1024 * 1024;

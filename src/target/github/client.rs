@@ -25,7 +25,7 @@ pub(crate) use super::error::{ApiError, ApiResult};
 use super::limits;
 use crate::events::{Events, RetryNote};
 use crate::retry::Verdict;
-use crate::secret::Secret;
+use olm_release_base::secret::Secret;
 
 pub(super) const API_VERSION: &str = "2022-11-28";
 pub(super) const MEDIA_TYPE: &str = "application/vnd.github+json";
@@ -209,7 +209,7 @@ impl Client {
 
     /// `text` without the token.
     pub(super) fn redact(&self, text: &str) -> String {
-        crate::secret::redact(text, &[self.token.expose()])
+        olm_release_base::secret::redact(text, &[self.token.expose()])
     }
 
     /// A failed call without an answer, described by its innermost cause (the outer layers

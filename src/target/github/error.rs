@@ -7,8 +7,8 @@ use std::fmt;
 
 use serde_json::Value;
 
-use crate::error::Class;
 use crate::retry::Verdict;
+use olm_release_base::Class;
 
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum GitHubError {
@@ -50,7 +50,7 @@ pub(crate) enum GitHubError {
         #[source]
         source: ApiError,
     },
-    #[error("{target}: {} failed: {}; the release is left as it is, re-run to converge", crate::words::count(failures.len(), "asset"), failures.join("; "))]
+    #[error("{target}: {} failed: {}; the release is left as it is, re-run to converge", olm_release_base::words::count(failures.len(), "asset"), failures.join("; "))]
     Assets {
         target: String,
         failures: Vec<String>,

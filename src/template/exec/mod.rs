@@ -247,14 +247,15 @@ impl Exec<'_> {
             ));
         }
         let path = dir.join(name);
-        let max = crate::olm::input::MAX_FILE_BYTES;
-        let text =
-            crate::olm::input::read_to_string(&path, max).map_err(|source| Error::Include {
+        let max = olm_release_base::input::MAX_FILE_BYTES;
+        let text = olm_release_base::input::read_to_string(&path, max).map_err(|source| {
+            Error::Include {
                 at: Location::at(self.file, self.text, pos),
                 name: name.to_string(),
                 path: path.clone(),
                 source,
-            })?;
+            }
+        })?;
         let shown = path.display().to_string();
         super::render_with_root(&shown, &text, self.data, self.root, self.include_depth + 1)
             .map(Value::Str)

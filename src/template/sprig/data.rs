@@ -134,7 +134,7 @@ fn json_yaml(v: &Value) -> Option<Yaml> {
 pub(super) fn to_yaml(v: &Value) -> String {
     match json_yaml(v) {
         Some(y) => {
-            let text = crate::olm::yaml::to_string(&y);
+            let text = olm_release_base::yaml::to_string(&y);
             text.strip_suffix('\n').unwrap_or(&text).to_string()
         }
         None => String::new(),

@@ -139,7 +139,7 @@ fn github_state(name: &str, fake: &github_fake::Fake, work: &Work) -> Option<Opt
         })
         .collect();
     assets.sort();
-    let sha = |b: &[u8]| olm_release::olm::archive::sha256_hex(b);
+    let sha = |b: &[u8]| olm_release_base::digest::sha256_hex(b);
     let (csv, source) = (rendered(work, CSV), rendered(work, SOURCE));
     let sums = format!("{}  {CSV}\n{}  {SOURCE}\n", sha(&csv), sha(&source));
     let mut want = vec![

@@ -134,7 +134,7 @@ fn the_same_version_with_another_image_is_refused_unless_forced() {
         msg.contains(&image("widget.v0.2.0")) && msg.contains(&image("rebuilt")),
         "both images shown: {msg}"
     );
-    assert_eq!(err.class(), olm_release::error::Class::Stage);
+    assert_eq!(err.class(), olm_release_base::Class::Stage);
     assert_eq!(c, two_releases(), "a refused add changes nothing");
     other.force = true;
     let forced = fbc::add(&mut c, &other).unwrap();
@@ -311,7 +311,7 @@ fn bad_requests_are_input_errors() {
         matches!(err, CatalogError::ImageNotByDigest { .. }),
         "{err}"
     );
-    assert_eq!(err.class(), olm_release::error::Class::Input);
+    assert_eq!(err.class(), olm_release_base::Class::Input);
     let mut range = req("widget.v0.3.0", "0.3.0", &["stable"]);
     range.skip_range = Some(">=0.1 <0.3.0".into());
     assert!(matches!(

@@ -11,13 +11,13 @@ mod validate;
 use std::path::Path;
 
 use olm_release::olm::fbc::{self, Catalog};
-use olm_release::olm::{Bundle, Channel, Manifest, PackageManifest, archive};
+use olm_release::olm::{Bundle, Channel, Manifest, PackageManifest};
 
 /// An image reference pinned by a digest derived from `seed`.
 pub fn image(seed: &str) -> String {
     format!(
         "quay.io/example/bundle@sha256:{}",
-        archive::sha256_hex(seed.as_bytes())
+        olm_release_base::digest::sha256_hex(seed.as_bytes())
     )
 }
 

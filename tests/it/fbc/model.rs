@@ -190,7 +190,7 @@ fn errors_name_the_file_and_the_document() {
         err.to_string(),
         "pkg/catalog.yaml, document 2: name must be a string"
     );
-    assert_eq!(err.class(), olm_release::error::Class::Input);
+    assert_eq!(err.class(), olm_release_base::Class::Input);
 
     std::fs::write(
         root.join("pkg/catalog.yaml"),

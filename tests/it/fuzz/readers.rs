@@ -73,7 +73,7 @@ proptest! {
     fn scan_covers_what_the_writers_emit(value in yaml_value()) {
         let texts = [
             serde_yaml_ng::to_string(&value).unwrap(),
-            olm_release::olm::yaml::to_string(&value),
+            olm_release_base::yaml::to_string(&value),
             serde_json::to_string(&value).unwrap_or_default(),
         ];
         for text in texts {

@@ -20,7 +20,7 @@ fn ci_configurations_install_the_pinned_release_fetch_tags_and_deploy() {
     assert_code(&olm_release(r, &["init"], &[]), 0);
     let version = env!("CARGO_PKG_VERSION");
     let installer = std::fs::read(root().join("scripts/install.sh")).unwrap();
-    let sha = olm_release::olm::archive::sha256_hex(&installer);
+    let sha = olm_release_base::digest::sha256_hex(&installer);
     let url = format!(
         "{}/v{version}/scripts/install.sh",
         env!("CARGO_PKG_REPOSITORY")

@@ -6,7 +6,7 @@ use olm_release::oci::{
     push,
 };
 use olm_release::retry::RetryPolicy;
-use olm_release::secret::Secret;
+use olm_release_base::secret::Secret;
 
 use super::fake::{Fake, PASSWORD, TOKEN, USER};
 use super::{Recorder, image};

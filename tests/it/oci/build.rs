@@ -2,12 +2,12 @@
 
 use std::io::Read;
 
-use olm_release::error::Class;
 use olm_release::olm::Manifest;
 use olm_release::olm::bundle_image::{
     BundleFolder, BundleImageError, LABEL_KEYS, build_image, image::CONFIG_MEDIA_TYPE,
     image::LAYER_MEDIA_TYPE, image::MANIFEST_MEDIA_TYPE,
 };
+use olm_release_base::Class;
 
 use super::{image, input};
 
@@ -145,7 +145,7 @@ fn the_manifest_and_config_are_exact() {
     flate2::read::GzDecoder::new(&img.layers[0].bytes[..])
         .read_to_end(&mut tar)
         .unwrap();
-    let diff_id = format!("sha256:{}", olm_release::olm::archive::sha256_hex(&tar));
+    let diff_id = format!("sha256:{}", olm_release_base::digest::sha256_hex(&tar));
     assert_eq!(
         c["rootfs"],
         serde_json::json!({"type": "layers", "diff_ids": [diff_id]})

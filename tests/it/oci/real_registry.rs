@@ -7,7 +7,7 @@ use olm_release::oci::{
     Credentials, Decision, Event, NoEvents, OciError, PushOutcome, PushRequest, Store,
     StoreOptions, Target, check, push,
 };
-use olm_release::secret::Secret;
+use olm_release_base::secret::Secret;
 
 use super::{Recorder, folder_files, image, repo, run, umoci_unpack};
 use crate::support::peer;
@@ -143,7 +143,7 @@ async fn another_digest_at_the_tag_is_refused_unless_forced() {
         "{text}"
     );
     assert!(text.contains("--force"), "{text}");
-    assert_eq!(e.class(), olm_release::error::Class::Stage);
+    assert_eq!(e.class(), olm_release_base::Class::Stage);
     assert_eq!(
         store.resolve("latest", &NoEvents).await.unwrap().as_deref(),
         Some(first.digest()),

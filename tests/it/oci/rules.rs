@@ -1,12 +1,12 @@
 //! Targets, tags, plain-HTTP rules and challenge parsing.
 
-use olm_release::error::Class;
 use olm_release::oci::registry::Challenge;
 use olm_release::oci::{
     Credentials, Event, NoEvents, OciError, PushRequest, Store, StoreOptions, Target, check_tag,
     push,
 };
-use olm_release::secret::Secret;
+use olm_release_base::Class;
+use olm_release_base::secret::Secret;
 
 use super::fake::{Fake, PASSWORD, USER};
 use super::image;

@@ -8,7 +8,7 @@
 use std::path::Path;
 
 use crate::olm::archive::{self, Files, Limits, ReadError};
-use crate::olm::input;
+use olm_release_base::input;
 
 /// Every file under `dir` as (relative path with `/`, bytes), sorted by path.
 pub fn read_dir(dir: &Path, limits: &Limits) -> Result<Files, ReadError> {

@@ -39,7 +39,7 @@ impl fmt::Display for Secret {
 /// request): whole values, the part after a scheme word (`basic …`, `Bearer …`), and a value
 /// cut short where a quote was shortened (it then ends with `…`), each in every encoding a
 /// server may echo it in ([`encodings`]). Parts under 4 characters are left alone.
-pub(crate) fn redact(text: &str, secrets: &[&str]) -> String {
+pub fn redact(text: &str, secrets: &[&str]) -> String {
     let mut out = text.to_string();
     for s in secrets {
         let payload = s.split_once(' ').map(|(_, v)| v).unwrap_or(s);
@@ -66,7 +66,7 @@ pub(crate) fn redact(text: &str, secrets: &[&str]) -> String {
 /// escaped, and `/` as `\/` as some servers write it); URL-encoded (upper- and lower-case
 /// hex, and `+` for a space as in forms); and base64 (standard, URL-safe, unpadded), which is
 /// how `user:password` travels as Basic auth. Longest first, so no form is cut by a shorter one.
-pub(crate) fn encodings(secret: &str) -> Vec<String> {
+pub fn encodings(secret: &str) -> Vec<String> {
     use base64::Engine as _;
     use base64::engine::general_purpose::{STANDARD, STANDARD_NO_PAD, URL_SAFE, URL_SAFE_NO_PAD};
     let json = serde_json::to_string(secret).unwrap_or_default();

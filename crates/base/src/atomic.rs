@@ -16,7 +16,7 @@ use std::path::Path;
 
 /// Writes `bytes` to `path` atomically, creating its folder; the temporary file is removed
 /// when anything fails.
-pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let parent = path.parent().unwrap_or(Path::new("."));
     fs::create_dir_all(parent)?;
     remove_stale_temps(parent);
@@ -39,7 +39,7 @@ pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 
 /// This process's temporary name for `path`: `.NAME.tmp-PID` beside it, which
 /// [`remove_stale_temps`] recognises once the process is gone.
-pub(crate) fn temp_beside(path: &Path) -> std::path::PathBuf {
+pub fn temp_beside(path: &Path) -> std::path::PathBuf {
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -50,7 +50,7 @@ pub(crate) fn temp_beside(path: &Path) -> std::path::PathBuf {
 /// Removes the temporary files and folders of dead processes in `dir` (`.NAME.tmp-PID` whose
 /// PID no longer runs); returns how many. Best effort: an entry that cannot be removed is left.
 /// A symbolic link is removed itself, never followed.
-pub(crate) fn remove_stale_temps(dir: &Path) -> usize {
+pub fn remove_stale_temps(dir: &Path) -> usize {
     let Ok(entries) = fs::read_dir(dir) else {
         return 0;
     };

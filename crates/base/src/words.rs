@@ -2,7 +2,7 @@
 //! no message says "1 CRDs" or "warning(s)". Every noun olm-release counts takes a plain `s`.
 
 /// `n` and the noun `one`, plural unless `n` is 1.
-pub(crate) fn count(n: usize, one: &str) -> String {
+pub fn count(n: usize, one: &str) -> String {
     if n == 1 {
         format!("1 {one}")
     } else {

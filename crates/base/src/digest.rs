@@ -1,0 +1,20 @@
+//! Content digests: the hex sha256 that names a blob in the app registry, a layer or manifest
+//! in an OCI registry, and a release asset.
+
+use sha2::{Digest as _, Sha256};
+
+/// Hex sha256 of some bytes.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    hex::encode(Sha256::digest(bytes))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn hashes_as_sha256sum_does() {
+        assert_eq!(
+            super::sha256_hex(b"abc"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+    }
+}
