@@ -34,7 +34,6 @@ mod report;
 pub mod retry;
 mod settings;
 mod target;
-pub mod template;
 
 /// `--version` output: the crate version and the commit it was built from.
 pub const VERSION_LINE: &str = concat!(

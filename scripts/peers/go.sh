@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Go 1.19's text/template (and Debian's sprig 3.2.3) as the oracle of the template engine:
-# builds tests/go-oracle into $OLM_RELEASE_TOOLS/go-oracle, offline.
+# builds crates/gotemplate/tests/go-oracle into $OLM_RELEASE_TOOLS/go-oracle, offline.
 #
 #   scripts/peers/go.sh install   # apt-get install the Go toolchain and the packaged sources
 #   scripts/peers/go.sh start     # install, build (when the source changed), print the export line
@@ -33,7 +33,7 @@ install() {
 }
 
 build() {
-  local src="$root/tests/go-oracle/main.go"
+  local src="$root/crates/gotemplate/tests/go-oracle/main.go"
   local stamp
   stamp="$(sha256sum "$src" | cut -d' ' -f1) $(go version)"
   if [ -x "$dir/template-oracle" ] && [ "$(cat "$dir/.stamp" 2>/dev/null)" = "$stamp" ]; then

@@ -83,7 +83,7 @@ into_error!(
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum RenderError {
     #[error(transparent)]
-    Template(#[from] crate::template::Error),
+    Template(#[from] olm_release_gotemplate::Error),
     #[error("assembling the CSV: {0}")]
     Parts(#[source] crate::olm::csv_build::CsvError),
     /// Setting the assembled parts into the CSV of `file`.

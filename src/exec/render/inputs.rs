@@ -16,7 +16,7 @@ use crate::olm::csv_build::{self, CsvError, Doc, Parts};
 use crate::olm::{Finding, Level};
 use crate::pipeline::render_spec::TemplateFunctions;
 use crate::plan::{RenderStep, TimeSource};
-use crate::template::{self, Data, Functions, Value};
+use olm_release_gotemplate::{self as template, Data, Functions, Value};
 
 /// `file` as the pipeline names it (relative to the source folder, or absolute).
 fn resolve_path(source: &Path, file: &Path) -> std::path::PathBuf {

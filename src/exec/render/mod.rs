@@ -27,8 +27,8 @@ use crate::olm::csv_build::spec::CreatedAtPolicy;
 use crate::olm::{self, Bundle, Manifest};
 use crate::plan::RenderStep;
 use crate::report::Reporter;
-use crate::template;
 use olm_release_base::Class;
+use olm_release_gotemplate as template;
 
 /// The render step: renders, reports, and hands the result on.
 pub(crate) fn run(step: &RenderStep, report: &Reporter) -> Result<Rendered> {

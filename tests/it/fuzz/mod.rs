@@ -137,8 +137,8 @@ proptest! {
     }
 }
 
-fn template_data() -> olm_release::template::Data {
-    use olm_release::template::{Data, Value};
+fn template_data() -> olm_release_gotemplate::Data {
+    use olm_release_gotemplate::{Data, Value};
     let mut d = Data::default();
     d.set_str("Name", "x");
     d.vars.insert("Flag".into(), Value::Bool(true));
@@ -161,7 +161,7 @@ proptest! {
     /// vocabulary the KubeVirt templates use, either renders or fails with a located error.
     #[test]
     fn template_renderer_never_panics(text in "\\PC{0,200}") {
-        let _ = olm_release::template::render("fuzz.yaml.in", &text, &template_data());
+        let _ = olm_release_gotemplate::render("fuzz.yaml.in", &text, &template_data());
     }
 
     #[test]
@@ -175,7 +175,7 @@ proptest! {
         "[a-z .:-]{0,6}",
     ], 0..24)) {
         let text: String = parts.concat();
-        if let Err(e) = olm_release::template::render("soup.yaml.in", &text, &template_data()) {
+        if let Err(e) = olm_release_gotemplate::render("soup.yaml.in", &text, &template_data()) {
             let msg = e.to_string();
             prop_assert!(msg.contains("soup.yaml.in"), "errors name the file: {}", msg);
         }

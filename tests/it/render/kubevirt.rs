@@ -261,7 +261,7 @@ fn check_tag(tag: &str) {
 /// at column 0 under their keys; rendered with the engine alone (no structural assembly after
 /// it), the blocks must land under those keys.
 fn placeholders_fill_the_template_at_their_place(src: &Path, tag: &str, csv: &Value) {
-    use olm_release::template::{Data, Value as T, render};
+    use olm_release_gotemplate::{Data, Value as T, render};
     let dir = src.join("manifests/release/olm/bundle");
     let file = std::fs::read_dir(&dir)
         .unwrap()

@@ -1,6 +1,4 @@
-//! The template engine against Go's own `text/template`: the differential corpus, rendered by
-//! both, compared byte for byte.
+//! Templates as a pipeline uses them (the engine itself is tested against Go's own
+//! `text/template` in crates/gotemplate).
 
-mod corpus;
-mod oracle;
 mod pipeline;

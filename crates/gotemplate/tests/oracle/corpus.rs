@@ -1,10 +1,10 @@
-//! The differential corpus in `tests/template-corpus`: reading it (the same format the Go
+//! The differential corpus in `tests/corpus`: reading it (the same format the Go
 //! oracle reads, see the corpus README) and rendering each case with this engine.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use olm_release::template::{self, Data, Functions, Value};
+use olm_release_gotemplate::{self as template, Data, Functions, Value};
 use serde_yaml_ng::{Mapping, Value as Yaml};
 
 pub struct Case {
@@ -20,7 +20,7 @@ pub struct Case {
 }
 
 pub fn dir() -> PathBuf {
-    crate::support::root().join("tests/template-corpus")
+    crate::root().join("tests/corpus")
 }
 
 fn yaml(text: &str, what: &str) -> Yaml {

@@ -14,8 +14,11 @@ use std::path::PathBuf;
 /// Where in a template something went wrong (1-based line and column, in characters).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Location {
+    /// The template's name as errors show it (its file, relative to the source folder).
     pub file: String,
+    /// 1-based line.
     pub line: usize,
+    /// 1-based column, in characters.
     pub column: usize,
     /// The source line and a caret under the column, ready to print after the message.
     pub excerpt: String,
@@ -64,23 +67,34 @@ impl fmt::Display for Location {
 pub enum Error {
     /// The text does not parse (Go reports these as `template: NAME:LINE: …`).
     #[error("{at}: {message}{}", at.excerpt)]
-    Syntax { at: Box<Location>, message: String },
+    Syntax {
+        /// Where.
+        at: Box<Location>,
+        /// What is wrong, as Go words it.
+        message: String,
+    },
     /// Executing an action failed (Go: `executing "NAME" at <NODE>: …`).
     #[error("{at}: executing \"{template}\" at <{context}>: {message}{}", at.excerpt)]
     Exec {
+        /// Where.
         at: Box<Location>,
         /// The template being executed (the file, or a `define`d name).
         template: String,
         /// The node that failed, as Go prints it (`.Spec.Name`, `index .L 3`).
         context: String,
+        /// What went wrong, as Go words it.
         message: String,
     },
     /// A file named through an include folder cannot be read.
     #[error("{at}: include \"{name}\": cannot read {}: {source}{}", path.display(), at.excerpt)]
     Include {
+        /// Where the include is.
         at: Box<Location>,
+        /// The file's name as the template wrote it.
         name: String,
+        /// The file read.
         path: PathBuf,
+        /// Why it cannot be read.
         #[source]
         source: std::io::Error,
     },
@@ -101,10 +115,12 @@ impl Error {
             Error::Include { name, source, .. } => format!("include \"{name}\": {source}"),
         }
     }
+}
 
-    /// Every template error is an input error: the process exits with 2.
-    pub fn exit_code(&self) -> i32 {
-        2
+impl olm_release_base::Classified for Error {
+    /// Every template error is an input error: the template or its data must change.
+    fn class(&self) -> olm_release_base::Class {
+        olm_release_base::Class::Input
     }
 }
 

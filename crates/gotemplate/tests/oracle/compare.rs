@@ -11,7 +11,7 @@ use base64::Engine as _;
 use serde::Deserialize;
 
 use super::corpus::{self, Case};
-use crate::support;
+use crate as support;
 
 #[derive(Deserialize)]
 struct Report {
@@ -129,7 +129,7 @@ fn go_text_template_agrees_on_the_corpus() {
     }
     let mut total = Row::default();
     let mut table = format!(
-        "template engine vs {} text/template on tests/template-corpus\n{:<32} {:>6} {:>10} {:>11} {:>10} {:>9}\n",
+        "template engine vs {} text/template on tests/corpus\n{:<32} {:>6} {:>10} {:>11} {:>10} {:>9}\n",
         report.go, "file", "cases", "same bytes", "both reject", "deviation", "disagree"
     );
     for (file, r) in &rows {

@@ -5,10 +5,10 @@
 //! needed, and a piped value passed as the last argument.
 
 use super::{Exec, R};
-use crate::template::funcs::{self, CallError, Func, Ty};
-use crate::template::parse::node::Number;
-use crate::template::parse::{Arg, Cmd, Pipe};
-use crate::template::{Value, fmt};
+use crate::funcs::{self, CallError, Func, Ty};
+use crate::parse::node::Number;
+use crate::parse::{Arg, Cmd, Pipe};
+use crate::{Value, fmt};
 
 impl Exec<'_> {
     pub(crate) fn eval_pipeline(&mut self, dot: &Value, pipe: &Pipe) -> R<Value> {
@@ -387,7 +387,7 @@ impl Exec<'_> {
         self.validate(pos, node, v, ty)
     }
 
-    fn literal_mismatch(&self, node: &Arg, ty: Ty) -> crate::template::Error {
+    fn literal_mismatch(&self, node: &Arg, ty: Ty) -> crate::Error {
         let message = match ty {
             Ty::Bool => format!("expected bool; found {node}"),
             Ty::Str => format!("expected string; found {node}"),

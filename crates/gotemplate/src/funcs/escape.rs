@@ -3,8 +3,8 @@
 //! it, a nil shown as `<no value>`).
 
 use super::CallError;
-use crate::template::exec::Exec;
-use crate::template::{Value, fmt};
+use crate::execute::Exec;
+use crate::{Value, fmt};
 
 type Res = Result<Value, CallError>;
 

@@ -3,7 +3,7 @@
 //! variables, functions checked to exist, literals, parenthesized pipelines).
 
 use super::{Arg, Cmd, Parser, Pipe, R, literal};
-use crate::template::lex::It;
+use crate::lex::It;
 
 impl Parser<'_> {
     pub(super) fn pipeline(&mut self, context: &str, end: It) -> R<Pipe> {
@@ -138,7 +138,7 @@ impl Parser<'_> {
             Arg::Bool(..) | Arg::Str(..) | Arg::Number(..) | Arg::Nil(_) | Arg::Dot(_) => {
                 return self.error(format!(
                     "unexpected . after term {}",
-                    crate::template::fmt::quote(&node.to_string())
+                    crate::fmt::quote(&node.to_string())
                 ));
             }
             other => Arg::Chain(pos, Box::new(other), fields),
@@ -153,7 +153,7 @@ impl Parser<'_> {
                 if !(self.has_func)(&token.val) {
                     return self.error(format!(
                         "function {} not defined",
-                        crate::template::fmt::quote(&token.val)
+                        crate::fmt::quote(&token.val)
                     ));
                 }
                 Arg::Ident(pos, token.val)
@@ -165,7 +165,7 @@ impl Parser<'_> {
                 if !self.vars.contains(&idents[0]) {
                     return self.error(format!(
                         "undefined variable {}",
-                        crate::template::fmt::quote(&idents[0])
+                        crate::fmt::quote(&idents[0])
                     ));
                 }
                 Arg::Variable(pos, idents)

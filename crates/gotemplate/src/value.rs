@@ -17,6 +17,7 @@ use serde_yaml_ng::Value as Yaml;
 pub enum Value {
     /// Go's untyped `nil` (a missing value prints `<no value>`, as in Go).
     Nil,
+    /// Go `bool`.
     Bool(bool),
     /// Go `int`.
     Int(i64),
@@ -24,6 +25,7 @@ pub enum Value {
     Uint8(u8),
     /// Go `float64`.
     Float(f64),
+    /// Go `string`.
     Str(String),
     /// Go `[]interface {}`.
     List(Vec<Value>),

@@ -12,7 +12,7 @@ mod builtin;
 mod compare;
 mod escape;
 
-use super::exec::Exec;
+use super::execute::Exec;
 use super::{Error, Functions, Value};
 
 /// A Go parameter type, as far as argument checking needs it.

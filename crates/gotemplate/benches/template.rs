@@ -1,19 +1,19 @@
 //! Micro-benchmark of the template engine (issue 19), with the standard harness and
 //! `std::time::Instant` like `hot_paths`:
 //!
-//! - every case of the differential corpus (`tests/template-corpus`), parsed and executed;
+//! - every case of the differential corpus (`tests/corpus`), parsed and executed;
 //! - KubeVirt v0.22.0's templates (`../shared/kubevirt/v0.22.0/manifests/release/olm`, with
 //!   `manifests/generated` as the include folder and the variables the release pipeline
 //!   gives), when `../shared` is beside the checkout. Target: under 10 ms.
 //!
-//!     cargo bench --bench template
+//!     cargo bench -p olm-release-gotemplate --bench template
 
 use std::collections::BTreeMap;
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use olm_release::template::{self, Data, Functions, Value};
+use olm_release_gotemplate::{self as template, Data, Functions, Value};
 
 /// Runs `f` at least 5 times and for at least ~1 s; prints and returns the median.
 fn time<T>(name: &str, mut f: impl FnMut() -> T) -> Duration {
@@ -38,7 +38,7 @@ fn time<T>(name: &str, mut f: impl FnMut() -> T) -> Duration {
 /// The corpus cases as (template, sprig?) pairs, read the way the oracle test reads them
 /// (data overrides are ignored here: every case runs on the shared data).
 fn corpus(root: &Path) -> (Vec<(String, bool)>, Data) {
-    let dir = root.join("tests/template-corpus");
+    let dir = root.join("tests/corpus");
     let base: serde_yaml_ng::Value =
         serde_yaml_ng::from_str(&std::fs::read_to_string(dir.join("data.yaml")).unwrap()).unwrap();
     let mut data = Data::default();
@@ -72,7 +72,7 @@ fn corpus(root: &Path) -> (Vec<(String, bool)>, Data) {
 }
 
 fn kubevirt(root: &Path) -> Option<(Vec<(String, String)>, Data)> {
-    let src = root.join("../shared/kubevirt/v0.22.0");
+    let src = root.join("../../../shared/kubevirt/v0.22.0");
     if !src.is_dir() {
         return None;
     }

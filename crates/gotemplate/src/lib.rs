@@ -1,13 +1,13 @@
 //! Go `text/template` rendering of `.yaml.in` files: the whole template language, checked
-//! byte for byte against Go 1.19 itself on the corpus in `tests/template-corpus` (the test
-//! `template::oracle` runs Go's own `text/template` beside this engine).
+//! byte for byte against Go 1.19 itself on the corpus in `tests/corpus` (the test
+//! `oracle` runs Go's own `text/template` beside this engine).
 //!
 //! Operators that released through app registries (KubeVirt first among them) wrote their OLM
 //! manifests as Go templates, and authors bring templates that use the rest of the language:
 //! variables (`$x :=`, `$x =`), `range` with one or two variables over lists and maps (maps in
 //! key order), `if`/`else if`, `with`, `define`/`template`/`block`, `break`/`continue`, every
 //! builtin with Go's argument rules, Go's `fmt` verbs, and every literal form. The engine is
-//! [`lex`] (text → items), [`parse`] (items → named trees), [`exec`] (trees + data → text),
+//! [`lex`] (text → items), [`parse`] (items → named trees), [`execute`] (trees + data → text),
 //! with [`funcs`] (Go's builtins), [`fmt`] (Go's `fmt`) and, when a pipeline opts in,
 //! [`sprig`] (the sprig functions operator templates use).
 //!
@@ -23,9 +23,11 @@
 //! - `{{else with}}` is accepted (Go 1.23 syntax); complex numbers and strings that are not
 //!   UTF-8 are refused; `{{template}}` calls nest at most 200 deep.
 
+#![deny(missing_docs)]
+
 mod block;
 mod error;
-mod exec;
+mod execute;
 pub(crate) mod fmt;
 mod funcs;
 mod lex;
@@ -51,7 +53,9 @@ pub enum Functions {
 /// The data a template sees (`.Name` reads `vars["Name"]`) and the functions it may call.
 #[derive(Debug, Clone, Default)]
 pub struct Data {
+    /// The variables, by name.
     pub vars: BTreeMap<String, Value>,
+    /// Which functions the templates may call.
     pub functions: Functions,
 }
 
@@ -91,7 +95,7 @@ fn render_with_root(
         },
     )?;
     let mut out = String::with_capacity(text.len());
-    let mut exec = exec::Exec {
+    let mut exec = execute::Exec {
         set: &set,
         file: name,
         text,

@@ -1,8 +1,8 @@
 //! `index`, `slice`, `len`, `not`, `call` and the `fmt` family, with Go's messages.
 
 use super::CallError;
-use crate::template::exec::Exec;
-use crate::template::{Value, fmt};
+use crate::execute::Exec;
+use crate::{Value, fmt};
 
 type Res = Result<Value, CallError>;
 

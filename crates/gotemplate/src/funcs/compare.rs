@@ -4,9 +4,9 @@
 //! accepts nil on either side (equal only to nil); lists and maps are not comparable.
 
 use super::CallError;
-use crate::template::Value;
-use crate::template::exec::Exec;
-use crate::template::value::Kind;
+use crate::Value;
+use crate::execute::Exec;
+use crate::value::Kind;
 
 type Res = Result<Value, CallError>;
 
@@ -40,7 +40,7 @@ fn equal(a: &Value, b: &Value) -> Result<bool, CallError> {
         (_, y) => {
             return Err(format!(
                 "non-comparable type {}: {}",
-                crate::template::fmt::value_text(y),
+                crate::fmt::value_text(y),
                 y.type_name()
             )
             .into());

@@ -3,7 +3,7 @@
 //! element (`[a b]`, `map[k:v]`, or Go syntax under `%#v`).
 
 use super::quote::{can_backquote, quote_with};
-use crate::template::Value;
+use crate::Value;
 
 #[derive(Default)]
 pub(super) struct Printer {

@@ -14,7 +14,7 @@ use base64::Engine as _;
 use sha2::Digest as _;
 
 use super::funcs::{CallError, Func, Ty, f, fv};
-use super::{Value, exec::Exec, fmt};
+use super::{Value, execute::Exec, fmt};
 
 type Res = Result<Value, CallError>;
 

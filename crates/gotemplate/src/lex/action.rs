@@ -164,18 +164,12 @@ impl Lexer<'_> {
     fn number(&mut self) -> State {
         if !self.scan_number() {
             let text = self.input[self.start..self.pos].to_string();
-            return self.error(format!(
-                "bad number syntax: {}",
-                crate::template::fmt::quote(&text)
-            ));
+            return self.error(format!("bad number syntax: {}", crate::fmt::quote(&text)));
         }
         if matches!(self.peek(), Some('+' | '-')) {
             if !self.scan_number() || !self.input[..self.pos].ends_with('i') {
                 let text = self.input[self.start..self.pos].to_string();
-                return self.error(format!(
-                    "bad number syntax: {}",
-                    crate::template::fmt::quote(&text)
-                ));
+                return self.error(format!("bad number syntax: {}", crate::fmt::quote(&text)));
             }
             self.emit(It::Complex);
         } else {

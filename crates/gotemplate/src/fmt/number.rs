@@ -4,7 +4,7 @@
 use super::float;
 use super::quote::{is_print, quote_rune};
 use super::verbs::Printer;
-use crate::template::Value;
+use crate::Value;
 
 impl Printer {
     pub(super) fn fmt_integer(&mut self, u: u64, signed: bool, verb: char, v: &Value) {

@@ -11,7 +11,7 @@
 
 use serde_yaml_ng::Value as Yaml;
 
-use crate::template::Value;
+use crate::Value;
 
 /// Go's `json.Marshal` of `v`, or `""` if it holds a NaN or an infinity.
 pub(super) fn to_json(v: &Value) -> String {
@@ -71,7 +71,7 @@ fn json_float(f: f64) -> Option<String> {
     }
     let abs = f.abs();
     if abs != 0.0 && !(1e-6..1e21).contains(&abs) {
-        let s = crate::template::fmt::float_text(f, 'e', -1);
+        let s = crate::fmt::float_text(f, 'e', -1);
         // Go writes e-07 as e-7.
         if let Some(i) = s.find("e-0") {
             return Some(format!("{}e-{}", &s[..i], &s[i + 3..]));
@@ -81,7 +81,7 @@ fn json_float(f: f64) -> Option<String> {
         }
         return Some(s);
     }
-    Some(crate::template::fmt::float_text(f, 'f', -1))
+    Some(crate::fmt::float_text(f, 'f', -1))
 }
 
 fn json_string(out: &mut String, s: &str) {
