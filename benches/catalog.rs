@@ -16,7 +16,7 @@ use std::hint::black_box;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use olm_release::olm::fbc::{self, AddBundle, Catalog, Entry, Property, disk};
+use olm_release_olm::fbc::{self, AddBundle, Catalog, Entry, Property, disk};
 
 /// Runs `f` at least 5 times and for at least ~1 s; prints and returns the median.
 fn time<T>(name: &str, mut setup: impl FnMut(), mut f: impl FnMut() -> T) -> Duration {

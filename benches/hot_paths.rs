@@ -14,9 +14,9 @@ use std::hint::black_box;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use olm_release::olm::archive::{self, Layout};
-use olm_release::olm::validate::{self, Options, Profile};
-use olm_release::olm::{Bundle, Channel, Manifest, PackageManifest};
+use olm_release_olm::archive::{self, Layout};
+use olm_release_olm::validate::{self, Options, Profile};
+use olm_release_olm::{Bundle, Channel, Manifest, PackageManifest};
 use serde_yaml_ng::Value;
 
 /// Runs `f` at least 5 times and for at least ~1 s; prints and returns the median.

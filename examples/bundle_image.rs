@@ -14,9 +14,9 @@ use std::path::PathBuf;
 use olm_release::oci::{
     Credentials, NoEvents, PushOutcome, PushRequest, Store, StoreOptions, Target,
 };
-use olm_release::olm::bundle_image::{BundleFolder, build_image};
-use olm_release::olm::fbc::migrate;
 use olm_release_base::secret::Secret;
+use olm_release_olm::bundle_image::{BundleFolder, build_image};
+use olm_release_olm::fbc::migrate;
 
 fn arg(args: &[String], name: &str) -> Option<String> {
     args.iter()
@@ -41,7 +41,7 @@ async fn main() {
         Some("folder") => {
             let from = PathBuf::from(need(&args, "--from"));
             let out = PathBuf::from(need(&args, "--out"));
-            let bundle = olm_release::olm::archive::read_path(&from, &Default::default())
+            let bundle = olm_release_olm::archive::read_path(&from, &Default::default())
                 .unwrap_or_else(|e| fail(&e.to_string()));
             let split = migrate::plan(&bundle).unwrap_or_else(|e| fail(&e.to_string()));
             let newest = split

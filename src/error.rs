@@ -66,18 +66,18 @@ pub(crate) enum Kind {
     #[error(transparent)]
     Oci(#[from] crate::oci::OciError),
     #[error(transparent)]
-    BundleImage(#[from] crate::olm::bundle_image::BundleImageError),
+    BundleImage(#[from] olm_release_olm::bundle_image::BundleImageError),
     #[error(transparent)]
-    Catalog(#[from] crate::olm::fbc::CatalogError),
+    Catalog(#[from] olm_release_olm::fbc::CatalogError),
     /// `SSL_CERT_FILE`, `SSL_CERT_DIR` or a proxy variable cannot be used.
     #[error(transparent)]
     Network(#[from] crate::http::NetworkError),
     /// A bundle (a `.tar.gz`, a `bundle.yaml`, a folder) that cannot be read.
     #[error(transparent)]
-    BundleRead(#[from] crate::olm::archive::ReadError),
+    BundleRead(#[from] olm_release_olm::archive::ReadError),
     /// A bundle that cannot be written.
     #[error(transparent)]
-    BundleWrite(#[from] crate::olm::archive::WriteError),
+    BundleWrite(#[from] olm_release_olm::archive::WriteError),
     /// Reading or writing a local file.
     #[error("{}: {source}", path.display())]
     Io {

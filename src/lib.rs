@@ -25,7 +25,6 @@ mod events;
 mod exec;
 mod http;
 pub mod oci;
-pub mod olm;
 mod out;
 pub mod pipeline;
 mod plan;

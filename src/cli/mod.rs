@@ -12,8 +12,8 @@ mod registry;
 
 pub(crate) use registry::{PackageFlags, RegistryCommand, RegistryTarget};
 
-use crate::olm::archive::Layout;
-use crate::olm::validate::Profile;
+use olm_release_olm::archive::Layout;
+use olm_release_olm::validate::Profile;
 
 /// Run the release pipeline of an operator published through OLM app registries.
 #[derive(Debug, Parser)]

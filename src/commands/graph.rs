@@ -1,7 +1,7 @@
 //! `olm-release graph`: a package's upgrade graph per channel, from a bundle (folder,
 //! `bundle.yaml`, `.tar.gz`), a file-based catalog folder (through its release model, as a
 //! skeleton bundle) or from the `default` release of a registry, drawn by
-//! [`crate::olm::drawing`] (text, Graphviz `dot`, Mermaid) or printed as JSON.
+//! [`olm_release_olm::drawing`] (text, Graphviz `dot`, Mermaid) or printed as JSON.
 
 use std::sync::Arc;
 
@@ -9,14 +9,17 @@ use super::CommandError;
 use crate::cli::{Format, GraphArgs};
 use crate::error::Result;
 use crate::events::Events;
-use crate::olm::drawing::{Style, draw};
-use crate::olm::graph::walk;
-use crate::olm::{archive, fbc};
 use crate::registry::Registry;
 use crate::settings::{self, Env};
+use olm_release_olm::drawing::{Style, draw};
+use olm_release_olm::graph::walk;
+use olm_release_olm::{archive, fbc};
 
 /// The package's graph when `path` is a file-based catalog folder (`None`: it is not one).
-fn catalog(path: &std::path::Path, package: Option<&str>) -> Result<Option<crate::olm::Bundle>> {
+fn catalog(
+    path: &std::path::Path,
+    package: Option<&str>,
+) -> Result<Option<olm_release_olm::Bundle>> {
     if !path.is_dir() {
         return Ok(None);
     }

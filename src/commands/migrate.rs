@@ -13,7 +13,7 @@ use crate::settings::{self, Env, RunMode};
 pub(crate) fn plan(
     args: &MigrateArgs,
     env: &Env,
-    limits: crate::olm::archive::Limits,
+    limits: olm_release_olm::archive::Limits,
 ) -> Result<Plan> {
     let mut problems = Vec::new();
     let epoch = settings::source_date_epoch(env)

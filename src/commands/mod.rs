@@ -42,7 +42,7 @@ pub(crate) enum CommandError {
     Release {
         at: String,
         #[source]
-        source: crate::olm::archive::ReadError,
+        source: olm_release_olm::archive::ReadError,
     },
     /// A pulled release that cannot be written as a bundle folder (exit 1: the content came
     /// from the registry, not from the user).
@@ -50,7 +50,7 @@ pub(crate) enum CommandError {
     PulledFolder {
         folder: String,
         #[source]
-        source: crate::olm::archive::WriteError,
+        source: olm_release_olm::archive::WriteError,
     },
     /// `verify`: the bundle has errors.
     #[error("{0}")]

@@ -7,7 +7,7 @@
 //! when it is an HTTP one, package from the folder, verify, push), and the executor runs them
 //! as it runs a pipeline's. `publish --history TREE` is the same plan with those three steps
 //! once per version folder of a package-manifest tree (each release the cumulative bundle
-//! [`crate::olm::history`] reads); push compares digests, so running it again publishes
+//! [`olm_release_olm::history`] reads); push compares digests, so running it again publishes
 //! nothing new. Credentials come from `QUAY_TOKEN` or
 //! `QUAY_USERNAME`/`QUAY_PASSWORD`, as for `run`.
 //!
@@ -16,10 +16,10 @@
 
 use crate::cli::PublishArgs;
 use crate::error::{Problem, Problems, Result};
-use crate::olm::archive::Limits;
-use crate::olm::validate::Categories;
 use crate::plan::{self, Plan, PublishInputs};
 use crate::settings::{self, Env, RunMode};
+use olm_release_olm::archive::Limits;
+use olm_release_olm::validate::Categories;
 
 /// The plan of `publish DIR --registry URL --namespace NS --package PKG --release VERSION`.
 pub(crate) fn plan(args: &PublishArgs, env: &Env, limits: Limits) -> Result<Plan> {

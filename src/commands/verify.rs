@@ -1,6 +1,6 @@
 //! `olm-release verify PATH`: validates a bundle folder (flat, or a package tree with one folder
 //! per version), a flattened bundle.yaml or a .tar.gz with the same code the verify stage runs
-//! ([`crate::olm::validate`]). Findings go to stdout, one line each (or one JSON document with
+//! ([`olm_release_olm::validate`]). Findings go to stdout, one line each (or one JSON document with
 //! `--format json`); the closing line goes to stderr. Any error finding fails the command
 //! (exit 1); an unreadable path or categories file, or a path that cannot be read as a bundle
 //! within the limits (see [`validate::verify_path_with`]), is an input error (exit 2). `-q` shows
@@ -10,9 +10,9 @@
 use super::CommandError;
 use crate::cli::VerifyArgs;
 use crate::error::{Error, Result};
-use crate::olm::Level;
-use crate::olm::archive::Limits;
-use crate::olm::validate::{self, Options, VerifyError, rules};
+use olm_release_olm::Level;
+use olm_release_olm::archive::Limits;
+use olm_release_olm::validate::{self, Options, VerifyError, rules};
 
 /// `verify PATH` or `verify --list-rules`; `quiet` leaves warnings out of the output.
 pub(crate) fn run(args: &VerifyArgs, json: bool, quiet: bool, limits: &Limits) -> Result<()> {

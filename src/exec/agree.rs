@@ -13,9 +13,9 @@
 use super::errors::HeadsDiffer;
 use super::{Assembled, Decision};
 use crate::error::Result;
-use crate::olm::fbc::{self, disk};
 use crate::plan::CatalogStep;
 use crate::report::Reporter;
+use olm_release_olm::fbc::{self, disk};
 
 /// Checks that the catalog folder of `step` names the same channel head as the app registry
 /// did for `assembled`; `registry` describes the app registry for messages.

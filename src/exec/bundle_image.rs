@@ -12,9 +12,9 @@ use super::{Decision as Fetched, Imaged, Verified};
 use crate::error::{Error, Result};
 use crate::events::{Gate, Write};
 use crate::oci::{self, Decision, Event, PushOutcome, PushRequest, Store};
-use crate::olm::bundle_image::{BundleFolder, BundleInput, BundleSpec, build_image};
 use crate::plan::BundleImageStep;
 use crate::report::Reporter;
+use olm_release_olm::bundle_image::{BundleFolder, BundleInput, BundleSpec, build_image};
 
 /// The bundle-image step.
 pub(crate) async fn run(
@@ -109,8 +109,8 @@ pub(crate) async fn run(
 fn labelled(
     step: &BundleImageStep,
     v: &Verified,
-    csv: &crate::olm::Manifest,
-    objects: &[crate::olm::Manifest],
+    csv: &olm_release_olm::Manifest,
+    objects: &[olm_release_olm::Manifest],
     channels: &[String],
 ) -> Result<BundleFolder> {
     let default_channel = v
@@ -140,8 +140,8 @@ const MAX_LABELLED: usize = 4;
 fn labels_of(
     step: &BundleImageStep,
     v: &Verified,
-    csv: &crate::olm::Manifest,
-    objects: &[crate::olm::Manifest],
+    csv: &olm_release_olm::Manifest,
+    objects: &[olm_release_olm::Manifest],
     existing: &str,
 ) -> Result<Option<Vec<String>>> {
     let mut names: Vec<String> = step.channels.clone();

@@ -8,10 +8,10 @@ use super::Imaged;
 use super::errors::CatalogInvalid;
 use crate::error::Result;
 use crate::events::{Gate, Write};
-use crate::olm::Level;
-use crate::olm::fbc::{self, AddBundle, disk};
 use crate::plan::CatalogStep;
 use crate::report::Reporter;
+use olm_release_olm::Level;
+use olm_release_olm::fbc::{self, AddBundle, disk};
 
 /// The catalog step.
 pub(crate) fn run(

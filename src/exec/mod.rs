@@ -53,11 +53,11 @@ pub use outputs::{Rendered, RenderedFile};
 
 use crate::error::{Error, Result};
 use crate::events::{Events, Gate, Write};
-use crate::olm::archive::Contents;
 use crate::plan::{FetchSource, GitHubJob, Plan, RegistryJob, Step};
 use crate::registry::Registry;
 use crate::report::Reporter;
 use crate::target::github;
+use olm_release_olm::archive::Contents;
 
 /// What the previous step handed on.
 enum Carried {

@@ -6,8 +6,8 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
-use crate::olm::archive::{Contents, Packed};
-use crate::olm::{Bundle, Finding, Manifest, PackageManifest};
+use olm_release_olm::archive::{Contents, Packed};
+use olm_release_olm::{Bundle, Finding, Manifest, PackageManifest};
 
 /// What the render step produced.
 #[derive(Debug, Clone)]

@@ -19,10 +19,10 @@ use super::errors::PackageError;
 use super::outputs::object_names;
 use super::{Basis, Decision, Packaged, RenderedFiles};
 use crate::error::{Error, Result};
-use crate::olm::archive::{self, Contents, Layout};
-use crate::olm::{Bundle, Finding, crd_file_name, history, validate};
 use crate::plan::{BundleSource, PackageStep, layout_str};
 use crate::report::Reporter;
+use olm_release_olm::archive::{self, Contents, Layout};
+use olm_release_olm::{Bundle, Finding, crd_file_name, history, validate};
 
 /// Where the bundle comes from. Made once per run and moved into [`run`], so the size of the
 /// larger variant costs nothing.
@@ -190,7 +190,7 @@ fn read_folder(path: &std::path::Path, step: &PackageStep) -> Result<FolderRead>
         // Written in the canonical order, whatever the order of the files on disk, so a folder
         // that `registry pull` wrote publishes with the digest the registry has.
         let mut items: Vec<Option<_>> = items.into_iter().map(Some).collect();
-        for i in crate::olm::canonical_csv_order(&skeletons.bundle.csvs) {
+        for i in olm_release_olm::canonical_csv_order(&skeletons.bundle.csvs) {
             if let Some((findings, item)) = items[i].take() {
                 per_csv.extend(findings);
                 csv_list.push_str(&item);

@@ -77,7 +77,7 @@ pub(crate) fn resolve(step: &ReleaseStep, sources: AssetSources<'_>) -> Result<V
     let by_name = candidates(sources)?;
     let csv_file = sources
         .rendered
-        .map(|r| crate::olm::csv_file_name(r.csv_name));
+        .map(|r| olm_release_olm::csv_file_name(r.csv_name));
     let mut assets: Vec<Asset> = Vec::new();
     for spec in &step.assets {
         let (name, path) = match spec {

@@ -1,5 +1,5 @@
 //! The verify step: validates the packaged bundle with the same rules as `olm-release verify`
-//! ([`crate::olm::validate::verify_packed`]: the in-memory bundle with the objects released
+//! ([`olm_release_olm::validate::verify_packed`]: the in-memory bundle with the objects released
 //! beside it — render's, or those `publish` read beside the CSVs — as one unit, as `verify DIR`
 //! checks a bundle folder, and proof that the tarball the
 //! push step will send is exactly its packing), and stops the plan (before push and release)
@@ -10,10 +10,10 @@
 use super::errors::VerifyError;
 use super::{Packaged, Verified};
 use crate::error::Result;
-use crate::olm::validate;
-use crate::olm::{Finding, Level};
 use crate::plan::VerifyStep;
 use crate::report::Reporter;
+use olm_release_olm::validate;
+use olm_release_olm::{Finding, Level};
 
 /// The verify step.
 pub(crate) fn run(step: &VerifyStep, report: &Reporter, p: Packaged) -> Result<Verified> {
@@ -53,7 +53,7 @@ pub(crate) fn run(step: &VerifyStep, report: &Reporter, p: Packaged) -> Result<V
     let bundle = p.contents.bundle;
     let newest = p.files.as_ref().and_then(|_| {
         let csv = bundle.csvs.first()?.clone();
-        let crds = crate::olm::fbc::properties::owned_crds(&csv, &bundle.crds);
+        let crds = olm_release_olm::fbc::properties::owned_crds(&csv, &bundle.crds);
         Some((csv, crds))
     });
     Ok(Verified {

@@ -14,8 +14,8 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 
 use super::OciError;
-use crate::olm::bundle_image::Blob;
 use olm_release_base::digest::sha256_hex;
+use olm_release_olm::bundle_image::Blob;
 
 /// The largest blob read back from a layout (regular files only, see [`input`]): the cap on
 /// a blob a registry serves ([`crate::http::HttpOptions`]).

@@ -13,8 +13,8 @@
 
 use super::{Event, Events, Layout, OciError, RegistryClient, Target};
 use crate::http::HttpOptions;
-use crate::olm::bundle_image::{Blob, OciImage};
 use crate::retry::RetryPolicy;
+use olm_release_olm::bundle_image::{Blob, OciImage};
 
 /// How to reach a target: built from the default with the `with_*` methods, so the HTTP
 /// settings stay the one policy of [`crate::http`].

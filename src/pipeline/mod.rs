@@ -41,7 +41,7 @@ pub(crate) enum PipelineError {
     Expanded { origin: String, message: String },
     /// Nesting or size past the budget, found by a linear scan before the YAML parser runs.
     #[error(transparent)]
-    Budget(#[from] crate::olm::archive::ReadError),
+    Budget(#[from] olm_release_olm::archive::ReadError),
 }
 
 /// Reads a pipeline file's text.
@@ -59,7 +59,7 @@ pub fn read(path: &Path) -> Result<String> {
 /// Parses pipeline text; `origin` names it in errors.
 pub fn parse(origin: &str, text: &str, vars: &Vars) -> Result<Pipeline> {
     // Nesting and size measured in linear time before the YAML parser runs (issue 17).
-    crate::olm::archive::Budget::new(&Default::default())
+    olm_release_olm::archive::Budget::new(&Default::default())
         .check(origin, text)
         .map_err(PipelineError::Budget)?;
     // Structure first, on the text as written: unknown keys, missing keys and types, with lines.

@@ -9,9 +9,9 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::olm::archive::Layout;
-use crate::olm::validate::Profile;
 pub use crate::pipeline::render_spec::RenderSpec;
+use olm_release_olm::archive::Layout;
+use olm_release_olm::validate::Profile;
 
 /// A whole pipeline file.
 #[derive(Debug, Clone, Deserialize, Serialize)]

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-pub use crate::olm::csv_build::spec::{CsvSpec, DeploymentSource, PermissionSpec};
+pub use olm_release_olm::csv_build::spec::{CsvSpec, DeploymentSource, PermissionSpec};
 
 /// How manifests are rendered.
 #[derive(Debug, Clone, Deserialize, Serialize)]

@@ -29,7 +29,7 @@ pub(crate) struct MigrateStep {
     pub(crate) show_diff: bool,
     /// Limits on reading each pulled release (`--max-bundle-bytes`).
     #[serde(skip)]
-    pub(crate) limits: crate::olm::archive::Limits,
+    pub(crate) limits: olm_release_olm::archive::Limits,
 }
 
 /// What `migrate` is asked to do, resolved.
@@ -44,7 +44,7 @@ pub(crate) struct MigrateInputs {
     pub(crate) epoch: u64,
     pub(crate) mode: RunMode,
     pub(crate) ci: CiContext,
-    pub(crate) limits: crate::olm::archive::Limits,
+    pub(crate) limits: olm_release_olm::archive::Limits,
 }
 
 /// The plan of `migrate`.

@@ -1,6 +1,6 @@
 //! The plan of `publish`: the package, verify and push steps of a pipeline on a bundle someone
 //! has (a folder, `bundle.yaml` or `.tar.gz`), or, with `--history`, those three steps once per
-//! version folder of a package-manifest tree in SemVer order ([`crate::olm::history`]), all in
+//! version folder of a package-manifest tree in SemVer order ([`olm_release_olm::history`]), all in
 //! one plan the one executor runs.
 
 use std::path::PathBuf;
@@ -9,10 +9,10 @@ use super::checks;
 use super::{BundleSource, Header, PackageStep, Plan, PushStep, RegistryJob, Step, VerifyStep};
 use crate::ci::CiContext;
 use crate::error::{Problem, Problems};
-use crate::olm::archive::{Layout, Limits};
 use crate::registry::Location;
 use crate::registry::appr::Credentials;
 use crate::settings::RunMode;
+use olm_release_olm::archive::{Layout, Limits};
 
 /// What `publish` is asked to do.
 #[derive(Debug, Clone)]
@@ -55,7 +55,7 @@ pub(crate) fn publish(p: &PublishInputs) -> Result<Plan, Problems> {
                 path: p.path.clone(),
             },
         )],
-        None => crate::olm::history::read(&p.path, &p.limits)
+        None => olm_release_olm::history::read(&p.path, &p.limits)
             .map_err(|e| Problems(vec![Problem::new("--history", e)]))?
             .versions
             .iter()

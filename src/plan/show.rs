@@ -8,9 +8,9 @@ use super::{
     BundleSource, Check, FetchSource, FetchStep, Notes, PackageStep, Plan, PreflightStep, PushStep,
     ReleaseStep, ReleaseTarget, RenderStep, Step, Sums, TimeSource, layout_str,
 };
-use crate::olm::csv_build::spec::CreatedAtPolicy;
 use crate::pipeline::OlderPolicy;
 use crate::registry::appr::Credentials;
+use olm_release_olm::csv_build::spec::CreatedAtPolicy;
 
 impl fmt::Display for Plan {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -11,13 +11,13 @@ use serde::{Serialize, Serializer};
 
 use super::release_step::{GitHubJob, ReleaseStep};
 use crate::http::HttpOptions;
-use crate::olm::archive::{Layout, Limits};
-use crate::olm::csv_build::spec::CsvSpec;
-use crate::olm::validate::{Categories, Profile};
 use crate::pipeline::OlderPolicy;
 use crate::registry::Location;
 use crate::registry::appr::Credentials;
 use crate::retry::RetryPolicy;
+use olm_release_olm::archive::{Layout, Limits};
+use olm_release_olm::csv_build::spec::CsvSpec;
+use olm_release_olm::validate::{Categories, Profile};
 
 /// One step of a plan.
 #[derive(Debug, Clone, Serialize)]
@@ -273,11 +273,11 @@ fn categories_path<S: serde::Serializer>(
 impl VerifyStep {
     /// The validator's options: the one place a step's profile becomes them, for the verify
     /// step and for the per-CSV checks of a folder `publish` reads one CSV at a time.
-    pub(crate) fn options(&self) -> crate::olm::validate::Options {
-        crate::olm::validate::Options {
+    pub(crate) fn options(&self) -> olm_release_olm::validate::Options {
+        olm_release_olm::validate::Options {
             operatorhub: self.operatorhub,
             categories: self.categories.as_ref().map(|c| c.names.clone()),
-            ..crate::olm::validate::Options::new(self.profile)
+            ..olm_release_olm::validate::Options::new(self.profile)
         }
     }
 }

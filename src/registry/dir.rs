@@ -157,13 +157,13 @@ impl DirRegistry {
         }
         // The blob is this process's own packing: check it is a tar of files and take its
         // digest without holding it unpacked, at whatever size it has.
-        let limits = crate::olm::archive::Limits {
+        let limits = olm_release_olm::archive::Limits {
             max_bytes: u64::MAX,
             max_ratio: u64::MAX,
             ..Default::default()
         };
         let inspected =
-            crate::olm::archive::inspect(gz, &limits).map_err(|e| RegistryError::Refused {
+            olm_release_olm::archive::inspect(gz, &limits).map_err(|e| RegistryError::Refused {
                 release: release.into(),
                 reason: e.to_string(),
             })?;

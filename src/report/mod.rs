@@ -22,10 +22,10 @@ use serde::Serialize;
 
 use crate::error::Error;
 use crate::events::{Events, RetryNote, Transfer, Write};
-use crate::olm::semdiff::BundleDiff;
-use crate::olm::{Finding, Level};
 use crate::out;
 use activity::Activity;
+use olm_release_olm::semdiff::BundleDiff;
+use olm_release_olm::{Finding, Level};
 use summary::{Failure, StageReport, Summary, digest_suffix};
 
 /// How much to say.

@@ -9,9 +9,9 @@ use serde::Serialize;
 
 use crate::error::{Error, Kind, Problem};
 use crate::events::Write;
-use crate::olm::Finding;
-use crate::olm::semdiff::BundleDiff;
 use olm_release_base::Class;
+use olm_release_olm::Finding;
+use olm_release_olm::semdiff::BundleDiff;
 
 /// Names the document (`schema` field).
 pub(crate) const SCHEMA: &str = "olm-release/summary";

@@ -3,7 +3,7 @@
 
 use super::Env;
 use crate::error::Problem;
-use crate::olm::archive::Limits;
+use olm_release_olm::archive::Limits;
 
 /// The variable that sets the largest bundle read when `--max-bundle-bytes` is not given.
 const VAR: &str = "OLM_RELEASE_MAX_BUNDLE_BYTES";

@@ -37,7 +37,6 @@ use crate::ci::CiContext;
 use crate::cli::PipelineArgs;
 use crate::error::{Problem, Result};
 use crate::http::HttpOptions;
-use crate::olm::archive::{Layout, Limits};
 use crate::pipeline::model::AssetEntry;
 use crate::pipeline::render_spec::RenderSpec;
 use crate::pipeline::{self, OlderPolicy, StageName, Vars};
@@ -46,6 +45,7 @@ use crate::registry::appr::Credentials;
 use crate::retry::RetryPolicy;
 use crate::target::github::Config as GitHubConfig;
 use olm_release_base::secret::Secret;
+use olm_release_olm::archive::{Layout, Limits};
 
 /// The process environment, captured once.
 pub type Env = BTreeMap<String, String>;
@@ -75,7 +75,7 @@ pub(crate) struct Settings {
     /// The verify profile and OperatorHub rules (`verify:`).
     pub(crate) verify: crate::pipeline::model::VerifySpec,
     /// The categories file `verify.categories` or `$OPERATOR_BUNDLE_CATEGORIES` names, read.
-    pub(crate) categories: Option<crate::olm::validate::Categories>,
+    pub(crate) categories: Option<olm_release_olm::validate::Categories>,
     /// `None` when the version is not strict SemVer (a problem says why).
     pub(crate) version: Option<semver::Version>,
     pub(crate) source: PathBuf,

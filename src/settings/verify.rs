@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 
 use super::{Env, PipelineFile, resolve_path};
 use crate::error::Problem;
-use crate::olm::validate::Categories;
 use crate::pipeline::model::VerifySpec;
+use olm_release_olm::validate::Categories;
 
 /// The variable operator-framework/api reads a categories file's path from.
 pub(crate) const CATEGORIES_VAR: &str = "OPERATOR_BUNDLE_CATEGORIES";

@@ -61,8 +61,8 @@ fn skips(csv: &serde_yaml_ng::Value) -> Vec<String> {
 }
 
 /// The catalog entry of `name` in `channel`, as the catalog folder has it.
-fn entry(work: &Work, channel: &str, name: &str) -> olm_release::olm::fbc::Entry {
-    let loaded = olm_release::olm::fbc::disk::read(&work.path().join(OUT).join("catalog")).unwrap();
+fn entry(work: &Work, channel: &str, name: &str) -> olm_release_olm::fbc::Entry {
+    let loaded = olm_release_olm::fbc::disk::read(&work.path().join(OUT).join("catalog")).unwrap();
     loaded
         .catalog
         .channel("sample-operator", channel)
@@ -299,7 +299,7 @@ fn a_first_release_from_the_catalog_clears_a_dangling_replaces_and_2019_verify_a
         "{err}"
     );
     assert_eq!(replaces(&image_csv(&w, "0.2.0")), None);
-    let loaded = olm_release::olm::fbc::disk::read(&w.path().join(OUT).join("catalog")).unwrap();
+    let loaded = olm_release_olm::fbc::disk::read(&w.path().join(OUT).join("catalog")).unwrap();
     for channel in ["stable", "fast"] {
         let e = loaded
             .catalog

@@ -5,7 +5,7 @@ use std::io::Write;
 
 use flate2::Compression;
 use flate2::write::GzEncoder;
-use olm_release::olm::archive::{self, Limits};
+use olm_release_olm::archive::{self, Limits};
 
 /// A raw tar entry: the name is written byte for byte, bypassing the tar crate's path checks.
 fn entry(name: &[u8], kind: tar::EntryType, content: &[u8], link: Option<&[u8]>) -> Vec<u8> {
@@ -148,7 +148,7 @@ fn non_gzip_and_truncated_data_are_refused() {
     );
 }
 
-fn flattened(text: &str) -> Result<olm_release::olm::Bundle, String> {
+fn flattened(text: &str) -> Result<olm_release_olm::Bundle, String> {
     archive::read_bundle(
         &[("pkg/bundle.yaml".to_string(), text.as_bytes().to_vec())],
         &Default::default(),

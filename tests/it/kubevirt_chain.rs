@@ -10,8 +10,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use olm_release::olm::validate::Profile;
-use olm_release::olm::{Bundle, archive};
+use olm_release_olm::validate::Profile;
+use olm_release_olm::{Bundle, archive};
 
 use crate::appr::unique;
 use crate::support::{self, Work, assert_code, peer, stderr, stdout};
@@ -386,13 +386,13 @@ fn kubevirt_tags_kept_as_a_tree_publish_with_history_to_the_same_graph() {
         let dir = tree.join(csv.spec_version().unwrap());
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(
-            dir.join(olm_release::olm::csv_file_name(csv.name().unwrap())),
+            dir.join(olm_release_olm::csv_file_name(csv.name().unwrap())),
             serde_yaml_ng::to_string(&csv.doc).unwrap(),
         )
         .unwrap();
         for crd in &bundle.crds {
             std::fs::write(
-                dir.join(olm_release::olm::crd_file_name(crd)),
+                dir.join(olm_release_olm::crd_file_name(crd)),
                 serde_yaml_ng::to_string(&crd.doc).unwrap(),
             )
             .unwrap();

@@ -9,8 +9,8 @@
 use std::path::{Path, PathBuf};
 
 use olm_release::oci::{NoEvents, Store, StoreOptions, Target};
-use olm_release::olm::fbc::{self, ReleaseModel};
-use olm_release::olm::{Level, archive};
+use olm_release_olm::fbc::{self, ReleaseModel};
+use olm_release_olm::{Level, archive};
 
 use crate::appr::unique;
 use crate::kubevirt_chain::TAGS;

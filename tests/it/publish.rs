@@ -199,15 +199,15 @@ fn publish_to_the_real_appr_server() {
 /// one checks the objects beside the CSVs, and each container's resource requests).
 #[test]
 fn streamed_verification_equals_whole_bundle_verification() {
-    use olm_release::olm::validate::{Options, Profile};
+    use olm_release_olm::validate::{Options, Profile};
     for profile in [Profile::Appregistry2019, Profile::Modern] {
         streamed_equals_whole(&Options::new(profile));
     }
 }
 
-fn streamed_equals_whole(opts: &olm_release::olm::validate::Options) {
-    use olm_release::olm::archive;
-    use olm_release::olm::validate::{self, Sink};
+fn streamed_equals_whole(opts: &olm_release_olm::validate::Options) {
+    use olm_release_olm::archive;
+    use olm_release_olm::validate::{self, Sink};
 
     let root = crate::support::root().join("fixtures/verify");
     let mut dirs = Vec::new();
@@ -240,7 +240,7 @@ fn streamed_equals_whole(opts: &olm_release::olm::validate::Options) {
         let mut per_csv = Vec::new();
         let mut list = String::new();
         let mut items: Vec<Option<_>> = items.into_iter().map(Some).collect();
-        for i in olm_release::olm::canonical_csv_order(&skeletons.bundle.csvs) {
+        for i in olm_release_olm::canonical_csv_order(&skeletons.bundle.csvs) {
             let (f, item) = items[i].take().unwrap();
             per_csv.extend(f);
             list.push_str(&item);

@@ -2,9 +2,9 @@
 //! `default` = highest SemVer (pre-releases included), conflicts unless forced, blobs by the
 //! digest of the uncompressed tar, atomic writes under a lock.
 
-use olm_release::olm::archive;
 use olm_release::registry::PushOutcome;
 use olm_release::registry::dir::DirRegistry;
+use olm_release_olm::archive;
 
 fn blob(text: &str) -> archive::Packed {
     archive::pack(

@@ -20,7 +20,7 @@ mod trees;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use olm_release::olm::validate::{self, Options, Profile, Report};
+use olm_release_olm::validate::{self, Options, Profile, Report};
 
 use crate::support;
 

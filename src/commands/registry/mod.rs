@@ -21,12 +21,12 @@ use super::CommandError;
 use crate::cli::{PackageFlags, RegistryCommand, RegistryTarget};
 use crate::error::{Error, Result};
 use crate::events::Events;
-use crate::olm::{Bundle, archive};
 use crate::out;
 use crate::registry::RegistryError;
 use crate::registry::{QUAY_LIST_CAP, Registry, ReleaseInfo};
 use crate::settings::{self, Env};
 use olm_release_base::Class;
+use olm_release_olm::{Bundle, archive};
 
 pub(crate) async fn run(
     cmd: RegistryCommand,

@@ -4,8 +4,8 @@
 
 use serde::Serialize;
 
-use crate::olm::{Bundle, graph};
 use crate::registry::ReleaseInfo;
+use olm_release_olm::{Bundle, graph};
 
 /// A release's bundle, as `show` prints it.
 #[derive(Debug, Serialize)]

@@ -41,11 +41,11 @@ use rebase::{missing_in_channel, rebase};
 use super::{Decision, Verified, fetch_previous};
 use crate::error::Result;
 use crate::events::Gate;
-use crate::olm::Bundle;
-use crate::olm::archive::Limits;
 use crate::plan::{FetchStep, PackageStep, Plan, PushStep, Step, VerifyStep};
 use crate::registry::{Registry, ReleaseInfo};
 use crate::report::Reporter;
+use olm_release_olm::Bundle;
+use olm_release_olm::archive::Limits;
 
 /// Re-basing rounds before a job gives up.
 pub(crate) const ATTEMPTS: u32 = 3;
@@ -303,7 +303,7 @@ async fn pause(min: u64, max: u64) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::olm::{Channel, Manifest, PackageManifest};
+    use olm_release_olm::{Channel, Manifest, PackageManifest};
 
     #[test]
     fn a_higher_release_takes_in_a_channel_add_only_with_its_channels() {

@@ -9,10 +9,10 @@ use super::{Context, splice};
 use crate::error::Result;
 use crate::exec::push::Push;
 use crate::exec::{Basis, Decision, Verified, fetch_previous, package, verify};
-use crate::olm::archive::Contents;
-use crate::olm::{Bundle, PackageManifest};
 use crate::plan::FetchStep;
 use crate::registry::ReleaseInfo;
+use olm_release_olm::archive::Contents;
+use olm_release_olm::{Bundle, PackageManifest};
 
 /// Whether the bundle of `release`, below ours and not carried by it, must be taken in: its CSV
 /// heads one of the pipeline's `channels` (a release of other channels only, or with a CSV of
@@ -212,12 +212,12 @@ pub(super) async fn rebase(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::olm::Manifest;
+    use olm_release_olm::Manifest;
 
-    use crate::olm::testing::package;
+    use olm_release_olm::testing::package;
 
     fn csv(v: &str) -> Manifest {
-        crate::olm::testing::csv(v, None)
+        olm_release_olm::testing::csv(v, None)
     }
 
     fn v(s: &str) -> Version {

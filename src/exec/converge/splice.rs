@@ -4,7 +4,7 @@
 //! release's CRDs of other names come with it. This is what a sequential publication would
 //! have produced, so the bundle again carries one chain per channel, ordered by SemVer.
 
-use crate::olm::{Bundle, Manifest};
+use olm_release_olm::{Bundle, Manifest};
 
 /// The CSV names of `channel`'s chain in `bundle`, head first (stops at a missing CSV or a
 /// cycle).
@@ -82,11 +82,11 @@ pub(super) fn splice(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::olm::testing::csv;
+    use olm_release_olm::testing::csv;
 
     /// A bundle whose channel alpha is headed by `head`.
     fn bundle(head: &str, csvs: Vec<Manifest>) -> Bundle {
-        crate::olm::testing::bundle(&[("alpha", head)], csvs)
+        olm_release_olm::testing::bundle(&[("alpha", head)], csvs)
     }
 
     #[test]

@@ -2,9 +2,9 @@
 //! decisions its state forces (a version below the head, a published CSV that changed, a
 //! channel another CSV heads).
 
-use crate::olm::archive::ReadError;
 use crate::registry::RegistryError;
 use olm_release_base::Class;
+use olm_release_olm::archive::ReadError;
 
 /// Reading the previous release and deciding what the new CSV replaces.
 #[derive(Debug, thiserror::Error)]

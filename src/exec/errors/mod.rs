@@ -6,9 +6,9 @@
 use std::path::PathBuf;
 
 use crate::error::Kind;
-use crate::olm::archive::{ReadError, WriteError};
 use crate::registry::RegistryError;
 use olm_release_base::Class;
+use olm_release_olm::archive::{ReadError, WriteError};
 
 mod fetch;
 mod push;
@@ -85,13 +85,13 @@ pub(crate) enum RenderError {
     #[error(transparent)]
     Template(#[from] olm_release_gotemplate::Error),
     #[error("assembling the CSV: {0}")]
-    Parts(#[source] crate::olm::csv_build::CsvError),
+    Parts(#[source] olm_release_olm::csv_build::CsvError),
     /// Setting the assembled parts into the CSV of `file`.
     #[error("{file}: {source}")]
     Apply {
         file: String,
         #[source]
-        source: crate::olm::csv_build::CsvError,
+        source: olm_release_olm::csv_build::CsvError,
     },
     /// A rendered file that is not YAML (the message names it).
     #[error("{0}")]

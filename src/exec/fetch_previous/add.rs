@@ -21,9 +21,9 @@
 use crate::error::Result;
 use crate::exec::Decision;
 use crate::exec::errors::FetchError;
-use crate::olm::semdiff::{self, ChangeKind};
-use crate::olm::{Bundle, Manifest};
 use crate::registry::ReleaseInfo;
+use olm_release_olm::semdiff::{self, ChangeKind};
+use olm_release_olm::{Bundle, Manifest};
 
 use super::decide::{merge, skips_of};
 use super::name::channel_release;
@@ -219,11 +219,11 @@ mod tests {
     use super::*;
     use crate::pipeline::OlderPolicy;
 
-    use crate::olm::testing::bundle;
+    use olm_release_olm::testing::bundle;
 
     /// `op.v{v}` with `spec.image` and a `createdAt` that differs with it.
     fn csv(v: &str, replaces: Option<&str>, image: &str) -> Manifest {
-        let mut m = crate::olm::testing::csv(v, replaces);
+        let mut m = olm_release_olm::testing::csv(v, replaces);
         m.doc["metadata"]["annotations"] =
             serde_yaml_ng::from_str(&format!("createdAt: '{image}-time'")).unwrap();
         m.doc["spec"]["image"] = image.into();

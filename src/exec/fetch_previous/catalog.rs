@@ -20,10 +20,10 @@ use super::{csv_name, first_notes};
 use crate::error::Result;
 use crate::exec::errors::FetchError;
 use crate::exec::{Assembled, Basis, Decision, Rendered};
-use crate::olm::fbc::{self, disk};
-use crate::olm::{Bundle, Channel, Level, Manifest, PackageManifest};
 use crate::plan::FetchStep;
 use crate::report::Reporter;
+use olm_release_olm::fbc::{self, disk};
+use olm_release_olm::{Bundle, Channel, Level, Manifest, PackageManifest};
 
 /// The catalog source of a fetch-previous step.
 pub(crate) struct From<'a> {

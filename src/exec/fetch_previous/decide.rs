@@ -19,9 +19,9 @@ use std::cmp::Ordering;
 use crate::error::Result;
 use crate::exec::Decision;
 use crate::exec::errors::FetchError;
-use crate::olm::{Bundle, Manifest, PackageManifest};
 use crate::pipeline::OlderPolicy;
 use crate::registry::ReleaseInfo;
+use olm_release_olm::{Bundle, Manifest, PackageManifest};
 
 use super::add;
 
@@ -258,7 +258,7 @@ pub(crate) fn decide_from(
 }
 
 pub(super) fn skips_of(csv: &Manifest) -> Vec<String> {
-    crate::olm::value_at(&csv.doc, "spec.skips")
+    olm_release_olm::value_at(&csv.doc, "spec.skips")
         .and_then(serde_yaml_ng::Value::as_sequence)
         .map(|s| {
             s.iter()

@@ -26,12 +26,12 @@ pub(crate) use decide::{clear_dangling, decide};
 use super::errors::FetchError;
 use super::{Assembled, Basis, Decision, Rendered};
 use crate::error::Result;
-use crate::olm::archive::{self, Limits};
-use crate::olm::semdiff::{self, Side};
-use crate::olm::{Bundle, Manifest};
 use crate::plan::FetchStep;
 use crate::registry::{Registry, ReleaseInfo};
 use crate::report::Reporter;
+use olm_release_olm::archive::{self, Limits};
+use olm_release_olm::semdiff::{self, Side};
+use olm_release_olm::{Bundle, Manifest};
 
 /// The fetch-previous step.
 pub(crate) async fn run(

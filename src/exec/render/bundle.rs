@@ -10,8 +10,8 @@ use serde_yaml_ng::Value;
 
 use super::Output;
 use crate::exec::errors::RenderError;
-use crate::olm::bundle_image::folder::SUPPORTED_KINDS;
-use crate::olm::{Manifest, PackageManifest};
+use olm_release_olm::bundle_image::folder::SUPPORTED_KINDS;
+use olm_release_olm::{Manifest, PackageManifest};
 
 /// Where the bundle's parts are among the outputs.
 pub(crate) struct Found {

@@ -16,7 +16,7 @@
 
 use serde_yaml_ng::Value;
 
-use crate::olm::{Finding, Level, PackageManifest};
+use olm_release_olm::{Finding, Level, PackageManifest};
 
 const DESCRIPTOR_LISTS: [&str; 3] = ["specDescriptors", "statusDescriptors", "actionDescriptors"];
 

@@ -12,11 +12,11 @@ use std::path::Path;
 use serde::Deserialize;
 
 use crate::exec::errors::RenderError;
-use crate::olm::csv_build::{self, CsvError, Doc, Parts};
-use crate::olm::{Finding, Level};
 use crate::pipeline::render_spec::TemplateFunctions;
 use crate::plan::{RenderStep, TimeSource};
 use olm_release_gotemplate::{self as template, Data, Functions, Value};
+use olm_release_olm::csv_build::{self, CsvError, Doc, Parts};
+use olm_release_olm::{Finding, Level};
 
 /// `file` as the pipeline names it (relative to the source folder, or absolute).
 fn resolve_path(source: &Path, file: &Path) -> std::path::PathBuf {
@@ -130,7 +130,9 @@ pub(crate) fn outside(step: &RenderStep) -> Result<super::bundle::Outside, Rende
                 if d.value.get("kind").and_then(serde_yaml_ng::Value::as_str)
                     == Some("CustomResourceDefinition")
                 {
-                    found.crds.push(crate::olm::Manifest::new(&name, d.value));
+                    found
+                        .crds
+                        .push(olm_release_olm::Manifest::new(&name, d.value));
                 }
             }
         }

@@ -23,12 +23,12 @@ use serde_yaml_ng::Value;
 use super::{Rendered, RenderedFile};
 use crate::error::{Error, Result};
 use crate::exec::errors::RenderError;
-use crate::olm::csv_build::spec::CreatedAtPolicy;
-use crate::olm::{self, Bundle, Manifest};
 use crate::plan::RenderStep;
 use crate::report::Reporter;
 use olm_release_base::Class;
 use olm_release_gotemplate as template;
+use olm_release_olm::csv_build::spec::CreatedAtPolicy;
+use olm_release_olm::{self as olm, Bundle, Manifest};
 
 /// The render step: renders, reports, and hands the result on.
 pub(crate) fn run(step: &RenderStep, report: &Reporter) -> Result<Rendered> {
@@ -58,10 +58,10 @@ pub(crate) fn run(step: &RenderStep, report: &Reporter) -> Result<Rendered> {
 /// than the release's (`v1.2.0` or `1.2.0` for tag `v1.2.0`) are probably a forgotten
 /// variable: the CSV would install other code than the release names. Digests are exact and
 /// never warned about.
-fn image_tag_warnings(csv: &crate::olm::Manifest, tag: &str) -> Vec<String> {
+fn image_tag_warnings(csv: &olm_release_olm::Manifest, tag: &str) -> Vec<String> {
     let bare = tag.strip_prefix('v').unwrap_or(tag);
     let mut out = Vec::new();
-    for (repo, refs) in crate::olm::semdiff::csv_images(csv) {
+    for (repo, refs) in olm_release_olm::semdiff::csv_images(csv) {
         for at in refs {
             if at.starts_with('@') || at == tag || at == bare {
                 continue;

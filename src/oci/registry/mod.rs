@@ -21,9 +21,9 @@ use reqwest::header::{HeaderMap, LOCATION};
 use self::transport::Req;
 use super::{Event, Events, OciError, RegistryRef};
 use crate::http::HttpOptions;
-use crate::olm::bundle_image::Blob;
 use crate::retry::RetryPolicy;
 use olm_release_base::secret::Secret;
+use olm_release_olm::bundle_image::Blob;
 
 /// Manifest media types this client reads.
 pub(crate) const MANIFEST_ACCEPT: &str = "application/vnd.oci.image.manifest.v1+json, application/vnd.oci.image.index.v1+json, application/vnd.docker.distribution.manifest.v2+json, application/vnd.docker.distribution.manifest.list.v2+json";

@@ -1,7 +1,7 @@
 //! What a user meets: input errors that say what was expected, the settable limit, and the
 //! README's limits table kept true to the code.
 
-use olm_release::olm::archive::Limits;
+use olm_release_olm::archive::Limits;
 
 use super::parse::flattened;
 use super::{assert_input_error, stderr, tgz};

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use olm_release::olm::archive::Limits;
+use olm_release_olm::archive::Limits;
 
 use super::{assert_input_error, run_measured, stderr};
 use crate::support;

@@ -3,7 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use olm_release::olm::archive::{self, Limits, ReadError};
+use olm_release_olm::archive::{self, Limits, ReadError};
 
 use super::{assert_input_error, run_measured};
 
@@ -152,7 +152,8 @@ fn aliases_count_as_what_they_expand_to() {
 /// file and line; a catalog within the budget reads.
 #[test]
 fn a_catalog_file_nested_past_the_depth_is_refused_before_parsing() {
-    use olm_release::olm::fbc::{disk, error::CatalogError};
+    use olm_release_olm::fbc::disk;
+    use olm_release_olm::fbc::error::CatalogError;
     let tmp = tempfile::tempdir().unwrap();
     let pkg = tmp.path().join("op");
     std::fs::create_dir(&pkg).unwrap();

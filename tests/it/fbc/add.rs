@@ -2,9 +2,9 @@
 //! channel, `defaultChannel` kept right, reruns as no-ops, conflicts refused unless forced —
 //! and the channel head that fetch-previous reads from a catalog.
 
-use olm_release::olm::fbc::add::{BundleChange, DefaultChange, EntryChange};
-use olm_release::olm::fbc::error::CatalogError;
-use olm_release::olm::fbc::{self, AddBundle, Catalog, disk, write};
+use olm_release_olm::fbc::add::{BundleChange, DefaultChange, EntryChange};
+use olm_release_olm::fbc::error::CatalogError;
+use olm_release_olm::fbc::{self, AddBundle, Catalog, disk, write};
 
 use super::{catalog, crd, csv, documents, image};
 

@@ -3,13 +3,13 @@
 
 use std::collections::BTreeMap;
 
-use olm_release::olm::fbc::compare::{Side, compare_channel};
-use olm_release::olm::fbc::{self, Difference, ReleaseModel, compare, migrate};
+use olm_release_olm::fbc::compare::{Side, compare_channel};
+use olm_release_olm::fbc::{self, Difference, ReleaseModel, compare, migrate};
 
 use super::{bundle, csv, image};
 
 /// `alpha`: 0.1.0 ← 0.2.0 ← 0.3.0, where 0.3.0 also skips 0.2.5 (which replaces 0.2.0).
-fn registry() -> olm_release::olm::Bundle {
+fn registry() -> olm_release_olm::Bundle {
     bundle(
         "widget",
         &[("alpha", "widget.v0.3.0")],
@@ -28,7 +28,7 @@ fn registry() -> olm_release::olm::Bundle {
     )
 }
 
-fn migrated(b: &olm_release::olm::Bundle) -> fbc::Catalog {
+fn migrated(b: &olm_release_olm::Bundle) -> fbc::Catalog {
     let plan = migrate::plan(b).unwrap();
     let images: BTreeMap<String, String> = plan
         .bundles
@@ -113,7 +113,7 @@ fn every_difference_is_named() {
 
 #[test]
 fn a_catalog_graph_draws_with_the_existing_drawer() {
-    use olm_release::olm::drawing::{Style, draw};
+    use olm_release_olm::drawing::{Style, draw};
     let b = registry();
     let c = migrated(&b);
     let skeleton = ReleaseModel::from_catalog(&c, "widget")

@@ -5,9 +5,9 @@
 
 use std::collections::BTreeMap;
 
-use olm_release::olm::drawing::{Style, draw};
-use olm_release::olm::fbc::{self, CatalogError, ReleaseModel, compare, disk, migrate};
-use olm_release::olm::{Bundle, archive};
+use olm_release_olm::drawing::{Style, draw};
+use olm_release_olm::fbc::{self, CatalogError, ReleaseModel, compare, disk, migrate};
+use olm_release_olm::{Bundle, archive};
 
 use super::{bundle, csv, image};
 use crate::support::{Work, assert_code};
@@ -300,7 +300,7 @@ fn each_bundle_gets_the_crds_of_the_release_that_introduced_its_csv() {
 fn check_gvk(plan: &migrate::Migration, group: &str) {
     for c in &plan.bundles {
         let props =
-            olm_release::olm::fbc::properties::bundle_properties(&plan.package, &c.csv, &c.crds);
+            olm_release_olm::fbc::properties::bundle_properties(&plan.package, &c.csv, &c.crds);
         assert!(
             props.iter().any(|p| p.type_ == "olm.gvk"
                 && p.value.get("group").and_then(|g| g.as_str()) == Some(group)

@@ -10,8 +10,8 @@ mod validate;
 
 use std::path::Path;
 
-use olm_release::olm::fbc::{self, Catalog};
-use olm_release::olm::{Bundle, Channel, Manifest, PackageManifest};
+use olm_release_olm::fbc::{self, Catalog};
+use olm_release_olm::{Bundle, Channel, Manifest, PackageManifest};
 
 /// An image reference pinned by a digest derived from `seed`.
 pub fn image(seed: &str) -> String {

@@ -1,8 +1,9 @@
 //! Every rule of `opm validate` that catalog validation mirrors, each with a catalog that breaks
 //! it (the finding names package, channel, heads and edges) and one that passes.
 
-use olm_release::olm::Level;
-use olm_release::olm::fbc::{self, validate::ALL};
+use olm_release_olm::Level;
+use olm_release_olm::fbc;
+use olm_release_olm::fbc::validate::ALL;
 
 use super::{catalog, image};
 

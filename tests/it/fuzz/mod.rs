@@ -4,8 +4,8 @@
 
 mod readers;
 
-use olm_release::olm::archive::{self, Limits};
 use olm_release::pipeline::{self, Vars, interpolate};
+use olm_release_olm::archive::{self, Limits};
 use proptest::prelude::*;
 
 pub fn config() -> ProptestConfig {

@@ -2,7 +2,7 @@
 //! builds, deep nesting, huge counts and bombs stop at the limits, and the flattened-YAML fast
 //! readers agree with the general parser or decline. Case counts as in the parent module.
 
-use olm_release::olm::archive::{self, Limits};
+use olm_release_olm::archive::{self, Limits};
 use proptest::prelude::*;
 
 use super::{config, config_heavy, yaml_value};
@@ -208,7 +208,7 @@ proptest! {
     /// The flattened-YAML fast readers return what the general parser returns, or decline.
     #[test]
     fn flattened_readers_agree_with_the_parser_or_decline(items in proptest::collection::vec(yaml_value(), 0..6), junk in "[ \\-:|'\"\\n#a-z]{0,12}") {
-        use olm_release::olm::flat_yaml;
+        use olm_release_olm::flat_yaml;
         let list = serde_yaml_ng::to_string(&items).unwrap();
         for text in [list.clone(), format!("{list}{junk}"), format!("{junk}{list}")] {
             if let Some(ours) = flat_yaml::read_list(&text) {

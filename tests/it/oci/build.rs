@@ -2,12 +2,12 @@
 
 use std::io::Read;
 
-use olm_release::olm::Manifest;
-use olm_release::olm::bundle_image::{
-    BundleFolder, BundleImageError, LABEL_KEYS, build_image, image::CONFIG_MEDIA_TYPE,
-    image::LAYER_MEDIA_TYPE, image::MANIFEST_MEDIA_TYPE,
-};
 use olm_release_base::Class;
+use olm_release_olm::Manifest;
+use olm_release_olm::bundle_image::image::{
+    CONFIG_MEDIA_TYPE, LAYER_MEDIA_TYPE, MANIFEST_MEDIA_TYPE,
+};
+use olm_release_olm::bundle_image::{BundleFolder, BundleImageError, LABEL_KEYS, build_image};
 
 use super::{image, input};
 

@@ -5,8 +5,8 @@
 use std::process::Command;
 
 use olm_release::oci::{NoEvents, PushOutcome, PushRequest, Store, StoreOptions, Target, push};
-use olm_release::olm::bundle_image::{BundleFolder, build_image};
-use olm_release::olm::fbc::migrate;
+use olm_release_olm::bundle_image::{BundleFolder, build_image};
+use olm_release_olm::fbc::migrate;
 
 use super::{folder_files, repo, run, umoci_unpack};
 use crate::support::{self, Work, assert_code, peer};
@@ -36,7 +36,7 @@ async fn kubevirt_v0_22_0_as_a_bundle_image() {
     );
     assert_code(&o, 0);
     let bundle =
-        olm_release::olm::archive::read_path(&out.join("bundle"), &Default::default()).unwrap();
+        olm_release_olm::archive::read_path(&out.join("bundle"), &Default::default()).unwrap();
     let m = migrate::plan(&bundle).unwrap();
     assert_eq!(m.bundles.len(), 1);
     assert!(m.left_out.is_empty());

@@ -14,10 +14,8 @@ mod split;
 use std::sync::Mutex;
 
 use olm_release::oci::{Event, Events};
-use olm_release::olm::Manifest;
-use olm_release::olm::bundle_image::{
-    BundleFolder, BundleInput, BundleSpec, OciImage, build_image,
-};
+use olm_release_olm::Manifest;
+use olm_release_olm::bundle_image::{BundleFolder, BundleInput, BundleSpec, OciImage, build_image};
 
 /// A small but complete bundle: a CSV owning one CRD, the CRD, and a Service.
 pub fn input(version: &str) -> BundleInput {

@@ -23,7 +23,7 @@ fn open(registry: &str, repository: &str, credentials: Option<Credentials>) -> S
 }
 
 fn req<'a>(
-    image: &'a olm_release::olm::bundle_image::OciImage,
+    image: &'a olm_release_olm::bundle_image::OciImage,
     tag: &'a str,
     force: bool,
 ) -> PushRequest<'a> {

@@ -1,9 +1,9 @@
 //! One bundle per CSV from an app-registry bundle (what migrate publishes), by
 //! `fbc::migrate::plan`, the one splitter.
 
-use olm_release::olm::bundle_image::{BundleFolder, build_image};
-use olm_release::olm::fbc::migrate;
-use olm_release::olm::{Bundle, Channel, Manifest, PackageManifest};
+use olm_release_olm::bundle_image::{BundleFolder, build_image};
+use olm_release_olm::fbc::migrate;
+use olm_release_olm::{Bundle, Channel, Manifest, PackageManifest};
 
 fn csv(version: &str, replaces: Option<&str>, skips: &[&str], crd_version: &str) -> Manifest {
     let mut text = format!(

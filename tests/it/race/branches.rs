@@ -313,7 +313,7 @@ fn a_lower_release_of_a_second_channel_only_is_taken_in() {
     );
     let ours = top.csv(&chain(&["0.3.0"])[0]).unwrap();
     assert_eq!(ours.replaces(), Some(chain(&["0.1.0"])[0].as_str()));
-    let skips = olm_release::olm::value_at(&ours.doc, "spec.skips")
+    let skips = olm_release_olm::value_at(&ours.doc, "spec.skips")
         .and_then(|s| s.as_sequence())
         .map(|s| s.iter().filter_map(|x| x.as_str()).collect::<Vec<_>>())
         .unwrap_or_default();

@@ -14,10 +14,10 @@ use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use olm_release::olm::{Bundle, Manifest, archive};
 use olm_release::registry::ReleaseInfo;
 use olm_release::registry::appr::ApprClient;
 use olm_release::registry::dir::DirRegistry;
+use olm_release_olm::{Bundle, Manifest, archive};
 
 use crate::appr::{PKG, pipeline_at, rt, unique};
 use crate::support::{Work, assert_code, peer, stderr};

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use olm_release::PipelineArgs;
 use olm_release::Rendered;
-use olm_release::olm::{Finding, Level};
+use olm_release_olm::{Finding, Level};
 use serde_yaml_ng::Value;
 
 use super::oracle::{canonical, decode, docs, expected_deployment_spec, expected_rules, read};

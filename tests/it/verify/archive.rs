@@ -3,9 +3,9 @@
 
 use std::io::Read;
 
-use olm_release::olm::Bundle;
-use olm_release::olm::archive::{self, Layout};
-use olm_release::olm::validate::{Options, verify_tarball};
+use olm_release_olm::Bundle;
+use olm_release_olm::archive::{self, Layout};
+use olm_release_olm::validate::{Options, verify_tarball};
 use serde_yaml_ng::Value;
 
 use super::corpus_dir;
@@ -113,7 +113,7 @@ fn the_flat_layout_is_one_bundle_yaml_with_string_valued_data() {
     assert_eq!(back.package, b.package);
     let docs = |b: &Bundle| b.csvs.iter().map(|c| c.doc.clone()).collect::<Vec<_>>();
     // Written (and so read back) in the canonical order: the newest CSV first.
-    let canonical = olm_release::olm::canonical_csv_order(&b.csvs)
+    let canonical = olm_release_olm::canonical_csv_order(&b.csvs)
         .into_iter()
         .map(|i| b.csvs[i].doc.clone())
         .collect::<Vec<_>>();

@@ -1,7 +1,7 @@
 //! `olm-release verify PATH` as a user runs it: folders, flattened bundle.yaml, .tar.gz,
 //! profiles, `--operatorhub`, `--format json`, exit codes.
 
-use olm_release::olm::archive::{self, Layout};
+use olm_release_olm::archive::{self, Layout};
 
 use super::corpus_dir;
 use crate::support::{assert_code, olm_release, stderr, stdout};

@@ -7,8 +7,8 @@
 
 use std::path::Path;
 
-use olm_release::olm::Level;
-use olm_release::olm::validate::{Profile, rules};
+use olm_release_olm::Level;
+use olm_release_olm::validate::{Profile, rules};
 use serde::Deserialize;
 
 use super::{corpus_dir, courier_verify, ours, show};

@@ -1,8 +1,8 @@
 //! The upgrade graph on a long cumulative bundle (the shape KubeVirt's bundles grew into): a
 //! chain of 100 CSVs is valid; one broken link or one loop is reported once, where it is.
 
-use olm_release::olm::validate::{self, Options};
-use olm_release::olm::{Bundle, archive, csv_file_name};
+use olm_release_olm::validate::{self, Options};
+use olm_release_olm::{Bundle, archive, csv_file_name};
 use serde_yaml_ng::Value;
 
 use super::corpus_dir;
@@ -61,8 +61,8 @@ fn a_broken_link_and_a_loop_are_reported_once_where_they_are() {
 
 #[test]
 fn a_pruned_tail_is_a_warning_and_a_gap_an_error() {
-    use olm_release::olm::Level;
-    use olm_release::olm::validate::Profile;
+    use olm_release_olm::Level;
+    use olm_release_olm::validate::Profile;
     let judge = |b: &Bundle, profile| {
         validate::validate_with(b, &Options::new(profile))
             .into_iter()

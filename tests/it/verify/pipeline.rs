@@ -1,7 +1,7 @@
 //! The verify stage in the sample pipeline: the rendered bundle passes both tools, and an
 //! invalid bundle stops the run before push and release, naming the finding.
 
-use olm_release::olm::validate::Profile;
+use olm_release_olm::validate::Profile;
 
 use super::{assert_valid_for_both, ours};
 use crate::support::{Work, assert_code, list_files, stderr};

@@ -3,8 +3,8 @@
 //! the upstream tools make of it: operator-courier 2.1.11 (the COURIER peer, where it has a
 //! verdict) and the rules of operator-registry and operator-framework/api.
 
-use olm_release::olm::validate::{self, Options, Profile};
-use olm_release::olm::{Level, archive};
+use olm_release_olm::validate::{self, Options, Profile};
+use olm_release_olm::{Level, archive};
 use serde_yaml_ng::Value;
 
 use super::{corpus_dir, courier_verify, ours, show};

@@ -5,8 +5,8 @@
 
 use std::path::{Path, PathBuf};
 
-use olm_release::olm::Level;
-use olm_release::olm::validate::{Profile, Report};
+use olm_release_olm::Level;
+use olm_release_olm::validate::{Profile, Report};
 
 use super::{corpus_dir, ours, show};
 use crate::support;

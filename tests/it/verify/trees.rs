@@ -6,8 +6,8 @@
 //! together only for the package and the upgrade graph. Valid trees pass under both profiles;
 //! courier's verdict on each tree is what the manifest says (the COURIER peer).
 
-use olm_release::olm::Level;
-use olm_release::olm::validate::Profile;
+use olm_release_olm::Level;
+use olm_release_olm::validate::Profile;
 use serde::Deserialize;
 
 use super::{corpus_dir, courier_verify, ours, show};

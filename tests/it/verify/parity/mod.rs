@@ -15,7 +15,7 @@ mod compose;
 
 use std::path::Path;
 
-use olm_release::olm::validate::{self, Options, Profile, Report};
+use olm_release_olm::validate::{self, Options, Profile, Report};
 use serde::Deserialize;
 
 use crate::support;
@@ -217,7 +217,7 @@ fn upstream_test_suites_agree() {
                 let foreign: Vec<String> = ours
                     .findings
                     .iter()
-                    .filter(|f| f.level == olm_release::olm::Level::Error)
+                    .filter(|f| f.level == olm_release_olm::Level::Error)
                     .filter(|f| !f.mirrors.split(", ").any(|t| t == "api"))
                     .map(|f| format!("  {f}"))
                     .collect();

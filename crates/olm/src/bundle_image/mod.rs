@@ -1,0 +1,99 @@
+//! The registry+v1 bundle and its reproducible OCI image: the domain half of publishing a
+//! bundle image (no I/O beyond reading and writing the bundle folder, no network).
+//!
+//! A bundle is one operator version: `manifests/` (the CSV, its CRDs and the other objects OLM
+//! accepts in a bundle), `metadata/annotations.yaml` (the six
+//! `operators.operatorframework.io.bundle.*` keys) and `bundle.Dockerfile`, as operator-registry's
+//! `docs/design/operator-bundle.md` describes. [`folder`] builds that folder from plain data
+//! ([`BundleInput`]) or reads one from disk; [`image`] turns it into a single-layer OCI image
+//! whose bytes depend only on the bundle's files and a timestamp (`SOURCE_DATE_EPOCH` or 0), so
+//! the same inputs give the same manifest digest on any machine. Cutting an app-registry
+//! bundle into one bundle per CSV, for migrating, is [`crate::fbc::migrate`]'s job.
+//! Pushing is the `oci` client's job.
+
+pub mod folder;
+pub mod image;
+
+pub use folder::{BundleFolder, BundleInput, BundleSpec};
+pub use image::{Blob, OciImage, build_image};
+
+use std::path::PathBuf;
+
+/// `operators.operatorframework.io.bundle.mediatype.v1`: the bundle format.
+pub const MEDIATYPE_KEY: &str = "operators.operatorframework.io.bundle.mediatype.v1";
+/// `operators.operatorframework.io.bundle.manifests.v1`: where the manifests are in the image.
+pub const MANIFESTS_KEY: &str = "operators.operatorframework.io.bundle.manifests.v1";
+/// `operators.operatorframework.io.bundle.metadata.v1`: where the metadata is in the image.
+pub const METADATA_KEY: &str = "operators.operatorframework.io.bundle.metadata.v1";
+/// `operators.operatorframework.io.bundle.package.v1`: the OLM package.
+pub const PACKAGE_KEY: &str = "operators.operatorframework.io.bundle.package.v1";
+/// `operators.operatorframework.io.bundle.channels.v1`: comma-separated channels.
+pub const CHANNELS_KEY: &str = "operators.operatorframework.io.bundle.channels.v1";
+/// `operators.operatorframework.io.bundle.channel.default.v1`: the default channel.
+pub const DEFAULT_CHANNEL_KEY: &str = "operators.operatorframework.io.bundle.channel.default.v1";
+
+/// The six keys, in the order operator-registry's documentation lists them.
+pub const LABEL_KEYS: [&str; 6] = [
+    MEDIATYPE_KEY,
+    MANIFESTS_KEY,
+    METADATA_KEY,
+    PACKAGE_KEY,
+    CHANNELS_KEY,
+    DEFAULT_CHANNEL_KEY,
+];
+
+/// The bundle format this module writes.
+pub const REGISTRY_V1: &str = "registry+v1";
+
+/// What can be wrong with a bundle or its folder.
+#[derive(Debug, thiserror::Error)]
+pub enum BundleImageError {
+    /// The package or channel names are not usable (from the pipeline file).
+    #[error("{field}: {why}")]
+    Spec { field: &'static str, why: String },
+    /// A manifest cannot go into a registry+v1 bundle.
+    #[error("{file}: {why}")]
+    Manifest { file: String, why: String },
+    /// Two objects would be written under one file name (same kind and `metadata.name`).
+    #[error(
+        "{first} and {second} would both be written as {path} (the same kind and metadata.name); give them distinct metadata.name values or drop one"
+    )]
+    DuplicateFile {
+        path: String,
+        /// The file the first object came from.
+        first: String,
+        /// The file the second object came from.
+        second: String,
+    },
+    /// A bundle folder on disk is not a registry+v1 bundle.
+    #[error("{}: {why}", path.display())]
+    Folder { path: PathBuf, why: String },
+    /// Reading or writing the folder failed.
+    #[error("{}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    /// Building the image's JSON or layer failed (a bug, not an input problem).
+    #[error("building the bundle image: {0}")]
+    Build(String),
+}
+
+impl BundleImageError {
+    /// Input errors (names from the pipeline file) exit 2; a bad bundle or an I/O failure
+    /// fails the stage (exit 1).
+    pub fn class(&self) -> olm_release_base::Class {
+        match self {
+            BundleImageError::Spec { .. } => olm_release_base::Class::Input,
+            _ => olm_release_base::Class::Stage,
+        }
+    }
+
+    fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+        BundleImageError::Io {
+            path: path.into(),
+            source,
+        }
+    }
+}

@@ -1,0 +1,399 @@
+//! Adding a release's bundle to a catalog: the catalog stage's one operation, as a pure
+//! function on the model (plain request in, typed outcome out; the caller reads and writes).
+//!
+//! The bundle goes in by image digest with its `olm.package` property; in every channel it
+//! joins, its entry `replaces` the channel's head (the rule of olm-docs "file-based-catalogs"
+//! and of the app-registry path's `replaces`), unless the request names what it replaces; it
+//! may `skips` and `skipRange` too. A missing channel is created. `defaultChannel` follows the
+//! app-registry path's rule: a package's implicit default (its only channel) stays the default
+//! when a channel is added, unless the request names another.
+//!
+//! Safe to re-run: the same bundle with the same image is a no-op (the same file bytes); the
+//! same bundle with another image is refused unless forced; a bundle older than a channel's
+//! head, or a second bundle with the same version, is refused. Every decision is taken before
+//! the model changes, so a refused request leaves the catalog as it was.
+
+mod outcome;
+
+pub use outcome::{AddOutcome, BundleChange, DefaultChange, EntryChange};
+
+use super::error::{CatalogError, OlderThanHead};
+use super::head::{edges, heads};
+use super::model::*;
+use super::properties;
+use super::write;
+use crate::Manifest;
+use crate::validate::text::Range;
+
+/// What to add.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct AddBundle {
+    pub package: String,
+    /// The bundle name: the CSV's `metadata.name`.
+    pub name: String,
+    /// The CSV's `spec.version`.
+    pub version: String,
+    /// The bundle image, pinned by digest (`NAME@sha256:<hex>`).
+    pub image: String,
+    /// Properties besides `olm.package` (which `add` writes from `package` and `version`).
+    pub properties: Vec<Property>,
+    /// The channels it joins (at least one).
+    pub channels: Vec<String>,
+    /// Make this the package's default channel (else the rule above decides).
+    pub default_channel: Option<String>,
+    /// What its entries replace (else each channel's head).
+    pub replaces: Option<String>,
+    pub skips: Vec<String>,
+    pub skip_range: Option<String>,
+    /// Replace a bundle of the same name that has another image, or rewrite its entries.
+    pub force: bool,
+}
+
+impl AddBundle {
+    /// The request for the bundle image holding `csv` and `crds`: name, version, `olm.gvk`
+    /// properties, `spec.skips` and the `olm.skipRange` annotation taken from the CSV.
+    pub fn from_csv(
+        package: &str,
+        csv: &Manifest,
+        crds: &[Manifest],
+        image: &str,
+        channels: &[String],
+    ) -> Self {
+        let mut props = properties::bundle_properties(package, csv, crds);
+        props.retain(|p| p.type_ != PROPERTY_PACKAGE);
+        AddBundle {
+            package: package.into(),
+            name: csv.name().unwrap_or_default().into(),
+            version: csv.spec_version().unwrap_or_default().into(),
+            image: image.into(),
+            properties: props,
+            channels: channels.to_vec(),
+            skips: crate::graph::skips_of(csv)
+                .into_iter()
+                .map(str::to_string)
+                .collect(),
+            skip_range: properties::skip_range(csv).map(str::to_string),
+            ..AddBundle::default()
+        }
+    }
+}
+
+/// Is `image` `NAME@sha256:<64 lowercase hex>`?
+pub fn is_pinned(image: &str) -> bool {
+    image.rsplit_once("@sha256:").is_some_and(|(name, hex)| {
+        !name.is_empty()
+            && hex.len() == 64
+            && hex
+                .bytes()
+                .all(|c| c.is_ascii_digit() || (b'a'..=b'f').contains(&c))
+    })
+}
+
+fn check_request(req: &AddBundle) -> Result<semver::Version, CatalogError> {
+    let bad = |field, message: &str| CatalogError::Request {
+        bundle: if req.name.is_empty() {
+            "a bundle".into()
+        } else {
+            req.name.clone()
+        },
+        field,
+        message: message.into(),
+    };
+    if req.package.is_empty() {
+        return Err(bad("package", "is empty"));
+    }
+    if req.name.is_empty() {
+        return Err(bad("name", "is empty (the CSV's metadata.name)"));
+    }
+    let version = semver::Version::parse(&req.version)
+        .map_err(|e| bad("version", &format!("{:?} is not SemVer: {e}", req.version)))?;
+    if req.channels.is_empty() || req.channels.iter().any(String::is_empty) {
+        return Err(bad(
+            "channels",
+            "must name at least one channel, none empty",
+        ));
+    }
+    if let Some(dup) = req
+        .channels
+        .iter()
+        .enumerate()
+        .find_map(|(i, c)| req.channels[..i].contains(c).then_some(c))
+    {
+        return Err(bad("channels", &format!("name {dup} twice")));
+    }
+    if req.properties.iter().any(|p| p.type_ == PROPERTY_PACKAGE) {
+        return Err(bad(
+            "properties",
+            "must not hold olm.package; add writes it",
+        ));
+    }
+    if !is_pinned(&req.image) {
+        return Err(CatalogError::ImageNotByDigest {
+            bundle: req.name.clone(),
+            image: req.image.clone(),
+        });
+    }
+    if let Some(r) = &req.skip_range {
+        Range::parse(r).map_err(|message| CatalogError::SkipRange {
+            bundle: req.name.clone(),
+            range: r.clone(),
+            message,
+        })?;
+    }
+    Ok(version)
+}
+
+/// The document this request adds.
+fn bundle_doc(req: &AddBundle) -> BundleDoc {
+    let mut properties = vec![Property::package(&req.package, &req.version)];
+    properties.extend(req.properties.iter().cloned());
+    BundleDoc {
+        package: req.package.clone(),
+        name: req.name.clone(),
+        image: req.image.clone(),
+        properties,
+        ..BundleDoc::default()
+    }
+}
+
+/// Adds the bundle of `req` to `catalog` (see the module doc for the rules).
+pub fn add(catalog: &mut Catalog, req: &AddBundle) -> Result<AddOutcome, CatalogError> {
+    let version = check_request(req)?;
+    let pkg = req.package.as_str();
+    if let Some(d) = &req.default_channel
+        && !req.channels.contains(d)
+        && catalog.channel(pkg, d).is_none()
+    {
+        return Err(CatalogError::Request {
+            bundle: req.name.clone(),
+            field: "default_channel",
+            message: format!(
+                "names {d}, which is neither a channel of package {pkg} nor one this bundle joins"
+            ),
+        });
+    }
+    // Documents this adds are attributed to the file they will be written to.
+    let origin = Origin::new(write::package_file(pkg)?, 0);
+    // The bundle document.
+    let existing = catalog
+        .bundles
+        .iter()
+        .position(|b| b.package == pkg && b.name == req.name);
+    let change = match existing.map(|i| &catalog.bundles[i]) {
+        Some(b) if b.image == req.image => BundleChange::Unchanged,
+        Some(b) if req.force => BundleChange::Replaced {
+            old_image: b.image.clone(),
+        },
+        Some(b) => {
+            return Err(CatalogError::ImageConflict {
+                package: pkg.into(),
+                bundle: req.name.clone(),
+                existing: b.image.clone(),
+                requested: req.image.clone(),
+            });
+        }
+        None => BundleChange::Added,
+    };
+    if let Some(other) = catalog
+        .bundles_of(pkg)
+        .find(|b| b.name != req.name && b.version().as_ref() == Some(&version))
+    {
+        return Err(CatalogError::DuplicateVersion {
+            package: pkg.into(),
+            version: req.version.clone(),
+            existing: other.name.clone(),
+            requested: req.name.clone(),
+        });
+    }
+    // The entries, channel by channel. A channel's entry does not also skip the CSV it
+    // replaces (the CSV skips other channels' heads; in their own channel they are replaced).
+    let wanted = |replaces: Option<String>| Entry {
+        name: req.name.clone(),
+        skips: req
+            .skips
+            .iter()
+            .filter(|s| Some(*s) != replaces.as_ref())
+            .cloned()
+            .collect(),
+        replaces,
+        skip_range: req.skip_range.clone(),
+        ..Entry::default()
+    };
+    let mut entries: Vec<(String, EntryChange, Option<Entry>)> = Vec::new();
+    for ch in &req.channels {
+        let Some(doc) = catalog.channel(pkg, ch) else {
+            let e = wanted(req.replaces.clone());
+            let change = EntryChange::ChannelCreated {
+                replaces: e.replaces.clone(),
+            };
+            entries.push((ch.clone(), change, Some(e)));
+            continue;
+        };
+        if let Some(have) = doc.entry(&req.name) {
+            let asked = Entry {
+                extra: have.extra.clone(),
+                ..wanted(req.replaces.clone().or_else(|| have.replaces.clone()))
+            };
+            if *have == asked {
+                entries.push((ch.clone(), EntryChange::Unchanged, None));
+            } else if req.force {
+                entries.push((ch.clone(), EntryChange::Rewritten, Some(asked)));
+            } else {
+                return Err(CatalogError::EntryConflict {
+                    package: pkg.into(),
+                    channel: ch.clone(),
+                    bundle: req.name.clone(),
+                    existing: describe(have),
+                    requested: describe(&asked),
+                });
+            }
+            continue;
+        }
+        let replaces = match &req.replaces {
+            Some(r) => Some(r.clone()),
+            None => predecessor(catalog, doc, &req.name, &version)?,
+        };
+        let change = EntryChange::Added {
+            replaces: replaces.clone(),
+        };
+        entries.push((ch.clone(), change, Some(wanted(replaces))));
+    }
+    let default_change = default_channel(catalog, req);
+
+    // Every decision is taken: change the model.
+    match (&change, existing) {
+        (BundleChange::Added, _) => catalog.bundles.push(BundleDoc {
+            origin: origin.clone(),
+            ..bundle_doc(req)
+        }),
+        (BundleChange::Replaced { .. }, Some(i)) => {
+            let origin = catalog.bundles[i].origin.clone();
+            catalog.bundles[i] = BundleDoc {
+                origin,
+                ..bundle_doc(req)
+            };
+        }
+        _ => {}
+    }
+    for (ch, _, entry) in &entries {
+        let Some(entry) = entry else { continue };
+        match catalog
+            .channels
+            .iter_mut()
+            .find(|c| c.package == pkg && c.name == *ch)
+        {
+            Some(doc) => match doc.entries.iter_mut().find(|e| e.name == entry.name) {
+                Some(e) => *e = entry.clone(),
+                None => doc.entries.push(entry.clone()),
+            },
+            None => catalog.channels.push(ChannelDoc {
+                package: pkg.into(),
+                name: ch.clone(),
+                entries: vec![entry.clone()],
+                origin: origin.clone(),
+                ..ChannelDoc::default()
+            }),
+        }
+    }
+    if let DefaultChange::Set { to, .. } = &default_change {
+        match catalog.packages.iter_mut().find(|p| p.name == pkg) {
+            Some(p) => p.default_channel = Some(to.clone()),
+            None => catalog.packages.push(PackageDoc {
+                name: pkg.into(),
+                default_channel: Some(to.clone()),
+                origin: origin.clone(),
+                ..PackageDoc::default()
+            }),
+        }
+    }
+    Ok(AddOutcome {
+        package: pkg.into(),
+        bundle: req.name.clone(),
+        image: req.image.clone(),
+        change,
+        channels: entries.into_iter().map(|(c, ch, _)| (c, ch)).collect(),
+        default_channel: default_change,
+    })
+}
+
+fn describe(e: &Entry) -> String {
+    let mut parts = vec![match &e.replaces {
+        Some(r) => format!("replaces {r}"),
+        None => "no replaces".into(),
+    }];
+    if !e.skips.is_empty() {
+        parts.push(format!("skips [{}]", e.skips.join(", ")));
+    }
+    if let Some(r) = &e.skip_range {
+        parts.push(format!("skipRange {r:?}"));
+    }
+    parts.join(", ")
+}
+
+/// What a new entry in `channel` replaces: its head, which must be older.
+fn predecessor(
+    catalog: &Catalog,
+    channel: &ChannelDoc,
+    name: &str,
+    version: &semver::Version,
+) -> Result<Option<String>, CatalogError> {
+    if channel.entries.is_empty() {
+        return Ok(None);
+    }
+    let found = heads(channel);
+    let [head] = found.as_slice() else {
+        return Err(CatalogError::Heads {
+            package: channel.package.clone(),
+            channel: channel.name.clone(),
+            heads: found.iter().map(|s| s.to_string()).collect(),
+            edges: edges(channel),
+        });
+    };
+    if let Some(head_version) = catalog
+        .bundle(&channel.package, head)
+        .and_then(BundleDoc::version)
+        && head_version >= *version
+    {
+        return Err(CatalogError::OlderThanHead(Box::new(OlderThanHead {
+            package: channel.package.clone(),
+            channel: channel.name.clone(),
+            bundle: name.into(),
+            version: version.to_string(),
+            head: head.to_string(),
+            head_version: head_version.to_string(),
+        })));
+    }
+    Ok(Some(head.to_string()))
+}
+
+/// The default channel after the request: the named one; else the package's; else, when the
+/// package had exactly one channel, that one (the implicit default stays the default); else
+/// the request's first channel for a package that had none.
+fn default_channel(catalog: &Catalog, req: &AddBundle) -> DefaultChange {
+    let pkg = catalog.package(&req.package);
+    let current = pkg.and_then(|p| p.default_channel.clone());
+    let set = |to: &str, why| DefaultChange::Set {
+        from: current.clone(),
+        to: to.into(),
+        why,
+    };
+    if let Some(d) = &req.default_channel {
+        return if current.as_deref() == Some(d) {
+            DefaultChange::Unchanged
+        } else {
+            set(d, "named by the release")
+        };
+    }
+    if current.is_some() {
+        return DefaultChange::Unchanged;
+    }
+    let before: Vec<&str> = catalog
+        .channels_of(&req.package)
+        .map(|c| c.name.as_str())
+        .collect();
+    match before.as_slice() {
+        [] => set(&req.channels[0], "the package's first channel"),
+        [only] => set(only, "the package's only channel so far stays its default"),
+        _ => DefaultChange::Unchanged, // several channels and no default: validation says so
+    }
+}

@@ -1,0 +1,210 @@
+//! A catalog folder on disk: read it (any layout), work out what writing a model changes, and
+//! apply those changes.
+//!
+//! Reading walks the root in sorted order, skipping hidden files and folders, and reads every
+//! `.yaml`, `.yml` and `.json` file as catalog documents (as opm's loader does; other files such
+//! as a README are ignored). A missing root is an empty catalog, so the first release creates it.
+//! Each file is read within the input budgets: regular files only, a size cap, and its nesting
+//! and values measured in linear time before the parser runs.
+//!
+//! Writing is split so a dry-run can show exactly what a real run would write: [`plan`] compares
+//! the rendered layout ([`super::write::render`]) with the files on disk and returns only the
+//! changes (new and changed files, and files of another layout that the chosen one replaces);
+//! [`diff`] shows them; [`apply`] performs them, each file written to a temporary name and
+//! renamed, so a reader never sees half a file (and the temporary files a killed run left in a
+//! folder are removed by the next write there). Nothing changes when nothing differs.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use super::error::CatalogError;
+use super::model::Catalog;
+use super::parse;
+use crate::archive::{Budget, Limits};
+use olm_release_base::input;
+
+/// A catalog read from a folder, with the files it came from.
+#[derive(Debug, Clone, Default)]
+pub struct Loaded {
+    pub catalog: Catalog,
+    /// The catalog files read, relative to the root, with `/`, sorted.
+    pub files: Vec<String>,
+}
+
+fn is_catalog_file(name: &str) -> bool {
+    [".yaml", ".yml", ".json"].iter().any(|e| name.ends_with(e))
+}
+
+/// Reads every catalog document under `root`.
+pub fn read(root: &Path) -> Result<Loaded, CatalogError> {
+    let mut loaded = Loaded::default();
+    match std::fs::metadata(root) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(loaded),
+        Err(e) => return Err(CatalogError::io(root, e)),
+        Ok(m) if !m.is_dir() => {
+            return Err(CatalogError::NotAFolder { path: root.into() });
+        }
+        Ok(_) => {}
+    }
+    let mut files = Vec::new();
+    walk(root, "", &mut files)?;
+    for rel in files {
+        let path = root.join(&rel);
+        let bytes =
+            input::read(&path, input::MAX_FILE_BYTES).map_err(|e| CatalogError::io(&path, e))?;
+        // Nesting and size measured in linear time before the parser runs; a file that is not
+        // UTF-8 is left to the parser, which names it.
+        if let Ok(text) = std::str::from_utf8(&bytes) {
+            Budget::new(&Limits::default())
+                .check(&path.display().to_string(), text)
+                .map_err(CatalogError::Budget)?;
+        }
+        parse::add_file(&mut loaded.catalog, &rel, &bytes)?;
+        loaded.files.push(rel);
+    }
+    Ok(loaded)
+}
+
+fn walk(root: &Path, rel: &str, out: &mut Vec<String>) -> Result<(), CatalogError> {
+    let dir = root.join(rel);
+    let mut entries: Vec<(String, bool)> = Vec::new();
+    for entry in std::fs::read_dir(&dir).map_err(|e| CatalogError::io(&dir, e))? {
+        let entry = entry.map_err(|e| CatalogError::io(&dir, e))?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.starts_with('.') {
+            continue;
+        }
+        let kind = entry
+            .file_type()
+            .map_err(|e| CatalogError::io(entry.path(), e))?;
+        entries.push((name, kind.is_dir()));
+    }
+    entries.sort();
+    for (name, is_dir) in entries {
+        let child = if rel.is_empty() {
+            name.clone()
+        } else {
+            format!("{rel}/{name}")
+        };
+        if is_dir {
+            walk(root, &child, out)?;
+        } else if is_catalog_file(&name) {
+            out.push(child);
+        }
+    }
+    Ok(())
+}
+
+/// One file to write or remove, relative to the catalog root.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileChange {
+    pub path: String,
+    /// What is there now (`None`: a new file).
+    pub old: Option<String>,
+    /// What it becomes (`None`: the file is removed).
+    pub new: Option<String>,
+}
+
+/// The changes that make the folder at `root` hold exactly `rendered`: files whose content
+/// differs, and the catalog files read before (`read_files`) that the layout no longer has.
+pub fn plan(
+    root: &Path,
+    read_files: &[String],
+    rendered: &BTreeMap<String, String>,
+) -> Result<Vec<FileChange>, CatalogError> {
+    let mut changes = Vec::new();
+    for (rel, new) in rendered {
+        let path = root.join(rel);
+        let old = match input::read(&path, input::MAX_FILE_BYTES) {
+            Ok(bytes) => Some(String::from_utf8_lossy(&bytes).into_owned()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+            Err(e) => return Err(CatalogError::io(&path, e)),
+        };
+        if old.as_deref() != Some(new.as_str()) {
+            changes.push(FileChange {
+                path: rel.clone(),
+                old,
+                new: Some(new.clone()),
+            });
+        }
+    }
+    for rel in read_files.iter().filter(|f| !rendered.contains_key(*f)) {
+        let path = root.join(rel);
+        let old =
+            input::read(&path, input::MAX_FILE_BYTES).map_err(|e| CatalogError::io(&path, e))?;
+        changes.push(FileChange {
+            path: rel.clone(),
+            old: Some(String::from_utf8_lossy(&old).into_owned()),
+            new: None,
+        });
+    }
+    Ok(changes)
+}
+
+/// The changes as one unified diff (`a/…` before, `b/…` after; empty when nothing changes).
+pub fn diff(changes: &[FileChange]) -> String {
+    let mut out = String::new();
+    for c in changes {
+        let old_name = match c.old {
+            Some(_) => format!("a/{}", c.path),
+            None => "/dev/null".into(),
+        };
+        let new_name = match c.new {
+            Some(_) => format!("b/{}", c.path),
+            None => "/dev/null".into(),
+        };
+        let (old, new) = (
+            c.old.as_deref().unwrap_or(""),
+            c.new.as_deref().unwrap_or(""),
+        );
+        if old != new {
+            let text = similar::TextDiff::from_lines(old, new)
+                .unified_diff()
+                .context_radius(3)
+                .header(&old_name, &new_name)
+                .to_string();
+            out.push_str(&text);
+        }
+    }
+    out
+}
+
+/// Performs `changes` under `root`: writes through a temporary file and a rename; removes
+/// files the layout replaced, and folders they leave empty.
+pub fn apply(root: &Path, changes: &[FileChange]) -> Result<(), CatalogError> {
+    for c in changes {
+        let path = root.join(&c.path);
+        match &c.new {
+            Some(text) => write_atomic(&path, text.as_bytes())?,
+            None => {
+                std::fs::remove_file(&path).map_err(|e| CatalogError::io(&path, e))?;
+                let mut dir = path.parent().map(Path::to_path_buf);
+                while let Some(d) = dir.filter(|d| d.starts_with(root) && d != root) {
+                    if std::fs::remove_dir(&d).is_err() {
+                        break; // not empty
+                    }
+                    dir = d.parent().map(Path::to_path_buf);
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// [`olm_release_base::atomic::write_atomic`]: the temporary `.NAME.tmp-PID` of a killed run is removed
+/// by the next write in its folder.
+fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), CatalogError> {
+    olm_release_base::atomic::write_atomic(path, bytes).map_err(|e| CatalogError::io(path, e))
+}
+
+/// Renders `catalog` in the chosen layout and writes what changed; returns the changes made.
+pub fn write(
+    root: &Path,
+    catalog: &Catalog,
+    read_files: &[String],
+) -> Result<Vec<FileChange>, CatalogError> {
+    let rendered = super::write::render(catalog)?;
+    let changes = plan(root, read_files, &rendered)?;
+    apply(root, &changes)?;
+    Ok(changes)
+}

@@ -1,0 +1,198 @@
+//! What can go wrong with a file-based catalog, typed, each variant knowing its class: input
+//! (exit 2: a catalog file, a request or a migration input is wrong) or stage (exit 1: the
+//! catalog and the release disagree, or a write failed). Messages name the file and document,
+//! the package, channel and bundle, and say what to do.
+
+use std::path::PathBuf;
+
+use olm_release_base::Class;
+
+/// A catalog error.
+#[derive(Debug, thiserror::Error)]
+pub enum CatalogError {
+    /// Reading or writing a file or folder failed.
+    #[error("{}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    /// The catalog root exists but is not a folder.
+    #[error("{}: the catalog must be a folder (one sub-folder per package)", path.display())]
+    NotAFolder { path: PathBuf },
+    /// A YAML document of a catalog file does not parse.
+    #[error("{file}, document {document}: not valid YAML: {source}")]
+    Yaml {
+        file: String,
+        document: usize,
+        #[source]
+        source: serde_yaml_ng::Error,
+    },
+    /// A JSON value of a catalog file does not parse.
+    #[error("{file}, document {document}: not valid JSON: {source}")]
+    Json {
+        file: String,
+        document: usize,
+        #[source]
+        source: serde_json::Error,
+    },
+    /// A catalog file nests deeper, or would build more values, than a file may (measured in
+    /// linear time before it is parsed).
+    #[error("{0}")]
+    Budget(#[source] crate::archive::ReadError),
+    /// A document parses but a field has the wrong shape.
+    #[error("{file}, document {document}: {field} {message}")]
+    Field {
+        file: String,
+        document: usize,
+        field: String,
+        message: String,
+    },
+    /// A package name cannot be a folder name under the catalog root.
+    #[error(
+        "package name {name:?} cannot be written as a folder of the catalog; use a lowercase name without '/' (e.g. the CSV's package)"
+    )]
+    UnsafePackageName { name: String },
+    /// An add request is incomplete or contradicts itself.
+    #[error("adding {bundle} to the catalog: {field} {message}")]
+    Request {
+        bundle: String,
+        field: &'static str,
+        message: String,
+    },
+    /// The image is not pinned by digest.
+    #[error(
+        "adding {bundle} to the catalog: image {image} is not pinned by digest; catalogs list bundle images as NAME@sha256:<64 hex digits> so that what was validated is what clusters pull"
+    )]
+    ImageNotByDigest { bundle: String, image: String },
+    /// A `skipRange` does not parse as a semver range.
+    #[error(
+        "skipRange {range:?} of {bundle} does not parse ({message}); write comparisons such as \">=1.0.0 <1.2.0\", joined by spaces (and) or || (or)"
+    )]
+    SkipRange {
+        bundle: String,
+        range: String,
+        message: String,
+    },
+    /// The bundle is in the catalog already, with another image.
+    #[error(
+        "package {package} already lists bundle {bundle} with image {existing}; this release's image is {requested}. Refusing to replace a published bundle (use --force to replace it)"
+    )]
+    ImageConflict {
+        package: String,
+        bundle: String,
+        existing: String,
+        requested: String,
+    },
+    /// Another bundle of the package has this version.
+    #[error(
+        "package {package} already has version {version} as bundle {existing}; {requested} cannot have it too (versions are unique per package)"
+    )]
+    DuplicateVersion {
+        package: String,
+        version: String,
+        existing: String,
+        requested: String,
+    },
+    /// The bundle's entry in a channel differs from what this release asks for.
+    #[error(
+        "channel {channel} of package {package} lists {bundle} with {existing}, this release asks for {requested} (use --force to rewrite the entry)"
+    )]
+    EntryConflict {
+        package: String,
+        channel: String,
+        bundle: String,
+        existing: String,
+        requested: String,
+    },
+    /// The bundle is older than the head of the channel it joins.
+    #[error("{0}")]
+    OlderThanHead(Box<OlderThanHead>),
+    /// The channel has no head or several, so "the head" is undefined.
+    #[error(
+        "channel {channel} of package {package} {}",
+        heads_message(heads, edges)
+    )]
+    Heads {
+        package: String,
+        channel: String,
+        heads: Vec<String>,
+        edges: Vec<String>,
+    },
+    /// The app-registry release cannot become a catalog as it is.
+    #[error("migrating package {package}: {message}")]
+    Migration { package: String, message: String },
+    /// A bundle of the migration has no image reference.
+    #[error("migrating package {package}: no bundle image was given for {csv}")]
+    MissingImage { package: String, csv: String },
+    /// The catalog's graph cannot be drawn as one CSV per bundle.
+    #[error("drawing package {package}: {message}")]
+    Drawing { package: String, message: String },
+}
+
+/// The details of [`CatalogError::OlderThanHead`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "{bundle} (version {version}) is not newer than {head} (version {head_version}), the head of channel {channel} of package {package}; replacing the head would point replaces forward. Publish it to its own channel, or give the entry it replaces explicitly"
+)]
+pub struct OlderThanHead {
+    pub package: String,
+    pub channel: String,
+    pub bundle: String,
+    pub version: String,
+    pub head: String,
+    pub head_version: String,
+}
+
+fn heads_message(heads: &[String], edges: &[String]) -> String {
+    let edges = if edges.is_empty() {
+        "no edges".to_string()
+    } else {
+        edges.join(", ")
+    };
+    if heads.is_empty() {
+        format!(
+            "has no head: every entry is replaced or skipped by another, so the replaces chain loops (edges: {edges})"
+        )
+    } else {
+        format!(
+            "has {} heads, {} (entries nothing replaces or skips); exactly one is allowed. Make the newer one replace or skip the other (edges: {edges})",
+            heads.len(),
+            heads.join(" and ")
+        )
+    }
+}
+
+impl CatalogError {
+    /// Input (exit 2) or stage (exit 1).
+    pub fn class(&self) -> Class {
+        use CatalogError::*;
+        match self {
+            NotAFolder { .. }
+            | Yaml { .. }
+            | Json { .. }
+            | Field { .. }
+            | UnsafePackageName { .. }
+            | Request { .. }
+            | ImageNotByDigest { .. }
+            | SkipRange { .. }
+            | Migration { .. }
+            | MissingImage { .. }
+            | Budget(_) => Class::Input,
+            Io { .. }
+            | ImageConflict { .. }
+            | DuplicateVersion { .. }
+            | EntryConflict { .. }
+            | OlderThanHead { .. }
+            | Heads { .. }
+            | Drawing { .. } => Class::Stage,
+        }
+    }
+
+    pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+        CatalogError::Io {
+            path: path.into(),
+            source,
+        }
+    }
+}

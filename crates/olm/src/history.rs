@@ -1,0 +1,284 @@
+//! A package-manifest tree as a history of releases: the package file at the top and one
+//! folder per version (operator-sdk's `deploy/olm-catalog/<package>/<version>/`), read back as
+//! the cumulative bundle the app registry would have served right after each version was
+//! published.
+//!
+//! Release `v` holds every CSV of the versions up to `v` as the tree has them (`replaces`,
+//! `skips` and all), each CRD once (the newest version folder's copy), and the tree's package
+//! file trimmed to what exists at `v`: a channel's head is the newest CSV of its chain (walked
+//! from the tree's `currentCSV` through `replaces`, as operator-registry walks it) that is
+//! published by then; a channel with none is left out, and `defaultChannel` falls back to the
+//! first channel left when its own is not there yet. The version's folder's other objects
+//! (RBAC, ConfigMaps, …) are kept beside it, for verification.
+//!
+//! The tree is untrusted input read within the bundle [`Limits`] (`--max-bundle-bytes`), as a
+//! bundle folder is: its highest release is the cumulative bundle of every version folder, so
+//! the tree's YAML files together must fit the bundle size and entry limits and share one parse
+//! budget (nesting, values, aliases, measured before the YAML parser runs); every file is
+//! opened through [`olm_release_base::input`] (regular files only, bounded reads), so a FIFO or a
+//! device in the tree is refused without being opened.
+
+use std::cell::Cell;
+use std::path::{Path, PathBuf};
+
+use semver::Version;
+use serde::Deserialize;
+use serde_yaml_ng::Value;
+
+use super::archive::{Budget, Limits, ReadError};
+use super::{Bundle, DocKind, Manifest, PackageManifest, doc_kind};
+use olm_release_base::input;
+
+/// One version folder of the tree.
+#[derive(Debug, Clone)]
+pub struct VersionFolder {
+    pub version: Version,
+    pub dir: PathBuf,
+    pub csv: Manifest,
+    pub crds: Vec<Manifest>,
+    /// The folder's other objects (RBAC, ConfigMaps, …), which the release of this version
+    /// carries beside its CSV and verification checks.
+    pub objects: Vec<Manifest>,
+}
+
+/// The tree: its package file and its version folders in SemVer order.
+#[derive(Debug, Clone)]
+pub struct Tree {
+    pub package: PackageManifest,
+    pub versions: Vec<VersionFolder>,
+}
+
+/// What reading one tree may still use: bytes, files and the parse budget of `limits`.
+struct Allowance<'a> {
+    tree: &'a Path,
+    limits: &'a Limits,
+    budget: Budget,
+    bytes: Cell<u64>,
+    files: Cell<usize>,
+}
+
+/// Reads a package-manifest tree within `limits`.
+pub fn read(tree: &Path, limits: &Limits) -> Result<Tree, String> {
+    let shown = tree.display();
+    let left = Allowance {
+        tree,
+        limits,
+        budget: Budget::new(limits),
+        bytes: Cell::new(0),
+        files: Cell::new(0),
+    };
+    let mut package = None;
+    let mut versions = Vec::new();
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(tree)
+        .map_err(|e| format!("{shown}: {e}"))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            if let Some(v) = read_version(&path, &left)? {
+                versions.push(v);
+            }
+            continue;
+        }
+        for doc in left.yaml_docs(&path)? {
+            if doc.get("packageName").is_some() {
+                let p: PackageManifest = serde_yaml_ng::from_value(doc)
+                    .map_err(|e| format!("{}: {e}", path.display()))?;
+                if package.replace(p).is_some() {
+                    return Err(format!("{shown}: more than one package file at the top"));
+                }
+            }
+        }
+    }
+    let package = package.ok_or_else(|| {
+        format!("{shown}: no package file (a YAML file with packageName) at the top of the tree")
+    })?;
+    if versions.is_empty() {
+        return Err(format!("{shown}: no version folder holding a CSV"));
+    }
+    versions.sort_by(|a, b| a.version.cmp(&b.version));
+    for w in versions.windows(2) {
+        if w[0].version == w[1].version {
+            return Err(format!(
+                "{} and {} hold the same version {}",
+                w[0].dir.display(),
+                w[1].dir.display(),
+                w[0].version
+            ));
+        }
+    }
+    Ok(Tree { package, versions })
+}
+
+impl Tree {
+    /// The bundle the registry serves once the `upto`-th version (0-based) is published.
+    pub fn bundle_at(&self, upto: usize) -> Bundle {
+        let published = &self.versions[..=upto];
+        let csvs: Vec<Manifest> = published.iter().rev().map(|v| v.csv.clone()).collect();
+        let mut crds: Vec<Manifest> = Vec::new();
+        for v in published.iter().rev() {
+            for crd in &v.crds {
+                if !crds.iter().any(|c| c.name() == crd.name()) {
+                    crds.push(crd.clone());
+                }
+            }
+        }
+        let full = Bundle {
+            package: self.package.clone(),
+            csvs: self.versions.iter().map(|v| v.csv.clone()).collect(),
+            crds: Vec::new(),
+        };
+        let names: Vec<&str> = published.iter().filter_map(|v| v.csv.name()).collect();
+        let mut package = self.package.clone();
+        package.channels.retain_mut(|c| {
+            let (chain, _) = super::graph::walk(&full, &c.current_csv);
+            match chain.into_iter().find(|n| names.contains(&n.as_str())) {
+                Some(head) => {
+                    c.current_csv = head;
+                    true
+                }
+                None => false,
+            }
+        });
+        if let Some(d) = &package.default_channel
+            && package.channel(d).is_none()
+        {
+            package.default_channel = package.channels.first().map(|c| c.name.clone());
+        }
+        if package.channels.len() == 1 && self.package.default_channel.is_none() {
+            package.default_channel = None;
+        }
+        Bundle {
+            package,
+            csvs,
+            crds,
+        }
+    }
+}
+
+fn read_version(dir: &Path, left: &Allowance) -> Result<Option<VersionFolder>, String> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "yaml" || x == "yml"))
+        .collect();
+    files.sort();
+    let (mut csv, mut crds, mut objects) = (None, Vec::new(), Vec::new());
+    for path in files {
+        let file = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        for doc in left.yaml_docs(&path)? {
+            match doc_kind(&doc) {
+                DocKind::Csv if csv.is_some() => {
+                    return Err(format!("{}: more than one CSV", dir.display()));
+                }
+                DocKind::Csv => csv = Some(Manifest::new(&file, doc)),
+                DocKind::Crd => crds.push(Manifest::new(&file, doc)),
+                DocKind::Object => objects.push(Manifest::new(&file, doc)),
+                DocKind::Package | DocKind::Other => {}
+            }
+        }
+    }
+    let Some(csv) = csv else { return Ok(None) };
+    let version = csv.semver().ok_or_else(|| {
+        format!(
+            "{}: the CSV's spec.version is not SemVer",
+            dir.join(&csv.file).display()
+        )
+    })?;
+    Ok(Some(VersionFolder {
+        version,
+        dir: dir.to_path_buf(),
+        csv,
+        crds,
+        objects,
+    }))
+}
+
+impl Allowance<'_> {
+    /// The documents of a `.yaml`/`.yml` file (nothing for other files, which are not opened),
+    /// read and measured within what is left.
+    fn yaml_docs(&self, path: &Path) -> Result<Vec<Value>, String> {
+        let name = path.to_string_lossy();
+        if !(name.ends_with(".yaml") || name.ends_with(".yml")) {
+            return Ok(Vec::new());
+        }
+        let whole = |e: ReadError| e.within(self.tree.display().to_string()).to_string();
+        let files = self.files.get() + 1;
+        if files > self.limits.max_entries {
+            return Err(whole(ReadError::TooManyEntries {
+                what: "the tree's YAML files".into(),
+                limit: self.limits.max_entries,
+            }));
+        }
+        self.files.set(files);
+        let used = self.bytes.get();
+        let bytes = input::read(path, self.limits.max_bytes - used).map_err(|e| {
+            if e.kind() == std::io::ErrorKind::FileTooLarge {
+                format!(
+                    "{}: the tree's YAML files together pass the bundle size limit of {} bytes (at {name}); raise it with --max-bundle-bytes if the history is really that large",
+                    self.tree.display(),
+                    self.limits.max_bytes
+                )
+            } else {
+                ReadError::io(name.to_string(), e).to_string()
+            }
+        })?;
+        self.bytes.set(used + bytes.len() as u64);
+        let text = std::str::from_utf8(&bytes).map_err(|_| {
+            ReadError::NotText {
+                file: name.to_string(),
+            }
+            .to_string()
+        })?;
+        self.budget.check(&name, text).map_err(|e| e.to_string())?;
+        let mut out = Vec::new();
+        for doc in serde_yaml_ng::Deserializer::from_str(text) {
+            let v = Value::deserialize(doc).map_err(|e| format!("{name}: {e}"))?;
+            if !v.is_null() {
+                out.push(v);
+            }
+        }
+        Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_release_is_cumulative_and_its_package_trimmed() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/widget-operator");
+        let tree = read(&root, &Limits::default()).unwrap();
+        let versions: Vec<String> = tree
+            .versions
+            .iter()
+            .map(|v| v.version.to_string())
+            .collect();
+        assert_eq!(versions, ["0.1.0", "0.2.0", "0.3.0"]);
+        let first = tree.bundle_at(0);
+        assert_eq!(first.csvs.len(), 1);
+        assert_eq!(first.crds.len(), 1);
+        let heads: Vec<(&str, &str)> = first
+            .package
+            .channels
+            .iter()
+            .map(|c| (c.name.as_str(), c.current_csv.as_str()))
+            .collect();
+        assert_eq!(
+            heads,
+            [
+                ("stable", "widget-operator.v0.1.0"),
+                ("fast", "widget-operator.v0.1.0")
+            ]
+        );
+        let second = tree.bundle_at(1);
+        assert_eq!(second.csvs[0].name(), Some("widget-operator.v0.2.0"));
+        assert_eq!(second.csvs[0].replaces(), Some("widget-operator.v0.1.0"));
+        assert_eq!(second.package.default_channel.as_deref(), Some("stable"));
+    }
+}

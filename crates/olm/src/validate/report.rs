@@ -1,0 +1,211 @@
+//! The entry points that produce a [`Report`]: a path on disk (folder, flattened
+//! `bundle.yaml`, `.tar.gz`), a blob, or a bundle this process has just packed. Each loads what
+//! it is given into bundle folders ([`super::load`]) and runs the same checks.
+
+use std::path::Path;
+
+use serde::Serialize;
+
+use super::{
+    At, Options, Profile, Sink, Unit, VerifyError, check, check_across, check_loaded, crd, load,
+    objects, rules,
+};
+use crate::Finding;
+use crate::archive::{self, Contents, Input, Limits, ReadError};
+
+/// What a verification found, and about what.
+#[derive(Debug, Clone, Serialize)]
+pub struct Report {
+    /// The path or name that was verified.
+    pub source: String,
+    pub profile: Profile,
+    pub operatorhub: bool,
+    /// sha256 of the uncompressed tar (the app registry's digest), for a `.tar.gz`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub digest: Option<String>,
+    /// sha256 of the `.tar.gz` file, for a `.tar.gz`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gz_digest: Option<String>,
+    pub errors: usize,
+    pub warnings: usize,
+    /// Errors first, then warnings, each in file order.
+    pub findings: Vec<Finding>,
+}
+
+impl Report {
+    fn new(source: String, opts: &Options, findings: Vec<Finding>) -> Self {
+        let findings = sorted(findings);
+        let errors = crate::finding::errors(&findings);
+        Report {
+            source,
+            profile: opts.profile,
+            operatorhub: opts.operatorhub,
+            digest: None,
+            gz_digest: None,
+            errors,
+            warnings: findings.len() - errors,
+            findings,
+        }
+    }
+
+    pub fn is_valid(&self) -> bool {
+        self.errors == 0
+    }
+}
+
+/// Errors first, then warnings, each in file order; repeats dropped.
+pub fn sorted(mut findings: Vec<Finding>) -> Vec<Finding> {
+    findings.sort_by(|a, b| (a.level, &a.file).cmp(&(b.level, &b.file)));
+    findings.dedup();
+    findings
+}
+
+/// Verifies a folder (a flat bundle or a tree of version folders), a flattened `bundle.yaml`,
+/// or a `.tar.gz`, within the default [`Limits`].
+pub fn verify_path(path: &Path, opts: &Options) -> Result<Report, VerifyError> {
+    verify_path_with(path, opts, &Limits::default())
+}
+
+/// [`verify_path`] within `limits` (`--max-bundle-bytes`). Fails when the path cannot be read
+/// as a bundle — missing, a device or FIFO, a `.tar.gz` that is not gzip, data past the limits
+/// (size, entries, ratio, YAML nesting, values, alias expansion), a flattened `bundle.yaml`
+/// that is not UTF-8 YAML or not a mapping — (an input error); everything wrong inside a
+/// readable bundle is a finding. The budget is measured on every YAML text before the loader
+/// ([`load`]) parses it.
+pub fn verify_path_with(
+    path: &Path,
+    opts: &Options,
+    limits: &Limits,
+) -> Result<Report, VerifyError> {
+    let shown = path.display().to_string();
+    let meta = std::fs::metadata(path).map_err(|e| ReadError::io(&shown, e))?;
+    if meta.is_dir() {
+        let files = load::read_dir(path, limits)?;
+        archive::check_files(&files, false, limits).map_err(|e| e.within(&shown))?;
+        return Ok(verify_files(shown, &files, false, opts));
+    }
+    Ok(match archive::open(path, limits)? {
+        Input::Tarball { gz, files, digest } => {
+            let files = load::strip_top_folder(files);
+            let flat = files.len() == 1;
+            archive::check_files(&files, flat, limits).map_err(|e| e.within(&shown))?;
+            let mut report = verify_files(shown, &files, flat, opts);
+            report.digest = Some(digest);
+            report.gz_digest = Some(olm_release_base::digest::sha256_hex(&gz));
+            report
+        }
+        Input::File { name, bytes } => {
+            archive::check_files(&[(shown.as_str(), bytes.as_slice())], true, limits)?;
+            verify_files(shown, &[(name, bytes)], true, opts)
+        }
+    })
+}
+
+/// Verifies a bundle `.tar.gz` exactly as the registry's consumers would read it: one regular
+/// file is a flattened `bundle.yaml`, several are a manifest tree. A tarball that cannot be
+/// read within the default [`Limits`] is a finding.
+pub fn verify_tarball(shown: &str, gz: &[u8], opts: &Options) -> Report {
+    let limits = Limits::default();
+    let read = archive::unpack(gz, limits).and_then(|(files, digest)| {
+        let files = load::strip_top_folder(files);
+        let flat = files.len() == 1;
+        archive::check_files(&files, flat, &limits)?;
+        Ok((files, digest, flat))
+    });
+    let mut report = match read {
+        Ok((files, digest, flat)) => {
+            let mut r = verify_files(shown.to_string(), &files, flat, opts);
+            r.digest = Some(digest);
+            r
+        }
+        Err(e) => {
+            let mut sink = Sink::new(opts);
+            let at = At::new(shown, "bundle");
+            sink.add(&rules::BUNDLE_FORMAT, &at, "", e.to_string());
+            Report::new(shown.to_string(), opts, sink.out)
+        }
+    };
+    report.gz_digest = Some(olm_release_base::digest::sha256_hex(gz));
+    report
+}
+
+/// Verifies a bundle this process has just packed: the in-memory bundle and the objects released
+/// with it ([`Contents`], checked as one [`Unit::of`] them) are validated, and the
+/// tarball is checked to be exactly its packing (its tar's sha256 is the digest recorded when it
+/// was packed from that bundle). Because packing is a pure function of the bundle, the bytes
+/// that will be sent are the validated bundle; this skips parsing megabytes of YAML a second
+/// time. (That the writer's YAML reads back as the same values is property-tested.)
+pub fn verify_packed(
+    shown: &str,
+    contents: &Contents,
+    packed: &archive::Packed,
+    opts: &Options,
+) -> Report {
+    let bundle = &contents.bundle;
+    let file = bundle.package.file_name();
+    let mut sink = Sink::new(opts);
+    check(
+        &Unit::of(bundle, &contents.objects),
+        bundle,
+        Some(&file),
+        &mut sink,
+    );
+    packed_report(shown, packed, sink)
+}
+
+/// [`verify_packed`] for a bundle read one CSV at a time: each CSV was checked with
+/// [`check_csv`](super::check_csv) when it was read (its findings are `per_csv`) and reduced to its
+/// [`skeleton`](super::skeleton); here the checks across the bundle run on the skeletons.
+pub fn verify_packed_streamed(
+    shown: &str,
+    skeletons: &Contents,
+    per_csv: Vec<Finding>,
+    packed: &archive::Packed,
+    opts: &Options,
+) -> Report {
+    let bundle = &skeletons.bundle;
+    let file = bundle.package.file_name();
+    let mut sink = Sink::new(opts);
+    sink.out = per_csv;
+    let unit = Unit::of(bundle, &skeletons.objects);
+    crd::check(&unit, &mut sink);
+    objects::check(&unit, &mut sink);
+    check_across(bundle, Some(&file), &mut sink);
+    packed_report(shown, packed, sink)
+}
+
+/// Adds the check that the tarball is the packing, and makes the report.
+fn packed_report(shown: &str, packed: &archive::Packed, mut sink: Sink) -> Report {
+    match archive::tar_digest(&packed.gz, Limits::for_packed(packed.tar_size)) {
+        Ok(digest) if digest == packed.digest => {}
+        Ok(digest) => sink.add(
+            &rules::BUNDLE_FORMAT,
+            &At::new(shown, "bundle"),
+            "",
+            format!(
+                "the tarball holds sha256:{digest}, not the packed bundle's sha256:{}",
+                packed.digest
+            ),
+        ),
+        Err(e) => sink.add(
+            &rules::BUNDLE_FORMAT,
+            &At::new(shown, "bundle"),
+            "",
+            e.to_string(),
+        ),
+    }
+    let mut report = Report::new(shown.to_string(), sink.opts, sink.out);
+    report.digest = Some(packed.digest.clone());
+    report.gz_digest = Some(packed.gz_digest.clone());
+    report
+}
+
+fn verify_files(source: String, files: &[(String, Vec<u8>)], flat: bool, opts: &Options) -> Report {
+    let mut sink = Sink::new(opts);
+    let loaded = match files {
+        [(name, bytes)] if flat => load::flattened(name, bytes, &mut sink),
+        _ => load::tree(files, &mut sink),
+    };
+    check_loaded(loaded, &mut sink);
+    Report::new(source, opts, sink.out)
+}

@@ -1,0 +1,122 @@
+//! Where findings go: [`At`] names the file and object a finding is about, and [`Sink`]
+//! collects findings at the level each rule has under the options, attributing each to the
+//! tools that enforce it (see [`super::rules`]).
+
+use super::Options;
+use super::rules::{Rule, Tool};
+use crate::{Finding, Level, Manifest};
+
+/// Where a finding is: the file and the object.
+#[derive(Debug, Clone, Copy)]
+pub struct At<'a> {
+    pub file: &'a str,
+    pub object: &'a str,
+}
+
+impl<'a> At<'a> {
+    pub fn new(file: &'a str, object: &'a str) -> Self {
+        At { file, object }
+    }
+
+    /// A manifest, named by `metadata.name`.
+    pub fn of(m: &'a Manifest) -> Self {
+        At {
+            file: &m.file,
+            object: m.name().unwrap_or("(unnamed)"),
+        }
+    }
+}
+
+/// Collects findings at the level each rule has under the options.
+pub struct Sink<'o> {
+    pub opts: &'o Options,
+    pub out: Vec<Finding>,
+    /// The input is a tree of version folders (courier's nested mode), not one flat bundle.
+    pub nested: bool,
+}
+
+impl<'o> Sink<'o> {
+    pub fn new(opts: &'o Options) -> Self {
+        Sink {
+            opts,
+            out: Vec::new(),
+            nested: false,
+        }
+    }
+
+    /// Reports `rule` with its generic fix (nothing when the rule is off in this profile).
+    pub fn add(&mut self, rule: &Rule, at: &At, field: &str, message: impl Into<String>) {
+        self.report(rule, &[], at, field, message.into(), rule.fix);
+    }
+
+    /// Reports `rule` with a specific fix.
+    pub fn add_fix(
+        &mut self,
+        rule: &Rule,
+        at: &At,
+        field: &str,
+        message: impl Into<String>,
+        fix: impl Into<String>,
+    ) {
+        self.report(rule, &[], at, field, message.into(), &fix.into());
+    }
+
+    /// Reports `rule` for a case that the tools in `except` accept (they are left out of the
+    /// level and the attribution).
+    pub fn add_except(
+        &mut self,
+        rule: &Rule,
+        except: &[Tool],
+        at: &At,
+        field: &str,
+        message: impl Into<String>,
+    ) {
+        self.report(rule, except, at, field, message.into(), rule.fix);
+    }
+
+    /// [`Sink::add_except`] with a specific fix.
+    pub fn add_except_fix(
+        &mut self,
+        rule: &Rule,
+        except: &[Tool],
+        at: &At,
+        field: &str,
+        message: impl Into<String>,
+        fix: impl Into<String>,
+    ) {
+        self.report(rule, except, at, field, message.into(), &fix.into());
+    }
+
+    fn report(
+        &mut self,
+        rule: &Rule,
+        except: &[Tool],
+        at: &At,
+        field: &str,
+        message: String,
+        fix: &str,
+    ) {
+        let Some((level, by)) = rule.judge(self.opts, except) else {
+            return;
+        };
+        self.out.push(Finding {
+            level,
+            rule: rule.id.to_string(),
+            mirrors: by,
+            file: at.file.to_string(),
+            object: at.object.to_string(),
+            field: field.to_string(),
+            message,
+            fix: fix.to_string(),
+        });
+    }
+
+    /// Whether `rule` reports anything under these options (to skip costly checks).
+    pub fn on(&self, rule: &Rule) -> bool {
+        rule.level(self.opts).is_some()
+    }
+
+    pub fn level(&self, rule: &Rule) -> Option<Level> {
+        rule.level(self.opts)
+    }
+}
