@@ -75,7 +75,7 @@ pub(crate) async fn run(cli: Cli, env: Env) -> Result<()> {
     // Dot and Mermaid reach here from `graph --format` only: the global `--format` takes
     // human or json (see `cli::format_parser`).
     let ci = crate::ci::CiContext::from_env(&env);
-    let network = crate::http::Network::load(&settings::network(&env));
+    let network = olm_release_http::Network::load(&settings::network(&env));
     let interactive = std::io::IsTerminal::is_terminal(&std::io::stderr())
         && ci.provider.is_none()
         && !env.contains_key("CI");
@@ -89,7 +89,7 @@ pub(crate) async fn run(cli: Cli, env: Env) -> Result<()> {
     report.command(name);
     let result = match network {
         Ok(network) => {
-            crate::http::configure(network);
+            olm_release_http::configure(network);
             dispatch(
                 cli.command,
                 cli.format,

@@ -71,7 +71,7 @@ pub(crate) enum Kind {
     Catalog(#[from] olm_release_olm::fbc::CatalogError),
     /// `SSL_CERT_FILE`, `SSL_CERT_DIR` or a proxy variable cannot be used.
     #[error(transparent)]
-    Network(#[from] crate::http::NetworkError),
+    Network(#[from] olm_release_http::NetworkError),
     /// A bundle (a `.tar.gz`, a `bundle.yaml`, a folder) that cannot be read.
     #[error(transparent)]
     BundleRead(#[from] olm_release_olm::archive::ReadError),

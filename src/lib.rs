@@ -21,16 +21,13 @@ mod ci;
 mod cli;
 mod commands;
 pub mod error;
-mod events;
 mod exec;
-mod http;
 pub mod oci;
 mod out;
 pub mod pipeline;
 mod plan;
 pub mod registry;
 mod report;
-pub mod retry;
 mod settings;
 mod target;
 

@@ -29,7 +29,7 @@ pub(crate) fn plan(
         .ok();
     if let Some(Target::Registry(r)) = &target
         && r.base.scheme() == "http"
-        && !crate::http::is_loopback(&r.base)
+        && !olm_release_http::is_loopback(&r.base)
         && !args.at.insecure
     {
         problems.push(Problem::new(

@@ -10,10 +10,10 @@
 
 use super::{Decision as Fetched, Imaged, Verified};
 use crate::error::{Error, Result};
-use crate::events::{Gate, Write};
 use crate::oci::{self, Decision, Event, PushOutcome, PushRequest, Store};
 use crate::plan::BundleImageStep;
 use crate::report::Reporter;
+use olm_release_http::events::{Gate, Write};
 use olm_release_olm::bundle_image::{BundleFolder, BundleInput, BundleSpec, build_image};
 
 /// The bundle-image step.
@@ -243,14 +243,14 @@ pub(super) fn event(report: &Reporter, e: Event) {
             let why = why
                 .strip_prefix(&format!("{at}: "))
                 .map_or(why.clone(), str::to_string);
-            let note = crate::events::RetryNote {
+            let note = olm_release_http::events::RetryNote {
                 call: at,
                 why,
                 next_attempt: attempt,
                 max_attempts: of,
                 wait,
             };
-            crate::events::Events::retrying(report, &note);
+            olm_release_http::events::Events::retrying(report, &note);
         }
         Event::Token { service, scope } => {
             report.detail(&format!("token from {service} for {scope}"))

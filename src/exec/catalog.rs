@@ -7,9 +7,9 @@
 use super::Imaged;
 use super::errors::CatalogInvalid;
 use crate::error::Result;
-use crate::events::{Gate, Write};
 use crate::plan::CatalogStep;
 use crate::report::Reporter;
+use olm_release_http::events::{Gate, Write};
 use olm_release_olm::Level;
 use olm_release_olm::fbc::{self, AddBundle, disk};
 

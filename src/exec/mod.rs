@@ -52,11 +52,11 @@ pub(crate) use outputs::{
 pub use outputs::{Rendered, RenderedFile};
 
 use crate::error::{Error, Result};
-use crate::events::{Events, Gate, Write};
 use crate::plan::{FetchSource, GitHubJob, Plan, RegistryJob, Step};
 use crate::registry::Registry;
 use crate::report::Reporter;
 use crate::target::github;
+use olm_release_http::events::{Events, Gate, Write};
 use olm_release_olm::archive::Contents;
 
 /// What the previous step handed on.

@@ -31,11 +31,11 @@ use super::converge::{self, Context};
 use super::errors::PushError;
 use super::{Decision, Verified};
 use crate::error::Result;
-use crate::events::{Gate, Write};
 use crate::plan::PushStep;
 use crate::registry::RegistryError;
 use crate::registry::{PushOutcome, Registry, ReleaseInfo};
 use crate::report::Reporter;
+use olm_release_http::events::{Gate, Write};
 use olm_release_olm::archive::{self, Packed};
 
 /// The registry, the reporter and the step: everything one push uses.

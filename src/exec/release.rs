@@ -16,10 +16,10 @@ use std::path::PathBuf;
 use super::errors::AssetError;
 use super::{AssetSources, Exec};
 use crate::error::{Error, Result};
-use crate::events::Gate;
 use crate::plan::{AssetSpec, Notes, ReleaseStep, ReleaseTarget, Sums};
 use crate::target::{Asset, dir, github};
 use olm_release_base::Class;
+use olm_release_http::events::Gate;
 
 /// The largest release asset read: GitHub's limit on one release file ("each file included
 /// in a release must be under 2 GiB", GitHub Docs, About releases). Assets are regular files.

@@ -18,7 +18,7 @@ use olm_release_base::digest::sha256_hex;
 use olm_release_olm::bundle_image::Blob;
 
 /// The largest blob read back from a layout (regular files only, see [`input`]): the cap on
-/// a blob a registry serves ([`crate::http::HttpOptions`]).
+/// a blob a registry serves ([`olm_release_http::HttpOptions`]).
 const MAX_BLOB: u64 = 256 * 1024 * 1024;
 
 /// The annotation that names a tag in `index.json`.

@@ -4,8 +4,8 @@
 //! Requests come in as plain data ([`Target`], [`StoreOptions`], [`PushRequest`]); results go
 //! out typed ([`PushOutcome`], [`Decision`]); progress and retries are reported through an
 //! [`Events`] callback, so the caller decides what the user sees. The transport is the
-//! project's reqwest 0.12 through [`crate::http`] (timeouts, capped bodies, no automatic
-//! redirects) with [`crate::retry::RetryPolicy`]; there is one HTTP stack in the binary.
+//! project's reqwest 0.12 through [`olm_release_http`] (timeouts, capped bodies, no automatic
+//! redirects) with [`olm_release_http::retry::RetryPolicy`]; there is one HTTP stack in the binary.
 //!
 //! Targets: `oci:PATH` is an OCI image layout folder (image-spec `image-layout.md`);
 //! `[http://|https://|docker://]HOST[:PORT]/REPOSITORY` is a registry repository. Without a
@@ -80,7 +80,7 @@ impl Target {
         check_repository(repository).map_err(|why| bad(&why))?;
         let guess = Url::parse(&format!("http://{host}/"))
             .map_err(|e| bad(&format!("'{host}' is not a host[:port] ({e})")))?;
-        let scheme = scheme.unwrap_or(if crate::http::is_loopback(&guess) {
+        let scheme = scheme.unwrap_or(if olm_release_http::is_loopback(&guess) {
             "http"
         } else {
             "https"
@@ -210,7 +210,7 @@ pub enum Event {
     ManifestPushed { tag: String, digest: String },
     /// The manifest was read back by digest and matched.
     ReadBack { digest: String },
-    /// A warning the user must see: [`crate::http::plain_http_warning`]'s, once per host
+    /// A warning the user must see: [`olm_release_http::plain_http_warning`]'s, once per host
     /// reached over plain `http://` off loopback (the registry, or its token realm).
     Warning(String),
 }

@@ -12,12 +12,12 @@
 //! [`check`] makes the same decision without writing, for `--dry-run`.
 
 use super::{Event, Events, Layout, OciError, RegistryClient, Target};
-use crate::http::HttpOptions;
-use crate::retry::RetryPolicy;
+use olm_release_http::HttpOptions;
+use olm_release_http::retry::RetryPolicy;
 use olm_release_olm::bundle_image::{Blob, OciImage};
 
 /// How to reach a target: built from the default with the `with_*` methods, so the HTTP
-/// settings stay the one policy of [`crate::http`].
+/// settings stay the one policy of [`olm_release_http`].
 #[derive(Debug, Clone, Default)]
 pub struct StoreOptions {
     /// Allow plain http to a non-loopback registry (and token realm).

@@ -12,8 +12,8 @@ use std::path::PathBuf;
 use serde::{Serialize, Serializer};
 
 use crate::oci::{self, Target};
-use crate::retry::RetryPolicy;
 use crate::settings::{OCI_PASSWORD, OCI_USERNAME, Settings};
+use olm_release_http::retry::RetryPolicy;
 
 /// An image target, and how to talk to it.
 #[derive(Debug, Clone, Serialize)]
@@ -45,7 +45,7 @@ impl ImageJob {
 
     /// A registry on another host than loopback (credentials are needed to push there).
     pub(crate) fn remote(&self) -> bool {
-        matches!(&self.target, Target::Registry(r) if !crate::http::is_loopback(&r.base))
+        matches!(&self.target, Target::Registry(r) if !olm_release_http::is_loopback(&r.base))
     }
 }
 

@@ -21,8 +21,8 @@ pub(crate) struct PublishInputs {
     pub(crate) path: PathBuf,
     pub(crate) location: Location,
     pub(crate) credentials: Option<Credentials>,
-    pub(crate) http: crate::http::HttpOptions,
-    pub(crate) retry: crate::retry::RetryPolicy,
+    pub(crate) http: olm_release_http::HttpOptions,
+    pub(crate) retry: olm_release_http::retry::RetryPolicy,
     pub(crate) namespace: String,
     pub(crate) package: String,
     /// `None` with `--history`: each version folder's own.

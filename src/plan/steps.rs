@@ -10,11 +10,11 @@ use std::path::PathBuf;
 use serde::{Serialize, Serializer};
 
 use super::release_step::{GitHubJob, ReleaseStep};
-use crate::http::HttpOptions;
 use crate::pipeline::OlderPolicy;
 use crate::registry::Location;
 use crate::registry::appr::Credentials;
-use crate::retry::RetryPolicy;
+use olm_release_http::HttpOptions;
+use olm_release_http::retry::RetryPolicy;
 use olm_release_olm::archive::{Layout, Limits};
 use olm_release_olm::csv_build::spec::CsvSpec;
 use olm_release_olm::validate::{Categories, Profile};

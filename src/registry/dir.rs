@@ -127,7 +127,7 @@ impl DirRegistry {
             .join("blobs/sha256")
             .join(format!("{digest}.tar.gz"));
         // Regular files only, within the cap on a blob an app registry serves.
-        let cap = crate::http::HttpOptions::default().max_body;
+        let cap = olm_release_http::HttpOptions::default().max_body;
         olm_release_base::input::read(&path, cap).map_err(|source| RegistryError::Io {
             doing: "pulling blob: ",
             path,

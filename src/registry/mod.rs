@@ -115,16 +115,16 @@ impl Registry {
     pub(crate) fn open(
         location: &Location,
         credentials: Option<appr::Credentials>,
-        http: crate::http::HttpOptions,
-        retry: crate::retry::RetryPolicy,
-        events: std::sync::Arc<dyn crate::events::Events>,
+        http: olm_release_http::HttpOptions,
+        retry: olm_release_http::retry::RetryPolicy,
+        events: std::sync::Arc<dyn olm_release_http::events::Events>,
     ) -> Result<Self> {
         Ok(match location {
             Location::Dir(path) => Registry::Dir(dir::DirRegistry::new(path)),
             Location::Http(url) => {
                 if let Some(w) = reqwest::Url::parse(url)
                     .ok()
-                    .and_then(|u| crate::http::plain_http_warning(&u))
+                    .and_then(|u| olm_release_http::plain_http_warning(&u))
                 {
                     events.warn(&w);
                 }

@@ -21,9 +21,9 @@ use std::time::Duration;
 use serde::Serialize;
 
 use crate::error::Error;
-use crate::events::{Events, RetryNote, Transfer, Write};
 use crate::out;
 use activity::Activity;
+use olm_release_http::events::{Events, RetryNote, Transfer, Write};
 use olm_release_olm::semdiff::BundleDiff;
 use olm_release_olm::{Finding, Level};
 use summary::{Failure, StageReport, Summary, digest_suffix};

@@ -8,8 +8,8 @@
 use serde::Serialize;
 
 use crate::error::{Error, Kind, Problem};
-use crate::events::Write;
 use olm_release_base::Class;
+use olm_release_http::events::Write;
 use olm_release_olm::Finding;
 use olm_release_olm::semdiff::BundleDiff;
 

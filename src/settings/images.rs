@@ -49,7 +49,7 @@ pub(crate) fn bundle_image(
     let target = match Target::parse(&spec.target) {
         Ok(Target::Layout(p)) => Some(Target::Layout(resolve_path(source, &p))),
         Ok(Target::Registry(r)) => {
-            if r.base.scheme() == "http" && !crate::http::is_loopback(&r.base) && !insecure {
+            if r.base.scheme() == "http" && !olm_release_http::is_loopback(&r.base) && !insecure {
                 problems.push(Problem::new(
                     at,
                     format!(

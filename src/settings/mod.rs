@@ -36,15 +36,15 @@ pub(crate) use urls::{Target, is_loopback, resolve_path};
 use crate::ci::CiContext;
 use crate::cli::PipelineArgs;
 use crate::error::{Problem, Result};
-use crate::http::HttpOptions;
 use crate::pipeline::model::AssetEntry;
 use crate::pipeline::render_spec::RenderSpec;
 use crate::pipeline::{self, OlderPolicy, StageName, Vars};
 use crate::registry::Location;
 use crate::registry::appr::Credentials;
-use crate::retry::RetryPolicy;
 use crate::target::github::Config as GitHubConfig;
 use olm_release_base::secret::Secret;
+use olm_release_http::HttpOptions;
+use olm_release_http::retry::RetryPolicy;
 use olm_release_olm::archive::{Layout, Limits};
 
 /// The process environment, captured once.

@@ -1,5 +1,5 @@
 //! How the program meets the network, as settings: the TLS and proxy variables read as curl
-//! and OpenSSL read them (one policy for every client, applied by [`crate::http`]), and the
+//! and OpenSSL read them (one policy for every client, applied by [`olm_release_http`]), and the
 //! registry's timeouts and retries from `registry.timeout_seconds`, `registry.retries` and
 //! `registry.retry_max_seconds`.
 
@@ -7,19 +7,19 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use super::Env;
-use crate::http::HttpOptions;
 use crate::pipeline::RegistrySpec;
-use crate::retry::RetryPolicy;
+use olm_release_http::HttpOptions;
+use olm_release_http::retry::RetryPolicy;
 
 /// The network variables (`SSL_CERT_FILE`, `SSL_CERT_DIR`, the proxies), read as curl and
 /// OpenSSL read them: lower-case proxy names first, empty values as unset.
-pub(crate) fn network(env: &Env) -> crate::http::NetworkSettings {
+pub(crate) fn network(env: &Env) -> olm_release_http::NetworkSettings {
     let get = |names: &[&str]| {
         names
             .iter()
             .find_map(|n| env.get(*n).filter(|v| !v.trim().is_empty()).cloned())
     };
-    crate::http::NetworkSettings {
+    olm_release_http::NetworkSettings {
         cert_file: get(&["SSL_CERT_FILE"]).map(PathBuf::from),
         cert_dirs: get(&["SSL_CERT_DIR"])
             .map(|d| {

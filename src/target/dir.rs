@@ -6,9 +6,9 @@
 use std::path::Path;
 
 use super::{Asset, TargetError};
-use crate::events::{Gate, Write};
 use olm_release_base::atomic::write_atomic;
 use olm_release_base::digest::sha256_hex;
+use olm_release_http::events::{Gate, Write};
 
 /// The file the release notes are written to, beside the assets.
 pub(crate) const NOTES: &str = "NOTES.md";

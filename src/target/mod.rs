@@ -2,8 +2,8 @@
 //! ([`dir`]) or a GitHub release ([`github`]).
 //!
 //! Targets take plain data: the [`Asset`]s (name, bytes, sha256) and a request naming the
-//! release; they report progress through [`crate::events::Events`] and ask
-//! [`crate::events::Gate`] before every write. Which files the assets are is the release step's
+//! release; they report progress through [`olm_release_http::events::Events`] and ask
+//! [`olm_release_http::events::Gate`] before every write. Which files the assets are is the release step's
 //! business ([`crate::exec`]).
 
 pub(crate) mod dir;

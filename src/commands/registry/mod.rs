@@ -20,12 +20,12 @@ use view::BundleView;
 use super::CommandError;
 use crate::cli::{PackageFlags, RegistryCommand, RegistryTarget};
 use crate::error::{Error, Result};
-use crate::events::Events;
 use crate::out;
 use crate::registry::RegistryError;
 use crate::registry::{QUAY_LIST_CAP, Registry, ReleaseInfo};
 use crate::settings::{self, Env};
 use olm_release_base::Class;
+use olm_release_http::events::Events;
 use olm_release_olm::{Bundle, archive};
 
 pub(crate) async fn run(
@@ -201,8 +201,8 @@ pub(crate) async fn run(
 }
 
 /// Timeouts of a command that takes `--registry` (also used by `publish`).
-pub(crate) fn http_options(at: &RegistryTarget) -> crate::http::HttpOptions {
-    crate::http::HttpOptions {
+pub(crate) fn http_options(at: &RegistryTarget) -> olm_release_http::HttpOptions {
+    olm_release_http::HttpOptions {
         timeout: Duration::from_secs(at.timeout.max(1)),
         ..Default::default()
     }
@@ -216,7 +216,7 @@ pub(crate) fn open(at: &RegistryTarget, env: &Env, events: Arc<dyn Events>) -> R
         &location,
         settings::registry_credentials(env),
         http_options(at),
-        crate::retry::RetryPolicy::default(),
+        olm_release_http::retry::RetryPolicy::default(),
         events,
     )?)
 }

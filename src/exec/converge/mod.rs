@@ -40,10 +40,10 @@ use rebase::{missing_in_channel, rebase};
 
 use super::{Decision, Verified, fetch_previous};
 use crate::error::Result;
-use crate::events::Gate;
 use crate::plan::{FetchStep, PackageStep, Plan, PushStep, Step, VerifyStep};
 use crate::registry::{Registry, ReleaseInfo};
 use crate::report::Reporter;
+use olm_release_http::events::Gate;
 use olm_release_olm::Bundle;
 use olm_release_olm::archive::Limits;
 
@@ -256,7 +256,7 @@ async fn withdraw(
     waited: Duration,
 ) -> crate::error::Error {
     let (ns, pkg, release) = (&cx.push.namespace, &cx.push.package, &cx.push.release);
-    let w = crate::events::Write {
+    let w = olm_release_http::events::Write {
         what: format!(
             "withdrawal of bundle release {release} (below {top}, which does not carry it)"
         ),
@@ -296,7 +296,7 @@ fn names(releases: &[&ReleaseInfo]) -> String {
 
 /// A random pause in [min, max] milliseconds, so racing jobs do not re-read in lockstep.
 async fn pause(min: u64, max: u64) {
-    let ms = min + ((max - min) as f64 * crate::retry::jitter()) as u64;
+    let ms = min + ((max - min) as f64 * olm_release_http::retry::jitter()) as u64;
     tokio::time::sleep(Duration::from_millis(ms)).await;
 }
 

@@ -10,9 +10,9 @@ use reqwest::header::{AUTHORIZATION, GetAll, HeaderValue};
 
 use super::RegistryClient;
 use super::transport::{MAX_SMALL, at, transport};
-use crate::http::{self, BodyError};
 use crate::oci::{Event, Events, OciError};
 use olm_release_base::secret::Secret;
+use olm_release_http::{self as http, BodyError};
 
 /// A username and password (or token used as password, as quay.io robot accounts do).
 #[derive(Debug, Clone)]

@@ -20,9 +20,9 @@ use reqwest::header::{HeaderMap, LOCATION};
 
 use self::transport::Req;
 use super::{Event, Events, OciError, RegistryRef};
-use crate::http::HttpOptions;
-use crate::retry::RetryPolicy;
 use olm_release_base::secret::Secret;
+use olm_release_http::HttpOptions;
+use olm_release_http::retry::RetryPolicy;
 use olm_release_olm::bundle_image::Blob;
 
 /// Manifest media types this client reads.
@@ -67,14 +67,14 @@ impl RegistryClient {
     ) -> Result<Self, OciError> {
         if reference.base.scheme() == "http"
             && !insecure
-            && !crate::http::is_loopback(&reference.base)
+            && !olm_release_http::is_loopback(&reference.base)
         {
             return Err(OciError::InsecureHttp {
                 url: reference.base.to_string(),
             });
         }
         let client = RegistryClient {
-            http: crate::http::client(opts),
+            http: olm_release_http::client(opts),
             reference,
             credentials,
             insecure,
@@ -88,9 +88,9 @@ impl RegistryClient {
     }
 
     /// Warns, once per host, before plain `http://` goes to a host off loopback (the one
-    /// policy and text of [`crate::http::plain_http_warning`]).
+    /// policy and text of [`olm_release_http::plain_http_warning`]).
     pub(super) fn warn_plain_http(&self, url: &reqwest::Url, events: &dyn Events) {
-        let Some(warning) = crate::http::plain_http_warning(url) else {
+        let Some(warning) = olm_release_http::plain_http_warning(url) else {
             return;
         };
         let host = url.host_str().unwrap_or_default().to_string();
@@ -203,13 +203,12 @@ impl RegistryClient {
                 .get(LOCATION)
                 .and_then(|v| v.to_str().ok())
                 .map(str::to_string);
-            let mut put =
-                crate::http::redirect_target(&start, location.as_deref()).map_err(|detail| {
-                    OciError::Invalid {
-                        at: transport::at(&Method::POST, &start),
-                        detail: format!("the upload location: {detail}"),
-                    }
-                })?;
+            let mut put = olm_release_http::redirect_target(&start, location.as_deref()).map_err(
+                |detail| OciError::Invalid {
+                    at: transport::at(&Method::POST, &start),
+                    detail: format!("the upload location: {detail}"),
+                },
+            )?;
             put.query_pairs_mut().append_pair("digest", &blob.digest);
             let req = Req::new(Method::PUT, put, &[201])
                 .content_type("application/octet-stream")

@@ -11,9 +11,9 @@ use reqwest::{Method, Url};
 
 use super::RegistryClient;
 use super::auth::Challenge;
-use crate::http::{self, BodyError};
 use crate::oci::{Event, Events, OciError};
-use crate::retry::Verdict;
+use olm_release_http::retry::Verdict;
+use olm_release_http::{self as http, BodyError};
 
 /// The largest error or token answer read.
 pub(super) const MAX_SMALL: u64 = 64 * 1024;
@@ -153,7 +153,9 @@ impl RegistryClient {
                 .headers
                 .get("retry-after")
                 .and_then(|v| v.to_str().ok())
-                .and_then(|v| crate::retry::retry_after(v, std::time::SystemTime::now())),
+                .and_then(|v| {
+                    olm_release_http::retry::retry_after(v, std::time::SystemTime::now())
+                }),
         })
     }
 

@@ -251,10 +251,10 @@ pub(crate) fn shorten(s: &str, max: usize) -> String {
     out
 }
 
-/// Reads `Retry-After`: seconds or an HTTP-date ([`crate::retry::retry_after`]).
+/// Reads `Retry-After`: seconds or an HTTP-date ([`olm_release_http::retry::retry_after`]).
 pub(crate) fn retry_after(headers: &reqwest::header::HeaderMap) -> Option<Duration> {
     let value = headers.get(reqwest::header::RETRY_AFTER)?.to_str().ok()?;
-    crate::retry::retry_after(value, std::time::SystemTime::now())
+    olm_release_http::retry::retry_after(value, std::time::SystemTime::now())
 }
 
 #[cfg(test)]

@@ -32,9 +32,9 @@ use self::transport::{MAX_JSON, Request, Transport, json};
 use self::wire::{ListItem, Manifest};
 use super::{PushOutcome, ReleaseInfo};
 use super::{RegistryError, Result};
-use crate::http::HttpOptions;
-use crate::retry::RetryPolicy;
 use olm_release_base::secret::Secret;
+use olm_release_http::HttpOptions;
+use olm_release_http::retry::RetryPolicy;
 
 /// The media type olm-release pushes and reads (what courier and OLM use).
 pub(crate) const MEDIA_TYPE: &str = "helm";
@@ -86,7 +86,10 @@ impl ApprClient {
     }
 
     /// Reports retries and transfers to `events` from now on.
-    pub(crate) fn with_events(mut self, events: std::sync::Arc<dyn crate::events::Events>) -> Self {
+    pub(crate) fn with_events(
+        mut self,
+        events: std::sync::Arc<dyn olm_release_http::events::Events>,
+    ) -> Self {
         self.transport.events = events;
         self
     }

@@ -15,10 +15,10 @@ use reqwest::header::{AUTHORIZATION, CONTENT_TYPE, HeaderValue, LOCATION};
 use reqwest::{Method, Url};
 
 use super::errors::{ApiError, Failure, describe_non_json, retry_after};
-use crate::events::{Events, RetryNote, Silent};
-use crate::http::{self, BodyError, HttpOptions};
-use crate::retry::{RetryPolicy, Verdict};
 use olm_release_base::secret::Secret;
+use olm_release_http::events::{Events, RetryNote, Silent};
+use olm_release_http::retry::{RetryPolicy, Verdict};
+use olm_release_http::{self as http, BodyError, HttpOptions};
 
 /// Largest JSON answer read (the blob cap is [`HttpOptions::max_body`]).
 pub(crate) const MAX_JSON: u64 = 16 * 1024 * 1024;

@@ -12,8 +12,8 @@ use super::GitHubError;
 use super::client::{Client, Release};
 use super::plan::{Action, Plan, Remote, temp_name};
 use crate::error::{Error, Result};
-use crate::events::{Events, Gate, Write};
 use crate::target::Asset;
+use olm_release_http::events::{Events, Gate, Write};
 
 /// Whether every planned write was performed (false in a dry-run).
 pub(super) async fn apply(

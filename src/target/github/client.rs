@@ -1,13 +1,13 @@
 //! The releases API client: octocrab for the JSON calls, a plain reqwest client for uploads.
 //!
-//! octocrab, on the one network policy ([`crate::http::octocrab`]), carries the token (sent only
+//! octocrab, on the one network policy ([`olm_release_http::octocrab`]), carries the token (sent only
 //! to the API base's host: every route is relative to it) and the API headers; we call
 //! its low-level `_get`/`_post`/`_patch`/`_delete` with routes we build and encode ourselves,
 //! so we see every status and header (for `retry-after` and `x-ratelimit-reset`) and page by
 //! `page=N` rather than following absolute `Link` URLs (octocrab would prefix a GitHub
 //! Enterprise base path to them). Uploads bypass octocrab (module `upload`). octocrab's
 //! immediate retries are not compiled in (no `retry` feature); every call here is retried by
-//! our [`RetryPolicy`](crate::retry::RetryPolicy) as [`limits`] classifies it, each retry
+//! our [`RetryPolicy`](olm_release_http::retry::RetryPolicy) as [`limits`] classifies it, each retry
 //! reported through [`Events`], and every call has a timeout.
 
 use octocrab::Octocrab;
@@ -23,9 +23,9 @@ use super::GitHubError;
 use super::config::{Config, encode, upload_root};
 pub(crate) use super::error::{ApiError, ApiResult};
 use super::limits;
-use crate::events::{Events, RetryNote};
-use crate::retry::Verdict;
 use olm_release_base::secret::Secret;
+use olm_release_http::events::{Events, RetryNote};
+use olm_release_http::retry::Verdict;
 
 pub(super) const API_VERSION: &str = "2022-11-28";
 pub(super) const MEDIA_TYPE: &str = "application/vnd.github+json";
@@ -79,12 +79,12 @@ impl Client {
         let api = api.trim_end_matches('/').to_string();
         if let Some(w) = reqwest::Url::parse(&api)
             .ok()
-            .and_then(|u| crate::http::plain_http_warning(&u))
+            .and_then(|u| olm_release_http::plain_http_warning(&u))
         {
             events.warn(&w);
         }
         let upload_root = upload_root(&api);
-        // octocrab on the one network policy (crate::http, module `octo` says why): the base
+        // octocrab on the one network policy (olm_release_http, module `octo` says why): the base
         // URI, the token and the API headers are layers of octocrab's own stack.
         let base: http::Uri =
             api.parse()
@@ -103,17 +103,17 @@ impl Client {
                 HeaderValue::from_static(API_VERSION),
             ),
         ];
-        let octo = crate::http::octocrab(
+        let octo = super::octo::octocrab(
             base,
             headers,
-            crate::http::HttpOptions {
+            olm_release_http::HttpOptions {
                 connect_timeout: cfg.timeout.min(Duration::from_secs(10)),
                 timeout: cfg.timeout,
                 max_body: MAX_JSON,
                 read_stall: true,
             },
         );
-        let uploads = crate::http::client(crate::http::HttpOptions {
+        let uploads = olm_release_http::client(olm_release_http::HttpOptions {
             connect_timeout: Duration::from_secs(10),
             timeout: cfg.upload_attempt_timeout(),
             // The upload's own stall guard watches it (module `upload`).
@@ -215,7 +215,7 @@ impl Client {
     /// A failed call without an answer, described by its innermost cause (the outer layers
     /// only say "client error" or "error sending request").
     pub(super) fn transport_error(what: &str, e: &(dyn std::error::Error + 'static)) -> ApiError {
-        if let Some(tls) = crate::http::tls_problem(e) {
+        if let Some(tls) = olm_release_http::tls_problem(e) {
             // A certificate problem is the same on every attempt: no retry.
             return ApiError {
                 verdict: Verdict::Fail,

@@ -11,7 +11,7 @@
 
 use std::time::Duration;
 
-use crate::retry::RetryPolicy;
+use olm_release_http::retry::RetryPolicy;
 
 /// Resolved behaviour of the GitHub target.
 #[derive(Debug, Clone)]
@@ -30,7 +30,7 @@ pub(crate) struct Config {
 impl Config {
     /// The total time one upload attempt may take: the configured cap, but never more than
     /// the retry budget (a longer attempt would outlive every retry). A stalled upload fails
-    /// sooner, after [`crate::http::STALL`] without progress.
+    /// sooner, after [`olm_release_http::STALL`] without progress.
     pub(crate) fn upload_attempt_timeout(&self) -> Duration {
         self.upload_timeout
             .min(self.retry.max_total)

@@ -7,8 +7,8 @@ use std::fmt;
 
 use serde_json::Value;
 
-use crate::retry::Verdict;
 use olm_release_base::Class;
+use olm_release_http::retry::Verdict;
 
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum GitHubError {

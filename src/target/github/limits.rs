@@ -4,7 +4,7 @@
 //! API"): `retry-after` says how many seconds to wait; else `x-ratelimit-remaining: 0` with
 //! `x-ratelimit-reset` (UTC epoch seconds) says until when; else a secondary limit (the message
 //! names it) asks for at least a minute. 5xx and transport failures back off exponentially (the
-//! [`RetryPolicy`](crate::retry::RetryPolicy) owns the loop; octocrab's own immediate retries
+//! [`RetryPolicy`](olm_release_http::retry::RetryPolicy) owns the loop; octocrab's own immediate retries
 //! are compiled out). A 422 is never retried: it means the request itself is wrong or the
 //! resource already exists, and a blind retry after a 502 would only turn a `starter` asset
 //! into a 422.
@@ -13,7 +13,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use reqwest::header::HeaderMap;
 
-use crate::retry::Verdict;
+use olm_release_http::retry::Verdict;
 
 /// Classifies one failed call. `status` is `None` for transport failures (connection refused,
 /// reset, timeout). `secondary_wait` is the wait for a secondary limit that names no delay.
@@ -33,7 +33,7 @@ pub(crate) fn verdict(
             .map(str::trim)
     };
     let retry_after = header("retry-after")
-        .and_then(|v| crate::retry::retry_after(v, std::time::SystemTime::now()));
+        .and_then(|v| olm_release_http::retry::retry_after(v, std::time::SystemTime::now()));
     match status {
         422 => Verdict::Fail,
         403 | 429 => {

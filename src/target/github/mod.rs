@@ -22,6 +22,7 @@ mod client;
 mod config;
 mod error;
 mod limits;
+pub(crate) mod octo;
 mod plan;
 mod releases;
 mod upload;
@@ -35,8 +36,8 @@ pub(crate) use error::GitHubError;
 
 use super::Asset;
 use crate::error::{Error, Result};
-use crate::events::{Events, Gate, Write};
 use client::Release;
+use olm_release_http::events::{Events, Gate, Write};
 use plan::Action;
 
 /// The release to bring in line: which repository and tag, and how it should end up.

@@ -11,7 +11,7 @@ use serde_json::Value;
 use super::client::{ApiError, ApiResult, Client, Release};
 use super::config::encode;
 use super::plan::Remote;
-use crate::retry::Verdict;
+use olm_release_http::retry::Verdict;
 
 /// GitHub's page-size maximum.
 const PER_PAGE: u32 = 100;

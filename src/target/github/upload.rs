@@ -1,4 +1,4 @@
-//! Uploading assets: a plain reqwest client (from [`crate::http`]) instead of octocrab, which
+//! Uploading assets: a plain reqwest client (from [`olm_release_http`]) instead of octocrab, which
 //! puts `/api/v3` in front of a GitHub Enterprise upload path, re-reads the release before
 //! every upload, sends no token to an upload host it does not know and does not encode the
 //! name (GitHub's REST docs, "Upload a release asset", describe the upload URL and the `name`
@@ -16,7 +16,7 @@ use super::client::{
 };
 use super::config::encode;
 use super::plan::Remote;
-use crate::retry::Verdict;
+use olm_release_http::retry::Verdict;
 
 impl Client {
     /// A body read with a cap: an answer past it fails at once (a bigger one will not heal).
@@ -25,16 +25,18 @@ impl Client {
         B: http_body::Body<Data = bytes::Bytes> + Unpin,
         B::Error: std::error::Error + 'static,
     {
-        match crate::http::read_capped_body(body, cap).await {
+        match olm_release_http::read_capped_body(body, cap).await {
             Ok(bytes) => Ok(String::from_utf8_lossy(&bytes).into_owned()),
-            Err(crate::http::BodyCapError::TooLarge(cap)) => Err(ApiError {
+            Err(olm_release_http::BodyCapError::TooLarge(cap)) => Err(ApiError {
                 verdict: Verdict::Fail,
                 ..Self::transport(
                     what,
                     format!("the answer is larger than the {cap}-byte limit; refusing to read it"),
                 )
             }),
-            Err(crate::http::BodyCapError::Transport(e)) => Err(Self::transport_error(what, &e)),
+            Err(olm_release_http::BodyCapError::Transport(e)) => {
+                Err(Self::transport_error(what, &e))
+            }
         }
     }
 
@@ -72,7 +74,7 @@ impl Client {
         let mut auth = HeaderValue::from_str(&format!("Bearer {}", self.token.expose()))
             .map_err(|_| Self::transport(&what, "the token is not a valid header value".into()))?;
         auth.set_sensitive(true);
-        let progress = crate::http::stall::Progress::new();
+        let progress = olm_release_http::stall::Progress::new();
         let request = self
             .uploads
             .post(&url)
@@ -81,12 +83,12 @@ impl Client {
             .header("x-github-api-version", API_VERSION)
             .header(CONTENT_TYPE, "application/octet-stream")
             .header(CONTENT_LENGTH, bytes.len())
-            .body(crate::http::stall::upload_body(
+            .body(olm_release_http::stall::upload_body(
                 bytes::Bytes::copy_from_slice(bytes),
                 progress.clone(),
             ))
             .send();
-        let response = crate::http::stall::guard(request, &progress, crate::http::STALL)
+        let response = olm_release_http::stall::guard(request, &progress, olm_release_http::STALL)
             .await
             .map_err(|limit| {
                 Self::transport(
@@ -102,9 +104,9 @@ impl Client {
         } else {
             MAX_ERROR
         };
-        let text = match crate::http::read_capped(response, cap).await {
+        let text = match olm_release_http::read_capped(response, cap).await {
             Ok(b) => String::from_utf8_lossy(&b).into_owned(),
-            Err(crate::http::BodyError::TooLarge(cap)) => {
+            Err(olm_release_http::BodyError::TooLarge(cap)) => {
                 return Err(ApiError {
                     verdict: Verdict::Fail,
                     ..Self::transport(
@@ -113,7 +115,7 @@ impl Client {
                     )
                 });
             }
-            Err(crate::http::BodyError::Transport(e)) => {
+            Err(olm_release_http::BodyError::Transport(e)) => {
                 return Err(Self::transport_error(&what, &e.without_url()));
             }
         };

@@ -5,8 +5,8 @@ use olm_release::oci::{
     Credentials, Event, NoEvents, OciError, PushOutcome, PushRequest, Store, StoreOptions, Target,
     push,
 };
-use olm_release::retry::RetryPolicy;
 use olm_release_base::secret::Secret;
+use olm_release_http::retry::RetryPolicy;
 
 use super::fake::{Fake, PASSWORD, TOKEN, USER};
 use super::{Recorder, image};

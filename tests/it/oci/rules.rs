@@ -139,7 +139,7 @@ async fn an_insecure_plain_http_token_realm_is_warned_about_before_the_credentia
     let warnings = Warnings::default();
     let opts = StoreOptions::default()
         .with_insecure(true)
-        .with_retry(olm_release::retry::RetryPolicy {
+        .with_retry(olm_release_http::retry::RetryPolicy {
             max_attempts: 1,
             ..Default::default()
         })

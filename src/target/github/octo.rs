@@ -1,5 +1,5 @@
 //! octocrab on our transport: a `tower` service that sends octocrab's requests with a
-//! reqwest client built by [`super::client`], so GitHub's JSON calls follow the same network
+//! reqwest client built by [`olm_release_http::client`], so GitHub's JSON calls follow the same network
 //! policy (roots, proxies, timeouts, no redirects) as every other client.
 //!
 //! Why this and not octocrab's own client: its default transport is a hyper client with its own
@@ -52,12 +52,12 @@ impl tower_service::Service<http::Request<octocrab::OctoBody>> for Transport {
 pub(crate) fn octocrab(
     base: http::Uri,
     headers: Vec<(http::HeaderName, http::HeaderValue)>,
-    opts: super::HttpOptions,
+    opts: olm_release_http::HttpOptions,
 ) -> octocrab::Octocrab {
     use octocrab::service::middleware::base_uri::BaseUriLayer;
     use octocrab::service::middleware::extra_headers::ExtraHeadersLayer;
     octocrab::OctocrabBuilder::new_empty()
-        .with_service(Transport(super::client(opts)))
+        .with_service(Transport(olm_release_http::client(opts)))
         .with_layer(&BaseUriLayer::new(base))
         .with_layer(&ExtraHeadersLayer::new(std::sync::Arc::new(headers)))
         .with_auth(octocrab::AuthState::None)

@@ -21,11 +21,18 @@ const CHUNK: usize = 64 * 1024;
 
 /// When a transfer last moved.
 #[derive(Debug, Clone)]
-pub(crate) struct Progress(Arc<Mutex<Instant>>);
+pub struct Progress(Arc<Mutex<Instant>>);
+
+impl Default for Progress {
+    fn default() -> Self {
+        Progress(Arc::new(Mutex::new(Instant::now())))
+    }
+}
 
 impl Progress {
-    pub(crate) fn new() -> Self {
-        Progress(Arc::new(Mutex::new(Instant::now())))
+    /// A transfer that moved just now.
+    pub fn new() -> Self {
+        Self::default()
     }
 
     fn touch(&self) {
@@ -38,7 +45,7 @@ impl Progress {
 }
 
 /// A request body that reports each chunk the connection takes to `progress`.
-pub(crate) fn upload_body(bytes: Bytes, progress: Progress) -> reqwest::Body {
+pub fn upload_body(bytes: Bytes, progress: Progress) -> reqwest::Body {
     reqwest::Body::wrap(Chunks {
         rest: bytes,
         progress,
@@ -77,7 +84,7 @@ impl http_body::Body for Chunks {
 }
 
 /// Runs `fut`, failing with `Err(limit)` once `progress` has not moved for `limit`.
-pub(crate) async fn guard<T>(
+pub async fn guard<T>(
     fut: impl Future<Output = T>,
     progress: &Progress,
     limit: Duration,

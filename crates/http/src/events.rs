@@ -20,27 +20,27 @@ use serde::Serialize;
 
 /// One write to the outside world: published, kept (already there), or skipped by a dry-run.
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
-pub(crate) struct Write {
+pub struct Write {
     /// What is written, e.g. `bundle release 0.2.0 (media_type helm, 4242-byte .tar.gz)`.
-    pub(crate) what: String,
+    pub what: String,
     /// Where, e.g. `POST https://quay.io/cnr/api/v1/packages/ns/pkg` or `dir:_out/release/v0.2.0`.
-    pub(crate) target: String,
+    pub target: String,
     /// Hex sha256 of what is written, when known.
-    pub(crate) digest: Option<String>,
+    pub digest: Option<String>,
 }
 
 /// A failed call that will be tried again.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct RetryNote {
+pub struct RetryNote {
     /// `METHOD /path` of the call (never a header or a credential).
-    pub(crate) call: String,
+    pub call: String,
     /// Why it failed, e.g. `HTTP 503` or `could not connect: Connection refused`.
-    pub(crate) why: String,
+    pub why: String,
     /// The attempt that comes next (2 for the first retry) and the most there will be.
-    pub(crate) next_attempt: u32,
-    pub(crate) max_attempts: u32,
+    pub next_attempt: u32,
+    pub max_attempts: u32,
     /// How long the client waits before it.
-    pub(crate) wait: Duration,
+    pub wait: Duration,
 }
 
 impl RetryNote {
@@ -72,18 +72,18 @@ impl std::fmt::Display for RetryNote {
 }
 
 /// A transfer in flight; it ends when this guard is dropped.
-pub(crate) struct Transfer {
+pub struct Transfer {
     _guard: Option<Box<dyn Send>>,
 }
 
 impl Transfer {
     /// A transfer nobody watches.
-    pub(crate) fn none() -> Self {
+    pub fn none() -> Self {
         Transfer { _guard: None }
     }
 
     /// A transfer whose end is `guard` being dropped (e.g. a spinner thread that stops).
-    pub(crate) fn until_dropped(guard: impl Send + 'static) -> Self {
+    pub fn until_dropped(guard: impl Send + 'static) -> Self {
         Transfer {
             _guard: Some(Box::new(guard)),
         }
@@ -91,7 +91,7 @@ impl Transfer {
 }
 
 /// The progress sink every client reports through.
-pub(crate) trait Events: Send + Sync {
+pub trait Events: Send + Sync {
     /// A call failed and will be tried again after `note.wait`.
     fn retrying(&self, note: &RetryNote);
     /// A download, push or upload starts; it ends when the returned guard is dropped.
@@ -105,7 +105,7 @@ pub(crate) trait Events: Send + Sync {
 }
 
 /// The dry-run choke point.
-pub(crate) trait Gate: Sync {
+pub trait Gate: Sync {
     /// Asked once, immediately before `write` happens: `true` to perform it; `false` when it
     /// is skipped (a dry-run), in which case the gate has recorded it.
     fn allow(&self, write: &Write) -> bool;
@@ -116,7 +116,7 @@ pub(crate) trait Gate: Sync {
 }
 
 /// Events nobody listens to (library use and tests).
-pub(crate) struct Silent;
+pub struct Silent;
 
 impl Events for Silent {
     fn retrying(&self, _: &RetryNote) {}

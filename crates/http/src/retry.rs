@@ -38,7 +38,7 @@ impl Default for RetryPolicy {
 
 /// What to do after a failure.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Verdict {
+pub enum Verdict {
     /// Try again; `Some(d)` when the server said how long to wait.
     Retry(Option<Duration>),
     /// Give up now.
@@ -47,7 +47,7 @@ pub(crate) enum Verdict {
 
 impl RetryPolicy {
     /// The delay before retry number `retry` (1-based), with full jitter in [d/2, d].
-    pub(crate) fn delay(&self, retry: u32) -> Duration {
+    pub fn delay(&self, retry: u32) -> Duration {
         let exp = self
             .base_delay
             .saturating_mul(1u32 << retry.saturating_sub(1).min(16));
@@ -58,7 +58,7 @@ impl RetryPolicy {
 
     /// Runs `op` until it succeeds, `classify` says fail, or the policy's bounds are reached.
     /// `on_retry` is told each retry (attempt number, the wait) so the caller can report it.
-    pub(crate) async fn run<T, E, F, Fut>(
+    pub async fn run<T, E, F, Fut>(
         &self,
         mut op: F,
         classify: impl Fn(&E) -> Verdict,
@@ -92,7 +92,7 @@ impl RetryPolicy {
 /// The wait a `Retry-After` header asks for: a number of seconds, or an HTTP-date
 /// (`Sun, 06 Nov 1994 08:49:37 GMT`) measured from `now`. A date in the past means "now";
 /// anything unreadable is ignored (the caller's backoff applies).
-pub(crate) fn retry_after(value: &str, now: std::time::SystemTime) -> Option<Duration> {
+pub fn retry_after(value: &str, now: std::time::SystemTime) -> Option<Duration> {
     let value = value.trim();
     if let Ok(secs) = value.parse::<u64>() {
         return Some(Duration::from_secs(secs));
@@ -143,7 +143,7 @@ fn http_date(s: &str) -> Option<u64> {
 }
 
 /// A number in [0, 1) that differs between calls; good enough for spreading retries.
-pub(crate) fn jitter() -> f64 {
+pub fn jitter() -> f64 {
     use std::sync::atomic::{AtomicU64, Ordering};
     static STATE: AtomicU64 = AtomicU64::new(0);
     let seed = std::time::SystemTime::now()

@@ -11,7 +11,7 @@ use std::error::Error as StdError;
 use rustls::CertificateError;
 
 /// What a TLS failure in `e`'s chain means and how to fix it, or `None` when there is none.
-pub(crate) fn tls_problem(e: &(dyn StdError + 'static)) -> Option<String> {
+pub fn tls_problem(e: &(dyn StdError + 'static)) -> Option<String> {
     let mut next: Option<&(dyn StdError + 'static)> = Some(e);
     while let Some(cur) = next {
         if let Some(r) = rustls_error(cur) {

@@ -11,33 +11,33 @@
 //! Certificate errors are found in an error's chain and said in words ([`tls`]); they never
 //! heal, so no client retries them.
 
+pub mod events;
 mod network;
-mod octo;
-pub(crate) mod stall;
+pub mod retry;
+pub mod stall;
 mod tls;
 
 use std::time::Duration;
 
-pub(crate) use network::{Network, NetworkError, NetworkSettings, configure};
-pub(crate) use octo::octocrab;
-pub(crate) use tls::tls_problem;
+pub use network::{Network, NetworkError, NetworkSettings, configure};
+pub use tls::tls_problem;
 
 /// No progress for this long fails a transfer (a read that returns nothing, an upload whose
 /// body the server does not take).
-pub(crate) const STALL: Duration = Duration::from_secs(60);
+pub const STALL: Duration = Duration::from_secs(60);
 
 /// Timeouts and limits for one client.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct HttpOptions {
-    pub(crate) connect_timeout: Duration,
+pub struct HttpOptions {
+    pub connect_timeout: Duration,
     /// Total time for one request, body included.
-    pub(crate) timeout: Duration,
+    pub timeout: Duration,
     /// Largest response body read, in bytes (blobs included).
-    pub(crate) max_body: u64,
+    pub max_body: u64,
     /// Fail a request whose answer does not start, or whose body stops, for [`STALL`]
     /// (reqwest's read timeout, which runs from the request's start to its headers). Off for a
     /// client of long uploads: it would cut one still sending; [`stall::guard`] watches those.
-    pub(crate) read_stall: bool,
+    pub read_stall: bool,
 }
 
 impl Default for HttpOptions {
@@ -52,12 +52,12 @@ impl Default for HttpOptions {
 }
 
 /// The user agent every request carries.
-pub(crate) fn user_agent() -> String {
+pub fn user_agent() -> String {
     format!("olm-release/{}", env!("CARGO_PKG_VERSION"))
 }
 
 /// Builds a reqwest client with our defaults, on the network policy in force.
-pub(crate) fn client(opts: HttpOptions) -> reqwest::Client {
+pub fn client(opts: HttpOptions) -> reqwest::Client {
     let mut b = reqwest::Client::builder()
         .user_agent(user_agent())
         .connect_timeout(opts.connect_timeout)
@@ -74,7 +74,7 @@ pub(crate) fn client(opts: HttpOptions) -> reqwest::Client {
 
 /// Why a response body could not be read.
 #[derive(Debug)]
-pub(crate) enum BodyError {
+pub enum BodyError {
     /// The body is larger than the cap (from `Content-Length` or while reading).
     TooLarge(u64),
     /// The connection failed while reading (reset, timeout, truncated).
@@ -82,10 +82,7 @@ pub(crate) enum BodyError {
 }
 
 /// Reads a response body, refusing more than `cap` bytes.
-pub(crate) async fn read_capped(
-    mut resp: reqwest::Response,
-    cap: u64,
-) -> Result<Vec<u8>, BodyError> {
+pub async fn read_capped(mut resp: reqwest::Response, cap: u64) -> Result<Vec<u8>, BodyError> {
     if let Some(len) = resp.content_length()
         && len > cap
     {
@@ -102,10 +99,7 @@ pub(crate) async fn read_capped(
 }
 
 /// Reads an `http` response body (octocrab's), refusing more than `cap` bytes.
-pub(crate) async fn read_capped_body<B>(
-    mut body: B,
-    cap: u64,
-) -> Result<Vec<u8>, BodyCapError<B::Error>>
+pub async fn read_capped_body<B>(mut body: B, cap: u64) -> Result<Vec<u8>, BodyCapError<B::Error>>
 where
     B: http_body::Body<Data = bytes::Bytes> + Unpin,
 {
@@ -128,14 +122,14 @@ where
 
 /// Why an `http` body could not be read.
 #[derive(Debug)]
-pub(crate) enum BodyCapError<E> {
+pub enum BodyCapError<E> {
     TooLarge(u64),
     Transport(E),
 }
 
 /// Where a 3xx points, resolved against the request URL; `Err` when it leaves the origin
 /// (another scheme, host or port) or has no usable `Location`.
-pub(crate) fn redirect_target(
+pub fn redirect_target(
     from: &reqwest::Url,
     location: Option<&str>,
 ) -> Result<reqwest::Url, String> {
@@ -155,7 +149,7 @@ pub(crate) fn redirect_target(
 
 /// The warning a client gives, once per run, before it talks plain `http://` to a host that
 /// is not loopback (allowed only by `--insecure`): credentials and content travel readable.
-pub(crate) fn plain_http_warning(url: &reqwest::Url) -> Option<String> {
+pub fn plain_http_warning(url: &reqwest::Url) -> Option<String> {
     (url.scheme() == "http" && !is_loopback(url)).then(|| {
         format!(
             "--insecure: plain http:// to {}; credentials and content travel unencrypted and can be read or changed on the way",
@@ -179,7 +173,7 @@ pub fn is_loopback(url: &reqwest::Url) -> bool {
 }
 
 /// What went wrong with a request that got no HTTP answer, in the words every client reports.
-pub(crate) enum TransportProblem {
+pub enum TransportProblem {
     /// A certificate or TLS failure, said in words ([`tls_problem`]); it cannot heal by retrying.
     Tls(String),
     /// No answer within the client's timeout.
@@ -190,7 +184,7 @@ pub(crate) enum TransportProblem {
 }
 
 /// Classifies a transport error of `e` once, for the app-registry and the OCI clients alike.
-pub(crate) fn transport_problem(e: &reqwest::Error) -> TransportProblem {
+pub fn transport_problem(e: &reqwest::Error) -> TransportProblem {
     if let Some(detail) = tls_problem(e) {
         return TransportProblem::Tls(detail);
     }

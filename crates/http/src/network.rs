@@ -19,27 +19,27 @@ use std::sync::OnceLock;
 
 /// The network variables, as read from the environment (by `settings`).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub(crate) struct NetworkSettings {
+pub struct NetworkSettings {
     /// `SSL_CERT_FILE`: a PEM file of extra trusted certificates.
-    pub(crate) cert_file: Option<PathBuf>,
+    pub cert_file: Option<PathBuf>,
     /// `SSL_CERT_DIR`: directories of PEM files of extra trusted certificates.
-    pub(crate) cert_dirs: Vec<PathBuf>,
-    pub(crate) https_proxy: Option<String>,
-    pub(crate) http_proxy: Option<String>,
-    pub(crate) all_proxy: Option<String>,
-    pub(crate) no_proxy: Option<String>,
+    pub cert_dirs: Vec<PathBuf>,
+    pub https_proxy: Option<String>,
+    pub http_proxy: Option<String>,
+    pub all_proxy: Option<String>,
+    pub no_proxy: Option<String>,
 }
 
 /// The policy in force, loaded: certificates parsed, proxies built.
 #[derive(Debug, Clone, Default)]
-pub(crate) struct Network {
+pub struct Network {
     roots: Vec<reqwest::Certificate>,
     proxies: Vec<reqwest::Proxy>,
 }
 
 /// Why the network variables cannot be used (an input error: exit 2).
 #[derive(Debug, thiserror::Error)]
-pub(crate) enum NetworkError {
+pub enum NetworkError {
     #[error("{var}={}: cannot read it ({source}); point it at a readable PEM file of CA certificates, or unset it", path.display())]
     Read {
         var: &'static str,
@@ -61,19 +61,19 @@ static POLICY: OnceLock<Network> = OnceLock::new();
 
 /// Installs the process's policy; the first call wins (later ones are ignored: the clients
 /// already built follow the first).
-pub(crate) fn configure(network: Network) {
+pub fn configure(network: Network) {
     let _ = POLICY.set(network);
 }
 
 /// The policy in force: the installed one, or the default (built-in roots, no proxy) for
 /// in-process callers that never configured one.
-pub(crate) fn current() -> &'static Network {
+pub fn current() -> &'static Network {
     POLICY.get_or_init(Network::default)
 }
 
 impl Network {
     /// Reads the certificate files and checks the proxy URLs.
-    pub(crate) fn load(s: &NetworkSettings) -> Result<Network, NetworkError> {
+    pub fn load(s: &NetworkSettings) -> Result<Network, NetworkError> {
         let mut roots = Vec::new();
         if let Some(path) = &s.cert_file {
             roots.extend(certificates("SSL_CERT_FILE", path, true)?);
