@@ -11,6 +11,7 @@
 //! Certificate errors are found in an error's chain and said in words ([`tls`]); they never
 //! heal, so no client retries them.
 
+pub mod answer;
 pub mod events;
 mod network;
 pub mod retry;

@@ -9,6 +9,7 @@
 //! from the server's answer only, never from request headers, and the client redacts its
 //! secrets from them once more before they leave (`Failure::redacted`).
 
+use olm_release_http::answer::{describe_non_json, shorten};
 use std::fmt;
 use std::time::Duration;
 
@@ -221,41 +222,6 @@ impl fmt::Display for ApiError {
     }
 }
 
-/// A one-line description of a body that is not JSON.
-pub(crate) fn describe_non_json(text: &str) -> String {
-    let lower = text.to_ascii_lowercase();
-    if lower.starts_with('<') || lower.contains("<html") {
-        let title = lower.find("<title>").and_then(|start| {
-            let rest = &text[start + 7..];
-            rest.find("</").map(|end| rest[..end].trim().to_string())
-        });
-        match title {
-            Some(t) if !t.is_empty() => format!("an HTML page ('{}')", shorten(&t, 100)),
-            _ => "an HTML page".into(),
-        }
-    } else {
-        format!("plain text ('{}')", shorten(text, 120))
-    }
-}
-
-/// At most `max` characters on one line.
-pub(crate) fn shorten(s: &str, max: usize) -> String {
-    let one_line: String = s
-        .chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect();
-    let mut out: String = one_line.chars().take(max).collect();
-    if one_line.chars().count() > max {
-        out.push('…');
-    }
-    out
-}
-
-/// Reads `Retry-After`: seconds or an HTTP-date ([`olm_release_http::retry::retry_after`]).
-pub(crate) fn retry_after(headers: &reqwest::header::HeaderMap) -> Option<Duration> {
-    let value = headers.get(reqwest::header::RETRY_AFTER)?.to_str().ok()?;
-    olm_release_http::retry::retry_after(value, std::time::SystemTime::now())
-}
 
 #[cfg(test)]
 mod tests {

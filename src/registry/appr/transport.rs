@@ -14,7 +14,8 @@ use std::sync::Arc;
 use reqwest::header::{AUTHORIZATION, CONTENT_TYPE, HeaderValue, LOCATION};
 use reqwest::{Method, Url};
 
-use super::errors::{ApiError, Failure, describe_non_json, retry_after};
+use super::errors::{ApiError, Failure};
+use olm_release_http::answer::{describe_non_json, retry_after};
 use olm_release_base::secret::Secret;
 use olm_release_http::events::{Events, RetryNote, Silent};
 use olm_release_http::retry::{RetryPolicy, Verdict};

@@ -188,7 +188,7 @@ impl Client {
                 if t.is_empty() {
                     "(no body)".to_string()
                 } else {
-                    crate::registry::appr::errors::describe_non_json(t)
+                    olm_release_http::answer::describe_non_json(t)
                 }
             }),
         };

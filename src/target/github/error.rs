@@ -151,7 +151,7 @@ pub(super) fn unexpected(text: &str, e: &serde_json::Error) -> String {
     } else {
         format!(
             "unexpected answer: {} is not the API's JSON",
-            crate::registry::appr::errors::describe_non_json(t)
+            olm_release_http::answer::describe_non_json(t)
         )
     }
 }
