@@ -21,9 +21,9 @@ use serde::Serialize;
 pub(crate) use crate::commands::CommandError;
 use crate::exec::StepError;
 use crate::pipeline::PipelineError;
-pub use crate::registry::RegistryError;
 use crate::target::TargetError;
 use crate::target::github::GitHubError;
+pub use olm_release_appregistry::RegistryError;
 
 pub use olm_release_base::Class;
 

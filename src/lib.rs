@@ -26,7 +26,6 @@ pub mod oci;
 mod out;
 pub mod pipeline;
 mod plan;
-pub mod registry;
 mod report;
 mod settings;
 mod target;

@@ -53,9 +53,9 @@ pub use outputs::{Rendered, RenderedFile};
 
 use crate::error::{Error, Result};
 use crate::plan::{FetchSource, GitHubJob, Plan, RegistryJob, Step};
-use crate::registry::Registry;
 use crate::report::Reporter;
 use crate::target::github;
+use olm_release_appregistry::Registry;
 use olm_release_http::events::{Events, Gate, Write};
 use olm_release_olm::archive::Contents;
 
@@ -154,7 +154,7 @@ pub(crate) struct Exec<'a> {
     /// The image target (bundle-image, migrate and their preflight share it).
     image: OnceCell<crate::oci::Store>,
     /// A `dir:` registry's publication lock, held from fetch-previous to the push.
-    held: RefCell<Option<crate::registry::dir::Held>>,
+    held: RefCell<Option<olm_release_appregistry::dir::Held>>,
 }
 
 /// Runs every step of `plan`, stopping at the first failure.

@@ -138,7 +138,7 @@ pub(crate) struct Basis {
     /// The bundle as rendered, before it was combined with the previous one.
     pub(crate) rendered: Bundle,
     /// The releases the registry listed when fetch-previous read it.
-    pub(crate) seen: Vec<crate::registry::ReleaseInfo>,
+    pub(crate) seen: Vec<olm_release_appregistry::ReleaseInfo>,
     /// The SemVer versions of the CSVs the assembled bundle carries (set by verify).
     pub(crate) carried: Vec<semver::Version>,
     /// What the release changes, for release notes (`release.notes: summary`): the one-screen

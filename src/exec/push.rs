@@ -32,9 +32,9 @@ use super::errors::PushError;
 use super::{Decision, Verified};
 use crate::error::Result;
 use crate::plan::PushStep;
-use crate::registry::RegistryError;
-use crate::registry::{PushOutcome, Registry, ReleaseInfo};
 use crate::report::Reporter;
+use olm_release_appregistry::RegistryError;
+use olm_release_appregistry::{PushOutcome, Registry, ReleaseInfo};
 use olm_release_http::events::{Gate, Write};
 use olm_release_olm::archive::{self, Packed};
 

@@ -10,10 +10,10 @@ use super::{
 };
 use crate::error::Problem;
 use crate::pipeline::model::AssetEntry;
-use crate::registry::Location;
 use crate::settings::{
     ReleaseSettings, Settings, Target, github_problem, is_loopback, registry_problem, resolve_path,
 };
+use olm_release_appregistry::Location;
 
 /// The asset file a `SHA256SUMS` asset is (given or generated).
 pub(crate) const SUMS: &str = "SHA256SUMS";

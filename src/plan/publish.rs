@@ -9,9 +9,9 @@ use super::checks;
 use super::{BundleSource, Header, PackageStep, Plan, PushStep, RegistryJob, Step, VerifyStep};
 use crate::ci::CiContext;
 use crate::error::{Problem, Problems};
-use crate::registry::Location;
-use crate::registry::appr::Credentials;
 use crate::settings::RunMode;
+use olm_release_appregistry::Location;
+use olm_release_appregistry::appr::Credentials;
 use olm_release_olm::archive::{Layout, Limits};
 
 /// What `publish` is asked to do.

@@ -9,7 +9,7 @@ use super::{
     ReleaseStep, ReleaseTarget, RenderStep, Step, Sums, TimeSource, layout_str,
 };
 use crate::pipeline::OlderPolicy;
-use crate::registry::appr::Credentials;
+use olm_release_appregistry::appr::Credentials;
 use olm_release_olm::csv_build::spec::CreatedAtPolicy;
 
 impl fmt::Display for Plan {

@@ -11,8 +11,8 @@ use serde::{Serialize, Serializer};
 
 use super::release_step::{GitHubJob, ReleaseStep};
 use crate::pipeline::OlderPolicy;
-use crate::registry::Location;
-use crate::registry::appr::Credentials;
+use olm_release_appregistry::Location;
+use olm_release_appregistry::appr::Credentials;
 use olm_release_http::HttpOptions;
 use olm_release_http::retry::RetryPolicy;
 use olm_release_olm::archive::{Layout, Limits};

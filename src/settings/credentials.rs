@@ -2,7 +2,7 @@
 //! value an HTTP header cannot carry, or the string `null` a failed login once left behind,
 //! is an input problem found before anything runs.
 
-use crate::registry::appr::Credentials;
+use olm_release_appregistry::appr::Credentials;
 use olm_release_base::secret::Secret;
 
 use super::Env;

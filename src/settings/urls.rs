@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::registry::Location;
+use olm_release_appregistry::Location;
 
 /// Where release artifacts go.
 #[derive(Debug, Clone, PartialEq, Eq)]

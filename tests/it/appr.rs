@@ -7,8 +7,8 @@
 
 use std::path::PathBuf;
 
-use olm_release::registry::appr::ApprClient;
-use olm_release::registry::{PushOutcome, Registry};
+use olm_release_appregistry::appr::ApprClient;
+use olm_release_appregistry::{PushOutcome, Registry};
 
 use crate::quay_fake::digest_of;
 use crate::support::{Work, assert_code, peer, stderr, stdout};

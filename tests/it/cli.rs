@@ -4,8 +4,8 @@
 
 use std::path::Path;
 
-use olm_release::registry::ReleaseInfo;
-use olm_release::registry::dir::DirRegistry;
+use olm_release_appregistry::ReleaseInfo;
+use olm_release_appregistry::dir::DirRegistry;
 use olm_release_olm::{Bundle, archive};
 
 use crate::support::{Work, assert_code, list_files, stderr, stdout};

@@ -87,7 +87,7 @@ fn rt() -> tokio::runtime::Runtime {
 /// The bundle the server serves as `default` for `ns/pkg`, and its release.
 fn served(url: &str, ns: &str, pkg: &str) -> (String, String, Bundle) {
     rt().block_on(async {
-        let client = olm_release::registry::appr::ApprClient::new(url, None).unwrap();
+        let client = olm_release_appregistry::appr::ApprClient::new(url, None).unwrap();
         let releases = client.releases(ns, pkg).await.unwrap();
         let default = releases.first().expect("the package has releases").clone();
         let gz = client.pull_blob(ns, pkg, &default.digest).await.unwrap();
@@ -306,7 +306,7 @@ fn a_bundle_we_push_unpacks_by_the_reference_rules() {
     assert_code(&crate::appr::run(&work, pipeline, "0.1.0", &[], &[]), 0);
     let (_, digest, _) = served(&url, &ns, "sample-operator");
     let gz = rt().block_on(async {
-        olm_release::registry::appr::ApprClient::new(url.as_str(), None)
+        olm_release_appregistry::appr::ApprClient::new(url.as_str(), None)
             .unwrap()
             .pull_blob(&ns, "sample-operator", &digest)
             .await

@@ -101,7 +101,7 @@ fn catalog_edges(dir: &Path) -> Vec<String> {
 
 /// The edges of the app registry's default release.
 async fn registry_edges(url: &str, ns: &str) -> Vec<String> {
-    let client = olm_release::registry::appr::ApprClient::new(url, None).unwrap();
+    let client = olm_release_appregistry::appr::ApprClient::new(url, None).unwrap();
     let releases = client.releases(ns, PACKAGE).await.unwrap();
     let gz = client
         .pull_blob(ns, PACKAGE, &releases[0].digest)

@@ -229,7 +229,7 @@ fn out_defaults_to_the_current_folder_never_inside_source() {
 
 /// Release → digest of the widget package, as the server reports it.
 fn published(url: &str, ns: &str) -> Vec<(String, String)> {
-    let client = olm_release::registry::appr::ApprClient::new(url, None).unwrap();
+    let client = olm_release_appregistry::appr::ApprClient::new(url, None).unwrap();
     crate::appr::rt()
         .block_on(client.releases(ns, "widget-operator"))
         .unwrap()

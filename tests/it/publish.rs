@@ -5,8 +5,8 @@
 
 use std::path::{Path, PathBuf};
 
-use olm_release::registry::ReleaseInfo;
-use olm_release::registry::dir::DirRegistry;
+use olm_release_appregistry::ReleaseInfo;
+use olm_release_appregistry::dir::DirRegistry;
 
 use crate::appr::unique;
 use crate::support::{Work, assert_code, peer, stderr};

@@ -2,8 +2,8 @@
 //! `default` = highest SemVer (pre-releases included), conflicts unless forced, blobs by the
 //! digest of the uncompressed tar, atomic writes under a lock.
 
-use olm_release::registry::PushOutcome;
-use olm_release::registry::dir::DirRegistry;
+use olm_release_appregistry::PushOutcome;
+use olm_release_appregistry::dir::DirRegistry;
 use olm_release_olm::archive;
 
 fn blob(text: &str) -> archive::Packed {

@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use crate::registry::ReleaseInfo;
+use olm_release_appregistry::ReleaseInfo;
 use olm_release_olm::{Bundle, graph};
 
 /// A release's bundle, as `show` prints it.

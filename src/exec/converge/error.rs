@@ -1,7 +1,7 @@
 //! How a publication that raced another one can fail: every variant is a stage failure (exit 1)
 //! that says where the registry stands and what to rerun; a registry error stays the source.
 
-use crate::registry::RegistryError;
+use olm_release_appregistry::RegistryError;
 use olm_release_base::Class;
 
 #[derive(Debug, thiserror::Error)]

@@ -23,7 +23,7 @@
 //!
 //! Every job that writes reads again after its write, so the last write is always checked.
 //! A `dir:` registry needs none of this in practice: the executor holds the package's
-//! publication lock from fetch-previous to the push ([`crate::registry::dir::DirRegistry::hold`]).
+//! publication lock from fetch-previous to the push ([`olm_release_appregistry::dir::DirRegistry::hold`]).
 //! `publish` (a bundle someone built) has no fetch-previous, so nothing to re-base.
 
 mod error;
@@ -41,8 +41,8 @@ use rebase::{missing_in_channel, rebase};
 use super::{Decision, Verified, fetch_previous};
 use crate::error::Result;
 use crate::plan::{FetchStep, PackageStep, Plan, PushStep, Step, VerifyStep};
-use crate::registry::{Registry, ReleaseInfo};
 use crate::report::Reporter;
+use olm_release_appregistry::{Registry, ReleaseInfo};
 use olm_release_http::events::Gate;
 use olm_release_olm::Bundle;
 use olm_release_olm::archive::Limits;

@@ -10,7 +10,7 @@ use crate::error::Result;
 use crate::exec::push::Push;
 use crate::exec::{Basis, Decision, Verified, fetch_previous, package, verify};
 use crate::plan::FetchStep;
-use crate::registry::ReleaseInfo;
+use olm_release_appregistry::ReleaseInfo;
 use olm_release_olm::archive::Contents;
 use olm_release_olm::{Bundle, PackageManifest};
 

@@ -2,7 +2,7 @@
 //! decisions its state forces (a version below the head, a published CSV that changed, a
 //! channel another CSV heads).
 
-use crate::registry::RegistryError;
+use olm_release_appregistry::RegistryError;
 use olm_release_base::Class;
 use olm_release_olm::archive::ReadError;
 

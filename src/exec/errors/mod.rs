@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 
 use crate::error::Kind;
-use crate::registry::RegistryError;
+use olm_release_appregistry::RegistryError;
 use olm_release_base::Class;
 use olm_release_olm::archive::{ReadError, WriteError};
 

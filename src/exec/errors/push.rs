@@ -1,7 +1,7 @@
 //! The push step's failures: the registry refusing or losing the push, a release already
 //! published with other content, and a pulled-back release that is not what was sent.
 
-use crate::registry::RegistryError;
+use olm_release_appregistry::RegistryError;
 use olm_release_base::Class;
 use olm_release_olm::archive::ReadError;
 

@@ -21,7 +21,7 @@
 use crate::error::Result;
 use crate::exec::Decision;
 use crate::exec::errors::FetchError;
-use crate::registry::ReleaseInfo;
+use olm_release_appregistry::ReleaseInfo;
 use olm_release_olm::semdiff::{self, ChangeKind};
 use olm_release_olm::{Bundle, Manifest};
 

@@ -20,7 +20,7 @@ use crate::error::Result;
 use crate::exec::Decision;
 use crate::exec::errors::FetchError;
 use crate::pipeline::OlderPolicy;
-use crate::registry::ReleaseInfo;
+use olm_release_appregistry::ReleaseInfo;
 use olm_release_olm::{Bundle, Manifest, PackageManifest};
 
 use super::add;

@@ -1,6 +1,6 @@
 //! Fault scenarios between olm-release and the real appr server (`APPR_URL`).
 
-use olm_release::registry::appr::ApprClient;
+use olm_release_appregistry::appr::ApprClient;
 
 use super::*;
 

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use olm_release::registry::appr::ApprClient;
+use olm_release_appregistry::appr::ApprClient;
 
 use super::{Reg, converged, job_work};
 use crate::appr::{PKG, rt, tarball, unique};

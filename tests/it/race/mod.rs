@@ -14,9 +14,9 @@ use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use olm_release::registry::ReleaseInfo;
-use olm_release::registry::appr::ApprClient;
-use olm_release::registry::dir::DirRegistry;
+use olm_release_appregistry::ReleaseInfo;
+use olm_release_appregistry::appr::ApprClient;
+use olm_release_appregistry::dir::DirRegistry;
 use olm_release_olm::{Bundle, Manifest, archive};
 
 use crate::appr::{PKG, pipeline_at, rt, unique};

@@ -8,7 +8,7 @@ use reqwest::Method;
 use super::errors::Failure;
 use super::transport::{MAX_JSON, Request, json};
 use super::{ApprClient, wire};
-use crate::registry::{RegistryError, Result};
+use crate::{RegistryError, Result};
 use olm_release_base::secret::Secret;
 
 /// Credentials for the app registry, from the environment.
@@ -27,7 +27,7 @@ pub enum Credentials {
 
 impl Credentials {
     /// Where they came from, for plans and dry-runs (never the value).
-    pub(crate) fn source(&self) -> &'static str {
+    pub fn source(&self) -> &'static str {
         match self {
             Credentials::Token(_) => "QUAY_TOKEN",
             Credentials::Login { .. } => "QUAY_USERNAME/QUAY_PASSWORD",
@@ -38,7 +38,7 @@ impl Credentials {
 impl ApprClient {
     /// Logs in (when a username and password were given) and returns the `Authorization`
     /// value to send, if any.
-    pub(crate) async fn authorization(&self) -> Result<Option<&Secret>> {
+    pub async fn authorization(&self) -> Result<Option<&Secret>> {
         let auth = self
             .auth
             .get_or_try_init(|| async {

@@ -43,19 +43,19 @@ pub struct Content {
 impl Manifest {
     /// Whether this manifest is the `helm` media type (appr says `vnd.appr.…helm…`, Quay
     /// `vnd.cnr.…helm…`).
-    pub(crate) fn is_helm(&self) -> bool {
+    pub fn is_helm(&self) -> bool {
         let helm = |m: &Option<String>| m.as_deref().is_some_and(|m| m.contains(".helm."));
         helm(&self.media_type) || helm(&self.content.media_type)
     }
 
     /// Refuses values that are not what the API promises.
-    pub(crate) fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), String> {
         check_digest(&self.content.digest).map_err(|e| format!("release '{}': {e}", self.release))
     }
 }
 
 /// Checks a digest is 64 lowercase hex characters.
-pub(crate) fn check_digest(d: &str) -> Result<(), String> {
+pub fn check_digest(d: &str) -> Result<(), String> {
     if d.len() == 64 && d.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')) {
         Ok(())
     } else {
@@ -82,17 +82,17 @@ fn channel_names<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, 
 
 /// One item of `GET /api/v1/packages?namespace=`.
 #[derive(Debug, Clone, Deserialize, Serialize, PartialEq, Eq)]
-pub(crate) struct ListItem {
+pub struct ListItem {
     /// `ns/pkg`.
-    pub(crate) name: String,
+    pub name: String,
     #[serde(default)]
-    pub(crate) default: Option<String>,
+    pub default: Option<String>,
     #[serde(default)]
-    pub(crate) releases: Vec<String>,
+    pub releases: Vec<String>,
     #[serde(default)]
-    pub(crate) manifests: Vec<String>,
+    pub manifests: Vec<String>,
     #[serde(default)]
-    pub(crate) visibility: Option<String>,
+    pub visibility: Option<String>,
 }
 
 /// An app-registry channel (not an OLM channel: OLM reads channels from the package file).
@@ -112,7 +112,7 @@ pub struct Channel {
 /// standard base64 with padding on one line. Written straight into one buffer (the blob is
 /// megabytes; a `String` for the base64 and another for the JSON would double the peak), and
 /// shared, not copied, by every attempt of the request.
-pub(crate) fn push_body(gz: &[u8], release: &str, media_type: &str) -> bytes::Bytes {
+pub fn push_body(gz: &[u8], release: &str, media_type: &str) -> bytes::Bytes {
     use base64::Engine;
     let engine = base64::engine::general_purpose::STANDARD;
     let encoded = base64::encoded_len(gz.len(), true).unwrap_or(0);
@@ -140,20 +140,20 @@ pub(crate) fn push_body(gz: &[u8], release: &str, media_type: &str) -> bytes::By
 
 /// The login answer: `{"token": "basic …"}`. The token is wrapped in a `Secret` at once.
 #[derive(Deserialize)]
-pub(crate) struct LoginAnswer {
-    pub(crate) token: String,
+pub struct LoginAnswer {
+    pub token: String,
 }
 
 /// The login body.
 #[derive(Serialize)]
-pub(crate) struct LoginBody<'a> {
-    pub(crate) user: LoginUser<'a>,
+pub struct LoginBody<'a> {
+    pub user: LoginUser<'a>,
 }
 
 #[derive(Serialize)]
-pub(crate) struct LoginUser<'a> {
-    pub(crate) username: &'a str,
-    pub(crate) password: &'a str,
+pub struct LoginUser<'a> {
+    pub username: &'a str,
+    pub password: &'a str,
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@ use reqwest::Method;
 
 use super::wire::Channel;
 use super::{ApprClient, MEDIA_TYPE, check_name, check_names};
-use crate::registry::{RegistryError, Result};
+use crate::{RegistryError, Result};
 
 impl ApprClient {
     /// `DELETE …/{release}/helm`. `Ok(false)` when there was no such release.

@@ -39,7 +39,7 @@ pub enum Failure {
 
 impl Failure {
     /// The status code of a [`Failure::Status`].
-    pub(crate) fn status(&self) -> Option<u16> {
+    pub fn status(&self) -> Option<u16> {
         match self {
             Failure::Status(e) => Some(e.status),
             _ => None,
@@ -47,7 +47,7 @@ impl Failure {
     }
 
     /// The server's error code (e.g. `package-not-found`).
-    pub(crate) fn code(&self) -> Option<&str> {
+    pub fn code(&self) -> Option<&str> {
         match self {
             Failure::Status(e) => e.code.as_deref(),
             _ => None,
@@ -82,7 +82,7 @@ impl std::error::Error for Failure {}
 
 impl Failure {
     /// The same failure with every secret in `secrets` removed from what the server said.
-    pub(crate) fn redacted(self, secrets: &[&str]) -> Failure {
+    pub fn redacted(self, secrets: &[&str]) -> Failure {
         let r = |t: String| olm_release_base::secret::redact(&t, secrets);
         match self {
             Failure::Status(mut e) => {
@@ -130,12 +130,7 @@ pub struct ApiError {
 
 impl ApiError {
     /// Reads an error body in either shape.
-    pub(crate) fn parse(
-        at: String,
-        status: u16,
-        body: &[u8],
-        retry_after: Option<Duration>,
-    ) -> Self {
+    pub fn parse(at: String, status: u16, body: &[u8], retry_after: Option<Duration>) -> Self {
         let mut e = ApiError {
             at,
             status,
@@ -221,7 +216,6 @@ impl fmt::Display for ApiError {
         Ok(())
     }
 }
-
 
 #[cfg(test)]
 mod tests {

@@ -20,7 +20,7 @@
 mod auth;
 mod channels;
 pub mod errors;
-pub(crate) mod transport;
+pub mod transport;
 pub mod wire;
 
 pub use auth::Credentials;
@@ -37,7 +37,7 @@ use olm_release_http::HttpOptions;
 use olm_release_http::retry::RetryPolicy;
 
 /// The media type olm-release pushes and reads (what courier and OLM use).
-pub(crate) const MEDIA_TYPE: &str = "helm";
+pub const MEDIA_TYPE: &str = "helm";
 
 #[derive(Debug)]
 /// A client of one app registry's CNR API.
@@ -60,7 +60,7 @@ impl ApprClient {
         )
     }
 
-    pub(crate) fn with_options(
+    pub fn with_options(
         base: impl Into<String>,
         credentials: Option<Credentials>,
         http: HttpOptions,
@@ -76,17 +76,17 @@ impl ApprClient {
         })
     }
 
-    pub(crate) fn describe(&self) -> String {
+    pub fn describe(&self) -> String {
         self.base.clone()
     }
 
     /// Whether credentials were given.
-    pub(crate) fn credentials(&self) -> Option<&Credentials> {
+    pub fn credentials(&self) -> Option<&Credentials> {
         self.credentials.as_ref()
     }
 
     /// Reports retries and transfers to `events` from now on.
-    pub(crate) fn with_events(
+    pub fn with_events(
         mut self,
         events: std::sync::Arc<dyn olm_release_http::events::Events>,
     ) -> Self {
@@ -95,7 +95,7 @@ impl ApprClient {
     }
 
     /// The URL of the push request (never holds credentials).
-    pub(crate) fn push_url(&self, ns: &str, pkg: &str, force: bool) -> String {
+    pub fn push_url(&self, ns: &str, pkg: &str, force: bool) -> String {
         let query: &[(&str, &str)] = if force { &[("force", "true")] } else { &[] };
         self.transport
             .url(&["api", "v1", "packages", ns, pkg], query)
@@ -157,7 +157,7 @@ impl ApprClient {
 
     /// `GET /api/v1/packages?namespace=NS`: the namespace's packages as the server lists them.
     /// Quay returns at most 50 and only those visible to the caller.
-    pub(crate) async fn list(&self, ns: &str) -> Result<Vec<ListItem>> {
+    pub async fn list(&self, ns: &str) -> Result<Vec<ListItem>> {
         check_name("namespace", ns)?;
         let items: Vec<ListItem> = self
             .get_json(vec!["api", "v1", "packages"], vec![("namespace", ns)], &[])
@@ -172,7 +172,7 @@ impl ApprClient {
 
     /// Every helm manifest of `ns/pkg`, highest SemVer first; empty when the package does not
     /// exist.
-    pub(crate) async fn manifests(&self, ns: &str, pkg: &str) -> Result<Vec<Manifest>> {
+    pub async fn manifests(&self, ns: &str, pkg: &str) -> Result<Vec<Manifest>> {
         check_name("namespace", ns)?;
         check_name("package", pkg)?;
         let all: Vec<Manifest> = self

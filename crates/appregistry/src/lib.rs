@@ -29,7 +29,7 @@ pub struct ReleaseInfo {
 }
 
 impl ReleaseInfo {
-    pub(crate) fn version(&self) -> Option<semver::Version> {
+    pub fn version(&self) -> Option<semver::Version> {
         semver::Version::parse(&self.release).ok()
     }
 }
@@ -45,7 +45,7 @@ pub enum PushOutcome {
 
 /// Where a registry lives, as written in the pipeline file.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Location {
+pub enum Location {
     /// `dir:PATH`, the embedded registry.
     Dir(PathBuf),
     /// An `http(s)://…` base URL of the CNR API, e.g. `https://quay.io/cnr`.
@@ -54,7 +54,7 @@ pub(crate) enum Location {
 
 impl Location {
     /// Parses `dir:PATH` or an `http(s)://` URL. Relative paths are kept relative.
-    pub(crate) fn parse(url: &str) -> std::result::Result<Self, String> {
+    pub fn parse(url: &str) -> std::result::Result<Self, String> {
         if let Some(path) = url.strip_prefix("dir:") {
             if path.is_empty() {
                 return Err("dir: needs a path, e.g. dir:_out/registry".into());
@@ -79,26 +79,26 @@ impl std::fmt::Display for Location {
 
 /// A package as a namespace listing shows it.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-pub(crate) struct PackageSummary {
+pub struct PackageSummary {
     /// The package name, without the namespace.
-    pub(crate) name: String,
+    pub name: String,
     /// The highest release (what OLM consumers load).
-    pub(crate) default: Option<String>,
+    pub default: Option<String>,
     /// Every release, highest first.
-    pub(crate) releases: Vec<String>,
+    pub releases: Vec<String>,
 }
 
 /// How a push would be (or was) sent, for dry-run output and messages. Never holds a secret.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct PushRequest {
+pub struct PushRequest {
     /// `POST https://quay.io/cnr/api/v1/packages/ns/pkg` or `dir:PATH ns/pkg`.
-    pub(crate) target: String,
+    pub target: String,
     /// Which credentials would be sent, e.g. `Authorization from QUAY_TOKEN (not shown)`.
-    pub(crate) credentials: String,
+    pub credentials: String,
 }
 
 /// Quay answers a namespace listing with at most this many packages (its list page size).
-pub(crate) const QUAY_LIST_CAP: usize = 50;
+pub const QUAY_LIST_CAP: usize = 50;
 
 /// A registry client of either kind.
 #[derive(Debug)]
@@ -112,7 +112,7 @@ pub enum Registry {
 impl Registry {
     /// Opens the registry at `location`, reporting retries and transfers to `events`.
     /// Credentials are used by HTTP registries only.
-    pub(crate) fn open(
+    pub fn open(
         location: &Location,
         credentials: Option<appr::Credentials>,
         http: olm_release_http::HttpOptions,
@@ -137,7 +137,7 @@ impl Registry {
     }
 
     /// Every release of `ns/pkg`, highest SemVer first; empty when the package does not exist.
-    pub(crate) async fn releases(&self, ns: &str, pkg: &str) -> Result<Vec<ReleaseInfo>> {
+    pub async fn releases(&self, ns: &str, pkg: &str) -> Result<Vec<ReleaseInfo>> {
         match self {
             Registry::Dir(r) => r.releases(ns, pkg),
             Registry::Appr(r) => r.releases(ns, pkg).await,
@@ -145,12 +145,7 @@ impl Registry {
     }
 
     /// One release, `None` when absent. `default` names the highest release.
-    pub(crate) async fn release(
-        &self,
-        ns: &str,
-        pkg: &str,
-        release: &str,
-    ) -> Result<Option<ReleaseInfo>> {
+    pub async fn release(&self, ns: &str, pkg: &str, release: &str) -> Result<Option<ReleaseInfo>> {
         let all = self.releases(ns, pkg).await?;
         Ok(if release == "default" {
             all.into_iter().next()
@@ -160,7 +155,7 @@ impl Registry {
     }
 
     /// The blob (`.tar.gz` bytes) whose uncompressed tar has this digest.
-    pub(crate) async fn pull(&self, ns: &str, pkg: &str, digest: &str) -> Result<Vec<u8>> {
+    pub async fn pull(&self, ns: &str, pkg: &str, digest: &str) -> Result<Vec<u8>> {
         match self {
             Registry::Dir(r) => r.pull(ns, pkg, digest),
             Registry::Appr(r) => r.pull_blob(ns, pkg, digest).await,
@@ -169,7 +164,7 @@ impl Registry {
 
     /// The blob of a release, fetched by release name (the server resolves it), as a consumer
     /// would. For a `dir:` registry, by the digest its index names.
-    pub(crate) async fn pull_release(&self, ns: &str, pkg: &str, release: &str) -> Result<Vec<u8>> {
+    pub async fn pull_release(&self, ns: &str, pkg: &str, release: &str) -> Result<Vec<u8>> {
         match self {
             Registry::Dir(r) => {
                 let info = self.release(ns, pkg, release).await?.ok_or_else(|| {
@@ -187,7 +182,7 @@ impl Registry {
     }
 
     /// Publishes `gz` as `release` of `ns/pkg`.
-    pub(crate) async fn push(
+    pub async fn push(
         &self,
         ns: &str,
         pkg: &str,
@@ -202,7 +197,7 @@ impl Registry {
     }
 
     /// What [`Registry::push`] would send, without sending anything.
-    pub(crate) fn push_request(&self, ns: &str, pkg: &str, force: bool) -> PushRequest {
+    pub fn push_request(&self, ns: &str, pkg: &str, force: bool) -> PushRequest {
         match self {
             Registry::Dir(r) => PushRequest {
                 target: format!("{} {ns}/{pkg}", r.describe()),
@@ -220,7 +215,7 @@ impl Registry {
     }
 
     /// The packages of a namespace with their releases, as the registry lists them.
-    pub(crate) async fn list(&self, ns: &str) -> Result<Vec<PackageSummary>> {
+    pub async fn list(&self, ns: &str) -> Result<Vec<PackageSummary>> {
         match self {
             Registry::Dir(r) => {
                 let mut out = Vec::new();
@@ -256,7 +251,7 @@ impl Registry {
     /// For a `dir:` registry, holds the package's publication lock (read-decide-write of one job
     /// at a time; see [`dir::DirRegistry::hold`]); an HTTP registry has no locks (`None`):
     /// racing publications converge after the push instead.
-    pub(crate) fn hold(&self, ns: &str, pkg: &str) -> Result<Option<dir::Held>> {
+    pub fn hold(&self, ns: &str, pkg: &str) -> Result<Option<dir::Held>> {
         match self {
             Registry::Dir(r) => r.hold(ns, pkg).map(Some),
             Registry::Appr(_) => Ok(None),
@@ -264,7 +259,7 @@ impl Registry {
     }
 
     /// Deletes a release. `Ok(false)` when there was no such release.
-    pub(crate) async fn delete(&self, ns: &str, pkg: &str, release: &str) -> Result<bool> {
+    pub async fn delete(&self, ns: &str, pkg: &str, release: &str) -> Result<bool> {
         match self {
             Registry::Dir(r) => Err(RegistryError::NoDelete {
                 registry: r.describe(),

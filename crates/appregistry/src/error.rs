@@ -156,7 +156,7 @@ impl RegistryError {
         }
     }
 
-    pub(crate) fn io(path: &std::path::Path, source: std::io::Error) -> Self {
+    pub fn io(path: &std::path::Path, source: std::io::Error) -> Self {
         RegistryError::Io {
             doing: "",
             path: path.to_path_buf(),
