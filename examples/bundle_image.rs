@@ -11,10 +11,10 @@
 
 use std::path::PathBuf;
 
-use olm_release::oci::{
+use olm_release_base::secret::Secret;
+use olm_release_oci::{
     Credentials, NoEvents, PushOutcome, PushRequest, Store, StoreOptions, Target,
 };
-use olm_release_base::secret::Secret;
 use olm_release_olm::bundle_image::{BundleFolder, build_image};
 use olm_release_olm::fbc::migrate;
 
@@ -71,7 +71,7 @@ async fn main() {
             let store = Store::open(
                 &target,
                 StoreOptions::default().with_credentials(credentials),
-                &olm_release::oci::NoEvents,
+                &olm_release_oci::NoEvents,
             )
             .unwrap_or_else(|e| fail(&e.to_string()));
             let tag = need(&args, "--tag");
@@ -80,7 +80,7 @@ async fn main() {
                 tag: &tag,
                 force: args.iter().any(|a| a == "--force"),
             };
-            match olm_release::oci::push(&store, &req, &NoEvents).await {
+            match olm_release_oci::push(&store, &req, &NoEvents).await {
                 Ok(PushOutcome::Unchanged { digest }) => println!("{digest} unchanged"),
                 Ok(PushOutcome::Pushed { digest, .. }) => println!("{digest} pushed"),
                 Err(e) => {

@@ -64,7 +64,7 @@ pub(crate) enum Kind {
     #[error(transparent)]
     Init(#[from] crate::commands::init::InitError),
     #[error(transparent)]
-    Oci(#[from] crate::oci::OciError),
+    Oci(#[from] olm_release_oci::OciError),
     #[error(transparent)]
     BundleImage(#[from] olm_release_olm::bundle_image::BundleImageError),
     #[error(transparent)]

@@ -22,7 +22,6 @@ mod cli;
 mod commands;
 pub mod error;
 mod exec;
-pub mod oci;
 mod out;
 pub mod pipeline;
 mod plan;

@@ -5,9 +5,9 @@
 
 use crate::cli::MigrateArgs;
 use crate::error::{Problem, Problems, Result};
-use crate::oci::Target;
 use crate::plan::{self, ImageJob, MigrateInputs, Plan, RegistryJob};
 use crate::settings::{self, Env, RunMode};
+use olm_release_oci::Target;
 
 /// The plan of `migrate`.
 pub(crate) fn plan(

@@ -1,19 +1,19 @@
 //! The bundle-image step: the verified CSV, its CRDs and the bundle folder's other objects
 //! (RBAC, ConfigMaps, … as render read them) become the registry+v1 bundle folder
 //! (written under the run's output folder), its reproducible single-layer image, and a push to
-//! the image target by the idempotency rule of [`crate::oci::push`] (the same digest at the tag
+//! the image target by the idempotency rule of [`olm_release_oci::push`] (the same digest at the tag
 //! is left alone; another is refused unless `--force`; the manifest is read back by digest).
 //!
-//! The decision is made read-only first ([`crate::oci::check`]); the push itself is the one
+//! The decision is made read-only first ([`olm_release_oci::check`]); the push itself is the one
 //! write, asked at the gate, so a dry-run prints the digest it would push and what the tag
 //! holds, and writes nothing to the target.
 
 use super::{Decision as Fetched, Imaged, Verified};
 use crate::error::{Error, Result};
-use crate::oci::{self, Decision, Event, PushOutcome, PushRequest, Store};
 use crate::plan::BundleImageStep;
 use crate::report::Reporter;
 use olm_release_http::events::{Gate, Write};
+use olm_release_oci::{self as oci, Decision, Event, PushOutcome, PushRequest, Store};
 use olm_release_olm::bundle_image::{BundleFolder, BundleInput, BundleSpec, build_image};
 
 /// The bundle-image step.

@@ -10,11 +10,11 @@ use std::collections::BTreeMap;
 
 use super::bundle_image::publish;
 use crate::error::Result;
-use crate::oci::{PushRequest, Store, tag_for_version};
 use crate::plan::MigrateStep;
 use crate::report::Reporter;
 use olm_release_appregistry::Registry;
 use olm_release_http::events::Gate;
+use olm_release_oci::{PushRequest, Store, tag_for_version};
 use olm_release_olm::archive;
 use olm_release_olm::bundle_image::{BundleFolder, build_image};
 use olm_release_olm::fbc::{self, CatalogError, disk};

@@ -152,7 +152,7 @@ pub(crate) struct Exec<'a> {
     registry: OnceCell<Registry>,
     github: OnceCell<github::Client>,
     /// The image target (bundle-image, migrate and their preflight share it).
-    image: OnceCell<crate::oci::Store>,
+    image: OnceCell<olm_release_oci::Store>,
     /// A `dir:` registry's publication lock, held from fetch-previous to the push.
     held: RefCell<Option<olm_release_appregistry::dir::Held>>,
 }
@@ -348,12 +348,12 @@ impl Exec<'_> {
     fn image(
         &self,
         job: &crate::plan::ImageJob,
-    ) -> std::result::Result<&crate::oci::Store, crate::oci::OciError> {
+    ) -> std::result::Result<&olm_release_oci::Store, olm_release_oci::OciError> {
         if let Some(s) = self.image.get() {
             return Ok(s);
         }
         let events = |e| bundle_image::event(self.report, e);
-        let s = crate::oci::Store::open(&job.target, job.options(), &events)?;
+        let s = olm_release_oci::Store::open(&job.target, job.options(), &events)?;
         Ok(self.image.get_or_init(|| s))
     }
 

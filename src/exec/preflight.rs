@@ -68,7 +68,7 @@ async fn one(check: &Check, exec: &Exec<'_>) -> Result<(), CheckFailure> {
             };
             let store = exec.image(image).map_err(fail)?;
             let at = store
-                .resolve(tag, &crate::oci::NoEvents)
+                .resolve(tag, &olm_release_oci::NoEvents)
                 .await
                 .map_err(fail)?;
             exec.report.detail(&format!(

@@ -11,9 +11,9 @@ use std::path::PathBuf;
 
 use serde::{Serialize, Serializer};
 
-use crate::oci::{self, Target};
 use crate::settings::{OCI_PASSWORD, OCI_USERNAME, Settings};
 use olm_release_http::retry::RetryPolicy;
+use olm_release_oci::{self as oci, Target};
 
 /// An image target, and how to talk to it.
 #[derive(Debug, Clone, Serialize)]

@@ -8,9 +8,9 @@ use std::path::{Path, PathBuf};
 
 use super::{Env, PipelineFile, resolve_path};
 use crate::error::Problem;
-use crate::oci::{self, Target};
 use crate::pipeline::model::{BundleImageSpec, CatalogSpec};
 use olm_release_base::secret::Secret;
+use olm_release_oci::{self as oci, Target};
 
 /// The variables holding the image registry's username and password (or token).
 pub(crate) const OCI_USERNAME: &str = "OCI_USERNAME";

@@ -153,7 +153,7 @@ pub(crate) struct Creds {
     pub(crate) registry: Option<Credentials>,
     pub(crate) github: Option<Secret>,
     /// The image registry's (`OCI_USERNAME` / `OCI_PASSWORD`).
-    pub(crate) image: Option<crate::oci::Credentials>,
+    pub(crate) image: Option<olm_release_oci::Credentials>,
 }
 
 /// Resolves the settings of a command that reads a pipeline file. Fails only when the file
@@ -347,7 +347,7 @@ pub(crate) fn registry_credentials(env: &Env) -> Option<Credentials> {
 pub(crate) fn image_credentials(
     env: &Env,
     problems: &mut Vec<Problem>,
-) -> Option<crate::oci::Credentials> {
+) -> Option<olm_release_oci::Credentials> {
     images::credentials(env, problems)
 }
 

@@ -8,7 +8,7 @@
 
 use std::path::{Path, PathBuf};
 
-use olm_release::oci::{NoEvents, Store, StoreOptions, Target};
+use olm_release_oci::{NoEvents, Store, StoreOptions, Target};
 use olm_release_olm::fbc::{self, ReleaseModel};
 use olm_release_olm::{Level, archive};
 
@@ -80,7 +80,7 @@ async fn tag_at(image: &str, tag: &str) -> Option<String> {
     let store = Store::open(
         &Target::parse(image).unwrap(),
         StoreOptions::default(),
-        &olm_release::oci::NoEvents,
+        &olm_release_oci::NoEvents,
     )
     .unwrap();
     store.resolve(tag, &NoEvents).await.unwrap()

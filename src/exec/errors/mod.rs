@@ -265,7 +265,7 @@ pub(crate) enum PreflightError {
         target: String,
         tag: String,
         #[source]
-        source: crate::oci::OciError,
+        source: olm_release_oci::OciError,
     },
     #[error("{} checks failed; nothing was written:{}", .0.len(), .0.iter().map(|e| format!("\n  - {e}")).collect::<String>())]
     All(Vec<PreflightError>),

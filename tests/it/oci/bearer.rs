@@ -1,12 +1,12 @@
 //! The Bearer challenge flow (quay.io, Docker Hub) and read-back faults, against the
 //! in-process fake registry.
 
-use olm_release::oci::{
+use olm_release_base::secret::Secret;
+use olm_release_http::retry::RetryPolicy;
+use olm_release_oci::{
     Credentials, Event, NoEvents, OciError, PushOutcome, PushRequest, Store, StoreOptions, Target,
     push,
 };
-use olm_release_base::secret::Secret;
-use olm_release_http::retry::RetryPolicy;
 
 use super::fake::{Fake, PASSWORD, TOKEN, USER};
 use super::{Recorder, image};
@@ -26,7 +26,7 @@ fn store(fake: &Fake, repository: &str, password: Option<&str>) -> Store {
                 max_delay: std::time::Duration::from_millis(20),
                 max_total: std::time::Duration::from_secs(5),
             }),
-        &olm_release::oci::NoEvents,
+        &olm_release_oci::NoEvents,
     )
     .unwrap()
 }

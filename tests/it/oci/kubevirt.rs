@@ -4,7 +4,7 @@
 
 use std::process::Command;
 
-use olm_release::oci::{NoEvents, PushOutcome, PushRequest, Store, StoreOptions, Target, push};
+use olm_release_oci::{NoEvents, PushOutcome, PushRequest, Store, StoreOptions, Target, push};
 use olm_release_olm::bundle_image::{BundleFolder, build_image};
 use olm_release_olm::fbc::migrate;
 
@@ -64,7 +64,7 @@ async fn kubevirt_v0_22_0_as_a_bundle_image() {
     let store = Store::open(
         &Target::parse(&format!("{registry}/{repository}")).unwrap(),
         StoreOptions::default(),
-        &olm_release::oci::NoEvents,
+        &olm_release_oci::NoEvents,
     )
     .unwrap();
     let outcome = push(

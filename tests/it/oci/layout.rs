@@ -2,7 +2,7 @@
 
 use std::process::Command;
 
-use olm_release::oci::{
+use olm_release_oci::{
     NoEvents, OciError, PushOutcome, PushRequest, Store, StoreOptions, Target, push,
 };
 
@@ -10,12 +10,7 @@ use super::{folder_files, image, run, umoci_unpack};
 
 fn open(path: &std::path::Path) -> Store {
     let target = Target::parse(&format!("oci:{}", path.display())).unwrap();
-    Store::open(
-        &target,
-        StoreOptions::default(),
-        &olm_release::oci::NoEvents,
-    )
-    .unwrap()
+    Store::open(&target, StoreOptions::default(), &olm_release_oci::NoEvents).unwrap()
 }
 
 #[tokio::test]

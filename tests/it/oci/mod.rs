@@ -13,7 +13,7 @@ mod split;
 
 use std::sync::Mutex;
 
-use olm_release::oci::{Event, Events};
+use olm_release_oci::{Event, Events};
 use olm_release_olm::Manifest;
 use olm_release_olm::bundle_image::{BundleFolder, BundleInput, BundleSpec, OciImage, build_image};
 

@@ -3,11 +3,11 @@
 
 use std::process::Command;
 
-use olm_release::oci::{
+use olm_release_base::secret::Secret;
+use olm_release_oci::{
     Credentials, Decision, Event, NoEvents, OciError, PushOutcome, PushRequest, Store,
     StoreOptions, Target, check, push,
 };
-use olm_release_base::secret::Secret;
 
 use super::{Recorder, folder_files, image, repo, run, umoci_unpack};
 use crate::support::peer;
@@ -17,7 +17,7 @@ fn open(registry: &str, repository: &str, credentials: Option<Credentials>) -> S
     Store::open(
         &target,
         StoreOptions::default().with_credentials(credentials),
-        &olm_release::oci::NoEvents,
+        &olm_release_oci::NoEvents,
     )
     .unwrap()
 }

@@ -1,12 +1,12 @@
 //! Targets, tags, plain-HTTP rules and challenge parsing.
 
-use olm_release::oci::registry::Challenge;
-use olm_release::oci::{
+use olm_release_base::Class;
+use olm_release_base::secret::Secret;
+use olm_release_oci::distribution::Challenge;
+use olm_release_oci::{
     Credentials, Event, NoEvents, OciError, PushRequest, Store, StoreOptions, Target, check_tag,
     push,
 };
-use olm_release_base::Class;
-use olm_release_base::secret::Secret;
 
 use super::fake::{Fake, PASSWORD, USER};
 use super::image;
@@ -69,10 +69,10 @@ fn tags_follow_the_distribution_grammar() {
         check_tag(ok).unwrap();
     }
     assert_eq!(
-        olm_release::oci::tag_for_version("1.0.0+build.5"),
+        olm_release_oci::tag_for_version("1.0.0+build.5"),
         "1.0.0_build.5"
     );
-    check_tag(&olm_release::oci::tag_for_version("1.0.0+build.5")).unwrap();
+    check_tag(&olm_release_oci::tag_for_version("1.0.0+build.5")).unwrap();
     for bad in ["", "1.0.0+build.5", ".x", "-x", "a/b", &"x".repeat(129)] {
         assert!(check_tag(bad).is_err(), "{bad}");
     }
@@ -82,7 +82,7 @@ fn tags_follow_the_distribution_grammar() {
 #[derive(Default)]
 struct Warnings(std::sync::Mutex<Vec<String>>);
 
-impl olm_release::oci::Events for Warnings {
+impl olm_release_oci::Events for Warnings {
     fn event(&self, e: Event) {
         if let Event::Warning(w) = e {
             self.0.lock().unwrap().push(w);

@@ -88,7 +88,7 @@ impl OciError {
         }
     }
 
-    pub(crate) fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+    pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
         OciError::Io {
             path: path.into(),
             source,

@@ -11,7 +11,7 @@ use reqwest::{Method, Url};
 
 use super::RegistryClient;
 use super::auth::Challenge;
-use crate::oci::{Event, Events, OciError};
+use crate::{Event, Events, OciError};
 use olm_release_http::retry::Verdict;
 use olm_release_http::{self as http, BodyError};
 

@@ -10,7 +10,7 @@ use reqwest::header::{AUTHORIZATION, GetAll, HeaderValue};
 
 use super::RegistryClient;
 use super::transport::{MAX_SMALL, at, transport};
-use crate::oci::{Event, Events, OciError};
+use crate::{Event, Events, OciError};
 use olm_release_base::secret::Secret;
 use olm_release_http::{self as http, BodyError};
 

@@ -13,15 +13,15 @@
 //! `127.0.0.0/8`, `::1`), which is reached over plain http as Docker treats it; plain http
 //! to any other host is refused unless the caller sets `insecure`.
 
+pub mod distribution;
 mod error;
 pub mod layout;
 pub mod push;
-pub mod registry;
 
+pub use distribution::{Credentials, RegistryClient};
 pub use error::OciError;
 pub use layout::Layout;
 pub use push::{Decision, PushOutcome, PushRequest, Store, StoreOptions, check, push};
-pub use registry::{Credentials, RegistryClient};
 
 use std::path::PathBuf;
 use std::time::Duration;

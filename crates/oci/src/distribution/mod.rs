@@ -26,9 +26,9 @@ use olm_release_http::retry::RetryPolicy;
 use olm_release_olm::bundle_image::Blob;
 
 /// Manifest media types this client reads.
-pub(crate) const MANIFEST_ACCEPT: &str = "application/vnd.oci.image.manifest.v1+json, application/vnd.oci.image.index.v1+json, application/vnd.docker.distribution.manifest.v2+json, application/vnd.docker.distribution.manifest.list.v2+json";
+pub const MANIFEST_ACCEPT: &str = "application/vnd.oci.image.manifest.v1+json, application/vnd.oci.image.index.v1+json, application/vnd.docker.distribution.manifest.v2+json, application/vnd.docker.distribution.manifest.list.v2+json";
 /// The largest manifest read (the distribution registry's own limit is 4 MiB).
-pub(crate) const MAX_MANIFEST: u64 = 4 * 1024 * 1024;
+pub const MAX_MANIFEST: u64 = 4 * 1024 * 1024;
 
 /// A client for one repository of one registry.
 #[derive(Debug)]
@@ -57,7 +57,7 @@ impl RegistryClient {
     /// A client for `reference`. Plain http is refused unless the host is loopback or
     /// `insecure` is set; allowed off loopback, it is warned about through `events` now, as
     /// the app-registry and GitHub clients do when they are built.
-    pub(crate) fn new(
+    pub fn new(
         reference: RegistryRef,
         credentials: Option<Credentials>,
         insecure: bool,

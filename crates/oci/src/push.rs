@@ -21,10 +21,10 @@ use olm_release_olm::bundle_image::{Blob, OciImage};
 #[derive(Debug, Clone, Default)]
 pub struct StoreOptions {
     /// Allow plain http to a non-loopback registry (and token realm).
-    pub(crate) insecure: bool,
-    pub(crate) credentials: Option<super::Credentials>,
-    pub(crate) http: HttpOptions,
-    pub(crate) retry: RetryPolicy,
+    pub insecure: bool,
+    pub credentials: Option<super::Credentials>,
+    pub http: HttpOptions,
+    pub retry: RetryPolicy,
 }
 
 impl StoreOptions {
