@@ -21,9 +21,9 @@ use serde::Serialize;
 pub(crate) use crate::commands::CommandError;
 use crate::exec::StepError;
 use crate::pipeline::PipelineError;
-use crate::target::TargetError;
-use crate::target::github::GitHubError;
 pub use olm_release_appregistry::RegistryError;
+use olm_release_targets::TargetError;
+use olm_release_targets::github::GitHubError;
 
 pub use olm_release_base::Class;
 
@@ -190,8 +190,8 @@ impl Error {
     }
 }
 
-impl From<crate::target::github::ApiError> for Kind {
-    fn from(e: crate::target::github::ApiError) -> Kind {
+impl From<olm_release_targets::github::ApiError> for Kind {
+    fn from(e: olm_release_targets::github::ApiError) -> Kind {
         Kind::GitHub(e.into())
     }
 }

@@ -27,7 +27,6 @@ pub mod pipeline;
 mod plan;
 mod report;
 mod settings;
-mod target;
 
 /// `--version` output: the crate version and the commit it was built from.
 pub const VERSION_LINE: &str = concat!(

@@ -54,10 +54,10 @@ pub use outputs::{Rendered, RenderedFile};
 use crate::error::{Error, Result};
 use crate::plan::{FetchSource, GitHubJob, Plan, RegistryJob, Step};
 use crate::report::Reporter;
-use crate::target::github;
 use olm_release_appregistry::Registry;
 use olm_release_http::events::{Events, Gate, Write};
 use olm_release_olm::archive::Contents;
+use olm_release_targets::github;
 
 /// What the previous step handed on.
 enum Carried {

@@ -17,9 +17,9 @@ use super::errors::AssetError;
 use super::{AssetSources, Exec};
 use crate::error::{Error, Result};
 use crate::plan::{AssetSpec, Notes, ReleaseStep, ReleaseTarget, Sums};
-use crate::target::{Asset, dir, github};
 use olm_release_base::Class;
 use olm_release_http::events::Gate;
+use olm_release_targets::{Asset, dir, github};
 
 /// The largest release asset read: GitHub's limit on one release file ("each file included
 /// in a release must be under 2 GiB", GitHub Docs, About releases). Assets are regular files.
@@ -57,7 +57,7 @@ pub(crate) async fn run(
                 Some(_) => Some(exec.github(job)?),
                 None => None,
             };
-            github::publish(&req, client, &assets, gate, &*exec.events()).await
+            Ok(github::publish(&req, client, &assets, gate, &*exec.events()).await?)
         }
     }
 }

@@ -39,13 +39,13 @@ use crate::error::{Problem, Result};
 use crate::pipeline::model::AssetEntry;
 use crate::pipeline::render_spec::RenderSpec;
 use crate::pipeline::{self, OlderPolicy, StageName, Vars};
-use crate::target::github::Config as GitHubConfig;
 use olm_release_appregistry::Location;
 use olm_release_appregistry::appr::Credentials;
 use olm_release_base::secret::Secret;
 use olm_release_http::HttpOptions;
 use olm_release_http::retry::RetryPolicy;
 use olm_release_olm::archive::{Layout, Limits};
+use olm_release_targets::github::Config as GitHubConfig;
 
 /// The process environment, captured once.
 pub type Env = BTreeMap<String, String>;

@@ -48,7 +48,7 @@ mod tests {
     fn html_pages_are_named_by_their_title_and_text_is_cut_to_one_line() {
         assert_eq!(
             describe_non_json("<html><title>502 Bad Gateway</title></html>"),
-            "an HTML page ('502 bad gateway')"
+            "an HTML page ('502 Bad Gateway')"
         );
         assert_eq!(describe_non_json("<p>oops</p>"), "an HTML page");
         assert_eq!(describe_non_json("no\nway"), "plain text ('no way')");

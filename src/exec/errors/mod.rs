@@ -258,7 +258,7 @@ pub(crate) enum PreflightError {
         owner: String,
         repo: String,
         #[source]
-        source: crate::target::github::GitHubError,
+        source: olm_release_targets::github::GitHubError,
     },
     #[error("the image check (reading the tag {tag} at {target}): {source}")]
     Image {

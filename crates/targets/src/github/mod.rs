@@ -22,43 +22,45 @@ mod client;
 mod config;
 mod error;
 mod limits;
-pub(crate) mod octo;
+pub mod octo;
 mod plan;
 mod releases;
 mod upload;
 
 use serde_json::json;
 
-pub(crate) use client::Client;
-pub(crate) use config::Config;
-pub(crate) use error::ApiError;
-pub(crate) use error::GitHubError;
+pub use client::Client;
+pub use config::Config;
+pub use error::ApiError;
+pub use error::GitHubError;
+
+/// A result whose error is a [`GitHubError`].
+pub type Result<T, E = GitHubError> = std::result::Result<T, E>;
 
 use super::Asset;
-use crate::error::{Error, Result};
 use client::Release;
 use olm_release_http::events::{Events, Gate, Write};
 use plan::Action;
 
 /// The release to bring in line: which repository and tag, and how it should end up.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct Request<'a> {
-    pub(crate) api: &'a str,
-    pub(crate) owner: &'a str,
-    pub(crate) repo: &'a str,
-    pub(crate) tag: &'a str,
-    pub(crate) prerelease: bool,
-    pub(crate) draft: bool,
+pub struct Request<'a> {
+    pub api: &'a str,
+    pub owner: &'a str,
+    pub repo: &'a str,
+    pub tag: &'a str,
+    pub prerelease: bool,
+    pub draft: bool,
     /// Replace a published asset whose content differs (`--force`).
-    pub(crate) force: bool,
+    pub force: bool,
     /// The release notes: the release's `body` on create, and updated on a re-run when the
     /// release's differs. `None` sends no body and leaves an existing one alone.
-    pub(crate) body: Option<&'a str>,
+    pub body: Option<&'a str>,
 }
 
 /// Attaches `assets` to the release `req` names. Without a client (a dry-run without a token)
 /// nothing is read and every asset is listed as an upload.
-pub(crate) async fn publish(
+pub async fn publish(
     req: &Request<'_>,
     client: Option<&Client>,
     assets: &[Asset],
@@ -100,7 +102,7 @@ pub(crate) async fn publish(
             )
         });
     if release.immutable == Some(true) && !release.draft && deletes {
-        return Err(GitHubError::Immutable { target }.into());
+        return Err(GitHubError::Immutable { target });
     }
     // Published assets are immutable unless forced; a draft (a run that did not finish) is not
     // published yet, so a re-run completes it whatever it holds.
@@ -117,7 +119,7 @@ pub(crate) async fn publish(
         };
         // A dry-run records the refusal and stops where the real run would.
         if gate.allow(&w) {
-            return Err(refusal.into());
+            return Err(refusal);
         }
         return Ok(());
     }
@@ -174,7 +176,7 @@ async fn create(
             ));
             match find(client, req.tag).await? {
                 Some(r) => Ok(Some(r)),
-                None => Err(GitHubError::Vanished { source: e }.into()),
+                None => Err(GitHubError::Vanished { source: e }),
             }
         }
         Err(e) => Err(e.into()),
@@ -214,7 +216,7 @@ fn fresh(
     }
     for w in writes {
         if gate.allow(&w) {
-            return Err(Error::internal(format!(
+            return Err(GitHubError::internal(format!(
                 "{target}: a write was allowed without a release to write to ({})",
                 w.what
             )));

@@ -21,7 +21,7 @@ use std::time::Duration;
 
 use super::GitHubError;
 use super::config::{Config, encode, upload_root};
-pub(crate) use super::error::{ApiError, ApiResult};
+pub use super::error::{ApiError, ApiResult};
 use super::limits;
 use olm_release_base::secret::Secret;
 use olm_release_http::events::{Events, RetryNote};
@@ -36,22 +36,22 @@ pub(super) const MAX_ERROR: u64 = 64 * 1024;
 
 /// A release, the fields we use.
 #[derive(Debug, Clone, Deserialize)]
-pub(crate) struct Release {
-    pub(crate) id: u64,
-    pub(crate) tag_name: String,
-    pub(crate) draft: bool,
-    pub(crate) prerelease: bool,
+pub struct Release {
+    pub id: u64,
+    pub tag_name: String,
+    pub draft: bool,
+    pub prerelease: bool,
     #[serde(default)]
-    pub(crate) immutable: Option<bool>,
+    pub immutable: Option<bool>,
     #[serde(default)]
-    pub(crate) upload_url: String,
+    pub upload_url: String,
     /// The release notes (`null` when it has none).
     #[serde(default)]
-    pub(crate) body: Option<String>,
+    pub body: Option<String>,
 }
 
 /// A client for one repository's releases.
-pub(crate) struct Client {
+pub struct Client {
     octo: Octocrab,
     pub(super) uploads: reqwest::Client,
     pub(super) token: Secret,
@@ -60,12 +60,12 @@ pub(crate) struct Client {
     pub(super) upload_root: String,
     /// `/repos/{owner}/{repo}`, encoded.
     pub(super) repo_route: String,
-    pub(crate) cfg: Config,
+    pub cfg: Config,
     pub(super) events: Arc<dyn Events>,
 }
 
 impl Client {
-    pub(crate) fn new(
+    pub fn new(
         api: &str,
         owner: &str,
         repo: &str,

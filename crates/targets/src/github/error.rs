@@ -11,7 +11,7 @@ use olm_release_base::Class;
 use olm_release_http::retry::Verdict;
 
 #[derive(Debug, thiserror::Error)]
-pub(crate) enum GitHubError {
+pub enum GitHubError {
     /// A call failed (after its retries).
     #[error(transparent)]
     Api(#[from] ApiError),
@@ -79,12 +79,21 @@ pub(crate) enum GitHubError {
         target: String,
         problems: Vec<String>,
     },
+    /// Something the client's own invariants rule out happened (a bug).
+    #[error("internal error (a bug in olm-release; please report it with this message): {0}")]
+    Internal(String),
 }
 
 impl GitHubError {
-    pub(crate) fn class(&self) -> Class {
+    /// A bug: something the client's own invariants rule out happened.
+    pub fn internal(message: impl Into<String>) -> Self {
+        GitHubError::Internal(message.into())
+    }
+
+    pub fn class(&self) -> Class {
         match self {
             GitHubError::Token | GitHubError::ApiUrl { .. } => Class::Input,
+            GitHubError::Internal(_) => Class::Internal,
             _ => Class::Stage,
         }
     }
@@ -92,19 +101,19 @@ impl GitHubError {
 
 /// One failed call: what was asked, what came back, and whether to retry.
 #[derive(Debug)]
-pub(crate) struct ApiError {
+pub struct ApiError {
     /// Method and URL path, e.g. `POST /repos/o/r/releases` (never a header or the token).
-    pub(crate) what: String,
-    pub(crate) status: Option<u16>,
-    pub(crate) message: String,
+    pub what: String,
+    pub status: Option<u16>,
+    pub message: String,
     /// GitHub's `errors` array (422 details).
-    pub(crate) errors: Vec<Value>,
-    pub(crate) verdict: Verdict,
+    pub errors: Vec<Value>,
+    pub verdict: Verdict,
 }
 
 impl ApiError {
     /// A 422 whose details say the resource (release tag or asset name) already exists.
-    pub(crate) fn already_exists(&self) -> bool {
+    pub fn already_exists(&self) -> bool {
         self.status == Some(422)
             && self
                 .errors
@@ -116,7 +125,7 @@ impl ApiError {
 impl ApiError {
     /// What went wrong, without the call: `HTTP 503: Service Unavailable` or the transport's
     /// message.
-    pub(crate) fn why(&self) -> String {
+    pub fn why(&self) -> String {
         match self.status {
             Some(s) => format!("HTTP {s}: {}", self.message),
             None => self.message.clone(),
@@ -140,7 +149,7 @@ impl fmt::Display for ApiError {
 
 impl std::error::Error for ApiError {}
 
-pub(crate) type ApiResult<T> = std::result::Result<T, ApiError>;
+pub type ApiResult<T> = std::result::Result<T, ApiError>;
 
 /// Why a 2xx answer could not be read: not JSON at all (an HTML login page, plain text), or
 /// JSON of another shape (a missing field).

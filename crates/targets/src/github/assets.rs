@@ -8,11 +8,10 @@
 
 use futures_util::StreamExt;
 
-use super::GitHubError;
 use super::client::{Client, Release};
 use super::plan::{Action, Plan, Remote, temp_name};
-use crate::error::{Error, Result};
-use crate::target::Asset;
+use super::{GitHubError, Result};
+use crate::Asset;
 use olm_release_http::events::{Events, Gate, Write};
 
 /// Whether every planned write was performed (false in a dry-run).
@@ -72,8 +71,7 @@ pub(super) async fn apply(
             return Err(GitHubError::Assets {
                 target: target.to_string(),
                 failures,
-            }
-            .into());
+            });
         }
     }
     Ok(performed)
@@ -116,7 +114,7 @@ async fn one(
         drop(spinner);
         let r = r?;
         check_uploaded(&r, &name, asset)?;
-        Ok::<Remote, Error>(r)
+        Ok::<Remote, GitHubError>(r)
     };
     match action {
         Action::Keep => {
@@ -168,8 +166,7 @@ async fn swap(client: &Client, name: &str, old: Option<u64>, new: u64) -> Result
         return Err(GitHubError::Renamed {
             name: name.into(),
             got: renamed.name,
-        }
-        .into());
+        });
     }
     Ok(())
 }
@@ -180,8 +177,7 @@ fn check_uploaded(r: &Remote, name: &str, asset: &Asset) -> Result<()> {
         return Err(GitHubError::StoredAs {
             name: name.into(),
             got: r.name.clone(),
-        }
-        .into());
+        });
     }
     let want = format!("sha256:{}", asset.sha256);
     if r.size != asset.bytes.len() as u64 || r.digest.as_ref().is_some_and(|d| *d != want) {
@@ -191,8 +187,7 @@ fn check_uploaded(r: &Remote, name: &str, asset: &Asset) -> Result<()> {
             digest: r.digest.clone().unwrap_or_else(|| "null".into()),
             want_size: asset.bytes.len(),
             want,
-        }
-        .into());
+        });
     }
     Ok(())
 }
@@ -243,8 +238,7 @@ pub(super) async fn verify(
     Err(GitHubError::Unconverged {
         target: target.to_string(),
         problems,
-    }
-    .into())
+    })
 }
 
 /// `sha256:<hex>` → `<hex>` (the report prints its own prefix).

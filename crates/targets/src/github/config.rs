@@ -15,23 +15,23 @@ use olm_release_http::retry::RetryPolicy;
 
 /// Resolved behaviour of the GitHub target.
 #[derive(Debug, Clone)]
-pub(crate) struct Config {
-    pub(crate) retry: RetryPolicy,
+pub struct Config {
+    pub retry: RetryPolicy,
     /// Uploads in flight at once.
-    pub(crate) concurrency: usize,
+    pub concurrency: usize,
     /// Wait for a secondary rate limit that gives neither `retry-after` nor a reset time.
-    pub(crate) secondary_wait: Duration,
+    pub secondary_wait: Duration,
     /// Cap on one JSON call.
-    pub(crate) timeout: Duration,
+    pub timeout: Duration,
     /// Cap on one upload.
-    pub(crate) upload_timeout: Duration,
+    pub upload_timeout: Duration,
 }
 
 impl Config {
     /// The total time one upload attempt may take: the configured cap, but never more than
     /// the retry budget (a longer attempt would outlive every retry). A stalled upload fails
     /// sooner, after [`olm_release_http::STALL`] without progress.
-    pub(crate) fn upload_attempt_timeout(&self) -> Duration {
+    pub fn upload_attempt_timeout(&self) -> Duration {
         self.upload_timeout
             .min(self.retry.max_total)
             .max(Duration::from_secs(1))
@@ -56,7 +56,7 @@ impl Default for Config {
 }
 
 /// The upload root for an API base (no trailing slash).
-pub(crate) fn upload_root(api: &str) -> String {
+pub fn upload_root(api: &str) -> String {
     let api = api.trim_end_matches('/');
     if api == "https://api.github.com" {
         return "https://uploads.github.com".into();
@@ -68,7 +68,7 @@ pub(crate) fn upload_root(api: &str) -> String {
 }
 
 /// Percent-encodes one path segment or query value (RFC 3986 unreserved characters pass).
-pub(crate) fn encode(s: &str) -> String {
+pub fn encode(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for b in s.bytes() {
         if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {

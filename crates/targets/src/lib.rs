@@ -6,15 +6,15 @@
 //! [`olm_release_http::events::Gate`] before every write. Which files the assets are is the release step's
 //! business ([`crate::exec`]).
 
-pub(crate) mod dir;
-pub(crate) mod github;
+pub mod dir;
+pub mod github;
 
 use olm_release_base::Class;
 use olm_release_base::digest::sha256_hex;
 
 /// What can go wrong attaching assets to a folder.
 #[derive(Debug, thiserror::Error)]
-pub(crate) enum TargetError {
+pub enum TargetError {
     #[error("release.tag '{tag}' cannot name a folder")]
     Tag { tag: String },
     #[error(
@@ -30,7 +30,7 @@ pub(crate) enum TargetError {
 }
 
 impl TargetError {
-    pub(crate) fn class(&self) -> Class {
+    pub fn class(&self) -> Class {
         match self {
             TargetError::Tag { .. } | TargetError::NotesClash => Class::Input,
             TargetError::Write { .. } => Class::Stage,
@@ -40,15 +40,15 @@ impl TargetError {
 
 /// One file to attach.
 #[derive(Debug, Clone)]
-pub(crate) struct Asset {
-    pub(crate) name: String,
-    pub(crate) bytes: Vec<u8>,
+pub struct Asset {
+    pub name: String,
+    pub bytes: Vec<u8>,
     /// Hex sha256 of `bytes`.
-    pub(crate) sha256: String,
+    pub sha256: String,
 }
 
 impl Asset {
-    pub(crate) fn new(name: impl Into<String>, bytes: Vec<u8>) -> Self {
+    pub fn new(name: impl Into<String>, bytes: Vec<u8>) -> Self {
         let sha256 = sha256_hex(&bytes);
         Asset {
             name: name.into(),
