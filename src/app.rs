@@ -5,7 +5,8 @@ use std::sync::Arc;
 
 use crate::cli::{Cli, Command, Format, PipelineArgs};
 use crate::commands;
-use crate::error::{CommandError, Problems, Result};
+use crate::commands::CommandError;
+use crate::error::{Problems, Result};
 use crate::exec;
 use crate::plan::{self, Plan};
 use crate::report::{Fold, Reporter, Verbosity};

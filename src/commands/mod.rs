@@ -63,8 +63,8 @@ pub(crate) enum CommandError {
     Man(String),
 }
 
-impl CommandError {
-    pub(crate) fn class(&self) -> Class {
+impl olm_release_base::Classified for CommandError {
+    fn class(&self) -> Class {
         match self {
             CommandError::NoReleases { .. }
             | CommandError::Release { .. }

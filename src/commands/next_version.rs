@@ -51,9 +51,9 @@ fn tags_note(tags: &usize) -> String {
     }
 }
 
-impl NextVersionError {
+impl olm_release_base::Classified for NextVersionError {
     /// Git missing is the machine's problem (exit 1); everything else is fixed by the caller.
-    pub(crate) fn class(&self) -> olm_release_base::Class {
+    fn class(&self) -> olm_release_base::Class {
         match self {
             NextVersionError::GitMissing { .. } => olm_release_base::Class::Stage,
             _ => olm_release_base::Class::Input,

@@ -21,6 +21,13 @@ pub(crate) struct Interrupted {
     pub(crate) written: Vec<String>,
 }
 
+impl olm_release_base::Classified for Interrupted {
+    /// Ctrl-C: exit 130.
+    fn class(&self) -> olm_release_base::Class {
+        olm_release_base::Class::Interrupted
+    }
+}
+
 fn written_text(written: &[String]) -> String {
     if written.is_empty() {
         "nothing was published yet".into()

@@ -44,7 +44,6 @@ use std::cell::{OnceCell, RefCell};
 use std::sync::Arc;
 use std::time::Instant;
 
-pub(crate) use errors::StepError;
 pub(crate) use interrupt::Interrupted;
 pub(crate) use outputs::{
     Assembled, AssetSources, Basis, Decision, Imaged, Packaged, RenderedFiles, Verified,

@@ -62,6 +62,13 @@ impl std::fmt::Display for ExpandError {
 
 impl std::error::Error for ExpandError {}
 
+impl olm_release_base::Classified for ExpandError {
+    /// A variable must be set or a reference fixed: an input error.
+    fn class(&self) -> olm_release_base::Class {
+        olm_release_base::Class::Input
+    }
+}
+
 impl ExpandError {
     /// The text of the failing reference, to find its line in the file.
     pub fn expr(&self) -> &str {

@@ -16,11 +16,11 @@ use serde_yaml_ng::Value;
 pub use interpolate::Vars;
 pub use model::{OlderPolicy, Pipeline, RegistrySpec, ReleaseSpec, StageName};
 
-use crate::error::Result;
+use olm_release_base::{Class, Classified};
 
 /// Why a pipeline file cannot be used at all. All input errors (exit 2).
 #[derive(Debug, thiserror::Error)]
-pub(crate) enum PipelineError {
+pub enum PipelineError {
     #[error("{}: cannot read the pipeline file: {source}", path.display())]
     Read {
         path: std::path::PathBuf,
@@ -44,20 +44,24 @@ pub(crate) enum PipelineError {
     Budget(#[from] olm_release_olm::archive::ReadError),
 }
 
+impl Classified for PipelineError {
+    /// The pipeline file must change: an input error.
+    fn class(&self) -> Class {
+        Class::Input
+    }
+}
+
 /// Reads a pipeline file's text.
-pub fn read(path: &Path) -> Result<String> {
+pub fn read(path: &Path) -> Result<String, PipelineError> {
     let max = olm_release_base::input::MAX_FILE_BYTES;
-    olm_release_base::input::read_to_string(path, max).map_err(|source| {
-        PipelineError::Read {
-            path: path.to_path_buf(),
-            source,
-        }
-        .into()
+    olm_release_base::input::read_to_string(path, max).map_err(|source| PipelineError::Read {
+        path: path.to_path_buf(),
+        source,
     })
 }
 
 /// Parses pipeline text; `origin` names it in errors.
-pub fn parse(origin: &str, text: &str, vars: &Vars) -> Result<Pipeline> {
+pub fn parse(origin: &str, text: &str, vars: &Vars) -> Result<Pipeline, PipelineError> {
     // Nesting and size measured in linear time before the YAML parser runs (issue 17).
     olm_release_olm::archive::Budget::new(&Default::default())
         .check(origin, text)
@@ -74,12 +78,10 @@ pub fn parse(origin: &str, text: &str, vars: &Vars) -> Result<Pipeline> {
             source,
         }
     })?;
-    Ok(
-        serde_yaml_ng::from_value(tree).map_err(|e| PipelineError::Expanded {
-            origin: origin.to_string(),
-            message: e.to_string(),
-        })?,
-    )
+    serde_yaml_ng::from_value(tree).map_err(|e| PipelineError::Expanded {
+        origin: origin.to_string(),
+        message: e.to_string(),
+    })
 }
 
 fn yaml_error(origin: &str, e: serde_yaml_ng::Error) -> PipelineError {

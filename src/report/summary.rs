@@ -7,7 +7,7 @@
 
 use serde::Serialize;
 
-use crate::error::{Error, Kind, Problem};
+use crate::error::{Error, Problem, Problems};
 use olm_release_base::Class;
 use olm_release_http::events::Write;
 use olm_release_olm::Finding;
@@ -47,10 +47,10 @@ impl Failure {
             exit_code: e.exit_code(),
             message: e.to_string(),
             causes: e.causes(),
-            problems: match e.kind() {
-                Kind::Problems(p) => p.0.clone(),
-                _ => Vec::new(),
-            },
+            problems: e
+                .typed::<Problems>()
+                .map(|p| p.0.clone())
+                .unwrap_or_default(),
         }
     }
 }

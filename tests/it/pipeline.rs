@@ -2,6 +2,7 @@
 //! stage order, and URL checks.
 
 use olm_release::pipeline::{self, Vars};
+use olm_release_base::Classified as _;
 
 use crate::support::{Work, assert_code, stderr};
 
@@ -50,7 +51,7 @@ fn expands_defaults_prefixes_and_overrides() {
 fn unknown_key_names_file_and_line() {
     let text = GOOD.replace("  namespace: ns\n", "  namespace: ns\n  namespaec: typo\n");
     let err = pipeline::parse("pipelines/x.yaml", &text, &vars(&[], &[])).unwrap_err();
-    assert_eq!(err.exit_code(), 2);
+    assert_eq!(err.class().exit_code(), 2);
     assert!(
         err.to_string().starts_with("pipelines/x.yaml:10:"),
         "{}",
@@ -95,7 +96,7 @@ fn wrong_type_and_missing_key_name_the_line() {
 fn unset_variable_names_line_and_variable() {
     let text = GOOD.replace("  namespace: ns", "  namespace: ${QUAY_REPOSITORY}");
     let err = pipeline::parse("x.yaml", &text, &vars(&[], &[])).unwrap_err();
-    assert_eq!(err.exit_code(), 2);
+    assert_eq!(err.class().exit_code(), 2);
     assert!(
         err.to_string()
             .starts_with("x.yaml:9: variable QUAY_REPOSITORY is not set"),

@@ -144,8 +144,18 @@ pub enum RegistryError {
 }
 
 impl RegistryError {
+    pub fn io(path: &std::path::Path, source: std::io::Error) -> Self {
+        RegistryError::Io {
+            doing: "",
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+}
+
+impl olm_release_base::Classified for RegistryError {
     /// Whether this is the user's to fix (exit 2) or the registry's failure (exit 1).
-    pub fn class(&self) -> Class {
+    fn class(&self) -> Class {
         match self {
             RegistryError::Name { .. }
             | RegistryError::NullToken { .. }
@@ -153,14 +163,6 @@ impl RegistryError {
             | RegistryError::NoDelete { .. } => Class::Input,
             RegistryError::Releases { source, .. } => source.class(),
             _ => Class::Stage,
-        }
-    }
-
-    pub fn io(path: &std::path::Path, source: std::io::Error) -> Self {
-        RegistryError::Io {
-            doing: "",
-            path: path.to_path_buf(),
-            source,
         }
     }
 }

@@ -57,6 +57,13 @@ pub enum NetworkError {
     },
 }
 
+impl olm_release_base::Classified for NetworkError {
+    /// The environment's network variables must change: an input error.
+    fn class(&self) -> olm_release_base::Class {
+        olm_release_base::Class::Input
+    }
+}
+
 static POLICY: OnceLock<Network> = OnceLock::new();
 
 /// Installs the process's policy; the first call wins (later ones are ignored: the clients

@@ -69,17 +69,6 @@ pub enum OciError {
 }
 
 impl OciError {
-    /// Input errors (target, tag, insecure URL, credentials) exit 2; everything else fails
-    /// the stage (exit 1).
-    pub fn class(&self) -> Class {
-        match self {
-            OciError::Target { .. }
-            | OciError::InsecureHttp { .. }
-            | OciError::Credentials { .. } => Class::Input,
-            _ => Class::Stage,
-        }
-    }
-
     /// The status of an error answer.
     pub fn status(&self) -> Option<u16> {
         match self {
@@ -92,6 +81,19 @@ impl OciError {
         OciError::Io {
             path: path.into(),
             source,
+        }
+    }
+}
+
+impl olm_release_base::Classified for OciError {
+    /// Input errors (target, tag, insecure URL, credentials) exit 2; everything else fails
+    /// the stage (exit 1).
+    fn class(&self) -> Class {
+        match self {
+            OciError::Target { .. }
+            | OciError::InsecureHttp { .. }
+            | OciError::Credentials { .. } => Class::Input,
+            _ => Class::Stage,
         }
     }
 }

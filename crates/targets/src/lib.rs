@@ -29,8 +29,8 @@ pub enum TargetError {
     },
 }
 
-impl TargetError {
-    pub fn class(&self) -> Class {
+impl olm_release_base::Classified for TargetError {
+    fn class(&self) -> Class {
         match self {
             TargetError::Tag { .. } | TargetError::NotesClash => Class::Input,
             TargetError::Write { .. } => Class::Stage,

@@ -48,8 +48,8 @@ pub(crate) enum InitError {
     },
 }
 
-impl InitError {
-    pub(crate) fn class(&self) -> olm_release_base::Class {
+impl olm_release_base::Classified for InitError {
+    fn class(&self) -> olm_release_base::Class {
         match self {
             InitError::Write { .. } => olm_release_base::Class::Stage,
             _ => olm_release_base::Class::Input,

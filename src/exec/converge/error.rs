@@ -73,8 +73,8 @@ pub(crate) enum ConvergeError {
     },
 }
 
-impl ConvergeError {
-    pub(crate) fn class(&self) -> Class {
+impl olm_release_base::Classified for ConvergeError {
+    fn class(&self) -> Class {
         Class::Stage
     }
 }

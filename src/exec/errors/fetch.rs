@@ -100,8 +100,8 @@ pub(crate) enum FetchError {
     },
 }
 
-impl FetchError {
-    pub(crate) fn class(&self) -> Class {
+impl olm_release_base::Classified for FetchError {
+    fn class(&self) -> Class {
         match self {
             FetchError::Read { source, .. } | FetchError::Pull { source, .. } => source.class(),
             _ => Class::Stage,

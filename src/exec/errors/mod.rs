@@ -1,13 +1,12 @@
-//! What can go wrong in each step, one enum per step, each variant with its class: a bad
+//! What can go wrong in each step, one type per step, each variant with its class: a bad
 //! template, bundle folder or asset name is an input error (exit 2); a decision the registry's
 //! state forces (an older version, a conflict), an invalid bundle or a server's refusal is a
 //! stage failure (exit 1). Registry and GitHub errors stay attached as sources.
 
 use std::path::PathBuf;
 
-use crate::error::Kind;
 use olm_release_appregistry::RegistryError;
-use olm_release_base::Class;
+use olm_release_base::{Class, Classified};
 use olm_release_olm::archive::{ReadError, WriteError};
 
 mod fetch;
@@ -16,70 +15,6 @@ mod push;
 pub(crate) use fetch::FetchError;
 pub(crate) use push::PushError;
 
-/// A step's own failure.
-#[derive(Debug, thiserror::Error)]
-pub(crate) enum StepError {
-    #[error(transparent)]
-    Render(#[from] RenderError),
-    #[error(transparent)]
-    Fetch(#[from] FetchError),
-    #[error(transparent)]
-    Package(#[from] PackageError),
-    #[error(transparent)]
-    Verify(#[from] VerifyError),
-    #[error(transparent)]
-    Push(#[from] PushError),
-    #[error(transparent)]
-    Assets(#[from] AssetError),
-    #[error(transparent)]
-    Preflight(#[from] PreflightError),
-    #[error(transparent)]
-    Catalog(#[from] CatalogInvalid),
-    #[error(transparent)]
-    Heads(#[from] HeadsDiffer),
-    #[error(transparent)]
-    Converge(#[from] super::converge::ConvergeError),
-}
-
-impl StepError {
-    pub(crate) fn class(&self) -> Class {
-        match self {
-            StepError::Render(e) => e.class(),
-            StepError::Fetch(e) => e.class(),
-            StepError::Package(e) => e.class(),
-            StepError::Verify(_) => Class::Stage,
-            StepError::Push(e) => e.class(),
-            StepError::Assets(e) => e.class(),
-            StepError::Preflight(e) => e.class(),
-            StepError::Catalog(_) | StepError::Heads(_) => Class::Stage,
-            StepError::Converge(e) => e.class(),
-        }
-    }
-}
-
-macro_rules! into_error {
-    ($($t:ty),*) => {$(
-        impl From<$t> for Kind {
-            fn from(e: $t) -> Kind {
-                Kind::StepFailed(e.into())
-            }
-        }
-    )*};
-}
-into_error!(
-    RenderError,
-    FetchError,
-    PackageError,
-    VerifyError,
-    PushError,
-    AssetError,
-    CatalogInvalid,
-    HeadsDiffer,
-    PreflightError,
-    super::converge::ConvergeError
-);
-
-/// Rendering the templates and reading the bundle out of them.
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum RenderError {
     #[error(transparent)]
@@ -124,8 +59,8 @@ pub(crate) enum RenderError {
     NoPackage { dir: String },
 }
 
-impl RenderError {
-    pub(crate) fn class(&self) -> Class {
+impl Classified for RenderError {
+    fn class(&self) -> Class {
         match self {
             RenderError::WriteCsv { .. } => Class::Stage,
             _ => Class::Input,
@@ -159,8 +94,8 @@ pub(crate) enum PackageError {
     Folder(WriteError),
 }
 
-impl PackageError {
-    pub(crate) fn class(&self) -> Class {
+impl Classified for PackageError {
+    fn class(&self) -> Class {
         match self {
             PackageError::Read(e) => e.class(),
             PackageError::OtherPackage { .. } | PackageError::History(_) => Class::Input,
@@ -234,8 +169,8 @@ pub(crate) enum AssetError {
     Renamed { name: String },
 }
 
-impl AssetError {
-    pub(crate) fn class(&self) -> Class {
+impl Classified for AssetError {
+    fn class(&self) -> Class {
         Class::Input
     }
 }
@@ -271,9 +206,9 @@ pub(crate) enum PreflightError {
     All(Vec<PreflightError>),
 }
 
-impl PreflightError {
+impl Classified for PreflightError {
     /// A server that said no is a stage failure; only a check that could not be asked is input.
-    pub(crate) fn class(&self) -> Class {
+    fn class(&self) -> Class {
         match self {
             PreflightError::Registry { source, .. } => source.class(),
             PreflightError::GitHub { source, .. } => source.class(),
@@ -288,3 +223,15 @@ impl PreflightError {
         }
     }
 }
+
+/// An invalid bundle, an invalid catalog, or heads that disagree: the stage fails.
+macro_rules! stage_failure {
+    ($($t:ty),*) => {$(
+        impl Classified for $t {
+            fn class(&self) -> Class {
+                Class::Stage
+            }
+        }
+    )*};
+}
+stage_failure!(VerifyError, CatalogInvalid, HeadsDiffer);

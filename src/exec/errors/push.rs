@@ -64,8 +64,8 @@ pub(crate) enum PushError {
     },
 }
 
-impl PushError {
-    pub(crate) fn class(&self) -> Class {
+impl olm_release_base::Classified for PushError {
+    fn class(&self) -> Class {
         match self {
             PushError::Lookup(e) | PushError::Failed { source: e, .. } => e.class(),
             _ => Class::Stage,

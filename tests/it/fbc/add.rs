@@ -2,6 +2,7 @@
 //! channel, `defaultChannel` kept right, reruns as no-ops, conflicts refused unless forced —
 //! and the channel head that fetch-previous reads from a catalog.
 
+use olm_release_base::Classified as _;
 use olm_release_olm::fbc::add::{BundleChange, DefaultChange, EntryChange};
 use olm_release_olm::fbc::error::CatalogError;
 use olm_release_olm::fbc::{self, AddBundle, Catalog, disk, write};

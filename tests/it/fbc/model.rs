@@ -1,6 +1,7 @@
 //! Reading a catalog in any layout (YAML and JSON, several documents per file, nested folders),
 //! writing it in the one layout this tool writes, and rerunning without changing a byte.
 
+use olm_release_base::Classified as _;
 use olm_release_olm::fbc::{self, CatalogError, disk, write};
 
 use super::{documents, image, read};

@@ -5,6 +5,7 @@
 mod readers;
 
 use olm_release::pipeline::{self, Vars, interpolate};
+use olm_release_base::Classified as _;
 use olm_release_olm::archive::{self, Limits};
 use proptest::prelude::*;
 
@@ -48,7 +49,7 @@ proptest! {
         text.replace_range(pos..end, &insert);
         if let Err(e) = pipeline::parse("fuzz.yaml", &text, &Vars::default()) {
             prop_assert!(e.to_string().starts_with("fuzz.yaml"), "errors name the file: {}", e.to_string());
-            prop_assert_eq!(e.exit_code(), 2);
+            prop_assert_eq!(e.class().exit_code(), 2);
         }
     }
 

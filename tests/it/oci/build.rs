@@ -1,5 +1,6 @@
 //! The bundle folder and its image: exact, reproducible bytes.
 
+use olm_release_base::Classified as _;
 use std::io::Read;
 
 use olm_release_base::Class;

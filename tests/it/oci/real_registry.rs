@@ -1,6 +1,7 @@
 //! Against the real distribution registry (docker-registry 2.8 from scripts/peers/oci-registry.sh),
 //! read back by skopeo and umoci, which share no code with olm-release.
 
+use olm_release_base::Classified as _;
 use std::process::Command;
 
 use olm_release_base::secret::Secret;

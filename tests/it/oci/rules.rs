@@ -1,6 +1,7 @@
 //! Targets, tags, plain-HTTP rules and challenge parsing.
 
 use olm_release_base::Class;
+use olm_release_base::Classified as _;
 use olm_release_base::secret::Secret;
 use olm_release_oci::distribution::Challenge;
 use olm_release_oci::{

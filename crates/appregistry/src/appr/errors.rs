@@ -80,6 +80,13 @@ impl fmt::Display for Failure {
 
 impl std::error::Error for Failure {}
 
+impl olm_release_base::Classified for Failure {
+    /// The server refused or could not be reached: the stage fails.
+    fn class(&self) -> olm_release_base::Class {
+        olm_release_base::Class::Stage
+    }
+}
+
 impl Failure {
     /// The same failure with every secret in `secrets` removed from what the server said.
     pub fn redacted(self, secrets: &[&str]) -> Failure {

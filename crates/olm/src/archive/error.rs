@@ -154,37 +154,6 @@ pub enum ReadError {
 }
 
 impl ReadError {
-    /// Input (exit 2) when the bytes came from the user's file; the registry's digest mismatch
-    /// is a stage failure (exit 1).
-    pub fn class(&self) -> Class {
-        match self {
-            ReadError::DigestMismatch { .. } => Class::Stage,
-            ReadError::In { source, .. } => source.class(),
-            ReadError::Io { .. }
-            | ReadError::NotGzip { .. }
-            | ReadError::CorruptGzip { .. }
-            | ReadError::CorruptTar { .. }
-            | ReadError::TooLarge { .. }
-            | ReadError::Ratio { .. }
-            | ReadError::TooManyEntries { .. }
-            | ReadError::UnsafeEntry { .. }
-            | ReadError::Empty { .. }
-            | ReadError::NotText { .. }
-            | ReadError::Yaml { .. }
-            | ReadError::EmptyDocument { .. }
-            | ReadError::SeveralDocuments { .. }
-            | ReadError::TooDeep { .. }
-            | ReadError::TooManyNodes { .. }
-            | ReadError::TooManyItems { .. }
-            | ReadError::AliasExpansion { .. }
-            | ReadError::Shape { .. }
-            | ReadError::Field { .. }
-            | ReadError::Package { .. }
-            | ReadError::SecondPackage { .. }
-            | ReadError::NoPackage { .. } => Class::Input,
-        }
-    }
-
     /// Names the container the error happened in (`bundle.tar.gz: pkg/bundle.yaml: …`).
     pub fn within(self, what: impl Into<String>) -> Self {
         ReadError::In {
@@ -217,6 +186,39 @@ impl ReadError {
             file: file.into(),
             field: field.into(),
             problem: problem.into(),
+        }
+    }
+}
+
+impl olm_release_base::Classified for ReadError {
+    /// Input (exit 2) when the bytes came from the user's file; the registry's digest mismatch
+    /// is a stage failure (exit 1).
+    fn class(&self) -> Class {
+        match self {
+            ReadError::DigestMismatch { .. } => Class::Stage,
+            ReadError::In { source, .. } => source.class(),
+            ReadError::Io { .. }
+            | ReadError::NotGzip { .. }
+            | ReadError::CorruptGzip { .. }
+            | ReadError::CorruptTar { .. }
+            | ReadError::TooLarge { .. }
+            | ReadError::Ratio { .. }
+            | ReadError::TooManyEntries { .. }
+            | ReadError::UnsafeEntry { .. }
+            | ReadError::Empty { .. }
+            | ReadError::NotText { .. }
+            | ReadError::Yaml { .. }
+            | ReadError::EmptyDocument { .. }
+            | ReadError::SeveralDocuments { .. }
+            | ReadError::TooDeep { .. }
+            | ReadError::TooManyNodes { .. }
+            | ReadError::TooManyItems { .. }
+            | ReadError::AliasExpansion { .. }
+            | ReadError::Shape { .. }
+            | ReadError::Field { .. }
+            | ReadError::Package { .. }
+            | ReadError::SecondPackage { .. }
+            | ReadError::NoPackage { .. } => Class::Input,
         }
     }
 }
@@ -256,10 +258,10 @@ pub enum WriteError {
     SameName { name: String },
 }
 
-impl WriteError {
+impl olm_release_base::Classified for WriteError {
     /// A CSV missing a field or two manifests with one file name are the bundle's fault (input,
     /// exit 2); the rest is a failure of this run (exit 1).
-    pub fn class(&self) -> Class {
+    fn class(&self) -> Class {
         match self {
             WriteError::MissingField { .. } | WriteError::SameName { .. } => Class::Input,
             WriteError::Serialize { .. } | WriteError::Tar { .. } | WriteError::Io { .. } => {

@@ -81,19 +81,21 @@ pub enum BundleImageError {
 }
 
 impl BundleImageError {
-    /// Input errors (names from the pipeline file) exit 2; a bad bundle or an I/O failure
-    /// fails the stage (exit 1).
-    pub fn class(&self) -> olm_release_base::Class {
-        match self {
-            BundleImageError::Spec { .. } => olm_release_base::Class::Input,
-            _ => olm_release_base::Class::Stage,
-        }
-    }
-
     fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
         BundleImageError::Io {
             path: path.into(),
             source,
+        }
+    }
+}
+
+impl olm_release_base::Classified for BundleImageError {
+    /// Input errors (names from the pipeline file) exit 2; a bad bundle or an I/O failure
+    /// fails the stage (exit 1).
+    fn class(&self) -> olm_release_base::Class {
+        match self {
+            BundleImageError::Spec { .. } => olm_release_base::Class::Input,
+            _ => olm_release_base::Class::Stage,
         }
     }
 }

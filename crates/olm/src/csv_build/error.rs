@@ -49,3 +49,10 @@ pub enum CsvError {
     #[error("spec.install.spec.deployments is not a list")]
     DeploymentsNotList,
 }
+
+impl olm_release_base::Classified for CsvError {
+    /// A file the pipeline names must change: an input error.
+    fn class(&self) -> olm_release_base::Class {
+        olm_release_base::Class::Input
+    }
+}

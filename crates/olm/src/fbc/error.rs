@@ -144,6 +144,13 @@ pub struct OlderThanHead {
     pub head_version: String,
 }
 
+impl olm_release_base::Classified for OlderThanHead {
+    /// The catalog's state refuses the release: the stage fails.
+    fn class(&self) -> Class {
+        Class::Stage
+    }
+}
+
 fn heads_message(heads: &[String], edges: &[String]) -> String {
     let edges = if edges.is_empty() {
         "no edges".to_string()
@@ -164,8 +171,17 @@ fn heads_message(heads: &[String], edges: &[String]) -> String {
 }
 
 impl CatalogError {
+    pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+        CatalogError::Io {
+            path: path.into(),
+            source,
+        }
+    }
+}
+
+impl olm_release_base::Classified for CatalogError {
     /// Input (exit 2) or stage (exit 1).
-    pub fn class(&self) -> Class {
+    fn class(&self) -> Class {
         use CatalogError::*;
         match self {
             NotAFolder { .. }
@@ -186,13 +202,6 @@ impl CatalogError {
             | OlderThanHead { .. }
             | Heads { .. }
             | Drawing { .. } => Class::Stage,
-        }
-    }
-
-    pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
-        CatalogError::Io {
-            path: path.into(),
-            source,
         }
     }
 }

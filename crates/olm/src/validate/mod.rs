@@ -97,6 +97,19 @@ pub enum VerifyError {
     Categories { path: PathBuf, why: String },
 }
 
+impl olm_release_base::Classified for VerifyError {
+    /// An unreadable path or categories file is an input error; a bundle that cannot be read
+    /// says its own class.
+    fn class(&self) -> olm_release_base::Class {
+        match self {
+            VerifyError::Bundle(e) => e.class(),
+            VerifyError::Read { .. } | VerifyError::Categories { .. } => {
+                olm_release_base::Class::Input
+            }
+        }
+    }
+}
+
 /// A custom categories file, read: its path (what plans and messages show) and its names.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Categories {

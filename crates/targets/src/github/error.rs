@@ -89,8 +89,10 @@ impl GitHubError {
     pub fn internal(message: impl Into<String>) -> Self {
         GitHubError::Internal(message.into())
     }
+}
 
-    pub fn class(&self) -> Class {
+impl olm_release_base::Classified for GitHubError {
+    fn class(&self) -> Class {
         match self {
             GitHubError::Token | GitHubError::ApiUrl { .. } => Class::Input,
             GitHubError::Internal(_) => Class::Internal,
@@ -148,6 +150,13 @@ impl fmt::Display for ApiError {
 }
 
 impl std::error::Error for ApiError {}
+
+impl olm_release_base::Classified for ApiError {
+    /// GitHub refused or could not be reached: the stage fails.
+    fn class(&self) -> Class {
+        Class::Stage
+    }
+}
 
 pub type ApiResult<T> = std::result::Result<T, ApiError>;
 
