@@ -10,11 +10,12 @@
 //! registry one release ahead (its head is our CSV, the catalog's is what our CSV replaces), and
 //! the reverse order leaves the catalog ahead. Both are completed by this run.
 
+use super::Assembled;
 use super::errors::HeadsDiffer;
-use super::{Assembled, Decision};
 use crate::error::Result;
 use crate::plan::CatalogStep;
 use crate::report::Reporter;
+use olm_release_olm::decision::Decision;
 use olm_release_olm::fbc::{self, disk};
 
 /// Checks that the catalog folder of `step` names the same channel head as the app registry
@@ -52,7 +53,7 @@ pub(crate) fn check(
     {
         // This release adds (or moves) the channel in the registry; the catalog may lack it,
         // have it already (ahead), or head it with a CSV ours replaces or skips.
-        let edges = super::fetch_previous::edges(ours);
+        let edges = olm_release_olm::decision::edges(ours);
         let fine = catalog_name
             .as_ref()
             .is_none_or(|c| *c == ours_name || edges.contains(c));

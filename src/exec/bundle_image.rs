@@ -8,13 +8,14 @@
 //! write, asked at the gate, so a dry-run prints the digest it would push and what the tag
 //! holds, and writes nothing to the target.
 
-use super::{Decision as Fetched, Imaged, Verified};
+use super::{Imaged, Verified};
 use crate::error::{Error, Result};
 use crate::plan::BundleImageStep;
 use crate::report::Reporter;
 use olm_release_http::events::{Gate, Write};
 use olm_release_oci::{self as oci, Decision, Event, PushOutcome, PushRequest, Store};
 use olm_release_olm::bundle_image::{BundleFolder, BundleInput, BundleSpec, build_image};
+use olm_release_olm::decision::Decision as Fetched;
 
 /// The bundle-image step.
 pub(crate) async fn run(

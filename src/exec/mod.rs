@@ -46,7 +46,7 @@ use std::time::Instant;
 
 pub(crate) use interrupt::Interrupted;
 pub(crate) use outputs::{
-    Assembled, AssetSources, Basis, Decision, Imaged, Packaged, RenderedFiles, Verified,
+    Assembled, AssetSources, Basis, Imaged, Packaged, RenderedFiles, Verified,
 };
 pub use outputs::{Rendered, RenderedFile};
 

@@ -4,9 +4,8 @@
 
 use std::path::PathBuf;
 
-use serde::Serialize;
-
 use olm_release_olm::archive::{Contents, Packed};
+use olm_release_olm::decision::Decision;
 use olm_release_olm::{Bundle, Finding, Manifest, PackageManifest};
 
 /// What the render step produced.
@@ -82,41 +81,6 @@ pub(crate) fn object_names(objects: &[Manifest]) -> Vec<String> {
             )
         })
         .collect()
-}
-
-/// What fetch-previous decided.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub(crate) enum Decision {
-    /// Nothing published for the channel yet: no `replaces`.
-    First { reason: String },
-    /// The new CSV replaces the channel head of the previous release.
-    Replaces { head: String, head_release: String },
-    /// This version is already the channel head: re-publishing the same release.
-    SameVersion { release: String },
-    /// The version is below the channel head; the policy says publish nothing.
-    SkipOlder { head: String },
-    /// This CSV is already published (in release `base_release`) and joins more `channels`:
-    /// the same bundle, its package file gaining the channels, published as a new release
-    /// named `release` (`fetch_previous::name`).
-    AddChannels {
-        release: String,
-        channels: Vec<String>,
-        base_release: String,
-    },
-}
-
-impl Decision {
-    /// The release the push step writes when the decision names one (re-publishing or adding
-    /// channels to a published CSV: the release that serves it), else `None` (the version).
-    pub(crate) fn release(&self) -> Option<&str> {
-        match self {
-            Decision::SameVersion { release } | Decision::AddChannels { release, .. } => {
-                Some(release)
-            }
-            _ => None,
-        }
-    }
 }
 
 /// The rendered bundle combined with what the registry already serves.

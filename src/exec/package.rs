@@ -17,11 +17,12 @@ use std::fs;
 
 use super::errors::PackageError;
 use super::outputs::object_names;
-use super::{Basis, Decision, Packaged, RenderedFiles};
+use super::{Basis, Packaged, RenderedFiles};
 use crate::error::{Error, Result};
 use crate::plan::{BundleSource, PackageStep, layout_str};
 use crate::report::Reporter;
 use olm_release_olm::archive::{self, Contents, Layout};
+use olm_release_olm::decision::Decision;
 use olm_release_olm::{Bundle, Finding, crd_file_name, history, validate};
 
 /// Where the bundle comes from. Made once per run and moved into [`run`], so the size of the

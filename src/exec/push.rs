@@ -27,9 +27,9 @@
 //! whose release stage failed is simply run again: push finds its own digest and does nothing,
 //! and the release stage completes.
 
+use super::Verified;
 use super::converge::{self, Context};
 use super::errors::PushError;
-use super::{Decision, Verified};
 use crate::error::Result;
 use crate::plan::PushStep;
 use crate::report::Reporter;
@@ -37,6 +37,7 @@ use olm_release_appregistry::RegistryError;
 use olm_release_appregistry::{PushOutcome, Registry, ReleaseInfo};
 use olm_release_http::events::{Gate, Write};
 use olm_release_olm::archive::{self, Packed};
+use olm_release_olm::decision::Decision;
 
 /// The registry, the reporter and the step: everything one push uses.
 pub(super) struct Push<'a> {

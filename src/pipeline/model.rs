@@ -113,16 +113,7 @@ pub struct RegistrySpec {
     pub concurrent_wait_seconds: Option<u64>,
 }
 
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize)]
-#[serde(rename_all = "lowercase")]
-/// What to do with a version below the channel head.
-pub enum OlderPolicy {
-    #[default]
-    /// Refuse it (exit 1) with an explanation.
-    Refuse,
-    /// Publish nothing (exit 0).
-    Skip,
-}
+pub use olm_release_olm::decision::OlderPolicy;
 
 /// The release target for artifacts.
 #[derive(Debug, Clone, Deserialize, Serialize)]

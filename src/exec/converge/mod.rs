@@ -28,7 +28,6 @@
 
 mod error;
 mod rebase;
-mod splice;
 
 use std::time::{Duration, Instant};
 
@@ -38,7 +37,7 @@ pub(crate) use error::ConvergeError;
 
 use rebase::{missing_in_channel, rebase};
 
-use super::{Decision, Verified, fetch_previous};
+use super::{Verified, fetch_previous};
 use crate::error::Result;
 use crate::plan::{FetchStep, PackageStep, Plan, PushStep, Step, VerifyStep};
 use crate::report::Reporter;
@@ -46,6 +45,7 @@ use olm_release_appregistry::{Registry, ReleaseInfo};
 use olm_release_http::events::Gate;
 use olm_release_olm::Bundle;
 use olm_release_olm::archive::Limits;
+use olm_release_olm::decision::Decision;
 
 /// Re-basing rounds before a job gives up.
 pub(crate) const ATTEMPTS: u32 = 3;

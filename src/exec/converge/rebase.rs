@@ -5,13 +5,14 @@
 
 use semver::Version;
 
-use super::{Context, splice};
+use super::Context;
 use crate::error::Result;
 use crate::exec::push::Push;
-use crate::exec::{Basis, Decision, Verified, fetch_previous, package, verify};
+use crate::exec::{Basis, Verified, fetch_previous, package, verify};
 use crate::plan::FetchStep;
 use olm_release_appregistry::ReleaseInfo;
 use olm_release_olm::archive::Contents;
+use olm_release_olm::decision::{self, Decided, Decision, Published, ReadFrom};
 use olm_release_olm::{Bundle, PackageManifest};
 
 /// Whether the bundle of `release`, below ours and not carried by it, must be taken in: its CSV
@@ -105,12 +106,20 @@ pub(super) async fn rebase(
             .await?
         }
     };
-    let (mut bundle, decision, notes) = fetch_previous::decide(
+    let published = Published {
+        bundle: previous,
+        release: &base.release,
+        releases: now.iter().map(|r| r.release.as_str()).collect(),
+        from: ReadFrom::Registry,
+    };
+    let Decided {
+        mut bundle,
+        decision,
+        notes,
+    } = decision::decide(
         basis.rendered.clone(),
-        previous,
         &fetch.channels,
-        &base.release,
-        now,
+        published,
         fetch.older,
     )?;
     for n in &notes {
@@ -155,7 +164,7 @@ pub(super) async fn rebase(
             .map(|c| c.current_csv.clone());
         if let Some(csv) = head.and_then(|h| other.csv(&h).cloned())
             && csv.semver() == version
-            && splice::splice(&mut bundle, &fetch.channel, csv, &other.crds)
+            && decision::splice(&mut bundle, &fetch.channel, csv, &other.crds)
         {
             cx.report
                 .detail(&format!("took in the CSV of release {}", r.release));

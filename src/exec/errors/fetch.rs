@@ -39,54 +39,9 @@ pub(crate) enum FetchError {
         found: String,
         package: String,
     },
-    #[error("{csv}: spec.version is not SemVer")]
-    NotSemver { csv: String },
-    #[error(
-        "release {release} is broken: channel {channel} names head {head}, which is not in its bundle"
-    )]
-    MissingHead {
-        release: String,
-        channel: String,
-        head: String,
-    },
-    #[error("release {release}: {head} has no SemVer spec.version")]
-    HeadVersion { release: String, head: String },
-    /// `at`: where the head is (`release 0.3.0` of the app registry, or `the catalog DIR`);
-    /// `why`: why that refuses it, and the fix.
-    #[error(
-        "{csv} (version {version}) is older than {head} (version {head_version}), the head of channel \
-         {channel} in {at}. {why}"
-    )]
-    Older {
-        csv: String,
-        version: String,
-        head: String,
-        head_version: String,
-        channel: String,
-        at: String,
-        why: &'static str,
-    },
-    #[error(
-        "{csv} is already published (release {release}) and differs from what this run rendered: {changes}. \
-         A published CSV is immutable, so it can join another channel only unchanged: publish these changes \
-         as a new version, or render the published CSV to add it to the channel"
-    )]
-    PublishedChanged {
-        csv: String,
-        release: String,
-        changes: String,
-    },
-    #[error(
-        "channel {channel} has head {head} in release {release}; {csv} is already published and cannot become \
-         its head because its replaces is fixed (it neither replaces nor skips {head}); publish a new version \
-         that replaces {head}"
-    )]
-    ChannelHeaded {
-        channel: String,
-        head: String,
-        csv: String,
-        release: String,
-    },
+    /// The published state refuses the release.
+    #[error(transparent)]
+    Decision(#[from] olm_release_olm::decision::DecisionError),
     /// The catalog fetch-previous reads breaks `opm validate`'s rules: its heads cannot be
     /// trusted (`first` names the file and document).
     #[error(

@@ -5,7 +5,7 @@
 //!
 //! The catalog is read and validated (`opm validate`'s rules), and for each channel of the
 //! release its head ([`fbc::head`], operator-registry's rule) with its `olm.package` version.
-//! Those heads become a skeleton of the "previous bundle" that [`decide_from`] takes, so the
+//! Those heads become a skeleton of the "previous bundle" that [`decide`] takes, so the
 //! decision is the app-registry path's, unchanged: above every head → `spec.replaces` = the
 //! first channel's head and `spec.skips` += the other channels' heads; the new CSV is already
 //! the head → the same version again (its edges rebuilt from the catalog entry, so the rerun
@@ -15,13 +15,16 @@
 
 use std::path::Path;
 
-use super::decide::{ReadFrom, clear_dangling, decide_from, first_package, set_skips, skips_of};
 use super::{csv_name, first_notes};
 use crate::error::Result;
 use crate::exec::errors::FetchError;
-use crate::exec::{Assembled, Basis, Decision, Rendered};
+use crate::exec::{Assembled, Basis, Rendered};
 use crate::plan::FetchStep;
 use crate::report::Reporter;
+use olm_release_olm::decision::Decision;
+use olm_release_olm::decision::{
+    Decided, Published, ReadFrom, clear_dangling, decide, first_package, set_skips, skips_of,
+};
 use olm_release_olm::fbc::{self, disk};
 use olm_release_olm::{Bundle, Channel, Level, Manifest, PackageManifest};
 
@@ -112,14 +115,17 @@ pub(crate) fn run(
         .map(|v| v.to_string())
         .unwrap_or_default();
     let previous = skeleton(pkg, &rendered, &found, from.entry_skips);
-    let (decided, decision, notes) = decide_from(
-        rendered.clone(),
-        previous,
-        &step.channels,
-        (&highest, &[]),
-        step.older,
-        ReadFrom::Catalog(&shown),
-    )?;
+    let published = Published {
+        bundle: previous,
+        release: &highest,
+        releases: Vec::new(),
+        from: ReadFrom::Catalog(&shown),
+    };
+    let Decided {
+        bundle: decided,
+        decision,
+        notes,
+    } = decide(rendered.clone(), &step.channels, published, step.older)?;
     for n in &notes {
         report.note(n);
     }

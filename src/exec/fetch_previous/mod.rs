@@ -15,21 +15,16 @@
 //! A pipeline without an app registry but with a catalog reads the catalog folder's channel
 //! heads instead ([`catalog`]), and takes the same decision.
 
-mod add;
 pub(crate) mod catalog;
-mod decide;
-pub(crate) mod name;
-
-pub(crate) use add::edges;
-pub(crate) use decide::{clear_dangling, decide};
 
 use super::errors::FetchError;
-use super::{Assembled, Basis, Decision, Rendered};
+use super::{Assembled, Basis, Rendered};
 use crate::error::Result;
 use crate::plan::FetchStep;
 use crate::report::Reporter;
 use olm_release_appregistry::{Registry, ReleaseInfo};
 use olm_release_olm::archive::{self, Limits};
+use olm_release_olm::decision::{self, Decided, Decision, Published, ReadFrom};
 use olm_release_olm::semdiff::{self, Side};
 use olm_release_olm::{Bundle, Manifest};
 
@@ -62,11 +57,11 @@ pub(crate) async fn run(
     let Some(default) = releases.first() else {
         first_release_check(registry, report, ns, pkg, &rendered).await;
         let mut rendered = rendered;
-        if let Some(cleared) = clear_dangling(&mut rendered, None) {
+        if let Some(cleared) = decision::clear_dangling(&mut rendered, None) {
             report.note(&cleared);
         }
         let name = csv_name(&rendered).to_string();
-        for note in decide::first_package(&mut rendered.package, &step.channels, &name) {
+        for note in decision::first_package(&mut rendered.package, &step.channels, &name) {
             report.note(&note);
         }
         let decision = Decision::First {
@@ -102,14 +97,17 @@ pub(crate) async fn run(
         .and_then(|c| previous.csv(&c.current_csv))
         .cloned();
     let (previous_crds, previous_package) = (previous.crds.clone(), previous.package.clone());
-    let (bundle, decision, notes) = decide(
-        rendered,
-        previous,
-        &step.channels,
-        &default.release,
-        &releases,
-        step.older,
-    )?;
+    let published = Published {
+        bundle: previous,
+        release: &default.release,
+        releases: releases.iter().map(|r| r.release.as_str()).collect(),
+        from: ReadFrom::Registry,
+    };
+    let Decided {
+        bundle,
+        decision,
+        notes,
+    } = decision::decide(rendered, &step.channels, published, step.older)?;
     for n in &notes {
         report.note(n);
     }

@@ -16,14 +16,8 @@
 
 use std::cmp::Ordering;
 
-use crate::error::Result;
-use crate::exec::Decision;
-use crate::exec::errors::FetchError;
-use crate::pipeline::OlderPolicy;
-use olm_release_appregistry::ReleaseInfo;
-use olm_release_olm::{Bundle, Manifest, PackageManifest};
-
-use super::add;
+use super::{Decision, DecisionError, Older, OlderPolicy, join};
+use crate::{Bundle, Manifest, PackageManifest};
 
 fn csv_name(b: &Bundle) -> String {
     b.csvs
@@ -34,7 +28,7 @@ fn csv_name(b: &Bundle) -> String {
 }
 
 /// Points every channel of the release at `head`, adding the ones the package lacks.
-pub(crate) fn set_heads(package: &mut PackageManifest, channels: &[String], head: &str) {
+pub fn set_heads(package: &mut PackageManifest, channels: &[String], head: &str) {
     for c in channels {
         package.set_head(c, head);
     }
@@ -43,7 +37,7 @@ pub(crate) fn set_heads(package: &mut PackageManifest, channels: &[String], head
 /// The package of a first release: every channel of the release headed by `head`; a channel
 /// the project's package file declares with another head is left out, and said so (its head
 /// is not published, so OLM could not serve it).
-pub(crate) fn first_package(
+pub fn first_package(
     package: &mut PackageManifest,
     channels: &[String],
     head: &str,
@@ -72,7 +66,7 @@ pub(crate) fn first_package(
 /// registry's current bundle; `None` when nothing is published), saying what it cleared. A
 /// complete CSV copied from a project keeps its own `replaces`, which on a first release names
 /// a CSV OLM would never find.
-pub(crate) fn clear_dangling(bundle: &mut Bundle, previous: Option<&Bundle>) -> Option<String> {
+pub fn clear_dangling(bundle: &mut Bundle, previous: Option<&Bundle>) -> Option<String> {
     let name = csv_name(bundle);
     let csv = bundle.csvs.first_mut()?;
     let replaces = csv.replaces()?.to_string();
@@ -94,7 +88,7 @@ struct Head {
 
 /// Where the previous heads were read, for the refusal of an older version.
 #[derive(Debug, Clone, Copy)]
-pub(crate) enum ReadFrom<'a> {
+pub enum ReadFrom<'a> {
     /// The app registry's default release.
     Registry,
     /// A file-based catalog folder (shown as given).
@@ -117,39 +111,52 @@ impl ReadFrom<'_> {
     }
 }
 
-/// Combines the rendered bundle (new CSV first) with the previous one; also returns notes on
-/// what was decided beyond the [`Decision`] (skips added, a `replaces` cleared).
-pub(crate) fn decide(
-    rendered: Bundle,
-    previous: Bundle,
-    channels: &[String],
-    previous_release: &str,
-    releases: &[ReleaseInfo],
-    older: OlderPolicy,
-) -> Result<(Bundle, Decision, Vec<String>)> {
-    decide_from(
-        rendered,
-        previous,
-        channels,
-        (previous_release, releases),
-        older,
-        ReadFrom::Registry,
-    )
+/// The published side of the decision: the bundle whose channel heads the new CSV is decided
+/// against, and where it was read.
+#[derive(Debug)]
+pub struct Published<'a> {
+    /// The previous bundle: the app registry's highest release, or a skeleton of the catalog's
+    /// channel heads.
+    pub bundle: Bundle,
+    /// Its release name (the app registry's), shown in messages.
+    pub release: &'a str,
+    /// Every release name of the package, which a channel-join release must not take.
+    pub releases: Vec<&'a str>,
+    /// Where the heads were read.
+    pub from: ReadFrom<'a>,
 }
 
-/// [`decide`], with the heads read from `from` (the one decision for both sources).
-pub(crate) fn decide_from(
+/// What [`decide`] returns: the bundle to publish (the new CSV first, then what the previous
+/// bundle carried), the decision, and notes on what was decided beyond it (skips added, a
+/// `replaces` cleared).
+#[derive(Debug)]
+pub struct Decided {
+    /// The bundle to publish.
+    pub bundle: Bundle,
+    /// The decision.
+    pub decision: Decision,
+    /// Notes for the user.
+    pub notes: Vec<String>,
+}
+
+/// Decides the rendered bundle (new CSV first) of a release to `channels` against the
+/// published heads, and combines it with the previous bundle.
+pub fn decide(
     mut rendered: Bundle,
-    previous: Bundle,
     channels: &[String],
-    (previous_release, releases): (&str, &[ReleaseInfo]),
+    published: Published<'_>,
     older: OlderPolicy,
-    from: ReadFrom<'_>,
-) -> Result<(Bundle, Decision, Vec<String>)> {
+) -> Result<Decided, DecisionError> {
+    let Published {
+        bundle: previous,
+        release: previous_release,
+        releases,
+        from,
+    } = published;
     let new_name = csv_name(&rendered);
     let new_version = rendered.csvs[0]
         .semver()
-        .ok_or_else(|| FetchError::NotSemver {
+        .ok_or_else(|| DecisionError::NotSemver {
             csv: new_name.clone(),
         })?;
     let mut heads = Vec::new();
@@ -157,17 +164,20 @@ pub(crate) fn decide_from(
         let Some(head) = previous.package.channel(channel) else {
             continue;
         };
-        let head_csv = previous
-            .csv(&head.current_csv)
-            .ok_or_else(|| FetchError::MissingHead {
+        let head_csv =
+            previous
+                .csv(&head.current_csv)
+                .ok_or_else(|| DecisionError::MissingHead {
+                    release: previous_release.into(),
+                    channel: channel.clone(),
+                    head: head.current_csv.clone(),
+                })?;
+        let head_version = head_csv
+            .semver()
+            .ok_or_else(|| DecisionError::HeadVersion {
                 release: previous_release.into(),
-                channel: channel.clone(),
                 head: head.current_csv.clone(),
             })?;
-        let head_version = head_csv.semver().ok_or_else(|| FetchError::HeadVersion {
-            release: previous_release.into(),
-            head: head.current_csv.clone(),
-        })?;
         let order = new_version.cmp(&head_version);
         if order == Ordering::Less {
             match older {
@@ -175,11 +185,15 @@ pub(crate) fn decide_from(
                     let decision = Decision::SkipOlder {
                         head: head.current_csv.clone(),
                     };
-                    return Ok((rendered, decision, Vec::new()));
+                    return Ok(Decided {
+                        bundle: rendered,
+                        decision,
+                        notes: Vec::new(),
+                    });
                 }
                 OlderPolicy::Refuse => {
                     let (at, why) = from.refusal(previous_release);
-                    return Err(FetchError::Older {
+                    return Err(DecisionError::Older(Box::new(Older {
                         csv: new_name,
                         version: new_version.to_string(),
                         head: head.current_csv.clone(),
@@ -187,8 +201,7 @@ pub(crate) fn decide_from(
                         channel: channel.clone(),
                         at,
                         why,
-                    }
-                    .into());
+                    })));
                 }
             }
         }
@@ -207,7 +220,7 @@ pub(crate) fn decide_from(
         );
         rendered.csvs[0].set_replaces(replaces.as_deref());
         set_skips(&mut rendered.csvs[0], &skips);
-        return add::decide(rendered, previous, channels, previous_release, releases);
+        return join::decide(rendered, previous, channels, previous_release, &releases);
     }
     let mut notes = Vec::new();
     let above: Vec<&Head> = heads
@@ -250,15 +263,16 @@ pub(crate) fn decide_from(
             ),
         }
     };
-    Ok((
-        merge(rendered, previous, channels, &new_name),
+    Ok(Decided {
+        bundle: merge(rendered, previous, channels, &new_name),
         decision,
         notes,
-    ))
+    })
 }
 
-pub(super) fn skips_of(csv: &Manifest) -> Vec<String> {
-    olm_release_olm::value_at(&csv.doc, "spec.skips")
+/// The CSV names in `spec.skips` (string entries only).
+pub fn skips_of(csv: &Manifest) -> Vec<String> {
+    crate::value_at(&csv.doc, "spec.skips")
         .and_then(serde_yaml_ng::Value::as_sequence)
         .map(|s| {
             s.iter()
@@ -268,7 +282,8 @@ pub(super) fn skips_of(csv: &Manifest) -> Vec<String> {
         .unwrap_or_default()
 }
 
-pub(super) fn set_skips(csv: &mut Manifest, skips: &[String]) {
+/// Sets `spec.skips` (removed when empty), keeping the key order of `spec`.
+pub fn set_skips(csv: &mut Manifest, skips: &[String]) {
     let Some(spec) = csv
         .doc
         .get_mut("spec")

@@ -4,11 +4,11 @@
 //! release's CRDs of other names come with it. This is what a sequential publication would
 //! have produced, so the bundle again carries one chain per channel, ordered by SemVer.
 
-use olm_release_olm::{Bundle, Manifest};
+use crate::{Bundle, Manifest};
 
 /// The CSV names of `channel`'s chain in `bundle`, head first (stops at a missing CSV or a
 /// cycle).
-pub(super) fn chain(bundle: &Bundle, channel: &str) -> Vec<String> {
+pub fn chain(bundle: &Bundle, channel: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let mut next = bundle
         .package
@@ -30,12 +30,7 @@ pub(super) fn chain(bundle: &Bundle, channel: &str) -> Vec<String> {
 /// Inserts `csv` into `channel` of `bundle` at its SemVer place, with the CRDs of `crds` that
 /// the bundle lacks. `false` (and nothing changed) when the CSV has no name or SemVer version,
 /// or the bundle already has a CSV of that name.
-pub(super) fn splice(
-    bundle: &mut Bundle,
-    channel: &str,
-    mut csv: Manifest,
-    crds: &[Manifest],
-) -> bool {
+pub fn splice(bundle: &mut Bundle, channel: &str, mut csv: Manifest, crds: &[Manifest]) -> bool {
     let (Some(name), Some(version)) = (csv.name().map(str::to_string), csv.semver()) else {
         return false;
     };
@@ -82,11 +77,11 @@ pub(super) fn splice(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use olm_release_olm::testing::csv;
+    use crate::testing::csv;
 
     /// A bundle whose channel alpha is headed by `head`.
     fn bundle(head: &str, csvs: Vec<Manifest>) -> Bundle {
-        olm_release_olm::testing::bundle(&[("alpha", head)], csvs)
+        crate::testing::bundle(&[("alpha", head)], csvs)
     }
 
     #[test]

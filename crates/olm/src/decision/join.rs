@@ -16,20 +16,16 @@
 //! - nothing to add → [`Decision::SameVersion`] with the previous release, so a rerun of the
 //!   command that added the channels finds its own release and writes nothing.
 //!
-//! The release is named by [`super::name::channel_release`].
+//! The release is named by [`super::channel_release`].
 
-use crate::error::Result;
-use crate::exec::Decision;
-use crate::exec::errors::FetchError;
-use olm_release_appregistry::ReleaseInfo;
-use olm_release_olm::semdiff::{self, ChangeKind};
-use olm_release_olm::{Bundle, Manifest};
-
-use super::decide::{merge, skips_of};
+use super::decide::{Decided, merge, skips_of};
 use super::name::channel_release;
+use super::{Decision, DecisionError};
+use crate::semdiff::{self, ChangeKind};
+use crate::{Bundle, Manifest};
 
 /// The CSVs `csv` replaces or skips: the heads it may move a channel from.
-pub(crate) fn edges(csv: &Manifest) -> Vec<String> {
+pub fn edges(csv: &Manifest) -> Vec<String> {
     csv.replaces()
         .map(str::to_string)
         .into_iter()
@@ -48,7 +44,7 @@ fn joined(
     published: &Manifest,
     channels: &[String],
     release: &str,
-) -> Result<(Vec<String>, Vec<String>)> {
+) -> Result<(Vec<String>, Vec<String>), DecisionError> {
     let name = published.name().unwrap_or_default();
     let edges = edges(published);
     let (mut added, mut notes) = (Vec::new(), Vec::new());
@@ -69,13 +65,12 @@ fn joined(
                 added.push(channel.clone());
             }
             Some(c) => {
-                return Err(FetchError::ChannelHeaded {
+                return Err(DecisionError::ChannelHeaded {
                     channel: channel.clone(),
                     head: c.current_csv.clone(),
                     csv: name.to_string(),
                     release: release.to_string(),
-                }
-                .into());
+                });
             }
         }
     }
@@ -138,13 +133,13 @@ pub(super) fn decide(
     previous: Bundle,
     channels: &[String],
     previous_release: &str,
-    releases: &[ReleaseInfo],
-) -> Result<(Bundle, Decision, Vec<String>)> {
+    releases: &[&str],
+) -> Result<Decided, DecisionError> {
     let name = rendered.csvs[0].name().unwrap_or_default().to_string();
     let published = previous
         .csv(&name)
         .cloned()
-        .expect("add::decide runs for a CSV the previous bundle carries");
+        .expect("join::decide runs for a CSV the previous bundle carries");
     let (added, mut notes) = joined(&previous, &published, channels, previous_release)?;
     let differs = changes(&published, &rendered.csvs[0]);
     if added.is_empty() {
@@ -157,23 +152,24 @@ pub(super) fn decide(
         let decision = Decision::SameVersion {
             release: previous_release.to_string(),
         };
-        return Ok((merge(rendered, previous, channels, &name), decision, notes));
+        return Ok(Decided {
+            bundle: merge(rendered, previous, channels, &name),
+            decision,
+            notes,
+        });
     }
     if let Some(changes) = differs {
-        return Err(FetchError::PublishedChanged {
+        return Err(DecisionError::PublishedChanged {
             csv: name,
             release: previous_release.to_string(),
             changes,
-        }
-        .into());
+        });
     }
-    let release = channel_release(
-        previous_release,
-        releases.iter().map(|r| r.release.as_str()),
-    )
-    .ok_or_else(|| FetchError::HeadVersion {
-        release: previous_release.to_string(),
-        head: name.clone(),
+    let release = channel_release(previous_release, releases.iter().copied()).ok_or_else(|| {
+        DecisionError::HeadVersion {
+            release: previous_release.to_string(),
+            head: name.clone(),
+        }
     })?;
     notes.push(format!(
         "{name} is already published (release {previous_release}); release {release} adds it to channel{} {} with the same CSVs and CRDs",
@@ -211,19 +207,23 @@ pub(super) fn decide(
         channels: added,
         base_release: previous_release.to_string(),
     };
-    Ok((merge(rendered, previous, channels, &name), decision, notes))
+    Ok(Decided {
+        bundle: merge(rendered, previous, channels, &name),
+        decision,
+        notes,
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pipeline::OlderPolicy;
+    use crate::decision::{OlderPolicy, Published, ReadFrom};
 
-    use olm_release_olm::testing::bundle;
+    use crate::testing::bundle;
 
     /// `op.v{v}` with `spec.image` and a `createdAt` that differs with it.
     fn csv(v: &str, replaces: Option<&str>, image: &str) -> Manifest {
-        let mut m = olm_release_olm::testing::csv(v, replaces);
+        let mut m = crate::testing::csv(v, replaces);
         m.doc["metadata"]["annotations"] =
             serde_yaml_ng::from_str(&format!("createdAt: '{image}-time'")).unwrap();
         m.doc["spec"]["image"] = image.into();
@@ -252,30 +252,19 @@ mod tests {
         names.iter().map(|c| c.to_string()).collect()
     }
 
-    fn releases(names: &[&str]) -> Vec<ReleaseInfo> {
-        names
-            .iter()
-            .map(|r| ReleaseInfo {
-                release: (*r).into(),
-                digest: "0".repeat(64),
-                size: 0,
-            })
-            .collect()
-    }
-
     fn run(
         rendered: Bundle,
         previous: Bundle,
         names: &[&str],
-    ) -> Result<(Bundle, Decision, Vec<String>)> {
-        super::super::decide(
-            rendered,
-            previous,
-            &channels(names),
-            "0.2.0",
-            &releases(&["0.2.0", "0.1.0"]),
-            OlderPolicy::Refuse,
-        )
+    ) -> Result<(Bundle, Decision, Vec<String>), DecisionError> {
+        let published = Published {
+            bundle: previous,
+            release: "0.2.0",
+            releases: vec!["0.2.0", "0.1.0"],
+            from: ReadFrom::Registry,
+        };
+        let d = super::super::decide(rendered, &channels(names), published, OlderPolicy::Refuse)?;
+        Ok((d.bundle, d.decision, d.notes))
     }
 
     #[test]

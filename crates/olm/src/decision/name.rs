@@ -18,7 +18,7 @@ use semver::{BuildMetadata, Prerelease, Version};
 
 /// The channel-add release above `highest`, avoiding every name in `taken`; `None` when
 /// `highest` is not SemVer.
-pub(crate) fn channel_release<'a>(
+pub fn channel_release<'a>(
     highest: &str,
     taken: impl IntoIterator<Item = &'a str> + Clone,
 ) -> Option<String> {
