@@ -19,20 +19,9 @@ pub(crate) use push::PushError;
 pub(crate) enum RenderError {
     #[error(transparent)]
     Template(#[from] olm_release_gotemplate::Error),
-    #[error("assembling the CSV: {0}")]
-    Parts(#[source] olm_release_olm::csv_build::CsvError),
-    /// Setting the assembled parts into the CSV of `file`.
-    #[error("{file}: {source}")]
-    Apply {
-        file: String,
-        #[source]
-        source: olm_release_olm::csv_build::CsvError,
-    },
     /// A rendered file that is not YAML (the message names it).
     #[error("{0}")]
     Yaml(String),
-    #[error("{file}: the CSV has no metadata.name")]
-    NoCsvName { file: String },
     #[error("{file}: writing the CSV: {message}")]
     WriteCsv { file: String, message: String },
     #[error("{}: no templates found (render.templates)", dir.display())]

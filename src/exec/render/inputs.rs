@@ -15,7 +15,7 @@ use crate::exec::errors::RenderError;
 use crate::pipeline::render_spec::TemplateFunctions;
 use crate::plan::{RenderStep, TimeSource};
 use olm_release_gotemplate::{self as template, Data, Functions, Value};
-use olm_release_olm::csv_build::{self, CsvError, Doc, Parts};
+use olm_release_olm::csv_build::{self, CsvError, Doc, PartFiles};
 use olm_release_olm::{Finding, Level};
 
 /// `file` as the pipeline names it (relative to the source folder, or absolute).
@@ -65,28 +65,35 @@ pub(crate) fn base_data(step: &RenderStep) -> Data {
     data
 }
 
-/// Builds the CSV parts the pipeline asks for, reading RBAC and Deployment files (rendered with
-/// `data` when they are templates) and the icon. Without a `render.csv` section only the
-/// release's own parts (version, createdAt) are set.
-pub(crate) fn build_parts(step: &RenderStep, data: &Data) -> Result<Parts, RenderError> {
-    let source = &step.source;
-    let mut docs = |file: &str| read_docs(source, file, data);
-    let mut bytes = |file: &str| {
-        let path = resolve_path(source, Path::new(file));
+/// The files the CSV parts are read from, as the pipeline names them (relative to the source
+/// folder): RBAC and Deployment files rendered with `data` when they are templates, and the
+/// icon.
+pub(crate) struct PartReader<'a> {
+    pub(crate) source: &'a Path,
+    pub(crate) data: &'a Data,
+}
+
+impl PartFiles for PartReader<'_> {
+    fn docs(&mut self, file: &str) -> Result<Option<Vec<Doc>>, CsvError> {
+        read_docs(self.source, file, self.data)
+    }
+
+    fn bytes(&mut self, file: &str) -> Result<Vec<u8>, CsvError> {
+        let path = resolve_path(self.source, Path::new(file));
         olm_release_base::input::read(&path, olm_release_base::input::MAX_FILE_BYTES)
             .map_err(|e| CsvError::Load(format!("{}: {e} (render.csv.icon)", path.display())))
-    };
-    let mut parts = Parts::build(
-        &step.csv,
-        &step.version,
-        &step.created_at.value,
-        &mut docs,
-        &mut bytes,
-    )
-    .map_err(RenderError::Parts)?;
-    parts.skips = step.skips.clone();
-    parts.skip_range = step.skip_range.clone();
-    Ok(parts)
+    }
+}
+
+/// What the CSV is assembled from besides its template.
+pub(crate) fn request(step: &RenderStep) -> csv_build::Request<'_> {
+    csv_build::Request {
+        spec: &step.csv,
+        version: &step.version,
+        created_at: &step.created_at.value,
+        skips: &step.skips,
+        skip_range: step.skip_range.as_deref(),
+    }
 }
 
 /// The package file (`render.package`) and CRDs (`render.crds`) read from outside the bundle
@@ -173,23 +180,4 @@ pub(crate) fn parse_docs(file: &str, text: &str) -> Result<Vec<Doc>, String> {
         }
     }
     Ok(out)
-}
-
-/// Adds the variables `render.csv.vars` maps to the assembled parts, as YAML blocks.
-pub(crate) fn add_part_vars(step: &RenderStep, parts: &Parts, data: &mut Data) {
-    for (name, value) in parts.vars(&step.csv.vars) {
-        data.vars.insert(name, Value::Block(value));
-    }
-}
-
-/// The structural CSV parts, applied to the parsed CSV.
-pub(crate) fn apply_parts(
-    csv: &mut serde_yaml_ng::Value,
-    parts: &Parts,
-    file: &str,
-) -> Result<(), RenderError> {
-    csv_build::apply(csv, parts).map_err(|source| RenderError::Apply {
-        file: file.into(),
-        source,
-    })
 }

@@ -27,8 +27,8 @@ use crate::plan::RenderStep;
 use crate::report::Reporter;
 use olm_release_base::Class;
 use olm_release_gotemplate as template;
-use olm_release_olm::csv_build::spec::CreatedAtPolicy;
-use olm_release_olm::{self as olm, Bundle, Manifest};
+use olm_release_olm::Bundle;
+use olm_release_olm::csv_build::{self, spec::CreatedAtPolicy};
 
 /// The render step: renders, reports, and hands the result on.
 pub(crate) fn run(step: &RenderStep, report: &Reporter) -> Result<Rendered> {
@@ -92,44 +92,54 @@ pub(crate) struct Output {
     pub(crate) in_bundle: bool,
 }
 
+/// The rendered templates and where the bundle's parts are among them.
+struct Templates {
+    outputs: Vec<Output>,
+    found: bundle::Found,
+}
+
+impl csv_build::RenderedCsv for Templates {
+    fn csv_doc(&mut self) -> (&mut Value, &str) {
+        let (ci, di) = self.found.csv;
+        let out = &mut self.outputs[ci];
+        (&mut out.docs[di], &out.template)
+    }
+}
+
 /// Renders the step's templates into its folder.
 pub(crate) fn render(step: &RenderStep) -> Result<Rendered> {
     let dir = &step.into;
     let mut findings = Vec::new();
     findings.extend(inputs::created_at_finding(step));
-    let mut data = inputs::base_data(step);
-    let parts = inputs::build_parts(step, &data)?;
-    inputs::add_part_vars(step, &parts, &mut data);
-
-    let mut outputs = render_all(step, &data)?;
-    let outside = inputs::outside(step)?;
-    let found = bundle::find(&step.bundle_dir, &outputs, outside)?;
-    let (ci, di) = found.csv;
-    let csv_out = &mut outputs[ci];
-    let csv_doc = &mut csv_out.docs[di];
-    let had_date = csv_doc
-        .get("metadata")
-        .and_then(|m| m.get("annotations"))
-        .and_then(|a| a.get("createdAt"))
-        .and_then(Value::as_str)
-        .is_some_and(|d| !d.is_empty());
-    if had_date && step.csv.created_at == CreatedAtPolicy::Keep {
+    let data = inputs::base_data(step);
+    let mut files = inputs::PartReader {
+        source: &step.source,
+        data: &data,
+    };
+    let assembled = csv_build::assemble(&inputs::request(step), &mut files, |vars| {
+        let mut data = data.clone();
+        data.vars.extend(
+            vars.into_iter()
+                .map(|(k, v)| (k, template::Value::Block(v))),
+        );
+        let outputs = render_all(step, &data)?;
+        let outside = inputs::outside(step)?;
+        let found = bundle::find(&step.bundle_dir, &outputs, outside)?;
+        Ok::<_, Error>(Templates { outputs, found })
+    })?;
+    if assembled.template_created_at && step.csv.created_at == CreatedAtPolicy::Keep {
         findings.retain(|f| f.rule != "created-at");
     }
-    inputs::apply_parts(csv_doc, &parts, &csv_out.template)?;
+    let mut csv = assembled.csv;
+    let Templates { mut outputs, found } = assembled.rendered;
+    let (ci, di) = found.csv;
+    let csv_out = &mut outputs[ci];
     findings.extend(checks::descriptor_paths(
-        csv_doc,
+        &mut csv_out.docs[di],
         &csv_out.template,
         &csv_out.source_text,
     ));
-    let csv = Manifest::new(
-        olm::csv_file_name(Manifest::new("", csv_doc.clone()).name().ok_or_else(|| {
-            RenderError::NoCsvName {
-                file: csv_out.template.clone(),
-            }
-        })?),
-        csv_doc.clone(),
-    );
+    csv.doc = csv_out.docs[di].clone();
     csv_out.content = to_yaml(&csv_out.docs, &csv_out.template)?;
 
     findings.extend(checks::package(

@@ -48,6 +48,24 @@ pub enum CsvError {
     NotMapping { path: String },
     #[error("spec.install.spec.deployments is not a list")]
     DeploymentsNotList,
+    /// Reading the parts failed.
+    #[error("assembling the CSV: {0}")]
+    Assembling(#[source] Box<CsvError>),
+    /// Setting the parts into the CSV of `file` failed.
+    #[error("{file}: {source}")]
+    InCsv {
+        /// The CSV's template.
+        file: String,
+        /// Why.
+        #[source]
+        source: Box<CsvError>,
+    },
+    /// The rendered CSV has no name.
+    #[error("{file}: the CSV has no metadata.name")]
+    NoName {
+        /// The CSV's template.
+        file: String,
+    },
 }
 
 impl olm_release_base::Classified for CsvError {

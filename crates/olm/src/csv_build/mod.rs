@@ -9,8 +9,10 @@
 //! placeholders like `{{.OperatorRules}}`; [`apply`] then sets them again structurally, so the
 //! CSV holds the built parts whichever way the template was written.
 //!
-//! File access is the caller's: [`Parts::build`] receives loaders, so this module stays pure.
+//! [`assemble`] is the one entry point. File access is the caller's ([`PartFiles`]), and so is
+//! template rendering, so this module stays pure.
 
+mod assemble;
 mod error;
 pub mod icon;
 mod images;
@@ -21,6 +23,7 @@ use std::collections::BTreeMap;
 
 use serde_yaml_ng::{Mapping, Value};
 
+pub use assemble::{Assembled, PartFiles, RenderedCsv, Request, assemble};
 pub use error::CsvError;
 pub use icon::Icon;
 pub use rbac::Doc;
