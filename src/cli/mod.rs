@@ -34,7 +34,7 @@ pub(crate) struct Cli {
     /// Largest bundle read, uncompressed (a .tar.gz's tar, a bundle.yaml, a folder's YAML
     /// files): bytes, or with a KiB/MiB/GiB suffix [default: 64MiB, or
     /// OLM_RELEASE_MAX_BUNDLE_BYTES]. See README "Limits and network".
-    #[arg(long, global = true, value_name = "SIZE", value_parser = crate::settings::parse_size)]
+    #[arg(long, global = true, value_name = "SIZE", value_parser = parse_size)]
     pub(crate) max_bundle_bytes: Option<u64>,
 }
 
@@ -345,4 +345,26 @@ fn parse_var(s: &str) -> Result<(String, String), String> {
         ));
     }
     Ok((k.to_string(), v.to_string()))
+}
+
+/// `1048576`, `512KiB`, `64MiB`, `1GiB` (also `K`, `M`, `G`, `KB`, `MB`, `GB` as powers of 1024):
+/// `--max-bundle-bytes`, and the variable that stands in for it.
+pub(crate) fn parse_size(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let digits = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    let (n, unit) = t.split_at(digits);
+    let not_a_size = || format!("'{s}' is not a size (e.g. 67108864, 64MiB, 1GiB)");
+    let shift = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 0,
+        "k" | "kb" | "kib" => 10,
+        "m" | "mb" | "mib" => 20,
+        "g" | "gb" | "gib" => 30,
+        _ => return Err(not_a_size()),
+    };
+    let n: u64 = n.parse().map_err(|_| not_a_size())?;
+    match n.checked_mul(1 << shift) {
+        Some(0) => Err("the size must be more than 0".into()),
+        Some(v) => Ok(v),
+        None => Err(format!("'{s}' is too large")),
+    }
 }

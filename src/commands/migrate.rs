@@ -65,7 +65,7 @@ pub(crate) fn plan(
             credentials: settings::registry_credentials(env),
             http: super::registry::http_options(&args.at),
             retry: Default::default(),
-            concurrent_wait: crate::plan::CONCURRENT_WAIT,
+            concurrent_wait: crate::settings::CONCURRENT_WAIT,
         },
         namespace: args.namespace.clone(),
         package: args.package.clone(),

@@ -11,11 +11,12 @@
 use std::path::{Path, PathBuf};
 
 use super::checks;
-use super::time::created_at;
-use super::{
-    BundleSource, FetchSource, FetchStep, Header, PackageStep, Plan, PushStep, RegistryJob,
-    RenderStep, Step, VerifyStep,
+use super::document::{Header, Plan};
+use super::steps::{
+    BundleSource, FetchSource, FetchStep, PackageStep, PushStep, RegistryJob, RenderStep, Step,
+    VerifyStep,
 };
+use super::time::created_at;
 use crate::error::{Problem, Problems};
 use crate::pipeline::StageName;
 use crate::settings::{Settings, resolve_path};
@@ -51,7 +52,10 @@ pub(crate) fn build(s: &Settings) -> Result<Plan, Problems> {
 }
 
 /// The render step alone (`olm-release render`), into `into`.
-pub(crate) fn render_only(s: &Settings, into: PathBuf) -> Result<super::RenderStep, Problems> {
+pub(crate) fn render_only(
+    s: &Settings,
+    into: PathBuf,
+) -> Result<super::steps::RenderStep, Problems> {
     let mut b = Builder::new(s);
     let step = b.render(into);
     if !b.problems.is_empty() {
@@ -250,7 +254,7 @@ impl<'a> Builder<'a> {
                     Ok(n) => n,
                     Err(p) => {
                         self.problems.push(p);
-                        super::Notes::None
+                        super::notes::Notes::None
                     }
                 };
                 Step::Release(checks::release_step(s, &release, notes)?)

@@ -4,10 +4,8 @@
 
 use std::path::Path;
 
-use super::{
-    AssetSpec, Check, GitHubJob, PreflightStep, RegistryJob, ReleaseStep, ReleaseTarget,
-    RenderStep, Step, Sums,
-};
+use super::release_step::{AssetSpec, GitHubJob, ReleaseStep, ReleaseTarget, Sums};
+use super::steps::{Check, PreflightStep, RegistryJob, RenderStep, Step};
 use crate::error::Problem;
 use crate::pipeline::model::AssetEntry;
 use crate::settings::{
@@ -22,7 +20,7 @@ pub(crate) const SUMS: &str = "SHA256SUMS";
 pub(crate) fn release_step(
     s: &Settings,
     release: &ReleaseSettings,
-    notes: super::Notes,
+    notes: super::notes::Notes,
 ) -> Option<ReleaseStep> {
     let target = match release.target.clone()? {
         Target::Dir(root) => ReleaseTarget::Dir { root },

@@ -61,7 +61,7 @@ pub(crate) struct BundleImageStep {
     pub(crate) package: String,
     pub(crate) channel: String,
     /// Every channel the release joins, `channel` first: the bundle's channels annotation.
-    #[serde(skip_serializing_if = "super::steps::single")]
+    #[serde(skip_serializing_if = "single")]
     pub(crate) channels: Vec<String>,
     /// Tar entry times and the config's `created` (`SOURCE_DATE_EPOCH`, else 0).
     pub(crate) epoch: u64,
@@ -76,7 +76,7 @@ pub(crate) struct CatalogStep {
     pub(crate) channel: String,
     /// Every channel the release joins, `channel` first: the bundle gets an entry in each
     /// (an already-published bundle joining a channel gets its entry there).
-    #[serde(skip_serializing_if = "super::steps::single")]
+    #[serde(skip_serializing_if = "single")]
     pub(crate) channels: Vec<String>,
     pub(crate) skips: Vec<String>,
     pub(crate) skip_range: Option<String>,
@@ -194,4 +194,10 @@ pub(crate) fn show_catalog(c: &CatalogStep) -> Vec<String> {
         out.push(format!("skipRange: {r}"));
     }
     out
+}
+
+/// One channel (or none): shown as `channel` alone (the serialised steps of this module's and
+/// of `steps`).
+pub(super) fn single(v: &[String]) -> bool {
+    v.len() <= 1
 }

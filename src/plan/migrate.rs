@@ -4,33 +4,13 @@
 
 use std::path::PathBuf;
 
-use serde::Serialize;
-
+use super::checks;
+use super::document::{Header, Plan};
 use super::images::ImageJob;
-use super::{Header, Plan, RegistryJob, Step, checks};
+use super::steps::{MigrateStep, RegistryJob, Step};
 use crate::ci::CiContext;
 use crate::error::{Problem, Problems};
 use crate::settings::RunMode;
-
-/// Migrate a package: read its releases, push a bundle image per CSV, write the catalog.
-#[derive(Debug, Clone, Serialize)]
-pub(crate) struct MigrateStep {
-    pub(crate) registry: RegistryJob,
-    pub(crate) namespace: String,
-    pub(crate) package: String,
-    pub(crate) image: ImageJob,
-    /// The name the catalog pins by digest; each CSV's image is tagged with its version.
-    pub(crate) name: String,
-    pub(crate) catalog: PathBuf,
-    /// Tar entry times and the config's `created`.
-    pub(crate) epoch: u64,
-    pub(crate) force: bool,
-    #[serde(skip)]
-    pub(crate) show_diff: bool,
-    /// Limits on reading each pulled release (`--max-bundle-bytes`).
-    #[serde(skip)]
-    pub(crate) limits: olm_release_olm::archive::Limits,
-}
 
 /// What `migrate` is asked to do, resolved.
 #[derive(Debug, Clone)]

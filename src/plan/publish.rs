@@ -6,7 +6,8 @@
 use std::path::PathBuf;
 
 use super::checks;
-use super::{BundleSource, Header, PackageStep, Plan, PushStep, RegistryJob, Step, VerifyStep};
+use super::document::{Header, Plan};
+use super::steps::{BundleSource, PackageStep, PushStep, RegistryJob, Step, VerifyStep};
 use crate::ci::CiContext;
 use crate::error::{Problem, Problems};
 use crate::settings::RunMode;
@@ -46,7 +47,7 @@ pub(crate) fn publish(p: &PublishInputs) -> Result<Plan, Problems> {
         credentials: p.credentials.clone(),
         http: p.http,
         retry: p.retry,
-        concurrent_wait: super::CONCURRENT_WAIT,
+        concurrent_wait: crate::settings::CONCURRENT_WAIT,
     };
     let releases: Vec<(String, BundleSource)> = match &p.release {
         Some(release) => vec![(

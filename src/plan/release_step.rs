@@ -19,7 +19,7 @@ pub(crate) struct ReleaseStep {
     pub(crate) prerelease: bool,
     pub(crate) draft: bool,
     /// The release notes: the GitHub release's body, the `dir:` target's `NOTES.md`.
-    pub(crate) notes: super::Notes,
+    pub(crate) notes: super::notes::Notes,
     /// `--force`: replace a published asset whose content differs (the plan's header shows it).
     #[serde(skip)]
     pub(crate) force: bool,

@@ -4,9 +4,12 @@
 
 use std::fmt;
 
-use super::{
-    BundleSource, Check, FetchSource, FetchStep, Notes, PackageStep, Plan, PreflightStep, PushStep,
-    ReleaseStep, ReleaseTarget, RenderStep, Step, Sums, TimeSource, layout_str,
+use super::document::Plan;
+use super::notes::Notes;
+use super::release_step::{ReleaseStep, ReleaseTarget, Sums};
+use super::steps::{
+    BundleSource, Check, FetchSource, FetchStep, PackageStep, PreflightStep, PushStep, RenderStep,
+    Step, TimeSource, layout_str,
 };
 use crate::pipeline::OlderPolicy;
 use olm_release_appregistry::appr::Credentials;

@@ -32,7 +32,7 @@ pub(crate) enum Step {
     Release(ReleaseStep),
     BundleImage(super::images::BundleImageStep),
     Catalog(super::images::CatalogStep),
-    Migrate(Box<super::migrate::MigrateStep>),
+    Migrate(Box<MigrateStep>),
 }
 
 impl Step {
@@ -64,9 +64,6 @@ pub(crate) struct RegistryJob {
     /// for that job to include it (`registry.concurrent_wait_seconds`).
     pub(crate) concurrent_wait: std::time::Duration,
 }
-
-/// The default of `registry.concurrent_wait_seconds`.
-pub(crate) const CONCURRENT_WAIT: std::time::Duration = std::time::Duration::from_secs(30);
 
 impl Serialize for RegistryJob {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -118,7 +115,7 @@ pub(crate) struct RenderStep {
     pub(crate) package: String,
     pub(crate) channel: String,
     /// Every channel the release joins, `channel` first.
-    #[serde(skip_serializing_if = "single")]
+    #[serde(skip_serializing_if = "super::images::single")]
     pub(crate) channels: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) default_channel: Option<String>,
@@ -159,7 +156,7 @@ pub(crate) struct FetchStep {
     pub(crate) package: String,
     pub(crate) channel: String,
     /// Every channel the release joins, `channel` first; each gets the new CSV as its head.
-    #[serde(skip_serializing_if = "single")]
+    #[serde(skip_serializing_if = "super::images::single")]
     pub(crate) channels: Vec<String>,
     pub(crate) older: OlderPolicy,
     /// Show the diff against the published head normally (a dry-run), not only with `-v`.
@@ -323,9 +320,24 @@ pub(crate) struct PushStep {
     pub(crate) look_up_first: bool,
 }
 
-/// One channel (or none): shown as `channel` alone.
-pub(super) fn single(v: &[String]) -> bool {
-    v.len() <= 1
+/// Migrate a package: read its releases, push a bundle image per CSV, write the catalog.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct MigrateStep {
+    pub(crate) registry: RegistryJob,
+    pub(crate) namespace: String,
+    pub(crate) package: String,
+    pub(crate) image: super::images::ImageJob,
+    /// The name the catalog pins by digest; each CSV's image is tagged with its version.
+    pub(crate) name: String,
+    pub(crate) catalog: std::path::PathBuf,
+    /// Tar entry times and the config's `created`.
+    pub(crate) epoch: u64,
+    pub(crate) force: bool,
+    #[serde(skip)]
+    pub(crate) show_diff: bool,
+    /// Limits on reading each pulled release (`--max-bundle-bytes`).
+    #[serde(skip)]
+    pub(crate) limits: olm_release_olm::archive::Limits,
 }
 
 fn layout_name<S: Serializer>(l: &Layout, s: S) -> Result<S::Ok, S::Error> {

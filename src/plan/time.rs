@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use super::{CreatedAt, TimeSource};
+use super::steps::{CreatedAt, TimeSource};
 
 /// `createdAt`: `SOURCE_DATE_EPOCH`, else the commit time of the source folder's `HEAD`, so
 /// the same inputs render the same bytes; without either, the UNIX epoch.

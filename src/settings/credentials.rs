@@ -5,7 +5,7 @@
 use olm_release_appregistry::appr::Credentials;
 use olm_release_base::secret::Secret;
 
-use super::Env;
+use super::inputs::Env;
 
 /// `QUAY_TOKEN`, or `QUAY_USERNAME` with `QUAY_PASSWORD`.
 pub(crate) fn registry(env: &Env) -> Option<Credentials> {

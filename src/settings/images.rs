@@ -6,7 +6,8 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{Env, PipelineFile, resolve_path};
+use super::inputs::{Env, PipelineFile};
+use super::urls::resolve_path;
 use crate::error::Problem;
 use crate::pipeline::model::{BundleImageSpec, CatalogSpec};
 use olm_release_base::secret::Secret;

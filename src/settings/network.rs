@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use super::Env;
+use super::inputs::Env;
 use crate::pipeline::RegistrySpec;
 use olm_release_http::HttpOptions;
 use olm_release_http::retry::RetryPolicy;

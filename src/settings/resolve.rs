@@ -1,0 +1,210 @@
+//! Resolving a pipeline command's settings: the pipeline file read and parsed, then every value
+//! turned into its type, the problems collected.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use super::inputs::{Env, PipelineFile};
+use super::model::{CONCURRENT_WAIT, Creds, RegistrySettings, ReleaseSettings, RunMode, Settings};
+use super::network::{registry_http, registry_retry};
+use super::urls::Target;
+use super::{credentials, images, limits, notes, options, unread, urls, verify};
+use crate::ci::CiContext;
+use crate::cli::PipelineArgs;
+use crate::error::{Problem, Result};
+use crate::pipeline::{self, Vars};
+use olm_release_appregistry::Location;
+use olm_release_appregistry::appr::Credentials;
+use olm_release_targets::github::Config as GitHubConfig;
+
+/// Resolves the settings of a command that reads a pipeline file. Fails only when the file
+/// cannot be read or parsed; everything else lands in [`Settings::problems`].
+pub(crate) fn resolve(args: &PipelineArgs, mode: RunMode, env: &Env) -> Result<Settings> {
+    let vars = Vars {
+        overrides: args.vars.iter().cloned().collect(),
+        env: env.clone(),
+    };
+    let shown = args.pipeline.display().to_string();
+    let text = pipeline::read(&args.pipeline)?;
+    let p = pipeline::parse(&shown, &text, &vars)?;
+    let warnings = unread::warnings(&shown, &text, &vars.overrides);
+    let file = PipelineFile { shown, text };
+    let mut problems = Vec::new();
+    let version = match parse_version(&p.version) {
+        Ok(v) => Some(v),
+        Err(e) => {
+            problems.push(Problem::new(file.at(&["version"]), format!("version: {e}")));
+            None
+        }
+    };
+    let source = args.source.clone();
+    // Outputs land under the current folder, never inside --source (someone else's checkout).
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("_out").join(&p.name));
+    let channels = match (&p.channel, p.channels.as_slice()) {
+        (Some(c), []) => vec![c.clone()],
+        (None, list) => list.to_vec(),
+        (Some(_), _) => {
+            problems.push(Problem::new(
+                file.at(&["channels"]),
+                "channel and channels are both set; keep one (channels: [a, b] lists every channel, the first one's head is replaced)",
+            ));
+            p.channels.clone()
+        }
+    };
+    for (i, c) in channels.iter().enumerate() {
+        if channels[..i].contains(c) {
+            problems.push(Problem::new(
+                file.at(&["channels"]),
+                format!("channels: '{c}' is listed twice"),
+            ));
+        }
+    }
+    let registry = p.registry.as_ref().map(|spec| RegistrySettings {
+        location: urls::location(&spec.url, &source, args.insecure)
+            .map_err(|e| {
+                let at = file.at(&["registry", "url"]);
+                problems.push(Problem::new(at, format!("registry.url: {e}")));
+            })
+            .ok(),
+        namespace: spec.namespace.clone(),
+        older: spec.older,
+        layout: spec.layout,
+        http: registry_http(spec),
+        retry: registry_retry(spec),
+        concurrent_wait: spec
+            .concurrent_wait_seconds
+            .map_or(CONCURRENT_WAIT, Duration::from_secs),
+    });
+    let release = p.release.as_ref().map(|spec| {
+        let target = urls::target(
+            &spec.target,
+            spec.api_url.as_deref(),
+            &source,
+            args.insecure,
+        )
+        .map_err(|e| {
+            let at = file.at(&["release", "target"]);
+            problems.push(Problem::new(at, format!("release.target: {e}")));
+        })
+        .ok();
+        let at = |key: &str| file.at(&["release", "options", key]);
+        let github = match &target {
+            Some(Target::Dir(_)) => {
+                problems.extend(options::dir(&spec.options, at));
+                GitHubConfig::default()
+            }
+            _ => {
+                let (config, found) = options::github(&spec.options, at);
+                problems.extend(found);
+                config
+            }
+        };
+        ReleaseSettings {
+            target,
+            tag: spec.tag.clone(),
+            assets: spec.assets.clone(),
+            prerelease: spec.prerelease,
+            draft: spec.draft,
+            github,
+            notes: notes::source(spec.notes.as_deref(), &source),
+        }
+    });
+    let bundle_image = p
+        .bundle_image
+        .as_ref()
+        .map(|spec| images::bundle_image(spec, &file, &source, args.insecure, &mut problems));
+    let catalog = p
+        .catalog
+        .as_ref()
+        .map(|spec| images::catalog(spec, &file, &source, &out, &mut problems));
+    let image_credentials = images::credentials(env, &mut problems);
+    let source_date_epoch = source_date_epoch(env)
+        .map_err(|p| problems.push(p))
+        .ok()
+        .flatten();
+    let verify_spec = p.verify.unwrap_or_default();
+    let categories = verify::categories(&verify_spec, &file, &source, env, &mut problems);
+    Ok(Settings {
+        name: p.name,
+        package: p.package,
+        channel: channels.first().cloned(),
+        channels,
+        default_channel: p.default_channel,
+        skips: p.skips,
+        skip_range: p.skip_range,
+        verify: verify_spec,
+        categories,
+        version,
+        source,
+        out,
+        mode,
+        stages: p.stages,
+        render: p.render,
+        registry,
+        release,
+        bundle_image,
+        catalog,
+        credentials: Creds {
+            registry: credentials::registry(env),
+            github: credentials::github(env),
+            image: image_credentials,
+        },
+        source_date_epoch,
+        ci: CiContext::from_env(env),
+        bundle_limits: limits::bundle_limits(None, env)
+            .map_err(|p| problems.push(p))
+            .unwrap_or_default(),
+        problems,
+        warnings,
+        file,
+    })
+}
+
+/// Strict SemVer 2.0, with a hint for the usual mistakes.
+pub(crate) fn parse_version(v: &str) -> std::result::Result<semver::Version, String> {
+    semver::Version::parse(v).map_err(|e| {
+        let hint = if v.starts_with('v') {
+            " (drop the leading 'v', e.g. ${TRAVIS_TAG#v})"
+        } else {
+            " (expected MAJOR.MINOR.PATCH[-pre][+build])"
+        };
+        format!("'{v}' is not strict SemVer: {e}{hint}")
+    })
+}
+
+/// `SOURCE_DATE_EPOCH` alone, for commands without a pipeline file (`publish`).
+pub(crate) fn source_date_epoch(env: &Env) -> std::result::Result<Option<u64>, Problem> {
+    match env.get("SOURCE_DATE_EPOCH") {
+        None => Ok(None),
+        Some(v) => v.parse().map(Some).map_err(|_| {
+            Problem::new(
+                "SOURCE_DATE_EPOCH",
+                format!("'{v}' is not a number of seconds"),
+            )
+        }),
+    }
+}
+
+/// Registry credentials alone, for commands without a pipeline file.
+pub(crate) fn registry_credentials(env: &Env) -> Option<Credentials> {
+    credentials::registry(env)
+}
+
+/// Image registry credentials alone (`OCI_USERNAME` / `OCI_PASSWORD`), for `migrate`.
+pub(crate) fn image_credentials(
+    env: &Env,
+    problems: &mut Vec<Problem>,
+) -> Option<olm_release_oci::Credentials> {
+    images::credentials(env, problems)
+}
+
+/// `dir:PATH` or a checked URL, for commands that take `--registry`.
+pub(crate) fn registry_location(
+    url: &str,
+    insecure: bool,
+) -> std::result::Result<Location, String> {
+    urls::location(url, Path::new(""), insecure)
+}
