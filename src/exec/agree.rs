@@ -10,8 +10,8 @@
 //! registry one release ahead (its head is our CSV, the catalog's is what our CSV replaces), and
 //! the reverse order leaves the catalog ahead. Both are completed by this run.
 
-use super::Assembled;
 use super::errors::HeadsDiffer;
+use super::outputs::Assembled;
 use crate::error::Result;
 use crate::plan::CatalogStep;
 use crate::report::Reporter;

@@ -8,7 +8,7 @@
 //! write, asked at the gate, so a dry-run prints the digest it would push and what the tag
 //! holds, and writes nothing to the target.
 
-use super::{Imaged, Verified};
+use super::outputs::{Imaged, Verified};
 use crate::error::{Error, Result};
 use crate::plan::BundleImageStep;
 use crate::report::Reporter;

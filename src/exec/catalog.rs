@@ -4,8 +4,8 @@
 //! files that change are written, through the gate. A rerun renders byte-identical files, so
 //! nothing is written; a dry-run prints the catalog diff.
 
-use super::Imaged;
 use super::errors::CatalogInvalid;
+use super::outputs::Imaged;
 use crate::error::Result;
 use crate::plan::CatalogStep;
 use crate::report::Reporter;

@@ -25,6 +25,7 @@
 mod agree;
 mod bundle_image;
 mod catalog;
+mod context;
 mod converge;
 mod errors;
 mod fetch_previous;
@@ -34,29 +35,25 @@ mod outputs;
 mod package;
 mod preflight;
 mod push;
+mod push_release;
 mod release;
 pub(crate) mod render;
 #[cfg(test)]
 mod tests;
 mod verify;
 
-use std::cell::{OnceCell, RefCell};
 use std::sync::Arc;
 use std::time::Instant;
 
+use context::Exec;
 pub(crate) use interrupt::Interrupted;
-pub(crate) use outputs::{
-    Assembled, AssetSources, Basis, Imaged, Packaged, RenderedFiles, Verified,
-};
+pub(crate) use outputs::{Assembled, AssetSources, Imaged, Packaged, RenderedFiles, Verified};
 pub use outputs::{Rendered, RenderedFile};
 
 use crate::error::{Error, Result};
-use crate::plan::{FetchSource, GitHubJob, Plan, RegistryJob, Step};
+use crate::plan::{FetchSource, Plan, Step};
 use crate::report::Reporter;
-use olm_release_appregistry::Registry;
-use olm_release_http::events::{Events, Gate, Write};
 use olm_release_olm::archive::Contents;
-use olm_release_targets::github;
 
 /// What the previous step handed on.
 enum Carried {
@@ -110,66 +107,9 @@ impl Carried {
     }
 }
 
-/// The dry-run choke point: every write a client would make is asked here, once.
-pub(crate) struct RunGate<'a> {
-    dry_run: bool,
-    report: &'a Reporter,
-}
-
-impl RunGate<'_> {
-    /// Whether writes will be made (not a dry-run): steps that prepare a write (the `dir:`
-    /// publication lock) ask here rather than checking the mode themselves.
-    fn writes(&self) -> bool {
-        !self.dry_run
-    }
-}
-
-impl Gate for RunGate<'_> {
-    fn allow(&self, write: &Write) -> bool {
-        if self.dry_run {
-            self.report.skipped(write.clone());
-            false
-        } else {
-            true
-        }
-    }
-
-    fn done(&self, write: Write) {
-        self.report.published(write);
-    }
-
-    fn kept(&self, write: Write) {
-        self.report.kept(write);
-    }
-}
-
-/// One run of a plan: the plan, the reporter, the gate and the clients.
-pub(crate) struct Exec<'a> {
-    plan: &'a Plan,
-    report: &'a Arc<Reporter>,
-    gate: RunGate<'a>,
-    registry: OnceCell<Registry>,
-    github: OnceCell<github::Client>,
-    /// The image target (bundle-image, migrate and their preflight share it).
-    image: OnceCell<olm_release_oci::Store>,
-    /// A `dir:` registry's publication lock, held from fetch-previous to the push.
-    held: RefCell<Option<olm_release_appregistry::dir::Held>>,
-}
-
 /// Runs every step of `plan`, stopping at the first failure.
 pub(crate) async fn execute(plan: &Plan, report: &Arc<Reporter>) -> Result<()> {
-    let exec = Exec {
-        plan,
-        report,
-        gate: RunGate {
-            dry_run: plan.header().dry_run,
-            report,
-        },
-        registry: OnceCell::new(),
-        github: OnceCell::new(),
-        image: OnceCell::new(),
-        held: RefCell::new(None),
-    };
+    let exec = Exec::new(plan, report);
     let mut carried = Carried::Start;
     let mut interrupt = interrupt::Listener::start();
     for step in plan.steps() {
@@ -177,7 +117,7 @@ pub(crate) async fn execute(plan: &Plan, report: &Arc<Reporter>) -> Result<()> {
         report.stage_start(name);
         let started = Instant::now();
         let result = tokio::select! {
-            r = exec.step(step, carried) => r,
+            r = run_step(&exec, step, carried) => r,
             () = interrupt.received() => {
                 report.stage_end(name, started.elapsed(), false);
                 let written = report.written();
@@ -190,189 +130,107 @@ pub(crate) async fn execute(plan: &Plan, report: &Arc<Reporter>) -> Result<()> {
     Ok(())
 }
 
-impl Exec<'_> {
-    /// The one match: each step with the output it consumes.
-    async fn step(&self, step: &Step, carried: Carried) -> Result<Carried> {
-        let report: &Reporter = self.report;
-        Ok(match (step, carried) {
-            (Step::Preflight(s), c) => {
-                preflight::run(s, self).await?;
-                c
+/// The one match: each step with the output it consumes.
+async fn run_step(exec: &Exec<'_>, step: &Step, carried: Carried) -> Result<Carried> {
+    let report: &Reporter = exec.report;
+    Ok(match (step, carried) {
+        (Step::Preflight(s), c) => {
+            preflight::run(s, exec).await?;
+            c
+        }
+        (Step::Render(s), Carried::Start) => Carried::Rendered(render::run(s, report)?),
+        (Step::FetchPrevious(s), Carried::Rendered(r)) => match &s.source {
+            FetchSource::Catalog { dir, entry_skips } => {
+                let from = fetch_previous::catalog::From { dir, entry_skips };
+                Carried::Assembled(fetch_previous::catalog::run(s, &from, report, r)?)
             }
-            (Step::Render(s), Carried::Start) => Carried::Rendered(render::run(s, report)?),
-            (Step::FetchPrevious(s), Carried::Rendered(r)) => match &s.source {
-                FetchSource::Catalog { dir, entry_skips } => {
-                    let from = fetch_previous::catalog::From { dir, entry_skips };
-                    Carried::Assembled(fetch_previous::catalog::run(s, &from, report, r)?)
+            FetchSource::Registry {
+                registry: job,
+                namespace,
+            } => {
+                let registry = exec.registry(job)?;
+                exec.hold(registry, namespace, &s.package)?;
+                let assembled = fetch_previous::run(s, namespace, registry, report, r).await?;
+                if let Some(catalog) = exec.plan.steps().iter().find_map(|step| match step {
+                    Step::Catalog(c) => Some(c),
+                    _ => None,
+                }) {
+                    let at = format!("{} {namespace}/{}", registry.describe(), s.package);
+                    agree::check(catalog, &assembled, &at, report)?;
                 }
-                FetchSource::Registry {
-                    registry: job,
-                    namespace,
-                } => {
-                    let registry = self.registry(job)?;
-                    self.hold(registry, namespace, &s.package)?;
-                    let assembled = fetch_previous::run(s, namespace, registry, report, r).await?;
-                    if let Some(catalog) = self.plan.steps().iter().find_map(|step| match step {
-                        Step::Catalog(c) => Some(c),
-                        _ => None,
-                    }) {
-                        let at = format!("{} {namespace}/{}", registry.describe(), s.package);
-                        agree::check(catalog, &assembled, &at, report)?;
-                    }
-                    Carried::Assembled(assembled)
-                }
-            },
-            (Step::Package(s), Carried::Rendered(r)) => {
-                let (files, contents) = r.split();
-                let input = package::Input::Pipeline {
-                    files,
-                    contents,
-                    decision: None,
-                    basis: None,
-                };
-                Carried::Packaged(package::run(s, report, input)?)
+                Carried::Assembled(assembled)
             }
-            (Step::Package(s), Carried::Assembled(a)) => {
-                let input = package::Input::Pipeline {
-                    files: a.files,
-                    contents: Contents {
-                        bundle: a.bundle,
-                        objects: a.objects,
-                    },
-                    decision: Some(a.decision),
-                    basis: Some(a.basis),
-                };
-                Carried::Packaged(package::run(s, report, input)?)
-            }
-            // `publish` (one release) starts with a package step; `publish --history` starts
-            // the next release's package step after the previous one's push.
-            (Step::Package(s), Carried::Start | Carried::Verified(_)) => {
-                Carried::Packaged(package::run(s, report, package::Input::Folder)?)
-            }
-            (Step::Verify(s), Carried::Packaged(p)) => {
-                Carried::Verified(verify::run(s, report, p)?)
-            }
-            (Step::Push(s), Carried::Verified(v)) => {
-                let registry = self.registry(&s.registry)?;
-                let cx = converge::Context::new(self.plan, s, registry, report, &self.gate);
-                let v = push::run(&cx, v).await;
-                self.held.take();
-                Carried::Verified(v?)
-            }
-            (Step::Push(s), Carried::Imaged(v, i)) => {
-                let registry = self.registry(&s.registry)?;
-                let cx = converge::Context::new(self.plan, s, registry, report, &self.gate);
-                let v = push::run(&cx, v).await;
-                self.held.take();
-                Carried::Imaged(v?, i)
-            }
-            (Step::BundleImage(s), Carried::Verified(v)) => {
-                let store = self.image(&s.image)?;
-                let image = bundle_image::run(s, store, report, &self.gate, &v).await?;
-                Carried::Imaged(v, image)
-            }
-            (Step::Catalog(s), Carried::Imaged(v, i)) => {
-                match &i {
-                    Some(image) => catalog::run(s, report, &self.gate, image)?,
-                    None => report.info("no bundle image to add (policy 'skip')"),
-                }
-                Carried::Imaged(v, i)
-            }
-            (Step::Migrate(s), Carried::Start) => {
-                let registry = self.registry(&s.registry)?;
-                let store = self.image(&s.image)?;
-                migrate::run(s, registry, store, report, &self.gate).await?;
-                Carried::Start
-            }
-            (Step::Release(s), c) => {
-                release::run(s, self, &self.gate, c.sources()).await?;
-                c
-            }
-            (step, c) => {
-                return Err(Error::internal(format!(
-                    "the plan runs {} after {}, which the plan builder must not allow",
-                    step.name(),
-                    c.name()
-                )));
-            }
-        })
-    }
-
-    /// Before fetch-previous of a run that will push: a `dir:` registry's publication lock, so
-    /// racing jobs on one folder read, decide and write one after the other.
-    fn hold(&self, registry: &Registry, namespace: &str, package: &str) -> Result<()> {
-        let pushes = self.plan.steps().iter().any(|x| matches!(x, Step::Push(_)));
-        if !pushes || !self.gate.writes() {
-            return Ok(());
+        },
+        (Step::Package(s), Carried::Rendered(r)) => {
+            let (files, contents) = r.split();
+            let input = package::Input::Pipeline {
+                files,
+                contents,
+                decision: None,
+                basis: None,
+            };
+            Carried::Packaged(package::run(s, report, input)?)
         }
-        let held =
-            registry
-                .hold(namespace, package)
-                .map_err(|source| converge::ConvergeError::Lock {
-                    at: format!("{} {namespace}/{package}", registry.describe()),
-                    source,
-                })?;
-        if let Some(h) = &held
-            && h.waited
-        {
-            self.report.info(&format!(
-                "waited for another job publishing {namespace}/{package} (lock {})",
-                h.path.display()
-            ));
+        (Step::Package(s), Carried::Assembled(a)) => {
+            let input = package::Input::Pipeline {
+                files: a.files,
+                contents: Contents {
+                    bundle: a.bundle,
+                    objects: a.objects,
+                },
+                decision: Some(a.decision),
+                basis: Some(a.basis),
+            };
+            Carried::Packaged(package::run(s, report, input)?)
         }
-        *self.held.borrow_mut() = held;
-        Ok(())
-    }
-
-    fn events(&self) -> Arc<dyn Events> {
-        self.report.clone()
-    }
-
-    /// The registry client, opened on first use.
-    fn registry(&self, job: &RegistryJob) -> Result<&Registry> {
-        if let Some(r) = self.registry.get() {
-            return Ok(r);
+        // `publish` (one release) starts with a package step; `publish --history` starts
+        // the next release's package step after the previous one's push.
+        (Step::Package(s), Carried::Start | Carried::Verified(_)) => {
+            Carried::Packaged(package::run(s, report, package::Input::Folder)?)
         }
-        let r = Registry::open(
-            &job.location,
-            job.credentials.clone(),
-            job.http,
-            job.retry,
-            self.events(),
-        )?;
-        Ok(self.registry.get_or_init(|| r))
-    }
-
-    /// The image target, opened on first use (a plain-http warning is given then, once).
-    fn image(
-        &self,
-        job: &crate::plan::ImageJob,
-    ) -> std::result::Result<&olm_release_oci::Store, olm_release_oci::OciError> {
-        if let Some(s) = self.image.get() {
-            return Ok(s);
+        (Step::Verify(s), Carried::Packaged(p)) => Carried::Verified(verify::run(s, report, p)?),
+        (Step::Push(s), Carried::Verified(v)) => {
+            let registry = exec.registry(&s.registry)?;
+            let cx = converge::Context::new(exec.plan, s, registry, report, &exec.gate);
+            let v = push::run(&cx, v).await;
+            exec.held.take();
+            Carried::Verified(v?)
         }
-        let events = |e| bundle_image::event(self.report, e);
-        let s = olm_release_oci::Store::open(&job.target, job.options(), &events)?;
-        Ok(self.image.get_or_init(|| s))
-    }
-
-    /// The GitHub client, built on first use (only with a token).
-    fn github(&self, job: &GitHubJob) -> Result<&github::Client> {
-        if let Some(c) = self.github.get() {
-            return Ok(c);
+        (Step::Push(s), Carried::Imaged(v, i)) => {
+            let registry = exec.registry(&s.registry)?;
+            let cx = converge::Context::new(exec.plan, s, registry, report, &exec.gate);
+            let v = push::run(&cx, v).await;
+            exec.held.take();
+            Carried::Imaged(v?, i)
         }
-        let token = job
-            .token
-            .as_ref()
-            .ok_or_else(|| Error::internal("a GitHub client without a token"))?;
-        let c = github::Client::new(
-            &job.api,
-            &job.owner,
-            &job.repo,
-            token,
-            job.config.clone(),
-            self.events(),
-        )?;
-        Ok(self.github.get_or_init(|| c))
-    }
+        (Step::BundleImage(s), Carried::Verified(v)) => {
+            let store = exec.image(&s.image)?;
+            let image = bundle_image::run(s, store, report, &exec.gate, &v).await?;
+            Carried::Imaged(v, image)
+        }
+        (Step::Catalog(s), Carried::Imaged(v, i)) => {
+            match &i {
+                Some(image) => catalog::run(s, report, &exec.gate, image)?,
+                None => report.info("no bundle image to add (policy 'skip')"),
+            }
+            Carried::Imaged(v, i)
+        }
+        (Step::Migrate(s), Carried::Start) => {
+            let registry = exec.registry(&s.registry)?;
+            let store = exec.image(&s.image)?;
+            migrate::run(s, registry, store, report, &exec.gate).await?;
+            Carried::Start
+        }
+        (Step::Release(s), c) => {
+            release::run(s, exec, &exec.gate, c.sources()).await?;
+            c
+        }
+        (step, c) => {
+            return Err(Error::internal(format!(
+                "the plan runs {} after {}, which the plan builder must not allow",
+                step.name(),
+                c.name()
+            )));
+        }
+    })
 }

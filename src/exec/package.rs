@@ -17,7 +17,7 @@ use std::fs;
 
 use super::errors::PackageError;
 use super::outputs::object_names;
-use super::{Basis, Packaged, RenderedFiles};
+use super::outputs::{Basis, Packaged, RenderedFiles};
 use crate::error::{Error, Result};
 use crate::plan::{BundleSource, PackageStep, layout_str};
 use crate::report::Reporter;

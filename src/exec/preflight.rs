@@ -5,7 +5,7 @@
 //! failure (exit 1). Missing or unsendable credentials never get here: the plan builder
 //! reports them (exit 2).
 
-use super::Exec;
+use super::context::Exec;
 use super::errors::PreflightError;
 use crate::error::{Error, Result};
 use crate::plan::{Check, PreflightStep};

@@ -13,8 +13,9 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
+use super::context::Exec;
 use super::errors::AssetError;
-use super::{AssetSources, Exec};
+use super::outputs::AssetSources;
 use crate::error::{Error, Result};
 use crate::plan::{AssetSpec, Notes, ReleaseStep, ReleaseTarget, Sums};
 use olm_release_base::Class;

@@ -8,7 +8,7 @@
 //! skeletons ([`validate::verify_packed_streamed`], proven equal to the whole-bundle check).
 
 use super::errors::VerifyError;
-use super::{Packaged, Verified};
+use super::outputs::{Packaged, Verified};
 use crate::error::Result;
 use crate::plan::VerifyStep;
 use crate::report::Reporter;

@@ -37,7 +37,8 @@ pub(crate) use error::ConvergeError;
 
 use rebase::{missing_in_channel, rebase};
 
-use super::{Verified, fetch_previous};
+use super::fetch_previous;
+use super::outputs::Verified;
 use crate::error::Result;
 use crate::plan::{FetchStep, PackageStep, Plan, PushStep, Step, VerifyStep};
 use crate::report::Reporter;

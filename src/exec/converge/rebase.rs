@@ -7,8 +7,9 @@ use semver::Version;
 
 use super::Context;
 use crate::error::Result;
-use crate::exec::push::Push;
-use crate::exec::{Basis, Verified, fetch_previous, package, verify};
+use crate::exec::outputs::{Basis, Verified};
+use crate::exec::push_release::Push;
+use crate::exec::{fetch_previous, package, verify};
 use crate::plan::FetchStep;
 use olm_release_appregistry::ReleaseInfo;
 use olm_release_olm::archive::Contents;

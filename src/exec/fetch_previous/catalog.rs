@@ -18,7 +18,7 @@ use std::path::Path;
 use super::{csv_name, first_notes};
 use crate::error::Result;
 use crate::exec::errors::FetchError;
-use crate::exec::{Assembled, Basis, Rendered};
+use crate::exec::outputs::{Assembled, Basis, Rendered};
 use crate::plan::FetchStep;
 use crate::report::Reporter;
 use olm_release_olm::decision::Decision;

@@ -18,7 +18,7 @@
 pub(crate) mod catalog;
 
 use super::errors::FetchError;
-use super::{Assembled, Basis, Rendered};
+use super::outputs::{Assembled, Basis, Rendered};
 use crate::error::Result;
 use crate::plan::FetchStep;
 use crate::report::Reporter;

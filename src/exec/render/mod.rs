@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 
 use serde_yaml_ng::Value;
 
-use super::{Rendered, RenderedFile};
+use super::outputs::{Rendered, RenderedFile};
 use crate::error::{Error, Result};
 use crate::exec::errors::RenderError;
 use crate::plan::RenderStep;

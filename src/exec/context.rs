@@ -1,0 +1,155 @@
+//! One run of a plan: the dry-run gate every write is asked at, and the clients, opened on
+//! first use, once per run (so a plain-http warning or a token check happens once).
+
+use std::cell::{OnceCell, RefCell};
+use std::sync::Arc;
+
+use crate::error::{Error, Result};
+use crate::plan::{GitHubJob, Plan, RegistryJob, Step};
+use crate::report::Reporter;
+use olm_release_appregistry::Registry;
+use olm_release_http::events::{Events, Gate, Write};
+use olm_release_targets::github;
+
+/// The dry-run choke point: every write a client would make is asked here, once.
+pub(crate) struct RunGate<'a> {
+    pub(super) dry_run: bool,
+    pub(super) report: &'a Reporter,
+}
+
+impl RunGate<'_> {
+    /// Whether writes will be made (not a dry-run): steps that prepare a write (the `dir:`
+    /// publication lock) ask here rather than checking the mode themselves.
+    pub(super) fn writes(&self) -> bool {
+        !self.dry_run
+    }
+}
+
+impl Gate for RunGate<'_> {
+    fn allow(&self, write: &Write) -> bool {
+        if self.dry_run {
+            self.report.skipped(write.clone());
+            false
+        } else {
+            true
+        }
+    }
+
+    fn done(&self, write: Write) {
+        self.report.published(write);
+    }
+
+    fn kept(&self, write: Write) {
+        self.report.kept(write);
+    }
+}
+
+/// One run of a plan: the plan, the reporter, the gate and the clients.
+pub(crate) struct Exec<'a> {
+    pub(super) plan: &'a Plan,
+    pub(super) report: &'a Arc<Reporter>,
+    pub(super) gate: RunGate<'a>,
+    registry: OnceCell<Registry>,
+    github: OnceCell<github::Client>,
+    /// The image target (bundle-image, migrate and their preflight share it).
+    image: OnceCell<olm_release_oci::Store>,
+    /// A `dir:` registry's publication lock, held from fetch-previous to the push.
+    pub(super) held: RefCell<Option<olm_release_appregistry::dir::Held>>,
+}
+
+impl<'a> Exec<'a> {
+    /// A run of `plan`, reporting to `report`.
+    pub(super) fn new(plan: &'a Plan, report: &'a Arc<Reporter>) -> Self {
+        Exec {
+            plan,
+            report,
+            gate: RunGate {
+                dry_run: plan.header().dry_run,
+                report,
+            },
+            registry: OnceCell::new(),
+            github: OnceCell::new(),
+            image: OnceCell::new(),
+            held: RefCell::new(None),
+        }
+    }
+}
+
+impl Exec<'_> {
+    /// Before fetch-previous of a run that will push: a `dir:` registry's publication lock, so
+    /// racing jobs on one folder read, decide and write one after the other.
+    pub(super) fn hold(&self, registry: &Registry, namespace: &str, package: &str) -> Result<()> {
+        let pushes = self.plan.steps().iter().any(|x| matches!(x, Step::Push(_)));
+        if !pushes || !self.gate.writes() {
+            return Ok(());
+        }
+        let held = registry.hold(namespace, package).map_err(|source| {
+            super::converge::ConvergeError::Lock {
+                at: format!("{} {namespace}/{package}", registry.describe()),
+                source,
+            }
+        })?;
+        if let Some(h) = &held
+            && h.waited
+        {
+            self.report.info(&format!(
+                "waited for another job publishing {namespace}/{package} (lock {})",
+                h.path.display()
+            ));
+        }
+        *self.held.borrow_mut() = held;
+        Ok(())
+    }
+
+    pub(super) fn events(&self) -> Arc<dyn Events> {
+        self.report.clone()
+    }
+
+    /// The registry client, opened on first use.
+    pub(super) fn registry(&self, job: &RegistryJob) -> Result<&Registry> {
+        if let Some(r) = self.registry.get() {
+            return Ok(r);
+        }
+        let r = Registry::open(
+            &job.location,
+            job.credentials.clone(),
+            job.http,
+            job.retry,
+            self.events(),
+        )?;
+        Ok(self.registry.get_or_init(|| r))
+    }
+
+    /// The image target, opened on first use (a plain-http warning is given then, once).
+    pub(super) fn image(
+        &self,
+        job: &crate::plan::ImageJob,
+    ) -> std::result::Result<&olm_release_oci::Store, olm_release_oci::OciError> {
+        if let Some(s) = self.image.get() {
+            return Ok(s);
+        }
+        let events = |e| super::bundle_image::event(self.report, e);
+        let s = olm_release_oci::Store::open(&job.target, job.options(), &events)?;
+        Ok(self.image.get_or_init(|| s))
+    }
+
+    /// The GitHub client, built on first use (only with a token).
+    pub(super) fn github(&self, job: &GitHubJob) -> Result<&github::Client> {
+        if let Some(c) = self.github.get() {
+            return Ok(c);
+        }
+        let token = job
+            .token
+            .as_ref()
+            .ok_or_else(|| Error::internal("a GitHub client without a token"))?;
+        let c = github::Client::new(
+            &job.api,
+            &job.owner,
+            &job.repo,
+            token,
+            job.config.clone(),
+            self.events(),
+        )?;
+        Ok(self.github.get_or_init(|| c))
+    }
+}
