@@ -36,7 +36,7 @@ mod package;
 mod preflight;
 mod push;
 mod push_release;
-mod release;
+mod release_assets;
 pub(crate) mod render;
 #[cfg(test)]
 mod tests;
@@ -222,7 +222,7 @@ async fn run_step(exec: &Exec<'_>, step: &Step, carried: Carried) -> Result<Carr
             Carried::Start
         }
         (Step::Release(s), c) => {
-            release::run(s, exec, &exec.gate, c.sources()).await?;
+            release_assets::run(s, exec, &exec.gate, c.sources()).await?;
             c
         }
         (step, c) => {

@@ -6,8 +6,9 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use super::error::ReadError;
+use super::model::Limits;
 use super::scan::{self, Allowance, Measure, Over};
-use super::{Limits, ReadError};
 
 /// What is left of a bundle's budget.
 #[derive(Debug)]

@@ -7,9 +7,12 @@ use std::path::Path;
 
 use serde_yaml_ng::Value;
 
+use super::budget::Budget;
+use super::error::ReadError;
+use super::model::{Contents, Files, Limits};
 use super::read::{once, package_file, parse_single, read_contents, read_flattened, utf8};
+use super::unpack::unpack_as;
 use super::walk::{Listed, list};
-use super::{Budget, Contents, Files, Limits, ReadError, unpack_as};
 use crate::{Bundle, DocKind, Manifest, PackageManifest, doc_kind};
 use olm_release_base::input;
 
@@ -38,7 +41,7 @@ fn gzip_name(path: &Path) -> bool {
 pub fn open(path: &Path, limits: &Limits) -> Result<Input, ReadError> {
     let shown = path.display().to_string();
     let bytes = input::read(path, limits.max_bytes).map_err(|e| ReadError::io(&shown, e))?;
-    if super::is_gzip(&bytes) || gzip_name(path) {
+    if super::model::is_gzip(&bytes) || gzip_name(path) {
         let (files, digest) = unpack_as(&shown, &bytes, limits)?;
         return Ok(Input::Tarball {
             gz: bytes,

@@ -4,8 +4,10 @@
 
 use serde_yaml_ng::Value;
 
+use super::budget::Budget;
+use super::error::ReadError;
 use super::error::describe;
-use super::{Budget, Contents, Limits, ReadError};
+use super::model::{Contents, Limits};
 use crate::{Bundle, DocKind, Manifest, PackageManifest, crd_file_name, csv_file_name, doc_kind};
 
 /// What a flattened bundle is, for "expected …" messages.

@@ -15,7 +15,8 @@ use std::rc::Rc;
 use flate2::read::GzDecoder;
 use sha2::{Digest, Sha256};
 
-use super::{Files, Limits, ReadError};
+use super::error::ReadError;
+use super::model::{Files, Limits};
 
 /// Gunzips and reads an untrusted blob into its regular files, enforcing `limits`.
 /// Returns (path, content) pairs, and the sha256 of the uncompressed tar.
@@ -171,7 +172,7 @@ struct Stream<'a> {
 
 impl<'a> Stream<'a> {
     fn new(what: &str, gz: &'a [u8], limits: &Limits) -> Result<Self, ReadError> {
-        if !super::is_gzip(gz) {
+        if !super::model::is_gzip(gz) {
             return Err(ReadError::NotGzip {
                 what: what.to_string(),
                 found: first_bytes(gz),

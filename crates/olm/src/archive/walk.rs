@@ -10,7 +10,8 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use super::{Limits, ReadError};
+use super::error::ReadError;
+use super::model::Limits;
 use olm_release_base::input;
 
 /// A file, or a hidden folder, found under a folder.

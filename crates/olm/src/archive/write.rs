@@ -1,8 +1,11 @@
-//! Writing a bundle: the files of a layout, the flattened `bundle.yaml`, and the reproducible
-//! `.tar.gz` (sorted entries, fixed modes, owner 0, a given mtime, no gzip name or time).
+//! Writing a bundle: the files of a layout, the flattened `bundle.yaml`, the reproducible
+//! `.tar.gz` (sorted entries, fixed modes, owner 0, a given mtime, no gzip name or time), and
+//! the flat folder that people and `operator-courier verify` read.
 
 use std::collections::BTreeMap;
+use std::fs;
 use std::io::Write;
+use std::path::Path;
 
 use flate2::Compression;
 use flate2::write::GzEncoder;
@@ -10,7 +13,8 @@ use serde_yaml_ng::{Mapping, Value};
 
 use sha2::{Digest, Sha256};
 
-use super::{Layout, Packed, WriteError};
+use super::error::WriteError;
+use super::model::{Layout, Packed};
 use crate::{Bundle, Manifest, crd_file_name, csv_file_name};
 use olm_release_base::digest::sha256_hex;
 
@@ -237,4 +241,44 @@ fn append<W: Write>(
             path: path.to_string(),
             source,
         })
+}
+
+/// Writes the flat bundle folder (the package file, every CSV, each CRD once), replacing
+/// whatever was there.
+pub fn write_folder(bundle: &Bundle, dir: &Path) -> Result<(), WriteError> {
+    let io = |p: &Path| {
+        let path = p.display().to_string();
+        move |source| WriteError::Io { path, source }
+    };
+    if dir.exists() {
+        fs::remove_dir_all(dir).map_err(io(dir))?;
+    }
+    fs::create_dir_all(dir).map_err(io(dir))?;
+    let write = |name: String, text: String| -> Result<(), WriteError> {
+        let path = dir.join(&name);
+        if path.exists() {
+            return Err(WriteError::SameName { name });
+        }
+        fs::write(&path, text).map_err(io(&path))
+    };
+    let package = olm_release_base::yaml::to_string_of(&bundle.package).map_err(|source| {
+        WriteError::Serialize {
+            what: "the package file",
+            source,
+        }
+    })?;
+    write(bundle.package.file_name(), package)?;
+    for csv in &bundle.csvs {
+        write(
+            csv_file_name(csv.name().unwrap_or("unnamed")),
+            olm_release_base::yaml::to_string(&csv.doc),
+        )?;
+    }
+    for crd in &bundle.crds {
+        write(
+            crd_file_name(crd),
+            olm_release_base::yaml::to_string(&crd.doc),
+        )?;
+    }
+    Ok(())
 }

@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use super::release::{ChannelModel, Edges, ReleaseModel};
+use super::release_model::{ChannelModel, Edges, ReleaseModel};
 
 /// Which model holds something the other lacks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -21,7 +21,7 @@ use super::error::CatalogError;
 use super::head::heads;
 use super::model::*;
 use super::properties::{bundle_properties, owned_crds};
-use super::release::ReleaseModel;
+use super::release_model::ReleaseModel;
 use crate::graph::{Broken, Graph};
 use crate::{Bundle, Manifest, value_at};
 

@@ -17,7 +17,7 @@
 //!   `defaultChannel` right, and is a no-op when already there.
 //! - [`head`](mod@head): the head of a channel (fetch-previous from a catalog).
 //! - [`validate`](mod@validate): the rules of `opm validate` (operator-registry `alpha/model/model.go`).
-//! - [`release`] and [`compare`](mod@compare): the release model of an app-registry bundle and of a catalog,
+//! - [`release_model`] and [`compare`](mod@compare): the release model of an app-registry bundle and of a catalog,
 //!   how they differ, their edges, and a skeleton bundle for the existing graph drawer.
 //! - [`migrate`]: an app-registry release → per-CSV bundle contents → the catalog that keeps
 //!   the same upgrade graph.
@@ -31,7 +31,7 @@ pub mod migrate;
 pub mod model;
 pub mod parse;
 pub mod properties;
-pub mod release;
+pub mod release_model;
 pub mod validate;
 pub mod write;
 
@@ -41,5 +41,5 @@ pub use disk::{FileChange, Loaded};
 pub use error::CatalogError;
 pub use head::{Head, head};
 pub use model::{BundleDoc, Catalog, ChannelDoc, Entry, PackageDoc, Property};
-pub use release::ReleaseModel;
+pub use release_model::ReleaseModel;
 pub use validate::validate;

@@ -6,8 +6,10 @@
 
 use serde_yaml_ng::Value;
 
+use super::model::Profile;
+use super::rules;
+use super::sink::{At, Sink};
 use super::text::{Range, is_dns1123_subdomain, strict_semver, tolerant_semver};
-use super::{At, Profile, Sink, rules};
 use crate::{Manifest, value_at};
 
 const CAPABILITIES: &[&str] = &[

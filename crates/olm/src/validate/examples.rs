@@ -5,8 +5,9 @@
 
 use serde_yaml_ng::Value;
 
+use super::rules;
 use super::rules::Tool;
-use super::{At, Sink, rules};
+use super::sink::{At, Sink};
 use crate::{Manifest, value_at};
 
 /// The APIs a CSV provides: its owned CRDs and API services, as (group, version, kind).

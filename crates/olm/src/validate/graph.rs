@@ -16,8 +16,9 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
+use super::rules;
+use super::sink::{At, Sink};
 use super::text::Range;
-use super::{At, Sink, rules};
 use crate::graph::{Broken, Graph};
 use crate::{Bundle, Manifest};
 

@@ -6,8 +6,9 @@ use std::collections::BTreeSet;
 
 use serde_yaml_ng::Value;
 
+use super::rules;
 use super::rules::Tool;
-use super::{At, Sink, rules};
+use super::sink::{At, Sink};
 use crate::{Manifest, value_at};
 
 const MODES: &[&str] = &[

@@ -8,7 +8,9 @@
 
 use serde_yaml_ng::Value;
 
-use super::{At, Sink, Unit, install, rules};
+use super::model::Unit;
+use super::sink::{At, Sink};
+use super::{install, rules};
 use crate::{Manifest, value_at};
 
 /// OpenShift's default SecurityContextConstraints.

@@ -8,8 +8,10 @@ use std::io::Write;
 
 use serde_yaml_ng::Value;
 
+use super::model::Unit;
+use super::rules;
 use super::rules::Tool;
-use super::{At, Sink, Unit, rules};
+use super::sink::{At, Sink};
 use crate::{Bundle, Channel, PackageManifest};
 
 /// Reads a package document, reporting missing or mistyped fields.

@@ -3,9 +3,10 @@
 
 use serde_yaml_ng::Value;
 
+use super::rules;
 use super::rules::Tool;
+use super::sink::{At, Sink};
 use super::text::{is_email, is_url, strict_semver};
-use super::{At, Sink, rules};
 
 const MATURITY: &[&str] = &[
     "planning",

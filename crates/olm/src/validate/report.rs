@@ -6,10 +6,11 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use super::{
-    At, Options, Profile, Sink, Unit, VerifyError, check, check_across, check_loaded, crd, load,
-    objects, rules,
-};
+use super::checks::{check, check_across, check_loaded};
+use super::model::{Options, Profile, Unit, VerifyError};
+use super::{crd, load, objects, rules};
+
+use super::sink::{At, Sink};
 use crate::Finding;
 use crate::archive::{self, Contents, Input, Limits, ReadError};
 
@@ -34,7 +35,7 @@ pub struct Report {
 
 impl Report {
     fn new(source: String, opts: &Options, findings: Vec<Finding>) -> Self {
-        let findings = sorted(findings);
+        let findings = super::sink::sorted(findings);
         let errors = crate::finding::errors(&findings);
         Report {
             source,
@@ -51,13 +52,6 @@ impl Report {
     pub fn is_valid(&self) -> bool {
         self.errors == 0
     }
-}
-
-/// Errors first, then warnings, each in file order; repeats dropped.
-pub fn sorted(mut findings: Vec<Finding>) -> Vec<Finding> {
-    findings.sort_by(|a, b| (a.level, &a.file).cmp(&(b.level, &b.file)));
-    findings.dedup();
-    findings
 }
 
 /// Verifies a folder (a flat bundle or a tree of version folders), a flattened `bundle.yaml`,

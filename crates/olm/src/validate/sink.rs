@@ -2,7 +2,7 @@
 //! collects findings at the level each rule has under the options, attributing each to the
 //! tools that enforce it (see [`super::rules`]).
 
-use super::Options;
+use super::model::Options;
 use super::rules::{Rule, Tool};
 use crate::{Finding, Level, Manifest};
 
@@ -119,4 +119,11 @@ impl<'o> Sink<'o> {
     pub fn level(&self, rule: &Rule) -> Option<Level> {
         rule.level(self.opts)
     }
+}
+
+/// Errors first, then warnings, each in file order; repeats dropped.
+pub fn sorted(mut findings: Vec<Finding>) -> Vec<Finding> {
+    findings.sort_by(|a, b| (a.level, &a.file).cmp(&(b.level, &b.file)));
+    findings.dedup();
+    findings
 }

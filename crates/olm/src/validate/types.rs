@@ -13,8 +13,9 @@
 use serde_yaml_ng::Value;
 
 use super::csv::type_name;
+use super::rules;
 use super::rules::Tool;
-use super::{At, Sink, rules};
+use super::sink::{At, Sink};
 use crate::Manifest;
 
 /// A declared type.

@@ -8,8 +8,9 @@ use std::collections::HashSet;
 use serde_yaml_ng::Value;
 
 use super::Crd;
+use crate::validate::rules;
 use crate::validate::rules::Tool;
-use crate::validate::{At, Sink, rules};
+use crate::validate::sink::{At, Sink};
 use crate::value_at;
 
 /// The fields every CRD needs (courier 2.1.11's list and the API server's), its versions and

@@ -10,8 +10,10 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 use serde_yaml_ng::Value;
 
+use super::model::Unit;
+use super::rules;
 use super::rules::Tool;
-use super::{At, Sink, Unit, rules};
+use super::sink::{At, Sink};
 use crate::{Manifest, value_at};
 
 /// The facts of one CRD the checks compare.

@@ -6,7 +6,7 @@
 //! by courier ("not in valid flat or nested format") although the registry loads it.
 
 use super::super::rules::{self, Tool};
-use super::super::{At, Sink};
+use super::super::sink::{At, Sink};
 
 /// Reports a tree of version folders in which no folder right under the root holds a CSV.
 /// `bundles` are the bundle folders (relative paths, none of them the root).

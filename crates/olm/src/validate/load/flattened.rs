@@ -6,7 +6,8 @@
 use serde_yaml_ng::Value;
 
 use super::{Folder, Loaded};
-use crate::validate::{At, Sink, package, rules};
+use crate::validate::sink::{At, Sink};
+use crate::validate::{package, rules};
 use crate::{Manifest, archive, crd_file_name, csv_file_name};
 
 pub fn flattened(name: &str, bytes: &[u8], sink: &mut Sink) -> Loaded {

@@ -8,7 +8,8 @@ use serde_yaml_ng::Value;
 
 use super::{CHANNELS_ANNOTATION, DEFAULT_ANNOTATION, Folder, PACKAGE_ANNOTATION, parent, within};
 use crate::validate::rules::Tool;
-use crate::validate::{At, Sink, package, rules, text};
+use crate::validate::sink::{At, Sink};
+use crate::validate::{package, rules, text};
 use crate::{Channel, PackageManifest};
 
 /// The package: the root's package file, else (registry+v1 bundles) the package their

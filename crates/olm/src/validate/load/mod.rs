@@ -24,7 +24,8 @@ mod walk;
 
 use serde_yaml_ng::Value;
 
-use super::{At, Sink, rules};
+use super::rules;
+use super::sink::{At, Sink};
 use crate::{DocKind, Manifest, PackageManifest, doc_kind};
 
 pub use flattened::flattened;

@@ -19,7 +19,7 @@ mod table;
 
 use serde::Serialize;
 
-use super::{Options, Profile};
+use super::model::{Options, Profile};
 use crate::Level;
 
 pub use catalogue::*;

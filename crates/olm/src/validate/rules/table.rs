@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use super::{ALL, Tool};
 use crate::Level;
-use crate::validate::{Options, Profile};
+use crate::validate::model::{Options, Profile};
 
 /// One row of `olm-release verify --list-rules`.
 #[derive(Debug, Clone, Serialize)]

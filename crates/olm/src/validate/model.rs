@@ -1,0 +1,145 @@
+//! What a validation is asked and what it is given: the profile and options (which rules
+//! apply), a custom categories list, the unit of manifests checked as one bundle, and why a
+//! path cannot be verified at all.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use crate::{Bundle, Manifest};
+
+/// Which era's rules apply.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Profile {
+    /// OpenShift 4.1 / app registry: what operator-courier 2.1.11 and the registry loader
+    /// enforced.
+    #[default]
+    #[serde(rename = "appregistry-2019")]
+    Appregistry2019,
+    /// What operator-framework/api's validators and `opm validate` enforce today.
+    Modern,
+}
+
+impl Profile {
+    /// The profile's name, as `--profile` takes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Profile::Appregistry2019 => "appregistry-2019",
+            Profile::Modern => "modern",
+        }
+    }
+}
+
+/// What to enforce.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Options {
+    pub profile: Profile,
+    /// OperatorHub's rules too (courier's `--ui_validate_io`, api's OperatorHub validator).
+    pub operatorhub: bool,
+    /// The categories to accept instead of the catalog's list (`--categories FILE`, like
+    /// operator-framework/api's `OPERATOR_BUNDLE_CATEGORIES`).
+    pub categories: Option<Arc<[String]>>,
+}
+
+impl Options {
+    pub fn new(profile: Profile) -> Self {
+        Options {
+            profile,
+            ..Options::default()
+        }
+    }
+}
+
+/// Why a path could not be verified at all (an input error: exit 2).
+#[derive(Debug, thiserror::Error)]
+pub enum VerifyError {
+    /// The path (or the categories file) cannot be read.
+    #[error("{}: cannot read it: {source}", path.display())]
+    Read {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    /// The path cannot be read as a bundle within the limits (see [`verify_path_with`]).
+    #[error(transparent)]
+    Bundle(#[from] crate::archive::ReadError),
+    /// The categories file is not `{"categories": [...]}`.
+    #[error("{}: is not a categories file: {why}; expected JSON {{\"categories\": [\"Name\", ...]}}", path.display())]
+    Categories { path: PathBuf, why: String },
+}
+
+impl olm_release_base::Classified for VerifyError {
+    /// An unreadable path or categories file is an input error; a bundle that cannot be read
+    /// says its own class.
+    fn class(&self) -> olm_release_base::Class {
+        match self {
+            VerifyError::Bundle(e) => e.class(),
+            VerifyError::Read { .. } | VerifyError::Categories { .. } => {
+                olm_release_base::Class::Input
+            }
+        }
+    }
+}
+
+/// A custom categories file, read: its path (what plans and messages show) and its names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Categories {
+    pub path: PathBuf,
+    pub names: Arc<[String]>,
+}
+
+impl Categories {
+    /// Reads the file ([`read_categories`]).
+    pub fn read(path: &Path) -> Result<Self, VerifyError> {
+        Ok(Categories {
+            path: path.to_path_buf(),
+            names: read_categories(path)?,
+        })
+    }
+}
+
+/// The manifests of one bundle: what the checks of a bundle (as opposed to a package) see.
+#[derive(Debug, Clone, Copy)]
+pub struct Unit<'a> {
+    pub csvs: &'a [Manifest],
+    pub crds: &'a [Manifest],
+    /// Objects other than CSVs and CRDs.
+    pub objects: &'a [Manifest],
+}
+
+impl<'a> Unit<'a> {
+    /// What is checked as one bundle when the bundle is in memory: its CSVs and CRDs, and the
+    /// other objects released with it (`objects`: what render read beside the CSV in a
+    /// pipeline, what `publish` read beside the CSVs in a folder, tree or tarball). The verify
+    /// stage, `publish` and `publish --history` all check this unit; `verify PATH` checks each
+    /// bundle folder its loader finds (a folder's CSVs, CRDs and objects), so the same folder
+    /// gives the same findings every way.
+    pub fn of(bundle: &'a Bundle, objects: &'a [Manifest]) -> Self {
+        Unit {
+            csvs: &bundle.csvs,
+            crds: &bundle.crds,
+            objects,
+        }
+    }
+}
+
+/// Reads a custom categories file: JSON `{"categories": [...]}` as operator-framework/api's
+/// `OPERATOR_BUNDLE_CATEGORIES` file.
+pub fn read_categories(path: &Path) -> Result<Arc<[String]>, VerifyError> {
+    #[derive(Deserialize)]
+    struct File {
+        categories: Vec<String>,
+    }
+    let max = olm_release_base::input::MAX_FILE_BYTES;
+    let bytes = olm_release_base::input::read(path, max).map_err(|source| VerifyError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let file: File = serde_json::from_slice(&bytes).map_err(|e| VerifyError::Categories {
+        path: path.to_path_buf(),
+        why: e.to_string(),
+    })?;
+    Ok(file.categories.into())
+}
