@@ -1,6 +1,6 @@
 //! `index`, `slice`, `len`, `not`, `call` and the `fmt` family, with Go's messages.
 
-use super::CallError;
+use super::signature::CallError;
 use crate::execute::Exec;
 use crate::{Value, fmt};
 

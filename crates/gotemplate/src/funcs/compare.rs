@@ -3,7 +3,7 @@
 //! compare by value; `eq` compares its first argument with each of the others and also
 //! accepts nil on either side (equal only to nil); lists and maps are not comparable.
 
-use super::CallError;
+use super::signature::CallError;
 use crate::Value;
 use crate::execute::Exec;
 use crate::value::Kind;

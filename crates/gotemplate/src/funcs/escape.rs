@@ -2,7 +2,7 @@
 //! `url.QueryEscape` of their arguments (one string as it is, anything else as `print` joins
 //! it, a nil shown as `<no value>`).
 
-use super::CallError;
+use super::signature::CallError;
 use crate::execute::Exec;
 use crate::{Value, fmt};
 
