@@ -38,6 +38,7 @@ pub struct RetryNote {
     pub why: String,
     /// The attempt that comes next (2 for the first retry) and the most there will be.
     pub next_attempt: u32,
+    /// The most attempts there will be.
     pub max_attempts: u32,
     /// How long the client waits before it.
     pub wait: Duration,

@@ -24,9 +24,13 @@ pub struct NetworkSettings {
     pub cert_file: Option<PathBuf>,
     /// `SSL_CERT_DIR`: directories of PEM files of extra trusted certificates.
     pub cert_dirs: Vec<PathBuf>,
+    /// `HTTPS_PROXY` (or `https_proxy`).
     pub https_proxy: Option<String>,
+    /// `HTTP_PROXY` (or `http_proxy`).
     pub http_proxy: Option<String>,
+    /// `ALL_PROXY` (or `all_proxy`).
     pub all_proxy: Option<String>,
+    /// `NO_PROXY` (or `no_proxy`): hosts reached directly.
     pub no_proxy: Option<String>,
 }
 
@@ -40,19 +44,33 @@ pub struct Network {
 /// Why the network variables cannot be used (an input error: exit 2).
 #[derive(Debug, thiserror::Error)]
 pub enum NetworkError {
+    /// A certificate file cannot be read.
     #[error("{var}={}: cannot read it ({source}); point it at a readable PEM file of CA certificates, or unset it", path.display())]
     Read {
+        /// The variable that names it (`SSL_CERT_FILE`).
         var: &'static str,
+        /// The file.
         path: PathBuf,
         #[source]
+        /// Why.
         source: std::io::Error,
     },
+    /// A certificate file holds no certificate.
     #[error("{var}={}: no PEM certificate in it (expected '-----BEGIN CERTIFICATE-----' blocks); point it at the CA that issued the server's certificate", path.display())]
-    NoCertificate { var: &'static str, path: PathBuf },
+    NoCertificate {
+        /// The variable that names it.
+        var: &'static str,
+        /// The file.
+        path: PathBuf,
+    },
+    /// A proxy variable is not a URL.
     #[error("{var}: '{url}' is not a proxy URL ({detail}); use http://HOST:PORT")]
     Proxy {
+        /// The variable (`HTTPS_PROXY`, …).
         var: &'static str,
+        /// Its value.
         url: String,
+        /// Why it is not a proxy URL.
         detail: String,
     },
 }
