@@ -45,7 +45,7 @@ impl DirRegistry {
         DirRegistry { root: root.into() }
     }
 
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         format!("dir:{}", self.root.display())
     }
 
@@ -224,7 +224,7 @@ impl DirRegistry {
 }
 
 /// Takes an exclusive lock on `path`, held until the returned file is dropped.
-pub fn lock(path: &Path) -> Result<fs::File> {
+pub(crate) fn lock(path: &Path) -> Result<fs::File> {
     olm_release_base::lock::lock_file(path).map_err(|source| RegistryError::Io {
         doing: "locking the registry: ",
         path: path.to_path_buf(),

@@ -144,7 +144,7 @@ pub enum RegistryError {
 }
 
 impl RegistryError {
-    pub fn io(path: &std::path::Path, source: std::io::Error) -> Self {
+    pub(crate) fn io(path: &std::path::Path, source: std::io::Error) -> Self {
         RegistryError::Io {
             doing: "",
             path: path.to_path_buf(),

@@ -57,7 +57,7 @@ pub fn regular(meta: &Metadata) -> io::Result<()> {
 }
 
 /// What a non-regular file is, for messages.
-pub fn kind(meta: &Metadata) -> &'static str {
+pub(crate) fn kind(meta: &Metadata) -> &'static str {
     #[cfg(unix)]
     {
         use std::os::unix::fs::FileTypeExt;

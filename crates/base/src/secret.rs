@@ -66,7 +66,7 @@ pub fn redact(text: &str, secrets: &[&str]) -> String {
 /// escaped, and `/` as `\/` as some servers write it); URL-encoded (upper- and lower-case
 /// hex, and `+` for a space as in forms); and base64 (standard, URL-safe, unpadded), which is
 /// how `user:password` travels as Basic auth. Longest first, so no form is cut by a shorter one.
-pub fn encodings(secret: &str) -> Vec<String> {
+pub(crate) fn encodings(secret: &str) -> Vec<String> {
     use base64::Engine as _;
     use base64::engine::general_purpose::{STANDARD, STANDARD_NO_PAD, URL_SAFE, URL_SAFE_NO_PAD};
     let json = serde_json::to_string(secret).unwrap_or_default();

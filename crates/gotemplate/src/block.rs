@@ -16,7 +16,7 @@
 use serde_yaml_ng::Value;
 
 /// Appends `value` to `out`, indented as described in the module documentation.
-pub fn emit(out: &mut String, value: &Value) -> Result<(), String> {
+pub(crate) fn emit(out: &mut String, value: &Value) -> Result<(), String> {
     let collection = match value {
         Value::Mapping(m) => !m.is_empty(),
         Value::Sequence(s) => !s.is_empty(),

@@ -15,13 +15,13 @@ use std::path::PathBuf;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Location {
     /// The template's name as errors show it (its file, relative to the source folder).
-    pub file: String,
+    pub(crate) file: String,
     /// 1-based line.
-    pub line: usize,
+    pub(crate) line: usize,
     /// 1-based column, in characters.
-    pub column: usize,
+    pub(crate) column: usize,
     /// The source line and a caret under the column, ready to print after the message.
-    pub excerpt: String,
+    pub(crate) excerpt: String,
 }
 
 impl Location {
@@ -102,14 +102,14 @@ pub enum Error {
 
 impl Error {
     /// Where the error is.
-    pub fn location(&self) -> &Location {
+    pub(crate) fn location(&self) -> &Location {
         match self {
             Error::Syntax { at, .. } | Error::Exec { at, .. } | Error::Include { at, .. } => at,
         }
     }
 
     /// The message alone, without the location and excerpt.
-    pub fn message(&self) -> String {
+    pub(crate) fn message(&self) -> String {
         match self {
             Error::Syntax { message, .. } | Error::Exec { message, .. } => message.clone(),
             Error::Include { name, source, .. } => format!("include \"{name}\": {source}"),

@@ -116,7 +116,7 @@ impl Value {
     }
 
     /// Go's truth: false, 0, nil and empty strings, lists and maps are false.
-    pub fn truth(&self) -> bool {
+    pub(crate) fn truth(&self) -> bool {
         match self {
             Value::Nil => false,
             Value::Bool(b) => *b,

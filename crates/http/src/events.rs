@@ -79,7 +79,7 @@ pub struct Transfer {
 
 impl Transfer {
     /// A transfer nobody watches.
-    pub fn none() -> Self {
+    pub(crate) fn none() -> Self {
         Transfer { _guard: None }
     }
 

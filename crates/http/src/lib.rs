@@ -22,5 +22,8 @@ pub mod stall;
 mod tls;
 
 pub use network::{Network, NetworkError, NetworkSettings, configure};
-pub use policy::{BodyCapError, BodyError, HttpOptions, STALL, TransportProblem, client, is_loopback, plain_http_warning, read_capped, read_capped_body, redirect_target, transport_problem};
+pub use policy::{
+    BodyCapError, BodyError, HttpOptions, STALL, TransportProblem, client, is_loopback,
+    plain_http_warning, read_capped, read_capped_body, redirect_target, transport_problem,
+};
 pub use tls::tls_problem;

@@ -92,7 +92,7 @@ pub fn configure(network: Network) {
 
 /// The policy in force: the installed one, or the default (built-in roots, no proxy) for
 /// in-process callers that never configured one.
-pub fn current() -> &'static Network {
+pub(crate) fn current() -> &'static Network {
     POLICY.get_or_init(Network::default)
 }
 

@@ -5,7 +5,6 @@ use std::time::Duration;
 
 use crate::tls::tls_problem;
 
-
 /// No progress for this long fails a transfer (a read that returns nothing, an upload whose
 /// body the server does not take).
 pub const STALL: Duration = Duration::from_secs(60);

@@ -47,7 +47,7 @@ pub enum Verdict {
 
 impl RetryPolicy {
     /// The delay before retry number `retry` (1-based), with full jitter in [d/2, d].
-    pub fn delay(&self, retry: u32) -> Duration {
+    pub(crate) fn delay(&self, retry: u32) -> Duration {
         let exp = self
             .base_delay
             .saturating_mul(1u32 << retry.saturating_sub(1).min(16));

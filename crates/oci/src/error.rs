@@ -77,7 +77,7 @@ impl OciError {
         }
     }
 
-    pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+    pub(crate) fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
         OciError::Io {
             path: path.into(),
             source,

@@ -22,7 +22,7 @@ use olm_release_olm::bundle_image::Blob;
 const MAX_BLOB: u64 = 256 * 1024 * 1024;
 
 /// The annotation that names a tag in `index.json`.
-pub const REF_NAME: &str = "org.opencontainers.image.ref.name";
+pub(crate) const REF_NAME: &str = "org.opencontainers.image.ref.name";
 const INDEX_MEDIA_TYPE: &str = "application/vnd.oci.image.index.v1+json";
 
 /// An OCI image layout folder.
@@ -32,11 +32,11 @@ pub struct Layout {
 }
 
 impl Layout {
-    pub fn new(root: impl Into<PathBuf>) -> Self {
+    pub(crate) fn new(root: impl Into<PathBuf>) -> Self {
         Layout { root: root.into() }
     }
 
-    pub fn root(&self) -> &Path {
+    pub(crate) fn root(&self) -> &Path {
         &self.root
     }
 
@@ -74,7 +74,7 @@ impl Layout {
     }
 
     /// The manifest digest tagged `tag`, if any.
-    pub fn resolve(&self, tag: &str) -> Result<Option<String>, OciError> {
+    pub(crate) fn resolve(&self, tag: &str) -> Result<Option<String>, OciError> {
         Ok(self
             .read_index()?
             .iter()
@@ -83,7 +83,7 @@ impl Layout {
     }
 
     /// Whether the blob is present with the right bytes.
-    pub fn has_blob(&self, digest: &str) -> Result<bool, OciError> {
+    pub(crate) fn has_blob(&self, digest: &str) -> Result<bool, OciError> {
         let path = self.blob_path(digest)?;
         match input::read(&path, MAX_BLOB) {
             Ok(bytes) => Ok(format!("sha256:{}", sha256_hex(&bytes)) == digest),
@@ -93,7 +93,7 @@ impl Layout {
     }
 
     /// Stores a blob (atomically); creates `oci-layout` on first use.
-    pub fn put_blob(&self, blob: &Blob) -> Result<(), OciError> {
+    pub(crate) fn put_blob(&self, blob: &Blob) -> Result<(), OciError> {
         self.ensure_layout_file()?;
         if self.has_blob(&blob.digest)? {
             return Ok(());
@@ -102,7 +102,7 @@ impl Layout {
     }
 
     /// The bytes of a blob (a manifest, for the read-back), `None` if absent.
-    pub fn get_blob(&self, digest: &str) -> Result<Option<Vec<u8>>, OciError> {
+    pub(crate) fn get_blob(&self, digest: &str) -> Result<Option<Vec<u8>>, OciError> {
         let path = self.blob_path(digest)?;
         match input::read(&path, MAX_BLOB) {
             Ok(b) => Ok(Some(b)),
@@ -113,7 +113,7 @@ impl Layout {
 
     /// Stores the manifest blob and points `tag` at it in `index.json` (replacing the tag's
     /// previous entry). Entries stay sorted by tag, so the index is reproducible too.
-    pub fn tag_manifest(&self, tag: &str, manifest: &Blob) -> Result<(), OciError> {
+    pub(crate) fn tag_manifest(&self, tag: &str, manifest: &Blob) -> Result<(), OciError> {
         self.put_blob(manifest)?;
         let lock = self.root.join(".lock");
         let _lock = olm_release_base::lock::lock_file(&lock).map_err(|e| OciError::Layout {

@@ -21,10 +21,10 @@ use olm_release_olm::bundle_image::{Blob, OciImage};
 #[derive(Debug, Clone, Default)]
 pub struct StoreOptions {
     /// Allow plain http to a non-loopback registry (and token realm).
-    pub insecure: bool,
-    pub credentials: Option<super::Credentials>,
-    pub http: HttpOptions,
-    pub retry: RetryPolicy,
+    pub(crate) insecure: bool,
+    pub(crate) credentials: Option<super::Credentials>,
+    pub(crate) http: HttpOptions,
+    pub(crate) retry: RetryPolicy,
 }
 
 impl StoreOptions {
@@ -132,7 +132,7 @@ impl Store {
     }
 
     /// The manifest bytes stored under `digest`, if any.
-    pub async fn manifest_bytes(
+    pub(crate) async fn manifest_bytes(
         &self,
         digest: &str,
         events: &dyn Events,

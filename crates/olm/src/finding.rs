@@ -76,7 +76,7 @@ impl fmt::Display for Finding {
 }
 
 /// Counts the errors among findings.
-pub fn errors(findings: &[Finding]) -> usize {
+pub(crate) fn errors(findings: &[Finding]) -> usize {
     findings.iter().filter(|f| f.level == Level::Error).count()
 }
 

@@ -39,21 +39,21 @@ pub fn walk(bundle: &Bundle, head: &str) -> (Vec<String>, Option<Broken>) {
 
 /// A channel's chain: CSV indexes (into `bundle.csvs`) from the head down.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Chain {
-    pub members: Vec<usize>,
-    pub broken: Option<Broken>,
+pub(crate) struct Chain {
+    pub(crate) members: Vec<usize>,
+    pub(crate) broken: Option<Broken>,
 }
 
 /// The CSVs of a bundle as an upgrade graph.
 #[derive(Debug)]
-pub struct Graph<'a> {
+pub(crate) struct Graph<'a> {
     csvs: &'a [Manifest],
     /// metadata.name → index of the first CSV with that name.
     by_name: HashMap<&'a str, usize>,
 }
 
 impl<'a> Graph<'a> {
-    pub fn new(bundle: &'a Bundle) -> Self {
+    pub(crate) fn new(bundle: &'a Bundle) -> Self {
         let mut by_name = HashMap::with_capacity(bundle.csvs.len());
         for (i, csv) in bundle.csvs.iter().enumerate() {
             if let Some(name) = csv.name() {
@@ -67,15 +67,15 @@ impl<'a> Graph<'a> {
     }
 
     /// The index of the CSV named `name`.
-    pub fn index(&self, name: &str) -> Option<usize> {
+    pub(crate) fn index(&self, name: &str) -> Option<usize> {
         self.by_name.get(name).copied()
     }
 
-    pub fn name(&self, i: usize) -> &'a str {
+    pub(crate) fn name(&self, i: usize) -> &'a str {
         self.csvs[i].name().unwrap_or("")
     }
 
-    pub fn csv(&self, i: usize) -> &'a Manifest {
+    pub(crate) fn csv(&self, i: usize) -> &'a Manifest {
         &self.csvs[i]
     }
 
@@ -84,12 +84,12 @@ impl<'a> Graph<'a> {
     }
 
     /// `spec.skips` of CSV `i` (string entries only).
-    pub fn skips(&self, i: usize) -> Vec<&'a str> {
+    pub(crate) fn skips(&self, i: usize) -> Vec<&'a str> {
         skips_of(&self.csvs[i])
     }
 
     /// Follows `replaces` from `head`.
-    pub fn walk(&self, head: &str) -> Chain {
+    pub(crate) fn walk(&self, head: &str) -> Chain {
         let mut members = Vec::new();
         let mut seen = BTreeSet::new();
         let mut current = head;
@@ -121,7 +121,7 @@ impl<'a> Graph<'a> {
 
     /// Every CSV the channel with this chain contains: its members and the CSVs they skip
     /// (skipped names need not exist; only existing ones are returned).
-    pub fn channel_content(&self, chain: &Chain) -> BTreeSet<usize> {
+    pub(crate) fn channel_content(&self, chain: &Chain) -> BTreeSet<usize> {
         let mut content: BTreeSet<usize> = chain.members.iter().copied().collect();
         for &i in &chain.members {
             for skipped in self.skips(i) {

@@ -33,9 +33,9 @@ use olm_release_base::input;
 #[derive(Debug, Clone)]
 pub struct VersionFolder {
     pub version: Version,
-    pub dir: PathBuf,
-    pub csv: Manifest,
-    pub crds: Vec<Manifest>,
+    pub(crate) dir: PathBuf,
+    pub(crate) csv: Manifest,
+    pub(crate) crds: Vec<Manifest>,
     /// The folder's other objects (RBAC, ConfigMaps, …), which the release of this version
     /// carries beside its CSV and verification checks.
     pub objects: Vec<Manifest>,
@@ -44,7 +44,7 @@ pub struct VersionFolder {
 /// The tree: its package file and its version folders in SemVer order.
 #[derive(Debug, Clone)]
 pub struct Tree {
-    pub package: PackageManifest,
+    pub(crate) package: PackageManifest,
     pub versions: Vec<VersionFolder>,
 }
 

@@ -11,7 +11,7 @@ use olm_release_base::digest::sha256_hex;
 use olm_release_http::events::{Gate, Write};
 
 /// The file the release notes are written to, beside the assets.
-pub const NOTES: &str = "NOTES.md";
+pub(crate) const NOTES: &str = "NOTES.md";
 
 /// Attaches `assets` (and `notes` as `NOTES.md`) under `<root>/<tag>/`, asking `gate` before
 /// each file it writes.

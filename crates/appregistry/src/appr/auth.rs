@@ -38,7 +38,7 @@ impl Credentials {
 impl ApprClient {
     /// Logs in (when a username and password were given) and returns the `Authorization`
     /// value to send, if any.
-    pub async fn authorization(&self) -> Result<Option<&Secret>> {
+    pub(crate) async fn authorization(&self) -> Result<Option<&Secret>> {
         let auth = self
             .auth
             .get_or_try_init(|| async {

@@ -39,7 +39,7 @@ pub enum Failure {
 
 impl Failure {
     /// The status code of a [`Failure::Status`].
-    pub fn status(&self) -> Option<u16> {
+    pub(crate) fn status(&self) -> Option<u16> {
         match self {
             Failure::Status(e) => Some(e.status),
             _ => None,
@@ -47,7 +47,7 @@ impl Failure {
     }
 
     /// The server's error code (e.g. `package-not-found`).
-    pub fn code(&self) -> Option<&str> {
+    pub(crate) fn code(&self) -> Option<&str> {
         match self {
             Failure::Status(e) => e.code.as_deref(),
             _ => None,
@@ -89,7 +89,7 @@ impl olm_release_base::Classified for Failure {
 
 impl Failure {
     /// The same failure with every secret in `secrets` removed from what the server said.
-    pub fn redacted(self, secrets: &[&str]) -> Failure {
+    pub(crate) fn redacted(self, secrets: &[&str]) -> Failure {
         let r = |t: String| olm_release_base::secret::redact(&t, secrets);
         match self {
             Failure::Status(mut e) => {
@@ -120,24 +120,29 @@ impl Failure {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ApiError {
     /// `METHOD /url/path`.
-    pub at: String,
+    pub(crate) at: String,
     /// The HTTP status.
-    pub status: u16,
+    pub(crate) status: u16,
     /// The server's error code, e.g. `package-not-found`.
-    pub code: Option<String>,
+    pub(crate) code: Option<String>,
     /// The server's message.
-    pub message: Option<String>,
+    pub(crate) message: Option<String>,
     /// Compact JSON of `details`, shortened.
-    pub details: Option<String>,
+    pub(crate) details: Option<String>,
     /// A short description of a body that is not JSON (e.g. an HTML page's title).
-    pub not_json: Option<String>,
+    pub(crate) not_json: Option<String>,
     /// `Retry-After`, in seconds, when the server sent one.
-    pub retry_after: Option<Duration>,
+    pub(crate) retry_after: Option<Duration>,
 }
 
 impl ApiError {
     /// Reads an error body in either shape.
-    pub fn parse(at: String, status: u16, body: &[u8], retry_after: Option<Duration>) -> Self {
+    pub(crate) fn parse(
+        at: String,
+        status: u16,
+        body: &[u8],
+        retry_after: Option<Duration>,
+    ) -> Self {
         let mut e = ApiError {
             at,
             status,

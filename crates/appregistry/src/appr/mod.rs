@@ -37,7 +37,7 @@ use olm_release_http::HttpOptions;
 use olm_release_http::retry::RetryPolicy;
 
 /// The media type olm-release pushes and reads (what courier and OLM use).
-pub const MEDIA_TYPE: &str = "helm";
+pub(crate) const MEDIA_TYPE: &str = "helm";
 
 #[derive(Debug)]
 /// A client of one app registry's CNR API.
@@ -60,7 +60,7 @@ impl ApprClient {
         )
     }
 
-    pub fn with_options(
+    pub(crate) fn with_options(
         base: impl Into<String>,
         credentials: Option<Credentials>,
         http: HttpOptions,
@@ -76,17 +76,17 @@ impl ApprClient {
         })
     }
 
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         self.base.clone()
     }
 
     /// Whether credentials were given.
-    pub fn credentials(&self) -> Option<&Credentials> {
+    pub(crate) fn credentials(&self) -> Option<&Credentials> {
         self.credentials.as_ref()
     }
 
     /// Reports retries and transfers to `events` from now on.
-    pub fn with_events(
+    pub(crate) fn with_events(
         mut self,
         events: std::sync::Arc<dyn olm_release_http::events::Events>,
     ) -> Self {
@@ -95,7 +95,7 @@ impl ApprClient {
     }
 
     /// The URL of the push request (never holds credentials).
-    pub fn push_url(&self, ns: &str, pkg: &str, force: bool) -> String {
+    pub(crate) fn push_url(&self, ns: &str, pkg: &str, force: bool) -> String {
         let query: &[(&str, &str)] = if force { &[("force", "true")] } else { &[] };
         self.transport
             .url(&["api", "v1", "packages", ns, pkg], query)
@@ -157,7 +157,7 @@ impl ApprClient {
 
     /// `GET /api/v1/packages?namespace=NS`: the namespace's packages as the server lists them.
     /// Quay returns at most 50 and only those visible to the caller.
-    pub async fn list(&self, ns: &str) -> Result<Vec<ListItem>> {
+    pub(crate) async fn list(&self, ns: &str) -> Result<Vec<ListItem>> {
         check_name("namespace", ns)?;
         let items: Vec<ListItem> = self
             .get_json(vec!["api", "v1", "packages"], vec![("namespace", ns)], &[])
@@ -172,7 +172,7 @@ impl ApprClient {
 
     /// Every helm manifest of `ns/pkg`, highest SemVer first; empty when the package does not
     /// exist.
-    pub async fn manifests(&self, ns: &str, pkg: &str) -> Result<Vec<Manifest>> {
+    pub(crate) async fn manifests(&self, ns: &str, pkg: &str) -> Result<Vec<Manifest>> {
         check_name("namespace", ns)?;
         check_name("package", pkg)?;
         let all: Vec<Manifest> = self

@@ -22,17 +22,17 @@ use olm_release_http::retry::{RetryPolicy, Verdict};
 use olm_release_http::{self as http, BodyError, HttpOptions};
 
 /// Largest JSON answer read (the blob cap is [`HttpOptions::max_body`]).
-pub const MAX_JSON: u64 = 16 * 1024 * 1024;
+pub(crate) const MAX_JSON: u64 = 16 * 1024 * 1024;
 /// Same-origin redirects followed for one read.
 const MAX_REDIRECTS: usize = 5;
 
-pub struct Transport {
+pub(crate) struct Transport {
     http: reqwest::Client,
     base: Url,
-    pub opts: HttpOptions,
-    pub retry: RetryPolicy,
+    pub(crate) opts: HttpOptions,
+    pub(crate) retry: RetryPolicy,
     /// Where retries and transfers are reported, as they happen.
-    pub events: Arc<dyn Events>,
+    pub(crate) events: Arc<dyn Events>,
 }
 
 impl std::fmt::Debug for Transport {
@@ -44,25 +44,25 @@ impl std::fmt::Debug for Transport {
 }
 
 /// One request, relative to the base URL.
-pub struct Request<'a> {
-    pub method: Method,
+pub(crate) struct Request<'a> {
+    pub(crate) method: Method,
     /// Path segments after the base, e.g. `["api", "v1", "packages", ns, pkg]`.
-    pub segments: Vec<&'a str>,
-    pub query: Vec<(&'a str, &'a str)>,
+    pub(crate) segments: Vec<&'a str>,
+    pub(crate) query: Vec<(&'a str, &'a str)>,
     /// A JSON body.
-    pub body: Option<bytes::Bytes>,
-    pub auth: Option<&'a Secret>,
+    pub(crate) body: Option<bytes::Bytes>,
+    pub(crate) auth: Option<&'a Secret>,
     /// Largest body accepted.
-    pub cap: u64,
+    pub(crate) cap: u64,
 }
 
 /// A successful (2xx) answer.
-pub struct Answer {
-    pub body: Vec<u8>,
+pub(crate) struct Answer {
+    pub(crate) body: Vec<u8>,
 }
 
 impl Transport {
-    pub fn new(base: &str, opts: HttpOptions, retry: RetryPolicy) -> Result<Self, String> {
+    pub(crate) fn new(base: &str, opts: HttpOptions, retry: RetryPolicy) -> Result<Self, String> {
         let base = Url::parse(base).map_err(|e| format!("'{base}' is not a URL: {e}"))?;
         if !matches!(base.scheme(), "http" | "https") || base.host_str().is_none() {
             return Err(format!("'{base}' is not an http(s) URL with a host"));
@@ -83,7 +83,7 @@ impl Transport {
     }
 
     /// The URL of a request (for messages and dry-run output; never holds credentials).
-    pub fn url(&self, segments: &[&str], query: &[(&str, &str)]) -> Url {
+    pub(crate) fn url(&self, segments: &[&str], query: &[(&str, &str)]) -> Url {
         let mut url = self.base.clone();
         if let Ok(mut path) = url.path_segments_mut() {
             path.pop_if_empty().extend(segments);
@@ -95,7 +95,7 @@ impl Transport {
     }
 
     /// Sends the request, retrying what may be retried; returns only 2xx answers.
-    pub async fn send(&self, req: &Request<'_>) -> Result<Answer, Failure> {
+    pub(crate) async fn send(&self, req: &Request<'_>) -> Result<Answer, Failure> {
         let url = self.url(&req.segments, &req.query);
         let at = at(&req.method, &url);
         let max = self.retry.max_attempts;
@@ -222,7 +222,7 @@ impl Transport {
 }
 
 /// `METHOD /path?query` for messages.
-pub fn at(method: &Method, url: &Url) -> String {
+pub(crate) fn at(method: &Method, url: &Url) -> String {
     match url.query() {
         Some(q) => format!("{method} {}?{q}", url.path()),
         None => format!("{method} {}", url.path()),
@@ -249,7 +249,7 @@ fn transport(at: &str, e: &reqwest::Error, opts: &HttpOptions) -> Failure {
 }
 
 /// Parses a JSON answer, refusing HTML pages, invalid JSON and missing fields.
-pub fn json<T: serde::de::DeserializeOwned>(at: &str, body: &[u8]) -> Result<T, Failure> {
+pub(crate) fn json<T: serde::de::DeserializeOwned>(at: &str, body: &[u8]) -> Result<T, Failure> {
     serde_json::from_slice(body).map_err(|e| {
         let text = String::from_utf8_lossy(body);
         let detail = if serde_json::from_str::<serde_json::Value>(text.trim()).is_ok() {

@@ -12,17 +12,17 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, Deserialize, Serialize, PartialEq, Eq)]
 pub struct Manifest {
     /// `ns/pkg`.
-    pub package: String,
+    pub(crate) package: String,
     /// The release (strict SemVer).
     pub release: String,
     #[serde(rename = "mediaType", default)]
     /// The manifest's media type.
-    pub media_type: Option<String>,
+    pub(crate) media_type: Option<String>,
     /// The blob.
-    pub content: Content,
+    pub(crate) content: Content,
     #[serde(default)]
     /// When it was pushed, as the server says.
-    pub created_at: Option<String>,
+    pub(crate) created_at: Option<String>,
     /// Show-package only: names of the app-registry channels whose head is this release.
     #[serde(default, deserialize_with = "channel_names")]
     pub channels: Vec<String>,
@@ -30,32 +30,32 @@ pub struct Manifest {
 
 /// The blob a manifest points at.
 #[derive(Debug, Clone, Deserialize, Serialize, PartialEq, Eq)]
-pub struct Content {
+pub(crate) struct Content {
     /// Hex sha256 of the uncompressed tar, without a `sha256:` prefix.
-    pub digest: String,
+    pub(crate) digest: String,
     /// Size of the compressed blob in bytes.
-    pub size: u64,
+    pub(crate) size: u64,
     #[serde(rename = "mediaType", default)]
     /// The blob's media type.
-    pub media_type: Option<String>,
+    pub(crate) media_type: Option<String>,
 }
 
 impl Manifest {
     /// Whether this manifest is the `helm` media type (appr says `vnd.appr.…helm…`, Quay
     /// `vnd.cnr.…helm…`).
-    pub fn is_helm(&self) -> bool {
+    pub(crate) fn is_helm(&self) -> bool {
         let helm = |m: &Option<String>| m.as_deref().is_some_and(|m| m.contains(".helm."));
         helm(&self.media_type) || helm(&self.content.media_type)
     }
 
     /// Refuses values that are not what the API promises.
-    pub fn check(&self) -> Result<(), String> {
+    pub(crate) fn check(&self) -> Result<(), String> {
         check_digest(&self.content.digest).map_err(|e| format!("release '{}': {e}", self.release))
     }
 }
 
 /// Checks a digest is 64 lowercase hex characters.
-pub fn check_digest(d: &str) -> Result<(), String> {
+pub(crate) fn check_digest(d: &str) -> Result<(), String> {
     if d.len() == 64 && d.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')) {
         Ok(())
     } else {
@@ -82,17 +82,17 @@ fn channel_names<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, 
 
 /// One item of `GET /api/v1/packages?namespace=`.
 #[derive(Debug, Clone, Deserialize, Serialize, PartialEq, Eq)]
-pub struct ListItem {
+pub(crate) struct ListItem {
     /// `ns/pkg`.
-    pub name: String,
+    pub(crate) name: String,
     #[serde(default)]
-    pub default: Option<String>,
+    pub(crate) default: Option<String>,
     #[serde(default)]
-    pub releases: Vec<String>,
+    pub(crate) releases: Vec<String>,
     #[serde(default)]
-    pub manifests: Vec<String>,
+    pub(crate) manifests: Vec<String>,
     #[serde(default)]
-    pub visibility: Option<String>,
+    pub(crate) visibility: Option<String>,
 }
 
 /// An app-registry channel (not an OLM channel: OLM reads channels from the package file).
@@ -112,7 +112,7 @@ pub struct Channel {
 /// standard base64 with padding on one line. Written straight into one buffer (the blob is
 /// megabytes; a `String` for the base64 and another for the JSON would double the peak), and
 /// shared, not copied, by every attempt of the request.
-pub fn push_body(gz: &[u8], release: &str, media_type: &str) -> bytes::Bytes {
+pub(crate) fn push_body(gz: &[u8], release: &str, media_type: &str) -> bytes::Bytes {
     use base64::Engine;
     let engine = base64::engine::general_purpose::STANDARD;
     let encoded = base64::encoded_len(gz.len(), true).unwrap_or(0);
@@ -140,20 +140,20 @@ pub fn push_body(gz: &[u8], release: &str, media_type: &str) -> bytes::Bytes {
 
 /// The login answer: `{"token": "basic …"}`. The token is wrapped in a `Secret` at once.
 #[derive(Deserialize)]
-pub struct LoginAnswer {
-    pub token: String,
+pub(crate) struct LoginAnswer {
+    pub(crate) token: String,
 }
 
 /// The login body.
 #[derive(Serialize)]
-pub struct LoginBody<'a> {
-    pub user: LoginUser<'a>,
+pub(crate) struct LoginBody<'a> {
+    pub(crate) user: LoginUser<'a>,
 }
 
 #[derive(Serialize)]
-pub struct LoginUser<'a> {
-    pub username: &'a str,
-    pub password: &'a str,
+pub(crate) struct LoginUser<'a> {
+    pub(crate) username: &'a str,
+    pub(crate) password: &'a str,
 }
 
 #[cfg(test)]

@@ -31,18 +31,18 @@ pub(crate) enum Flow {
 }
 
 pub(crate) struct Exec<'a> {
-    pub set: &'a Set,
+    pub(crate) set: &'a Set,
     /// The file being rendered and its text, for error locations.
-    pub file: &'a str,
-    pub text: &'a str,
+    pub(crate) file: &'a str,
+    pub(crate) text: &'a str,
     /// The template being executed (the file's own, or a `define`d one).
-    pub name: String,
-    pub data: &'a Data,
-    pub root: &'a Value,
-    pub vars: Vec<(String, Value)>,
-    pub depth: usize,
+    pub(crate) name: String,
+    pub(crate) data: &'a Data,
+    pub(crate) root: &'a Value,
+    pub(crate) vars: Vec<(String, Value)>,
+    pub(crate) depth: usize,
     /// How deep in includes this file is.
-    pub include_depth: usize,
+    pub(crate) include_depth: usize,
 }
 
 impl Exec<'_> {
@@ -236,13 +236,13 @@ impl Exec<'_> {
                 ),
             ));
         }
-        if self.include_depth >= super::MAX_INCLUDE_DEPTH {
+        if self.include_depth >= crate::render::MAX_INCLUDE_DEPTH {
             return Err(self.fail(
                 pos,
                 &context,
                 format!(
                     "includes nested more than {} deep (does a file include itself?)",
-                    super::MAX_INCLUDE_DEPTH
+                    crate::render::MAX_INCLUDE_DEPTH
                 ),
             ));
         }
@@ -257,7 +257,7 @@ impl Exec<'_> {
             }
         })?;
         let shown = path.display().to_string();
-        super::render_with_root(&shown, &text, self.data, self.root, self.include_depth + 1)
+        crate::render::render_with_root(&shown, &text, self.data, self.root, self.include_depth + 1)
             .map(Value::Str)
     }
 }

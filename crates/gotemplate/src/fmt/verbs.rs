@@ -7,23 +7,23 @@ use crate::Value;
 
 #[derive(Default)]
 pub(super) struct Printer {
-    pub buf: String,
-    pub wid: i64,
-    pub prec: i64,
-    pub wid_present: bool,
-    pub prec_present: bool,
-    pub minus: bool,
-    pub plus: bool,
-    pub sharp: bool,
-    pub space: bool,
-    pub zero: bool,
-    pub plus_v: bool,
-    pub sharp_v: bool,
-    pub good_arg_num: bool,
+    pub(crate) buf: String,
+    pub(crate) wid: i64,
+    pub(crate) prec: i64,
+    pub(crate) wid_present: bool,
+    pub(crate) prec_present: bool,
+    pub(crate) minus: bool,
+    pub(crate) plus: bool,
+    pub(crate) sharp: bool,
+    pub(crate) space: bool,
+    pub(crate) zero: bool,
+    pub(crate) plus_v: bool,
+    pub(crate) sharp_v: bool,
+    pub(crate) good_arg_num: bool,
 }
 
 impl Printer {
-    pub fn clear_flags(&mut self) {
+    pub(crate) fn clear_flags(&mut self) {
         self.wid_present = false;
         self.prec_present = false;
         self.minus = false;
@@ -57,7 +57,7 @@ impl Printer {
         }
     }
 
-    pub fn print_arg(&mut self, arg: &Value, verb: char) {
+    pub(crate) fn print_arg(&mut self, arg: &Value, verb: char) {
         let arg = arg.plain();
         if let Value::Nil = &*arg {
             match verb {

@@ -56,11 +56,11 @@ impl From<&str> for CallError {
 pub(crate) type Imp = fn(&mut Exec<'_>, &[Value], usize) -> Result<Value, CallError>;
 
 pub(crate) struct Func {
-    pub params: &'static [Ty],
-    pub variadic: Option<Ty>,
+    pub(crate) params: &'static [Ty],
+    pub(crate) variadic: Option<Ty>,
     /// `Some(true)` for `or`, `Some(false)` for `and`: arguments evaluated only as needed.
-    pub short_circuit: Option<bool>,
-    pub imp: Imp,
+    pub(crate) short_circuit: Option<bool>,
+    pub(crate) imp: Imp,
 }
 
 pub(crate) const fn f(params: &'static [Ty], imp: Imp) -> Func {

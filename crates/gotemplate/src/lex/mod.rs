@@ -58,10 +58,10 @@ impl It {
 /// line it starts on.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Item {
-    pub typ: It,
-    pub pos: usize,
-    pub val: String,
-    pub line: usize,
+    pub(crate) typ: It,
+    pub(crate) pos: usize,
+    pub(crate) val: String,
+    pub(crate) line: usize,
 }
 
 fn keyword(word: &str) -> Option<It> {

@@ -5,11 +5,11 @@ use std::fmt;
 /// A parsed number literal: which Go types it fits and its values in them.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Number {
-    pub text: String,
-    pub int: Option<i64>,
-    pub uint: Option<u64>,
-    pub float: Option<f64>,
-    pub complex: bool,
+    pub(crate) text: String,
+    pub(crate) int: Option<i64>,
+    pub(crate) uint: Option<u64>,
+    pub(crate) float: Option<f64>,
+    pub(crate) complex: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -31,25 +31,25 @@ pub(crate) enum Node {
 /// The parts of `if`, `with` and `range`.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Control {
-    pub pos: usize,
-    pub pipe: Pipe,
-    pub list: Vec<Node>,
-    pub else_list: Option<Vec<Node>>,
+    pub(crate) pos: usize,
+    pub(crate) pipe: Pipe,
+    pub(crate) list: Vec<Node>,
+    pub(crate) else_list: Option<Vec<Node>>,
 }
 
 /// `$x := cmd | cmd …`
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Pipe {
-    pub pos: usize,
-    pub is_assign: bool,
-    pub decl: Vec<String>,
-    pub cmds: Vec<Cmd>,
+    pub(crate) pos: usize,
+    pub(crate) is_assign: bool,
+    pub(crate) decl: Vec<String>,
+    pub(crate) cmds: Vec<Cmd>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Cmd {
-    pub pos: usize,
-    pub args: Vec<Arg>,
+    pub(crate) pos: usize,
+    pub(crate) args: Vec<Arg>,
 }
 
 /// An operand. `Variable` holds the variable name then the fields (`$x.A` → `["$x", "A"]`).

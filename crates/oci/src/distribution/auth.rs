@@ -34,7 +34,7 @@ pub enum Challenge {
 
 impl Challenge {
     /// The first challenge we can answer among the headers (Bearer preferred).
-    pub fn from_headers(values: GetAll<'_, HeaderValue>) -> Option<Challenge> {
+    pub(crate) fn from_headers(values: GetAll<'_, HeaderValue>) -> Option<Challenge> {
         let parsed: Vec<Challenge> = values
             .iter()
             .filter_map(|v| v.to_str().ok())

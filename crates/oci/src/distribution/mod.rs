@@ -26,9 +26,9 @@ use olm_release_http::retry::RetryPolicy;
 use olm_release_olm::bundle_image::Blob;
 
 /// Manifest media types this client reads.
-pub const MANIFEST_ACCEPT: &str = "application/vnd.oci.image.manifest.v1+json, application/vnd.oci.image.index.v1+json, application/vnd.docker.distribution.manifest.v2+json, application/vnd.docker.distribution.manifest.list.v2+json";
+pub(crate) const MANIFEST_ACCEPT: &str = "application/vnd.oci.image.manifest.v1+json, application/vnd.oci.image.index.v1+json, application/vnd.docker.distribution.manifest.v2+json, application/vnd.docker.distribution.manifest.list.v2+json";
 /// The largest manifest read (the distribution registry's own limit is 4 MiB).
-pub const MAX_MANIFEST: u64 = 4 * 1024 * 1024;
+pub(crate) const MAX_MANIFEST: u64 = 4 * 1024 * 1024;
 
 /// A client for one repository of one registry.
 #[derive(Debug)]
@@ -48,16 +48,16 @@ pub struct RegistryClient {
 
 /// A manifest as the registry serves it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FetchedManifest {
-    pub media_type: Option<String>,
-    pub bytes: Bytes,
+pub(crate) struct FetchedManifest {
+    pub(crate) media_type: Option<String>,
+    pub(crate) bytes: Bytes,
 }
 
 impl RegistryClient {
     /// A client for `reference`. Plain http is refused unless the host is loopback or
     /// `insecure` is set; allowed off loopback, it is warned about through `events` now, as
     /// the app-registry and GitHub clients do when they are built.
-    pub fn new(
+    pub(crate) fn new(
         reference: RegistryRef,
         credentials: Option<Credentials>,
         insecure: bool,
@@ -105,7 +105,7 @@ impl RegistryClient {
     }
 
     /// `HOST[:PORT]/REPOSITORY`.
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         self.reference.describe()
     }
 
@@ -120,7 +120,7 @@ impl RegistryClient {
     }
 
     /// `GET /v2/`: the registry speaks the distribution API and accepts our credentials.
-    pub async fn ping(&self, events: &dyn Events) -> Result<(), OciError> {
+    pub(crate) async fn ping(&self, events: &dyn Events) -> Result<(), OciError> {
         let mut url = self.reference.base.clone();
         url.set_path("/v2/");
         self.send(Req::new(Method::GET, url, &[200]), events)
@@ -130,7 +130,7 @@ impl RegistryClient {
 
     /// The digest a tag (or digest) resolves to, `None` when the repository or the tag does
     /// not exist. Uses `HEAD` and its `Docker-Content-Digest`; falls back to hashing a `GET`.
-    pub async fn manifest_digest(
+    pub(crate) async fn manifest_digest(
         &self,
         reference: &str,
         events: &dyn Events,
@@ -155,7 +155,7 @@ impl RegistryClient {
     }
 
     /// `GET /v2/<name>/manifests/<reference>`: the manifest bytes, `None` on 404.
-    pub async fn get_manifest(
+    pub(crate) async fn get_manifest(
         &self,
         reference: &str,
         events: &dyn Events,
@@ -183,14 +183,22 @@ impl RegistryClient {
     }
 
     /// `HEAD /v2/<name>/blobs/<digest>`: whether the registry has the blob.
-    pub async fn has_blob(&self, digest: &str, events: &dyn Events) -> Result<bool, OciError> {
+    pub(crate) async fn has_blob(
+        &self,
+        digest: &str,
+        events: &dyn Events,
+    ) -> Result<bool, OciError> {
         let req = Req::new(Method::HEAD, self.url(&["blobs", digest]), &[200, 404]);
         Ok(self.send(req, events).await?.status == 200)
     }
 
     /// Uploads a blob in one piece: `POST /v2/<name>/blobs/uploads/`, then `PUT` of the bytes
     /// to the returned location with `?digest=`. A failed pair is retried from the `POST`.
-    pub async fn upload_blob(&self, blob: &Blob, events: &dyn Events) -> Result<(), OciError> {
+    pub(crate) async fn upload_blob(
+        &self,
+        blob: &Blob,
+        events: &dyn Events,
+    ) -> Result<(), OciError> {
         let at = format!("upload of {} to {}", blob.digest, self.describe());
         self.retrying(&at, events, || async {
             let mut start = self.url(&["blobs", "uploads", ""]);
@@ -220,7 +228,7 @@ impl RegistryClient {
 
     /// `PUT /v2/<name>/manifests/<tag>` with the exact bytes; returns the digest the registry
     /// reports (`Docker-Content-Digest`), when it does.
-    pub async fn put_manifest(
+    pub(crate) async fn put_manifest(
         &self,
         tag: &str,
         manifest: &Blob,

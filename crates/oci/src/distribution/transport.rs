@@ -22,18 +22,18 @@ const MAX_REDIRECTS: usize = 5;
 
 /// One request.
 pub(super) struct Req<'a> {
-    pub method: Method,
-    pub url: Url,
+    pub(crate) method: Method,
+    pub(crate) url: Url,
     /// Statuses that are answers rather than errors.
-    pub ok: &'a [u16],
-    pub accept: Option<&'a str>,
-    pub content_type: Option<&'a str>,
-    pub body: Option<Bytes>,
-    pub cap: u64,
+    pub(crate) ok: &'a [u16],
+    pub(crate) accept: Option<&'a str>,
+    pub(crate) content_type: Option<&'a str>,
+    pub(crate) body: Option<Bytes>,
+    pub(crate) cap: u64,
 }
 
 impl<'a> Req<'a> {
-    pub fn new(method: Method, url: Url, ok: &'a [u16]) -> Self {
+    pub(crate) fn new(method: Method, url: Url, ok: &'a [u16]) -> Self {
         Req {
             method,
             url,
@@ -44,19 +44,19 @@ impl<'a> Req<'a> {
             cap: MAX_SMALL,
         }
     }
-    pub fn accept(mut self, v: &'a str) -> Self {
+    pub(crate) fn accept(mut self, v: &'a str) -> Self {
         self.accept = Some(v);
         self
     }
-    pub fn content_type(mut self, v: &'a str) -> Self {
+    pub(crate) fn content_type(mut self, v: &'a str) -> Self {
         self.content_type = Some(v);
         self
     }
-    pub fn body(mut self, b: Bytes) -> Self {
+    pub(crate) fn body(mut self, b: Bytes) -> Self {
         self.body = Some(b);
         self
     }
-    pub fn cap(mut self, cap: u64) -> Self {
+    pub(crate) fn cap(mut self, cap: u64) -> Self {
         self.cap = cap;
         self
     }
@@ -64,9 +64,9 @@ impl<'a> Req<'a> {
 
 /// An answer whose status the request accepts.
 pub(super) struct Answer {
-    pub status: u16,
-    pub headers: HeaderMap,
-    pub body: Bytes,
+    pub(crate) status: u16,
+    pub(crate) headers: HeaderMap,
+    pub(crate) body: Bytes,
 }
 
 /// `METHOD /path` for messages (no query: upload locations carry session state).

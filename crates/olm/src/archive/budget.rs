@@ -52,7 +52,7 @@ impl Budget {
 
     /// `Budget::check` for a list of manifests (a `data.*` string of a flattened bundle):
     /// at most as many items as a tarball may hold entries.
-    pub fn check_list(&self, file: &str, text: &str) -> Result<Measure, ReadError> {
+    pub(crate) fn check_list(&self, file: &str, text: &str) -> Result<Measure, ReadError> {
         let m = self.check(file, text)?;
         if m.items > self.max_items {
             return Err(ReadError::TooManyItems {

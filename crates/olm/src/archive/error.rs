@@ -155,7 +155,7 @@ pub enum ReadError {
 
 impl ReadError {
     /// Names the container the error happened in (`bundle.tar.gz: pkg/bundle.yaml: …`).
-    pub fn within(self, what: impl Into<String>) -> Self {
+    pub(crate) fn within(self, what: impl Into<String>) -> Self {
         ReadError::In {
             what: what.into(),
             source: Box::new(self),
@@ -170,14 +170,14 @@ impl ReadError {
         }
     }
 
-    pub fn io(path: impl Into<String>, source: io::Error) -> Self {
+    pub(crate) fn io(path: impl Into<String>, source: io::Error) -> Self {
         ReadError::Io {
             path: path.into(),
             source,
         }
     }
 
-    pub fn field(
+    pub(crate) fn field(
         file: impl Into<String>,
         field: impl Into<String>,
         problem: impl Into<String>,
@@ -272,7 +272,7 @@ impl olm_release_base::Classified for WriteError {
 }
 
 /// How a YAML value reads in a message ("found a sequence").
-pub fn describe(v: &serde_yaml_ng::Value) -> &'static str {
+pub(crate) fn describe(v: &serde_yaml_ng::Value) -> &'static str {
     use serde_yaml_ng::Value;
     match v {
         Value::Null => "an empty document (null)",

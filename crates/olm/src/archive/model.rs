@@ -48,14 +48,14 @@ pub struct Limits {
 impl Limits {
     /// Default of `max_bytes` (64 MiB): a cumulative bundle of 500 KubeVirt-sized CSVs is
     /// 18 MiB; the app registry and modern bundle images are far smaller.
-    pub const DEFAULT_MAX_BYTES: u64 = 64 << 20;
+    pub(crate) const DEFAULT_MAX_BYTES: u64 = 64 << 20;
     /// Bytes of `max_bytes` per YAML value of the budget: real manifests hold one value per
     /// 10–70 bytes (KubeVirt's CSV: 34; a list entry counts beside its content), a list of
     /// tiny items one per 2 bytes. Parsing costs about 250 bytes per value, so the budget keeps
     /// a bundle's parse under about 300 MiB.
-    pub const BYTES_PER_NODE: u64 = 64;
+    pub(crate) const BYTES_PER_NODE: u64 = 64;
     /// Uncompressed bytes read before the ratio is checked (small files compress very well).
-    pub const RATIO_GRACE: u64 = 1 << 20;
+    pub(crate) const RATIO_GRACE: u64 = 1 << 20;
 
     /// The defaults with `max_bytes` replaced when given (`--max-bundle-bytes`).
     pub fn with_max_bytes(max_bytes: Option<u64>) -> Self {
@@ -82,7 +82,7 @@ impl Limits {
     }
 
     /// Most bytes YAML aliases may add to a bundle when expanded: `max_bytes`.
-    pub fn max_alias_bytes(&self) -> u64 {
+    pub(crate) fn max_alias_bytes(&self) -> u64 {
         self.max_bytes
     }
 }
@@ -110,7 +110,7 @@ pub struct Contents {
 
 impl Contents {
     /// A bundle with no other objects (a flattened `bundle.yaml` holds none).
-    pub fn bare(bundle: Bundle) -> Self {
+    pub(crate) fn bare(bundle: Bundle) -> Self {
         Contents {
             bundle,
             objects: Vec::new(),

@@ -11,7 +11,7 @@ use super::model::{Contents, Limits};
 use crate::{Bundle, DocKind, Manifest, PackageManifest, crd_file_name, csv_file_name, doc_kind};
 
 /// What a flattened bundle is, for "expected …" messages.
-pub const FLATTENED: &str = "a flattened bundle: a YAML mapping with a top-level 'data' key";
+pub(crate) const FLATTENED: &str = "a flattened bundle: a YAML mapping with a top-level 'data' key";
 
 /// Reads a bundle from the files of an unpacked blob: one file = flattened `bundle.yaml`,
 /// several = a nested or flat manifest tree.
@@ -21,7 +21,10 @@ pub fn read_bundle(files: &[(String, Vec<u8>)], limits: &Limits) -> Result<Bundl
 
 /// [`read_bundle`] with the other objects a manifest tree holds beside its CSVs (a flattened
 /// `bundle.yaml` holds none).
-pub fn read_contents(files: &[(String, Vec<u8>)], limits: &Limits) -> Result<Contents, ReadError> {
+pub(crate) fn read_contents(
+    files: &[(String, Vec<u8>)],
+    limits: &Limits,
+) -> Result<Contents, ReadError> {
     let budget = Budget::new(limits);
     match files {
         [] => Err(ReadError::Empty {
@@ -37,7 +40,7 @@ pub fn read_flattened(path: &str, content: &[u8], limits: &Limits) -> Result<Bun
     flattened(path, content, &Budget::new(limits))
 }
 
-pub fn utf8<'a>(path: &str, content: &'a [u8]) -> Result<&'a str, ReadError> {
+pub(crate) fn utf8<'a>(path: &str, content: &'a [u8]) -> Result<&'a str, ReadError> {
     std::str::from_utf8(content).map_err(|_| ReadError::NotText {
         file: path.to_string(),
     })
@@ -234,13 +237,13 @@ fn read_tree(files: &[(String, Vec<u8>)], budget: &Budget) -> Result<Contents, R
 
 /// Adds `m` unless the same document is there already (a tree's version folders repeat their
 /// CRDs and objects).
-pub fn once(list: &mut Vec<Manifest>, m: Manifest) {
+pub(crate) fn once(list: &mut Vec<Manifest>, m: Manifest) {
     if !list.iter().any(|c| c.doc == m.doc) {
         list.push(m);
     }
 }
 
-pub fn package_file(path: &str, doc: Value) -> Result<PackageManifest, ReadError> {
+pub(crate) fn package_file(path: &str, doc: Value) -> Result<PackageManifest, ReadError> {
     serde_yaml_ng::from_value(doc).map_err(|source| ReadError::Package {
         file: path.to_string(),
         field: "",

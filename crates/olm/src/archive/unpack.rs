@@ -44,7 +44,7 @@ pub struct Inspected {
     /// Regular files in the archive.
     pub files: usize,
     /// Size of the uncompressed tar in bytes.
-    pub tar_size: u64,
+    pub(crate) tar_size: u64,
 }
 
 /// Checks a blob as [`unpack`] does (gzip, tar, entry paths and types, limits) and computes its

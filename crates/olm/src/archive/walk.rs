@@ -18,10 +18,10 @@ use olm_release_base::input;
 #[derive(Debug, Clone)]
 pub struct Listed {
     /// Path relative to the folder, with `/`; a hidden folder's ends in `/`.
-    pub rel: String,
-    pub path: PathBuf,
+    pub(crate) rel: String,
+    pub(crate) path: PathBuf,
     /// A `.yaml` or `.yml` file.
-    pub yaml: bool,
+    pub(crate) yaml: bool,
 }
 
 /// Every file under `dir` and every hidden folder, sorted by relative path; refuses devices,

@@ -34,7 +34,7 @@ pub const CONFIG_MEDIA_TYPE: &str = "application/vnd.oci.image.config.v1+json";
 pub const LAYER_MEDIA_TYPE: &str = "application/vnd.oci.image.layer.v1.tar+gzip";
 /// The `created_by` of the layer's history entry (no version, so the digest survives upgrades
 /// of olm-release that do not change the bytes).
-pub const CREATED_BY: &str =
+pub(crate) const CREATED_BY: &str =
     "olm-release bundle-image: COPY manifests /manifests/, COPY metadata /metadata/";
 
 /// One content-addressed piece of an image.
@@ -48,7 +48,7 @@ pub struct Blob {
 
 impl Blob {
     /// A blob of `bytes`, its digest computed.
-    pub fn new(media_type: &str, bytes: impl Into<Bytes>) -> Self {
+    pub(crate) fn new(media_type: &str, bytes: impl Into<Bytes>) -> Self {
         let bytes = bytes.into();
         Blob {
             media_type: media_type.to_string(),
@@ -69,7 +69,7 @@ pub struct OciImage {
     pub config: Blob,
     pub layers: Vec<Blob>,
     /// `sha256:<hex>` of each layer's uncompressed tar, in layer order.
-    pub diff_ids: Vec<String>,
+    pub(crate) diff_ids: Vec<String>,
 }
 
 impl OciImage {
@@ -151,7 +151,7 @@ fn descriptor(media_type: MediaType, blob: &Blob) -> Result<Descriptor, E> {
 
 /// Compact JSON with object keys sorted (serde_json's map is ordered by key), so maps held in
 /// `HashMap`s serialise the same way every time.
-pub fn canonical_json<T: serde::Serialize>(value: &T) -> Result<Vec<u8>, E> {
+pub(crate) fn canonical_json<T: serde::Serialize>(value: &T) -> Result<Vec<u8>, E> {
     let value = serde_json::to_value(value).map_err(build)?;
     serde_json::to_vec(&value).map_err(build)
 }

@@ -20,17 +20,18 @@ pub use image::{Blob, OciImage, build_image};
 use std::path::PathBuf;
 
 /// `operators.operatorframework.io.bundle.mediatype.v1`: the bundle format.
-pub const MEDIATYPE_KEY: &str = "operators.operatorframework.io.bundle.mediatype.v1";
+pub(crate) const MEDIATYPE_KEY: &str = "operators.operatorframework.io.bundle.mediatype.v1";
 /// `operators.operatorframework.io.bundle.manifests.v1`: where the manifests are in the image.
-pub const MANIFESTS_KEY: &str = "operators.operatorframework.io.bundle.manifests.v1";
+pub(crate) const MANIFESTS_KEY: &str = "operators.operatorframework.io.bundle.manifests.v1";
 /// `operators.operatorframework.io.bundle.metadata.v1`: where the metadata is in the image.
-pub const METADATA_KEY: &str = "operators.operatorframework.io.bundle.metadata.v1";
+pub(crate) const METADATA_KEY: &str = "operators.operatorframework.io.bundle.metadata.v1";
 /// `operators.operatorframework.io.bundle.package.v1`: the OLM package.
-pub const PACKAGE_KEY: &str = "operators.operatorframework.io.bundle.package.v1";
+pub(crate) const PACKAGE_KEY: &str = "operators.operatorframework.io.bundle.package.v1";
 /// `operators.operatorframework.io.bundle.channels.v1`: comma-separated channels.
-pub const CHANNELS_KEY: &str = "operators.operatorframework.io.bundle.channels.v1";
+pub(crate) const CHANNELS_KEY: &str = "operators.operatorframework.io.bundle.channels.v1";
 /// `operators.operatorframework.io.bundle.channel.default.v1`: the default channel.
-pub const DEFAULT_CHANNEL_KEY: &str = "operators.operatorframework.io.bundle.channel.default.v1";
+pub(crate) const DEFAULT_CHANNEL_KEY: &str =
+    "operators.operatorframework.io.bundle.channel.default.v1";
 
 /// The six keys, in the order operator-registry's documentation lists them.
 pub const LABEL_KEYS: [&str; 6] = [
@@ -43,7 +44,7 @@ pub const LABEL_KEYS: [&str; 6] = [
 ];
 
 /// The bundle format this module writes.
-pub const REGISTRY_V1: &str = "registry+v1";
+pub(crate) const REGISTRY_V1: &str = "registry+v1";
 
 /// What can be wrong with a bundle or its folder.
 #[derive(Debug, thiserror::Error)]

@@ -9,13 +9,13 @@ use serde_yaml_ng::{Mapping, Value};
 /// `spec.icon[0]` of a CSV.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Icon {
-    pub base64data: String,
-    pub mediatype: &'static str,
+    pub(crate) base64data: String,
+    pub(crate) mediatype: &'static str,
 }
 
 impl Icon {
     /// Builds the icon from an image's bytes; `file` names it in errors.
-    pub fn from_bytes(file: &str, bytes: &[u8]) -> Result<Icon, super::CsvError> {
+    pub(crate) fn from_bytes(file: &str, bytes: &[u8]) -> Result<Icon, super::CsvError> {
         let mediatype = sniff(bytes).ok_or_else(|| {
             let head: Vec<String> = bytes.iter().take(8).map(|b| format!("{b:02x}")).collect();
             super::CsvError::Icon {
@@ -29,7 +29,7 @@ impl Icon {
         })
     }
 
-    pub fn to_yaml(&self) -> Value {
+    pub(crate) fn to_yaml(&self) -> Value {
         let mut m = Mapping::new();
         m.insert("base64data".into(), self.base64data.clone().into());
         m.insert("mediatype".into(), self.mediatype.into());
@@ -38,7 +38,7 @@ impl Icon {
 }
 
 /// The media type of an image, from its first bytes.
-pub fn sniff(bytes: &[u8]) -> Option<&'static str> {
+pub(crate) fn sniff(bytes: &[u8]) -> Option<&'static str> {
     if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
         return Some("image/png");
     }

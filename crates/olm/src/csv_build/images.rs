@@ -46,7 +46,7 @@ pub(super) fn set(csv: &mut Value, images: &BTreeMap<String, String>) {
 }
 
 /// The image of the first container of the CSV's first deployment: the operator's image.
-pub fn operator_image(csv: &Value) -> Option<String> {
+pub(crate) fn operator_image(csv: &Value) -> Option<String> {
     let d = csv
         .get("spec")?
         .get("install")?

@@ -32,46 +32,46 @@ use spec::{CsvSpec, PermissionSpec};
 
 /// A service account and its rules.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Permission {
-    pub service_account: String,
-    pub rules: Vec<Value>,
+pub(crate) struct Permission {
+    pub(crate) service_account: String,
+    pub(crate) rules: Vec<Value>,
 }
 
 /// A deployment of the install strategy.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Deployment {
-    pub name: String,
-    pub spec: Value,
+pub(crate) struct Deployment {
+    pub(crate) name: String,
+    pub(crate) spec: Value,
 }
 
 /// Everything assembled for the CSV.
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct Parts {
-    pub name: Option<String>,
-    pub version: String,
-    pub created_at: String,
+pub(crate) struct Parts {
+    pub(crate) name: Option<String>,
+    pub(crate) version: String,
+    pub(crate) created_at: String,
     /// Whether `created_at` overwrites a `createdAt` the CSV already has.
-    pub created_at_policy: spec::CreatedAtPolicy,
+    pub(crate) created_at_policy: spec::CreatedAtPolicy,
     /// `spec.skips` (set when not empty).
-    pub skips: Vec<String>,
+    pub(crate) skips: Vec<String>,
     /// The `olm.skipRange` annotation (set when given).
-    pub skip_range: Option<String>,
+    pub(crate) skip_range: Option<String>,
     /// Container images by container name, set in every deployment of the CSV.
-    pub images: BTreeMap<String, String>,
-    pub icon: Option<Icon>,
-    pub cluster_permissions: Vec<Permission>,
-    pub permissions: Vec<Permission>,
-    pub deployments: Vec<Deployment>,
+    pub(crate) images: BTreeMap<String, String>,
+    pub(crate) icon: Option<Icon>,
+    pub(crate) cluster_permissions: Vec<Permission>,
+    pub(crate) permissions: Vec<Permission>,
+    pub(crate) deployments: Vec<Deployment>,
 }
 
 /// Reads a YAML file into its documents; `Ok(None)` when the file does not exist.
-pub type LoadDocs<'a> = dyn FnMut(&str) -> Result<Option<Vec<Doc>>, CsvError> + 'a;
+pub(crate) type LoadDocs<'a> = dyn FnMut(&str) -> Result<Option<Vec<Doc>>, CsvError> + 'a;
 /// Reads a file's bytes.
-pub type LoadBytes<'a> = dyn FnMut(&str) -> Result<Vec<u8>, CsvError> + 'a;
+pub(crate) type LoadBytes<'a> = dyn FnMut(&str) -> Result<Vec<u8>, CsvError> + 'a;
 
 impl Parts {
     /// Builds the parts `spec` asks for.
-    pub fn build(
+    pub(crate) fn build(
         spec: &CsvSpec,
         version: &str,
         created_at: &str,
@@ -118,7 +118,7 @@ impl Parts {
     }
 
     /// The parts as one YAML mapping, the tree that `render.csv.vars` paths read.
-    pub fn to_yaml(&self) -> Value {
+    pub(crate) fn to_yaml(&self) -> Value {
         let mut m = Mapping::new();
         if let Some(name) = &self.name {
             m.insert("name".into(), name.clone().into());
@@ -141,7 +141,7 @@ impl Parts {
     /// The template variables `vars` maps to parts. A path that names no part (e.g. a
     /// deployment whose optional file is absent) defines no variable, so a template that uses
     /// it fails with an undefined-variable error naming its line.
-    pub fn vars(&self, vars: &BTreeMap<String, String>) -> BTreeMap<String, Value> {
+    pub(crate) fn vars(&self, vars: &BTreeMap<String, String>) -> BTreeMap<String, Value> {
         let tree = self.to_yaml();
         vars.iter()
             .filter_map(|(name, path)| lookup(&tree, path).map(|v| (name.clone(), v.clone())))
@@ -240,7 +240,7 @@ fn deployment_yaml(d: &Deployment) -> Value {
 
 /// Reads `a.b[sel].c` from `tree`: `[sel]` picks a list item by index or by its `name` or
 /// `serviceAccountName`.
-pub fn lookup<'a>(tree: &'a Value, path: &str) -> Option<&'a Value> {
+pub(crate) fn lookup<'a>(tree: &'a Value, path: &str) -> Option<&'a Value> {
     let mut cur = tree;
     let mut rest = path;
     while !rest.is_empty() {
@@ -269,7 +269,7 @@ pub fn lookup<'a>(tree: &'a Value, path: &str) -> Option<&'a Value> {
 /// Sets the parts into a parsed CSV, each replacing what the template wrote at that place.
 /// An empty or null `spec.replaces` (a template's `replaces: {{.ReplacesCsvVersion}}` before
 /// fetch-previous) is removed: fetch-previous sets it structurally.
-pub fn apply(csv: &mut Value, parts: &Parts) -> Result<(), CsvError> {
+pub(crate) fn apply(csv: &mut Value, parts: &Parts) -> Result<(), CsvError> {
     if let Some(name) = &parts.name {
         mapping(csv, &["metadata"])?.insert("name".into(), name.clone().into());
     }

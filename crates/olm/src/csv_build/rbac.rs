@@ -27,18 +27,18 @@ pub struct Doc {
 
 /// Where rules come from, as the pipeline file says.
 #[derive(Debug, Clone)]
-pub struct RuleSource<'a> {
+pub(crate) struct RuleSource<'a> {
     /// The operator's own role.
-    pub role: &'a str,
+    pub(crate) role: &'a str,
     /// `ClusterRole` for clusterPermissions, `Role` for permissions: preferred when a Role and a
     /// ClusterRole share the role's name.
-    pub kind: &'a str,
+    pub(crate) kind: &'a str,
     /// Other roles to append; `["*"]` means every other role in the files.
-    pub include: &'a [String],
+    pub(crate) include: &'a [String],
 }
 
 /// The rules of `source` from `docs`, deduplicated.
-pub fn rules(source: &RuleSource<'_>, docs: &[Doc]) -> Result<Vec<Value>, CsvError> {
+pub(crate) fn rules(source: &RuleSource<'_>, docs: &[Doc]) -> Result<Vec<Value>, CsvError> {
     let roles: Vec<(usize, &Doc)> = docs
         .iter()
         .enumerate()
@@ -101,7 +101,7 @@ fn role_rules(d: &Doc) -> Result<Vec<Value>, CsvError> {
 }
 
 /// What a rule allows, independent of order and repetition.
-pub fn canonical(rule: &Value) -> BTreeMap<String, BTreeSet<String>> {
+pub(crate) fn canonical(rule: &Value) -> BTreeMap<String, BTreeSet<String>> {
     let mut out = BTreeMap::new();
     if let Some(m) = rule.as_mapping() {
         for (k, v) in m {
@@ -127,7 +127,7 @@ fn scalar_text(v: &Value) -> String {
 }
 
 /// Drops repeated items inside each rule, then rules equal to an earlier one.
-pub fn dedup(rules: Vec<Value>) -> Vec<Value> {
+pub(crate) fn dedup(rules: Vec<Value>) -> Vec<Value> {
     let mut seen = BTreeSet::new();
     let mut out = Vec::new();
     for rule in rules {

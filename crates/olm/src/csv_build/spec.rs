@@ -15,24 +15,24 @@ use serde::{Deserialize, Serialize};
 pub struct CsvSpec {
     /// `metadata.name`; `{version}` is replaced by the version. Default: the template's.
     #[serde(default)]
-    pub name: Option<String>,
+    pub(crate) name: Option<String>,
     /// Image file whose bytes become `spec.icon` (media type read from the bytes).
     #[serde(default)]
-    pub icon: Option<String>,
+    pub(crate) icon: Option<String>,
     /// Deployment YAML files whose `spec` become `install.spec.deployments`.
     #[serde(default)]
-    pub deployments: Vec<DeploymentSource>,
+    pub(crate) deployments: Vec<DeploymentSource>,
     /// `install.spec.clusterPermissions`, one entry per service account.
     #[serde(default)]
-    pub cluster_permissions: Vec<PermissionSpec>,
+    pub(crate) cluster_permissions: Vec<PermissionSpec>,
     /// `install.spec.permissions`, one entry per service account.
     #[serde(default)]
-    pub permissions: Vec<PermissionSpec>,
+    pub(crate) permissions: Vec<PermissionSpec>,
     /// Template variables filled from the assembled parts, by path: `clusterPermissions[SA].rules`,
     /// `permissions[SA].rules`, `deployments[NAME].spec`, `icon.base64data`, `icon.mediatype`,
     /// `name`, `version`, `createdAt`. They print as YAML at the column of their action.
     #[serde(default)]
-    pub vars: BTreeMap<String, String>,
+    pub(crate) vars: BTreeMap<String, String>,
     /// `metadata.annotations.createdAt`: `keep` (default) sets it only where the CSV has none,
     /// so a complete CSV keeps its own date; `set` always writes the release time.
     #[serde(default)]
@@ -40,7 +40,7 @@ pub struct CsvSpec {
     /// Container images by container name (`operator: quay.io/acme/op:v1.2.0`), set in every
     /// deployment of the CSV wherever a container of that name runs.
     #[serde(default)]
-    pub images: BTreeMap<String, String>,
+    pub(crate) images: BTreeMap<String, String>,
 }
 
 /// `render.csv.created_at`.
@@ -59,13 +59,13 @@ pub enum CreatedAtPolicy {
 #[serde(deny_unknown_fields)]
 pub struct DeploymentSource {
     /// The file, relative to the source folder.
-    pub file: String,
+    pub(crate) file: String,
     /// The Deployment's `metadata.name` when the file holds several.
     #[serde(default)]
-    pub name: Option<String>,
+    pub(crate) name: Option<String>,
     /// When true, a missing file is not an error: the template's own deployment stays.
     #[serde(default)]
-    pub optional: bool,
+    pub(crate) optional: bool,
 }
 
 /// Rules of one service account, built from RBAC files.
@@ -73,13 +73,13 @@ pub struct DeploymentSource {
 #[serde(deny_unknown_fields)]
 pub struct PermissionSpec {
     /// The service account the rules are granted to.
-    pub service_account: String,
+    pub(crate) service_account: String,
     /// The operator's own (Cluster)Role, whose rules come first.
-    pub role: String,
+    pub(crate) role: String,
     /// RBAC YAML files (multi-document, templates when they end in `.in`) holding that role
     /// and the others.
-    pub rbac: Vec<String>,
+    pub(crate) rbac: Vec<String>,
     /// Other (Cluster)Roles whose rules are appended; `["*"]` means every other role in the files.
     #[serde(default)]
-    pub include: Vec<String>,
+    pub(crate) include: Vec<String>,
 }

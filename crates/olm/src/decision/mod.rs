@@ -147,19 +147,19 @@ pub enum DecisionError {
 )]
 pub struct Older {
     /// The new CSV.
-    pub csv: String,
+    pub(crate) csv: String,
     /// Its version.
-    pub version: String,
+    pub(crate) version: String,
     /// The head.
-    pub head: String,
+    pub(crate) head: String,
     /// The head's version.
-    pub head_version: String,
+    pub(crate) head_version: String,
     /// The channel.
-    pub channel: String,
+    pub(crate) channel: String,
     /// Where the head is (`release 0.3.0` of the app registry, or `the catalog DIR`).
-    pub at: String,
+    pub(crate) at: String,
     /// Why that refuses it, and the fix.
-    pub why: &'static str,
+    pub(crate) why: &'static str,
 }
 
 impl olm_release_base::Classified for DecisionError {

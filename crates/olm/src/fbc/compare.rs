@@ -64,7 +64,7 @@ pub enum Difference {
 
 impl Difference {
     /// The channel it is about, if any.
-    pub fn channel(&self) -> Option<&str> {
+    pub(crate) fn channel(&self) -> Option<&str> {
         match self {
             Difference::Package { .. } | Difference::DefaultChannel { .. } => None,
             Difference::ChannelOnlyIn { channel, .. }

@@ -100,7 +100,7 @@ fn walk(root: &Path, rel: &str, out: &mut Vec<String>) -> Result<(), CatalogErro
 pub struct FileChange {
     pub path: String,
     /// What is there now (`None`: a new file).
-    pub old: Option<String>,
+    pub(crate) old: Option<String>,
     /// What it becomes (`None`: the file is removed).
     pub new: Option<String>,
 }

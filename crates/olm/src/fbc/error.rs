@@ -136,12 +136,12 @@ pub enum CatalogError {
     "{bundle} (version {version}) is not newer than {head} (version {head_version}), the head of channel {channel} of package {package}; replacing the head would point replaces forward. Publish it to its own channel, or give the entry it replaces explicitly"
 )]
 pub struct OlderThanHead {
-    pub package: String,
-    pub channel: String,
-    pub bundle: String,
-    pub version: String,
-    pub head: String,
-    pub head_version: String,
+    pub(crate) package: String,
+    pub(crate) channel: String,
+    pub(crate) bundle: String,
+    pub(crate) version: String,
+    pub(crate) head: String,
+    pub(crate) head_version: String,
 }
 
 impl olm_release_base::Classified for OlderThanHead {
@@ -171,7 +171,7 @@ fn heads_message(heads: &[String], edges: &[String]) -> String {
 }
 
 impl CatalogError {
-    pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+    pub(crate) fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
         CatalogError::Io {
             path: path.into(),
             source,

@@ -12,7 +12,7 @@ use super::error::CatalogError;
 use super::model::{Catalog, ChannelDoc};
 
 /// The entries of `channel` that nothing in it replaces or skips, in entry order.
-pub fn heads(channel: &ChannelDoc) -> Vec<&str> {
+pub(crate) fn heads(channel: &ChannelDoc) -> Vec<&str> {
     let incoming: HashSet<&str> = channel
         .entries
         .iter()

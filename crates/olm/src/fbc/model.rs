@@ -9,15 +9,15 @@
 
 use serde_yaml_ng::{Mapping, Value};
 
-pub const SCHEMA_PACKAGE: &str = "olm.package";
-pub const SCHEMA_CHANNEL: &str = "olm.channel";
-pub const SCHEMA_BUNDLE: &str = "olm.bundle";
+pub(crate) const SCHEMA_PACKAGE: &str = "olm.package";
+pub(crate) const SCHEMA_CHANNEL: &str = "olm.channel";
+pub(crate) const SCHEMA_BUNDLE: &str = "olm.bundle";
 /// The bundle property naming the package and the version (exactly one per bundle).
-pub const PROPERTY_PACKAGE: &str = "olm.package";
+pub(crate) const PROPERTY_PACKAGE: &str = "olm.package";
 /// A bundle property per group/version/kind the bundle provides (its owned CRD versions).
-pub const PROPERTY_GVK: &str = "olm.gvk";
+pub(crate) const PROPERTY_GVK: &str = "olm.gvk";
 /// A bundle property per group/version/kind the bundle needs from other operators.
-pub const PROPERTY_GVK_REQUIRED: &str = "olm.gvk.required";
+pub(crate) const PROPERTY_GVK_REQUIRED: &str = "olm.gvk.required";
 
 /// Where a document came from: a file relative to the catalog root (with `/`) and its
 /// 1-based position in that file. Empty for documents made in memory.
@@ -28,7 +28,7 @@ pub struct Origin {
 }
 
 impl Origin {
-    pub fn new(file: impl Into<String>, document: usize) -> Self {
+    pub(crate) fn new(file: impl Into<String>, document: usize) -> Self {
         Origin {
             file: file.into(),
             document,
@@ -39,8 +39,8 @@ impl Origin {
 /// `olm.package` icon.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Icon {
-    pub base64data: String,
-    pub mediatype: String,
+    pub(crate) base64data: String,
+    pub(crate) mediatype: String,
 }
 
 /// An `olm.package` document.
@@ -100,9 +100,9 @@ pub struct Property {
 
 /// The value of an `olm.package` property.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PackageProperty {
-    pub package_name: String,
-    pub version: String,
+pub(crate) struct PackageProperty {
+    pub(crate) package_name: String,
+    pub(crate) version: String,
 }
 
 fn mapping(pairs: &[(&str, &str)]) -> Value {
@@ -136,7 +136,7 @@ impl Property {
     }
 
     /// The value of an `olm.package` property, if this is one with string fields.
-    pub fn as_package(&self) -> Option<PackageProperty> {
+    pub(crate) fn as_package(&self) -> Option<PackageProperty> {
         if self.type_ != PROPERTY_PACKAGE {
             return None;
         }
@@ -166,7 +166,7 @@ pub struct BundleDoc {
 
 impl BundleDoc {
     /// Every `olm.package` property (a valid bundle has exactly one).
-    pub fn package_properties(&self) -> impl Iterator<Item = &Property> {
+    pub(crate) fn package_properties(&self) -> impl Iterator<Item = &Property> {
         self.properties
             .iter()
             .filter(|p| p.type_ == PROPERTY_PACKAGE)
@@ -182,7 +182,7 @@ impl BundleDoc {
     }
 
     /// The version of the single `olm.package` property, parsed as SemVer.
-    pub fn version(&self) -> Option<semver::Version> {
+    pub(crate) fn version(&self) -> Option<semver::Version> {
         self.version_str()
             .and_then(|v| semver::Version::parse(&v).ok())
     }
@@ -193,8 +193,8 @@ impl BundleDoc {
 pub struct OtherDoc {
     pub schema: String,
     /// Its `package` field, if any.
-    pub package: String,
-    pub doc: Value,
+    pub(crate) package: String,
+    pub(crate) doc: Value,
     pub origin: Origin,
 }
 
@@ -212,7 +212,10 @@ impl Catalog {
         self.packages.iter().find(|p| p.name == name)
     }
 
-    pub fn channels_of<'a>(&'a self, package: &'a str) -> impl Iterator<Item = &'a ChannelDoc> {
+    pub(crate) fn channels_of<'a>(
+        &'a self,
+        package: &'a str,
+    ) -> impl Iterator<Item = &'a ChannelDoc> {
         self.channels.iter().filter(move |c| c.package == package)
     }
 

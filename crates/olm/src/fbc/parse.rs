@@ -51,7 +51,11 @@ pub fn add_file(catalog: &mut Catalog, file: &str, bytes: &[u8]) -> Result<(), C
 }
 
 /// One document, by schema.
-pub fn add_doc(catalog: &mut Catalog, value: Value, origin: Origin) -> Result<(), CatalogError> {
+pub(crate) fn add_doc(
+    catalog: &mut Catalog,
+    value: Value,
+    origin: Origin,
+) -> Result<(), CatalogError> {
     let d = Doc {
         origin: &origin,
         path: String::new(),

@@ -127,7 +127,7 @@ pub fn bundle_properties(package: &str, csv: &Manifest, crds: &[Manifest]) -> Ve
 }
 
 /// `metadata.annotations["olm.skipRange"]` of a CSV (the key holds a dot, so no dotted path).
-pub fn skip_range(csv: &Manifest) -> Option<&str> {
+pub(crate) fn skip_range(csv: &Manifest) -> Option<&str> {
     csv.doc
         .get("metadata")
         .and_then(|m| m.get("annotations"))

@@ -25,41 +25,41 @@ use crate::{Bundle, Channel, Manifest, PackageManifest};
 /// A channel entry's upgrade edges.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Edges {
-    pub replaces: Option<String>,
-    pub skips: BTreeSet<String>,
-    pub skip_range: Option<String>,
+    pub(crate) replaces: Option<String>,
+    pub(crate) skips: BTreeSet<String>,
+    pub(crate) skip_range: Option<String>,
 }
 
 /// One channel: its head(s) (exactly one when valid) and its entries.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct ChannelModel {
     pub heads: Vec<String>,
-    pub entries: BTreeMap<String, Edges>,
+    pub(crate) entries: BTreeMap<String, Edges>,
 }
 
 /// A package's release model.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct ReleaseModel {
-    pub package: String,
+    pub(crate) package: String,
     /// The default channel; an app-registry package with one channel and no `defaultChannel`
     /// has that channel as its (implicit) default.
     pub default_channel: Option<String>,
     pub channels: BTreeMap<String, ChannelModel>,
     /// Bundle (CSV) name → version, where known.
-    pub versions: BTreeMap<String, String>,
+    pub(crate) versions: BTreeMap<String, String>,
 }
 
 /// One upgrade edge of a channel.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Edge {
-    pub channel: String,
-    pub from: String,
-    pub kind: EdgeKind,
-    pub to: String,
+    pub(crate) channel: String,
+    pub(crate) from: String,
+    pub(crate) kind: EdgeKind,
+    pub(crate) to: String,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum EdgeKind {
+pub(crate) enum EdgeKind {
     Replaces,
     Skips,
 }

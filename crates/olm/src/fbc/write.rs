@@ -35,7 +35,7 @@ pub fn package_file(package: &str) -> Result<String, CatalogError> {
 }
 
 /// The file documents without a package are written to.
-pub const SHARED_FILE: &str = "catalog.yaml";
+pub(crate) const SHARED_FILE: &str = "catalog.yaml";
 
 /// Every file of the catalog in the chosen layout: relative path → content.
 pub fn render(catalog: &Catalog) -> Result<BTreeMap<String, String>, CatalogError> {
@@ -60,7 +60,7 @@ pub fn render(catalog: &Catalog) -> Result<BTreeMap<String, String>, CatalogErro
 }
 
 /// The documents of one package, in the file's order.
-pub fn render_package(catalog: &Catalog, package: &str) -> String {
+pub(crate) fn render_package(catalog: &Catalog, package: &str) -> String {
     let mut out = String::new();
     for p in catalog.packages.iter().filter(|p| p.name == package) {
         push_doc(&mut out, &package_value(p));
@@ -115,7 +115,7 @@ fn put_extra(m: &mut Mapping, extra: &Mapping) {
     }
 }
 
-pub fn package_value(p: &PackageDoc) -> Value {
+pub(crate) fn package_value(p: &PackageDoc) -> Value {
     let mut m = Mapping::new();
     put(&mut m, "schema", SCHEMA_PACKAGE);
     put(&mut m, "name", p.name.as_str());
@@ -135,7 +135,7 @@ pub fn package_value(p: &PackageDoc) -> Value {
     Value::Mapping(m)
 }
 
-pub fn channel_value(c: &ChannelDoc, versions: &HashMap<&str, semver::Version>) -> Value {
+pub(crate) fn channel_value(c: &ChannelDoc, versions: &HashMap<&str, semver::Version>) -> Value {
     let mut entries: Vec<&Entry> = c.entries.iter().collect();
     entries.sort_by(
         |a, b| match (versions.get(a.name.as_str()), versions.get(b.name.as_str())) {
@@ -173,7 +173,7 @@ pub fn channel_value(c: &ChannelDoc, versions: &HashMap<&str, semver::Version>) 
     Value::Mapping(m)
 }
 
-pub fn bundle_value(b: &BundleDoc) -> Value {
+pub(crate) fn bundle_value(b: &BundleDoc) -> Value {
     let props: Vec<Value> = b
         .properties
         .iter()

@@ -34,20 +34,20 @@ pub struct Side<'a> {
 
 /// How one object differs.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-pub struct ObjectDiff {
-    pub kind: String,
+pub(crate) struct ObjectDiff {
+    pub(crate) kind: String,
     /// The object's name on the new side (the old one where it was removed).
-    pub name: String,
+    pub(crate) name: String,
     /// The old name where it differs (the CSV).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub was: Option<String>,
-    pub status: Status,
-    pub changes: Vec<Change>,
+    pub(crate) was: Option<String>,
+    pub(crate) status: Status,
+    pub(crate) changes: Vec<Change>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Status {
+pub(crate) enum Status {
     Added,
     Removed,
     Changed,
@@ -58,7 +58,7 @@ pub enum Status {
 pub struct BundleDiff {
     pub summary: Summary,
     /// Objects that differ, CSV first, then CRDs by name, then the package file.
-    pub objects: Vec<ObjectDiff>,
+    pub(crate) objects: Vec<ObjectDiff>,
     /// Unified diff of the canonical YAML of both sides (empty when equal).
     #[serde(skip)]
     pub text: String,
@@ -66,7 +66,7 @@ pub struct BundleDiff {
 
 impl BundleDiff {
     /// Nothing differs.
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.objects.is_empty()
     }
 }

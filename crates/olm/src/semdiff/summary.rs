@@ -17,22 +17,22 @@ use crate::value_at;
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Summary {
     /// `spec.version`: old, new.
-    pub version: Option<(String, String)>,
+    pub(crate) version: Option<(String, String)>,
     /// `spec.replaces`: old, new (`-` for none).
-    pub replaces: Option<(String, String)>,
+    pub(crate) replaces: Option<(String, String)>,
     /// Images by repository: (repository, old reference part, new reference part); `-` where
     /// the image is new or gone.
-    pub images: Vec<(String, String, String)>,
-    pub permissions_added: Vec<String>,
-    pub permissions_removed: Vec<String>,
-    pub crd_versions_added: Vec<String>,
-    pub crd_versions_removed: Vec<String>,
-    pub categories_added: Vec<String>,
-    pub categories_removed: Vec<String>,
-    pub owned_added: Vec<String>,
-    pub owned_removed: Vec<String>,
+    pub(crate) images: Vec<(String, String, String)>,
+    pub(crate) permissions_added: Vec<String>,
+    pub(crate) permissions_removed: Vec<String>,
+    pub(crate) crd_versions_added: Vec<String>,
+    pub(crate) crd_versions_removed: Vec<String>,
+    pub(crate) categories_added: Vec<String>,
+    pub(crate) categories_removed: Vec<String>,
+    pub(crate) owned_added: Vec<String>,
+    pub(crate) owned_removed: Vec<String>,
     /// Package file: channel heads and the default channel, as `what: old → new` lines.
-    pub package: Vec<String>,
+    pub(crate) package: Vec<String>,
 }
 
 impl Summary {
@@ -41,7 +41,7 @@ impl Summary {
     }
 }
 
-pub fn summarise(old: &Side<'_>, new: &Side<'_>) -> Summary {
+pub(crate) fn summarise(old: &Side<'_>, new: &Side<'_>) -> Summary {
     let csv_str = |s: &Side<'_>, path: &str| -> String {
         s.csv
             .and_then(|c| value_at(&c.doc, path))

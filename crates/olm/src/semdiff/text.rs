@@ -6,7 +6,7 @@ use serde_yaml_ng::{Mapping, Value};
 
 /// The unified diff (three lines of context) of the documents, `---`-separated; empty when
 /// equal.
-pub fn unified(old: &[Value], new: &[Value], old_label: &str, new_label: &str) -> String {
+pub(crate) fn unified(old: &[Value], new: &[Value], old_label: &str, new_label: &str) -> String {
     let (a, b) = (canonical(old), canonical(new));
     if a == b {
         return String::new();

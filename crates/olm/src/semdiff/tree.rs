@@ -17,9 +17,9 @@ use serde_yaml_ng::Value;
 pub struct Change {
     /// Dotted path with list items by key, e.g.
     /// `spec.install.spec.deployments[virt-operator].spec.replicas`.
-    pub path: String,
+    pub(crate) path: String,
     #[serde(flatten)]
-    pub kind: ChangeKind,
+    pub(crate) kind: ChangeKind,
 }
 
 /// What happened at a path. Values are shown as one-line JSON, cut to a readable length.
@@ -49,7 +49,7 @@ const ITEM_KEYS: [&str; 4] = ["name", "serviceAccountName", "type", "kind"];
 const SHOWN: usize = 160;
 
 /// Every difference between `old` and `new`, in document order of `new` (then removed keys).
-pub fn diff(old: &Value, new: &Value) -> Vec<Change> {
+pub(crate) fn diff(old: &Value, new: &Value) -> Vec<Change> {
     let mut out = Vec::new();
     walk(&mut out, String::new(), old, new);
     out
@@ -254,7 +254,7 @@ fn removed(path: String, v: &Value) -> Change {
 }
 
 /// A value as one line of JSON with sorted keys, cut to [`SHOWN`] characters.
-pub fn show(v: &Value) -> String {
+pub(crate) fn show(v: &Value) -> String {
     cut(&canonical_json(v))
 }
 
@@ -267,7 +267,7 @@ fn cut(s: &str) -> String {
 }
 
 /// JSON with mapping keys sorted, so equal data always gives equal text.
-pub fn canonical_json(v: &Value) -> String {
+pub(crate) fn canonical_json(v: &Value) -> String {
     serde_json::to_string(&to_json(v)).unwrap_or_default()
 }
 

@@ -49,7 +49,7 @@ const CASE_SENSITIVE: &[&str] = &[
 ];
 
 /// A YAML value's type, for messages.
-pub fn type_name(v: &Value) -> &'static str {
+pub(crate) fn type_name(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",

@@ -23,7 +23,7 @@ use crate::graph::{Broken, Graph};
 use crate::{Bundle, Manifest};
 
 /// No two CSVs with the same `metadata.name` or the same `spec.version`.
-pub fn check_versions(bundle: &Bundle, sink: &mut Sink) {
+pub(crate) fn check_versions(bundle: &Bundle, sink: &mut Sink) {
     let mut names: HashMap<&str, &Manifest> = HashMap::new();
     let mut versions: HashMap<semver::Version, &Manifest> = HashMap::new();
     for csv in &bundle.csvs {

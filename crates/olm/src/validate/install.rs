@@ -207,7 +207,7 @@ fn permissions(ispec: &Value, key: &str, verbs: &[&str], at: &At, sink: &mut Sin
 }
 
 /// The service accounts the CSV's deployments run as (OLM creates them).
-pub fn service_accounts(csv: &Manifest) -> Vec<&str> {
+pub(crate) fn service_accounts(csv: &Manifest) -> Vec<&str> {
     value_at(&csv.doc, "spec.install.spec.deployments")
         .and_then(Value::as_sequence)
         .map(|ds| {
@@ -221,7 +221,7 @@ pub fn service_accounts(csv: &Manifest) -> Vec<&str> {
 
 /// `spec.install` reduced to what [`service_accounts`] reads (each deployment's
 /// `spec.template.spec.serviceAccountName`), for a CSV's skeleton; `None` without deployments.
-pub fn accounts_only(csv: &Manifest) -> Option<Value> {
+pub(crate) fn accounts_only(csv: &Manifest) -> Option<Value> {
     let ds = value_at(&csv.doc, "spec.install.spec.deployments").and_then(Value::as_sequence)?;
     let kept: Vec<Value> = ds
         .iter()

@@ -103,10 +103,10 @@ impl Categories {
 /// The manifests of one bundle: what the checks of a bundle (as opposed to a package) see.
 #[derive(Debug, Clone, Copy)]
 pub struct Unit<'a> {
-    pub csvs: &'a [Manifest],
-    pub crds: &'a [Manifest],
+    pub(crate) csvs: &'a [Manifest],
+    pub(crate) crds: &'a [Manifest],
     /// Objects other than CSVs and CRDs.
-    pub objects: &'a [Manifest],
+    pub(crate) objects: &'a [Manifest],
 }
 
 impl<'a> Unit<'a> {
@@ -116,7 +116,7 @@ impl<'a> Unit<'a> {
     /// stage, `publish` and `publish --history` all check this unit; `verify PATH` checks each
     /// bundle folder its loader finds (a folder's CSVs, CRDs and objects), so the same folder
     /// gives the same findings every way.
-    pub fn of(bundle: &'a Bundle, objects: &'a [Manifest]) -> Self {
+    pub(crate) fn of(bundle: &'a Bundle, objects: &'a [Manifest]) -> Self {
         Unit {
             csvs: &bundle.csvs,
             crds: &bundle.crds,

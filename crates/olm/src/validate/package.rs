@@ -15,7 +15,7 @@ use super::sink::{At, Sink};
 use crate::{Bundle, Channel, PackageManifest};
 
 /// Reads a package document, reporting missing or mistyped fields.
-pub fn parse(doc: &Value, file: &str, sink: &mut Sink) -> PackageManifest {
+pub(crate) fn parse(doc: &Value, file: &str, sink: &mut Sink) -> PackageManifest {
     let name = doc.get("packageName").and_then(Value::as_str).unwrap_or("");
     let at = At::new(file, if name.is_empty() { "(package)" } else { name });
     if name.is_empty() {
@@ -179,7 +179,7 @@ fn names(p: &PackageManifest) -> String {
 /// the canonical order, then the CRDs and the other objects), which differs from it only by
 /// formatting. A bundle read one CSV at a time is measured the same way from the list items
 /// it kept ([`check_size_of`]), so both give the same finding.
-pub fn check_size(unit: &Unit, sink: &mut Sink) {
+pub(crate) fn check_size(unit: &Unit, sink: &mut Sink) {
     let items: String = crate::canonical_csv_order(unit.csvs)
         .into_iter()
         .map(|i| crate::archive::csv_list_item(&unit.csvs[i]))
@@ -189,7 +189,7 @@ pub fn check_size(unit: &Unit, sink: &mut Sink) {
 
 /// [`check_size`] of a unit whose CSVs are given as their list items, `csv_items` (in the
 /// canonical order); the unit's own CSVs (skeletons will do) name the bundle.
-pub fn check_size_of(csv_items: &str, unit: &Unit, sink: &mut Sink) {
+pub(crate) fn check_size_of(csv_items: &str, unit: &Unit, sink: &mut Sink) {
     const LIMIT: usize = 1024 * 1024;
     let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
     let _ = gz.write_all(csv_items.as_bytes());

@@ -22,7 +22,7 @@ const MEDIATYPES: &[&str] = &["image/gif", "image/jpeg", "image/png", "image/svg
 
 /// A scalar as text (`1.21` for a YAML number), for checks that read what a string field
 /// would hold.
-pub fn scalar_text(v: &Value) -> Option<String> {
+pub(crate) fn scalar_text(v: &Value) -> Option<String> {
     match v {
         Value::String(s) => Some(s.clone()),
         Value::Number(n) => Some(n.to_string()),

@@ -19,8 +19,8 @@ use crate::archive::{self, Contents, Input, Limits, ReadError};
 pub struct Report {
     /// The path or name that was verified.
     pub source: String,
-    pub profile: Profile,
-    pub operatorhub: bool,
+    pub(crate) profile: Profile,
+    pub(crate) operatorhub: bool,
     /// sha256 of the uncompressed tar (the app registry's digest), for a `.tar.gz`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub digest: Option<String>,

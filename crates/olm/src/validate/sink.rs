@@ -9,17 +9,17 @@ use crate::{Finding, Level, Manifest};
 /// Where a finding is: the file and the object.
 #[derive(Debug, Clone, Copy)]
 pub struct At<'a> {
-    pub file: &'a str,
-    pub object: &'a str,
+    pub(crate) file: &'a str,
+    pub(crate) object: &'a str,
 }
 
 impl<'a> At<'a> {
-    pub fn new(file: &'a str, object: &'a str) -> Self {
+    pub(crate) fn new(file: &'a str, object: &'a str) -> Self {
         At { file, object }
     }
 
     /// A manifest, named by `metadata.name`.
-    pub fn of(m: &'a Manifest) -> Self {
+    pub(crate) fn of(m: &'a Manifest) -> Self {
         At {
             file: &m.file,
             object: m.name().unwrap_or("(unnamed)"),
@@ -29,10 +29,10 @@ impl<'a> At<'a> {
 
 /// Collects findings at the level each rule has under the options.
 pub struct Sink<'o> {
-    pub opts: &'o Options,
+    pub(crate) opts: &'o Options,
     pub out: Vec<Finding>,
     /// The input is a tree of version folders (courier's nested mode), not one flat bundle.
-    pub nested: bool,
+    pub(crate) nested: bool,
 }
 
 impl<'o> Sink<'o> {
@@ -50,7 +50,7 @@ impl<'o> Sink<'o> {
     }
 
     /// Reports `rule` with a specific fix.
-    pub fn add_fix(
+    pub(crate) fn add_fix(
         &mut self,
         rule: &Rule,
         at: &At,
@@ -63,7 +63,7 @@ impl<'o> Sink<'o> {
 
     /// Reports `rule` for a case that the tools in `except` accept (they are left out of the
     /// level and the attribution).
-    pub fn add_except(
+    pub(crate) fn add_except(
         &mut self,
         rule: &Rule,
         except: &[Tool],
@@ -75,7 +75,7 @@ impl<'o> Sink<'o> {
     }
 
     /// [`Sink::add_except`] with a specific fix.
-    pub fn add_except_fix(
+    pub(crate) fn add_except_fix(
         &mut self,
         rule: &Rule,
         except: &[Tool],
@@ -112,17 +112,13 @@ impl<'o> Sink<'o> {
     }
 
     /// Whether `rule` reports anything under these options (to skip costly checks).
-    pub fn on(&self, rule: &Rule) -> bool {
+    pub(crate) fn on(&self, rule: &Rule) -> bool {
         rule.level(self.opts).is_some()
-    }
-
-    pub fn level(&self, rule: &Rule) -> Option<Level> {
-        rule.level(self.opts)
     }
 }
 
 /// Errors first, then warnings, each in file order; repeats dropped.
-pub fn sorted(mut findings: Vec<Finding>) -> Vec<Finding> {
+pub(crate) fn sorted(mut findings: Vec<Finding>) -> Vec<Finding> {
     findings.sort_by(|a, b| (a.level, &a.file).cmp(&(b.level, &b.file)));
     findings.dedup();
     findings

@@ -5,7 +5,7 @@
 
 /// A Kubernetes DNS-1123 subdomain: lowercase alphanumerics, `-` and `.`, each label starting
 /// and ending alphanumeric, at most 253 characters.
-pub fn is_dns1123_subdomain(s: &str) -> bool {
+pub(crate) fn is_dns1123_subdomain(s: &str) -> bool {
     !s.is_empty()
         && s.len() <= 253
         && s.split('.').all(|label| {
@@ -19,12 +19,12 @@ pub fn is_dns1123_subdomain(s: &str) -> bool {
 }
 
 /// Strict SemVer 2.0 (no `v`, no leading zeros, three numbers).
-pub fn strict_semver(s: &str) -> Option<semver::Version> {
+pub(crate) fn strict_semver(s: &str) -> Option<semver::Version> {
     semver::Version::parse(s).ok()
 }
 
 /// A plausible e-mail address: one `@`, a local part, a dotted domain, no spaces.
-pub fn is_email(s: &str) -> bool {
+pub(crate) fn is_email(s: &str) -> bool {
     let Some((local, domain)) = s.split_once('@') else {
         return false;
     };
@@ -38,7 +38,7 @@ pub fn is_email(s: &str) -> bool {
 }
 
 /// An absolute URL with an http(s) or ftp scheme and a host, no spaces.
-pub fn is_url(s: &str) -> bool {
+pub(crate) fn is_url(s: &str) -> bool {
     let Some((scheme, rest)) = s.split_once("://") else {
         return false;
     };
@@ -77,10 +77,10 @@ enum Op {
 /// or `<=` (none means `=`), a version is strict SemVer, and `x` wildcards expand
 /// (`1.2.x` is `>=1.2.0 <1.3.0`).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Range(Vec<Vec<Comparator>>);
+pub(crate) struct Range(Vec<Vec<Comparator>>);
 
 impl Range {
-    pub fn parse(s: &str) -> Result<Range, String> {
+    pub(crate) fn parse(s: &str) -> Result<Range, String> {
         let mut any = Vec::new();
         let mut all = Vec::new();
         let tokens = split_range(s);
@@ -104,7 +104,7 @@ impl Range {
         Ok(Range(any))
     }
 
-    pub fn contains(&self, v: &semver::Version) -> bool {
+    pub(crate) fn contains(&self, v: &semver::Version) -> bool {
         self.0.iter().any(|all| {
             all.iter().all(|c| {
                 let ord = v.cmp_precedence(&c.version);
@@ -213,7 +213,7 @@ fn comparators(part: &str) -> Result<Vec<Comparator>, String> {
 
 /// A version as OLM reads `spec.version` (blang/semver's `ParseTolerant`): surrounding spaces
 /// and a leading `v` are dropped, a missing minor or patch is 0, leading zeros are dropped.
-pub fn tolerant_semver(s: &str) -> Option<semver::Version> {
+pub(crate) fn tolerant_semver(s: &str) -> Option<semver::Version> {
     let s = s.trim();
     let s = s.strip_prefix('v').unwrap_or(s);
     let (core, rest) = match s.find(['-', '+']) {

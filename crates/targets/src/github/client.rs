@@ -36,18 +36,18 @@ pub(super) const MAX_ERROR: u64 = 64 * 1024;
 
 /// A release, the fields we use.
 #[derive(Debug, Clone, Deserialize)]
-pub struct Release {
-    pub id: u64,
-    pub tag_name: String,
-    pub draft: bool,
-    pub prerelease: bool,
+pub(crate) struct Release {
+    pub(crate) id: u64,
+    pub(crate) tag_name: String,
+    pub(crate) draft: bool,
+    pub(crate) prerelease: bool,
     #[serde(default)]
-    pub immutable: Option<bool>,
+    pub(crate) immutable: Option<bool>,
     #[serde(default)]
-    pub upload_url: String,
+    pub(crate) upload_url: String,
     /// The release notes (`null` when it has none).
     #[serde(default)]
-    pub body: Option<String>,
+    pub(crate) body: Option<String>,
 }
 
 /// A client for one repository's releases.
@@ -60,7 +60,7 @@ pub struct Client {
     pub(super) upload_root: String,
     /// `/repos/{owner}/{repo}`, encoded.
     pub(super) repo_route: String,
-    pub cfg: Config,
+    pub(crate) cfg: Config,
     pub(super) events: Arc<dyn Events>,
 }
 

@@ -31,7 +31,7 @@ impl Config {
     /// The total time one upload attempt may take: the configured cap, but never more than
     /// the retry budget (a longer attempt would outlive every retry). A stalled upload fails
     /// sooner, after [`olm_release_http::STALL`] without progress.
-    pub fn upload_attempt_timeout(&self) -> Duration {
+    pub(crate) fn upload_attempt_timeout(&self) -> Duration {
         self.upload_timeout
             .min(self.retry.max_total)
             .max(Duration::from_secs(1))
@@ -56,7 +56,7 @@ impl Default for Config {
 }
 
 /// The upload root for an API base (no trailing slash).
-pub fn upload_root(api: &str) -> String {
+pub(crate) fn upload_root(api: &str) -> String {
     let api = api.trim_end_matches('/');
     if api == "https://api.github.com" {
         return "https://uploads.github.com".into();
@@ -68,7 +68,7 @@ pub fn upload_root(api: &str) -> String {
 }
 
 /// Percent-encodes one path segment or query value (RFC 3986 unreserved characters pass).
-pub fn encode(s: &str) -> String {
+pub(crate) fn encode(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for b in s.bytes() {
         if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {

@@ -86,7 +86,7 @@ pub enum GitHubError {
 
 impl GitHubError {
     /// A bug: something the client's own invariants rule out happened.
-    pub fn internal(message: impl Into<String>) -> Self {
+    pub(crate) fn internal(message: impl Into<String>) -> Self {
         GitHubError::Internal(message.into())
     }
 }
@@ -105,17 +105,17 @@ impl olm_release_base::Classified for GitHubError {
 #[derive(Debug)]
 pub struct ApiError {
     /// Method and URL path, e.g. `POST /repos/o/r/releases` (never a header or the token).
-    pub what: String,
-    pub status: Option<u16>,
-    pub message: String,
+    pub(crate) what: String,
+    pub(crate) status: Option<u16>,
+    pub(crate) message: String,
     /// GitHub's `errors` array (422 details).
-    pub errors: Vec<Value>,
-    pub verdict: Verdict,
+    pub(crate) errors: Vec<Value>,
+    pub(crate) verdict: Verdict,
 }
 
 impl ApiError {
     /// A 422 whose details say the resource (release tag or asset name) already exists.
-    pub fn already_exists(&self) -> bool {
+    pub(crate) fn already_exists(&self) -> bool {
         self.status == Some(422)
             && self
                 .errors
@@ -127,7 +127,7 @@ impl ApiError {
 impl ApiError {
     /// What went wrong, without the call: `HTTP 503: Service Unavailable` or the transport's
     /// message.
-    pub fn why(&self) -> String {
+    pub(crate) fn why(&self) -> String {
         match self.status {
             Some(s) => format!("HTTP {s}: {}", self.message),
             None => self.message.clone(),

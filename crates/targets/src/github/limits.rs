@@ -17,7 +17,7 @@ use olm_release_http::retry::Verdict;
 
 /// Classifies one failed call. `status` is `None` for transport failures (connection refused,
 /// reset, timeout). `secondary_wait` is the wait for a secondary limit that names no delay.
-pub fn verdict(
+pub(crate) fn verdict(
     status: Option<u16>,
     headers: Option<&HeaderMap>,
     message: &str,

@@ -35,7 +35,7 @@ pub use error::ApiError;
 pub use error::GitHubError;
 
 /// A result whose error is a [`GitHubError`].
-pub type Result<T, E = GitHubError> = std::result::Result<T, E>;
+pub(crate) type Result<T, E = GitHubError> = std::result::Result<T, E>;
 
 use super::Asset;
 use client::Release;

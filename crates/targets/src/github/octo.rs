@@ -17,10 +17,10 @@ use http_body_util::BodyExt;
 
 /// The leaf service of octocrab's stack.
 #[derive(Clone)]
-pub struct Transport(pub reqwest::Client);
+pub(crate) struct Transport(pub reqwest::Client);
 
 /// An error of the transport: reqwest's, or octocrab's body that could not be read.
-pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
+pub(crate) type BoxError = Box<dyn std::error::Error + Send + Sync>;
 
 impl tower_service::Service<http::Request<octocrab::OctoBody>> for Transport {
     type Response = http::Response<reqwest::Body>;
@@ -49,7 +49,7 @@ impl tower_service::Service<http::Request<octocrab::OctoBody>> for Transport {
 
 /// octocrab for an API base, on a client built by [`super::client`] with `opts`; `headers`
 /// (the token, marked sensitive, and the API's media type and version) go with every request.
-pub fn octocrab(
+pub(crate) fn octocrab(
     base: http::Uri,
     headers: Vec<(http::HeaderName, http::HeaderValue)>,
     opts: olm_release_http::HttpOptions,

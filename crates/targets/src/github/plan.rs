@@ -15,18 +15,18 @@ use super::super::Asset;
 
 /// An asset as GitHub lists it.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
-pub struct Remote {
-    pub id: u64,
-    pub name: String,
-    pub state: String,
-    pub size: u64,
+pub(crate) struct Remote {
+    pub(crate) id: u64,
+    pub(crate) name: String,
+    pub(crate) state: String,
+    pub(crate) size: u64,
     /// `sha256:<hex>`, or null for assets uploaded before GitHub computed digests.
-    pub digest: Option<String>,
+    pub(crate) digest: Option<String>,
 }
 
 impl Remote {
     /// Whether this asset is fully uploaded and holds exactly `asset`'s bytes.
-    pub fn holds(&self, asset: &Asset) -> bool {
+    pub(crate) fn holds(&self, asset: &Asset) -> bool {
         self.state == "uploaded"
             && self.size == asset.bytes.len() as u64
             && self.digest.as_deref() == Some(&format!("sha256:{}", asset.sha256))
@@ -35,7 +35,7 @@ impl Remote {
 
 /// What to do with one local asset.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Action {
+pub(crate) enum Action {
     /// Already there with the same bytes.
     Keep,
     /// Not there: upload under its name.
@@ -48,21 +48,21 @@ pub enum Action {
 
 /// The plan for a release's assets.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Plan {
+pub(crate) struct Plan {
     /// Leftovers to delete before anything is uploaded.
-    pub strays: Vec<Remote>,
+    pub(crate) strays: Vec<Remote>,
     /// One action per local asset, in the same order.
-    pub actions: Vec<Action>,
+    pub(crate) actions: Vec<Action>,
 }
 
 /// The temporary name an asset is uploaded under while it replaces an older one. Plain
 /// characters only, so GitHub does not rename it.
-pub fn temp_name(name: &str) -> String {
+pub(crate) fn temp_name(name: &str) -> String {
     format!("{name}.olm-release-new")
 }
 
 /// Decides the plan.
-pub fn plan(local: &[Asset], remote: &[Remote]) -> Plan {
+pub(crate) fn plan(local: &[Asset], remote: &[Remote]) -> Plan {
     let mut p = Plan::default();
     for asset in local {
         let temp = temp_name(&asset.name);
@@ -102,7 +102,7 @@ pub fn plan(local: &[Asset], remote: &[Remote]) -> Plan {
 
 /// The published assets `plan` would replace with other content: `NAME (published sha256:A,
 /// local sha256:B)` for each.
-pub fn changed(local: &[Asset], remote: &[Remote], plan: &Plan) -> Vec<String> {
+pub(crate) fn changed(local: &[Asset], remote: &[Remote], plan: &Plan) -> Vec<String> {
     local
         .iter()
         .zip(&plan.actions)

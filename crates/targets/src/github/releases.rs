@@ -63,7 +63,7 @@ impl Client {
     }
 
     /// The published release for `tag` (get-by-tag never returns drafts).
-    pub async fn release_by_tag(&self, tag: &str) -> ApiResult<Option<Release>> {
+    pub(crate) async fn release_by_tag(&self, tag: &str) -> ApiResult<Option<Release>> {
         let route = format!("{}/releases/tags/{}", self.repo_route, encode(tag));
         match self.call(Method::GET, &route, None).await {
             Ok((_, r)) => Ok(Some(r)),
@@ -81,7 +81,7 @@ impl Client {
     }
 
     /// Every release, drafts included (for a token with push access).
-    pub async fn releases(&self) -> ApiResult<Vec<Release>> {
+    pub(crate) async fn releases(&self) -> ApiResult<Vec<Release>> {
         self.list_all(&format!("{}/releases", self.repo_route))
             .await
     }
@@ -89,7 +89,7 @@ impl Client {
     /// Creates a draft release for `tag`.
     /// "Create a release" as a draft, with the release notes as its `body` when there are any
     /// (<https://docs.github.com/en/rest/releases/releases#create-a-release>).
-    pub async fn create_draft(
+    pub(crate) async fn create_draft(
         &self,
         tag: &str,
         prerelease: bool,
@@ -108,19 +108,19 @@ impl Client {
         Ok(self.call(Method::POST, &route, Some(&body)).await?.1)
     }
 
-    pub async fn update_release(&self, id: u64, body: &Value) -> ApiResult<Release> {
+    pub(crate) async fn update_release(&self, id: u64, body: &Value) -> ApiResult<Release> {
         let route = format!("{}/releases/{id}", self.repo_route);
         Ok(self.call(Method::PATCH, &route, Some(body)).await?.1)
     }
 
     /// Every asset of a release, whatever its state.
-    pub async fn assets(&self, release: u64) -> ApiResult<Vec<Remote>> {
+    pub(crate) async fn assets(&self, release: u64) -> ApiResult<Vec<Remote>> {
         self.list_all(&format!("{}/releases/{release}/assets", self.repo_route))
             .await
     }
 
     /// Deletes an asset; one already gone counts as deleted.
-    pub async fn delete_asset(&self, id: u64) -> ApiResult<()> {
+    pub(crate) async fn delete_asset(&self, id: u64) -> ApiResult<()> {
         let route = format!("{}/releases/assets/{id}", self.repo_route);
         match self.call::<Value>(Method::DELETE, &route, None).await {
             Ok(_) => Ok(()),
@@ -129,7 +129,7 @@ impl Client {
         }
     }
 
-    pub async fn rename_asset(&self, id: u64, name: &str) -> ApiResult<Remote> {
+    pub(crate) async fn rename_asset(&self, id: u64, name: &str) -> ApiResult<Remote> {
         let route = format!("{}/releases/assets/{id}", self.repo_route);
         let body = serde_json::json!({ "name": name });
         Ok(self.call(Method::PATCH, &route, Some(&body)).await?.1)

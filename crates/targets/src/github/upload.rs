@@ -43,7 +43,7 @@ impl Client {
     /// The upload endpoint of `release` (no query): the origin and path of its `upload_url`
     /// template, which must lie under the upload root derived from the API base, since the
     /// token goes with it.
-    pub fn upload_endpoint(&self, release: &Release) -> Result<String, GitHubError> {
+    pub(crate) fn upload_endpoint(&self, release: &Release) -> Result<String, GitHubError> {
         let from_template = release.upload_url.split('{').next().unwrap_or("").trim();
         if from_template.is_empty() {
             return Ok(format!(
@@ -63,7 +63,12 @@ impl Client {
     }
 
     /// One upload attempt, no retry.
-    pub async fn upload_once(&self, endpoint: &str, name: &str, bytes: &[u8]) -> ApiResult<Remote> {
+    pub(crate) async fn upload_once(
+        &self,
+        endpoint: &str,
+        name: &str,
+        bytes: &[u8],
+    ) -> ApiResult<Remote> {
         let url = format!("{endpoint}?name={}", encode(name));
         let what = format!("POST {endpoint}?name={}", encode(name));
         let mut auth = HeaderValue::from_str(&format!("Bearer {}", self.token.expose()))
@@ -129,7 +134,7 @@ impl Client {
     /// Uploads `bytes` as `name`, retrying as classified. Before each retry the assets are
     /// listed again: a failed attempt may have left a `starter` asset under the name (deleted,
     /// or the retry would get 422) or may in fact have completed (then it is the result).
-    pub async fn upload(
+    pub(crate) async fn upload(
         &self,
         release: u64,
         endpoint: &str,

@@ -30,10 +30,10 @@ mod tests;
 
 /// What a scan may use: depth, values and alias-expanded bytes.
 #[derive(Debug, Clone, Copy)]
-pub struct Allowance {
-    pub max_depth: usize,
-    pub max_nodes: u64,
-    pub max_alias_bytes: u64,
+pub(crate) struct Allowance {
+    pub(crate) max_depth: usize,
+    pub(crate) max_nodes: u64,
+    pub(crate) max_alias_bytes: u64,
 }
 
 /// What a scanned text would build.
@@ -44,14 +44,14 @@ pub struct Measure {
     /// Deepest nesting of collections.
     pub depth: usize,
     /// Values directly inside the top collection (a list's items; a mapping's keys and values).
-    pub items: u64,
+    pub(crate) items: u64,
     /// Bytes aliases add when expanded.
-    pub alias_bytes: u64,
+    pub(crate) alias_bytes: u64,
 }
 
 /// Which allowance a text passed, and at which byte.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Over {
+pub(crate) enum Over {
     Depth(usize),
     Nodes(usize),
     AliasBytes(usize),
@@ -59,7 +59,7 @@ pub enum Over {
 
 impl Over {
     /// The 1-based line of the offending byte.
-    pub fn line(self, text: &str) -> usize {
+    pub(crate) fn line(self, text: &str) -> usize {
         let (Over::Depth(at) | Over::Nodes(at) | Over::AliasBytes(at)) = self;
         let b = &text.as_bytes()[..at.min(text.len())];
         let mut line = 1;
@@ -78,7 +78,7 @@ impl Over {
 }
 
 /// Scans `text` within `allow`.
-pub fn scan(text: &str, allow: Allowance) -> Result<Measure, Over> {
+pub(crate) fn scan(text: &str, allow: Allowance) -> Result<Measure, Over> {
     let mut s = Scanner {
         b: text.as_bytes(),
         p: 0,

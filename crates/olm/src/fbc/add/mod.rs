@@ -79,7 +79,7 @@ impl AddBundle {
 }
 
 /// Is `image` `NAME@sha256:<64 lowercase hex>`?
-pub fn is_pinned(image: &str) -> bool {
+pub(crate) fn is_pinned(image: &str) -> bool {
     image.rsplit_once("@sha256:").is_some_and(|(name, hex)| {
         !name.is_empty()
             && hex.len() == 64

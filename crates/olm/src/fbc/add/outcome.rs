@@ -45,9 +45,9 @@ pub enum DefaultChange {
 /// The outcome of [`add`](super::add), for the report.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AddOutcome {
-    pub package: String,
-    pub bundle: String,
-    pub image: String,
+    pub(crate) package: String,
+    pub(crate) bundle: String,
+    pub(crate) image: String,
     pub change: BundleChange,
     pub channels: Vec<(String, EntryChange)>,
     pub default_channel: DefaultChange,

@@ -24,7 +24,7 @@ use crate::{Finding, Level};
 #[derive(Debug, Clone, Copy)]
 pub struct Rule {
     pub id: &'static str,
-    pub level: Level,
+    pub(crate) level: Level,
     pub fix: &'static str,
 }
 

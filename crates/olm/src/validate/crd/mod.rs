@@ -74,12 +74,12 @@ impl<'a> Crd<'a> {
 type Entry<'a> = (&'a Manifest, usize, bool);
 
 /// A group/version/kind as the Kubernetes libraries print it.
-pub fn gvk_text(group: &str, version: &str, kind: &str) -> String {
+pub(crate) fn gvk_text(group: &str, version: &str, kind: &str) -> String {
     format!("{group}/{version}, Kind={kind}")
 }
 
 /// The `spec.customresourcedefinitions.owned` entries of a CSV.
-pub fn owned(csv: &Manifest) -> &[Value] {
+pub(crate) fn owned(csv: &Manifest) -> &[Value] {
     value_at(&csv.doc, "spec.customresourcedefinitions.owned")
         .and_then(Value::as_sequence)
         .map(Vec::as_slice)

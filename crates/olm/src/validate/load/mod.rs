@@ -33,28 +33,28 @@ pub use walk::read_dir;
 
 /// The manifests of one bundle folder.
 #[derive(Debug, Default)]
-pub struct Folder {
+pub(crate) struct Folder {
     /// The folder, relative to what was verified (`""`: its root).
-    pub path: String,
-    pub csvs: Vec<Manifest>,
-    pub crds: Vec<Manifest>,
+    pub(crate) path: String,
+    pub(crate) csvs: Vec<Manifest>,
+    pub(crate) crds: Vec<Manifest>,
     /// Every other object (ServiceAccount, Role, PodDisruptionBudget, ...).
-    pub objects: Vec<Manifest>,
+    pub(crate) objects: Vec<Manifest>,
 }
 
 /// What was loaded: the package (and the file it came from) and the bundle folders.
 #[derive(Debug, Default)]
 pub struct Loaded {
     /// `None`: no package (already reported).
-    pub package: Option<(String, PackageManifest)>,
-    pub folders: Vec<Folder>,
+    pub(crate) package: Option<(String, PackageManifest)>,
+    pub(crate) folders: Vec<Folder>,
     /// A tree of version folders (each a bundle), not one flat bundle.
-    pub nested: bool,
+    pub(crate) nested: bool,
 }
 
 /// Drops the one top-level folder every tar entry sits in (courier's `<repo>-<random>/`, our
 /// `<package>/`), so paths read like a bundle folder.
-pub fn strip_top_folder(files: Vec<(String, Vec<u8>)>) -> Vec<(String, Vec<u8>)> {
+pub(crate) fn strip_top_folder(files: Vec<(String, Vec<u8>)>) -> Vec<(String, Vec<u8>)> {
     let top = |p: &str| p.split_once('/').map(|(t, _)| t.to_string());
     let Some(first) = files.first().and_then(|(p, _)| top(p)) else {
         return files;
@@ -194,7 +194,7 @@ fn parse_files(files: &[(String, Vec<u8>)], sink: &mut Sink) -> Parsed {
 }
 
 /// Loads a manifest tree (a folder, or a tar with several files).
-pub fn tree(files: &[(String, Vec<u8>)], sink: &mut Sink) -> Loaded {
+pub(crate) fn tree(files: &[(String, Vec<u8>)], sink: &mut Sink) -> Loaded {
     let (docs, other, broken, several) = parse_files(files, sink);
     // Bundle folders: the folders that directly hold a CSV.
     let mut bundles: Vec<String> = docs

@@ -16,17 +16,17 @@ use serde_yaml_ng::{Mapping, Number, Value};
 
 /// The documents of one file and the keys repeated in them (as dotted paths).
 #[derive(Debug, Default)]
-pub struct Parsed {
-    pub docs: Vec<Value>,
-    pub repeated: Vec<String>,
+pub(crate) struct Parsed {
+    pub(crate) docs: Vec<Value>,
+    pub(crate) repeated: Vec<String>,
     /// Documents of the stream, empty ones included: PyYAML refuses a file of more than one
     /// even when the others are empty (a trailing `---`).
-    pub in_stream: usize,
+    pub(crate) in_stream: usize,
 }
 
 /// Parses every YAML document of `text`. An error names the line and column. A leading UTF-8
 /// byte order mark is skipped, as PyYAML and go-yaml skip it.
-pub fn documents(text: &str) -> Result<Parsed, serde_yaml_ng::Error> {
+pub(crate) fn documents(text: &str) -> Result<Parsed, serde_yaml_ng::Error> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let repeated = RefCell::new(Vec::new());
     let mut docs = Vec::new();

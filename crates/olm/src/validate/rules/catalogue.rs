@@ -8,7 +8,7 @@ macro_rules! catalogue {
     ($($name:ident = $rule:expr;)*) => {
         $(pub const $name: Rule = $rule;)*
         /// Every rule, in table order.
-        pub const ALL: &[Rule] = &[$($name),*];
+        pub(crate) const ALL: &[Rule] = &[$($name),*];
     };
 }
 

@@ -28,7 +28,7 @@ pub use table::{Row, table, table_text};
 /// An upstream tool whose verdict a profile follows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
-pub enum Tool {
+pub(crate) enum Tool {
     /// `operator-courier verify` 2.1.11.
     Courier,
     /// `operator-courier verify --ui_validate_io` 2.1.11.
@@ -46,7 +46,7 @@ pub enum Tool {
 
 impl Tool {
     /// The short name used in findings and the rule table.
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Tool::Courier => "courier",
             Tool::CourierUi => "courier-ui",
@@ -58,7 +58,7 @@ impl Tool {
     }
 
     /// Every tool, in table order.
-    pub const ALL: [Tool; 6] = [
+    pub(crate) const ALL: [Tool; 6] = [
         Tool::Courier,
         Tool::CourierUi,
         Tool::Registry,
@@ -69,7 +69,7 @@ impl Tool {
 }
 
 /// The tools a profile follows under these options.
-pub fn tools(opts: &Options) -> &'static [Tool] {
+pub(crate) fn tools(opts: &Options) -> &'static [Tool] {
     match (opts.profile, opts.operatorhub) {
         (Profile::Appregistry2019, false) => &[Tool::Courier, Tool::Registry],
         (Profile::Appregistry2019, true) => &[Tool::Courier, Tool::CourierUi, Tool::Registry],
@@ -83,19 +83,19 @@ pub fn tools(opts: &Options) -> &'static [Tool] {
 pub struct Rule {
     pub id: &'static str,
     /// What the rule requires, in one line.
-    pub summary: &'static str,
-    pub courier: Option<Level>,
-    pub courier_ui: Option<Level>,
-    pub registry: Option<Level>,
-    pub api: Option<Level>,
-    pub api_hub: Option<Level>,
-    pub opm: Option<Level>,
+    pub(crate) summary: &'static str,
+    pub(crate) courier: Option<Level>,
+    pub(crate) courier_ui: Option<Level>,
+    pub(crate) registry: Option<Level>,
+    pub(crate) api: Option<Level>,
+    pub(crate) api_hub: Option<Level>,
+    pub(crate) opm: Option<Level>,
     /// olm-release's own level in `appregistry-2019` where none of its tools checks the rule.
-    pub own_2019: Option<Level>,
+    pub(crate) own_2019: Option<Level>,
     /// olm-release's own level in `modern` where none of its tools checks the rule.
-    pub own_modern: Option<Level>,
+    pub(crate) own_modern: Option<Level>,
     /// Why olm-release reports the rule where no tool of the profile does.
-    pub why: &'static str,
+    pub(crate) why: &'static str,
     /// The generic fix, shown when a check gives no more specific one.
     pub fix: &'static str,
 }
@@ -164,7 +164,7 @@ impl Rule {
     }
 
     /// The level `tool` gives this rule.
-    pub fn by(&self, tool: Tool) -> Option<Level> {
+    pub(crate) fn by(&self, tool: Tool) -> Option<Level> {
         match tool {
             Tool::Courier => self.courier,
             Tool::CourierUi => self.courier_ui,
@@ -176,7 +176,7 @@ impl Rule {
     }
 
     /// olm-release's own level in `profile`.
-    pub fn own_level(&self, profile: Profile) -> Option<Level> {
+    pub(crate) fn own_level(&self, profile: Profile) -> Option<Level> {
         match profile {
             Profile::Appregistry2019 => self.own_2019,
             Profile::Modern => self.own_modern,
@@ -185,7 +185,7 @@ impl Rule {
 
     /// The level and the attribution (tools, or `olm-release`) of this rule under `opts`,
     /// leaving out `except` (tools that accept this particular case). `None`: not reported.
-    pub fn judge(&self, opts: &Options, except: &[Tool]) -> Option<(Level, String)> {
+    pub(crate) fn judge(&self, opts: &Options, except: &[Tool]) -> Option<(Level, String)> {
         let judging = || {
             tools(opts)
                 .iter()
@@ -208,13 +208,13 @@ impl Rule {
     }
 
     /// The level this rule reports at under `opts`, or `None` when it is off.
-    pub fn level(&self, opts: &Options) -> Option<Level> {
+    pub(crate) fn level(&self, opts: &Options) -> Option<Level> {
         self.judge(opts, &[]).map(|(l, _)| l)
     }
 
     /// Whether the rule is an error in `profile` only because olm-release says so: a
     /// deliberate deviation from the profile's tools.
-    pub fn deviates(&self, profile: Profile) -> bool {
+    pub(crate) fn deviates(&self, profile: Profile) -> bool {
         let opts = Options::new(profile);
         let tools_say = tools(&opts).iter().any(|&t| self.by(t).is_some());
         !tools_say && self.own_level(profile) == E

@@ -11,16 +11,16 @@ use crate::validate::model::{Options, Profile};
 /// One row of `olm-release verify --list-rules`.
 #[derive(Debug, Clone, Serialize)]
 pub struct Row {
-    pub id: &'static str,
-    pub summary: &'static str,
+    pub(crate) id: &'static str,
+    pub(crate) summary: &'static str,
     /// Level per upstream tool (`error`, `warning`; absent: the tool does not check it).
-    pub enforced_by: std::collections::BTreeMap<&'static str, Level>,
+    pub(crate) enforced_by: std::collections::BTreeMap<&'static str, Level>,
     /// The level in each profile without and with `--operatorhub` (absent: off).
-    pub levels: std::collections::BTreeMap<&'static str, Level>,
+    pub(crate) levels: std::collections::BTreeMap<&'static str, Level>,
     /// Why olm-release reports it where the profile's tools do not (empty when they do).
     #[serde(skip_serializing_if = "str::is_empty")]
-    pub olm_release: &'static str,
-    pub fix: &'static str,
+    pub(crate) olm_release: &'static str,
+    pub(crate) fix: &'static str,
 }
 
 /// The whole catalogue as table rows.
