@@ -100,6 +100,7 @@ pub enum Error {
     },
 }
 
+#[cfg(test)]
 impl Error {
     /// Where the error is.
     pub(crate) fn location(&self) -> &Location {

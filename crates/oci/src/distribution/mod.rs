@@ -119,15 +119,6 @@ impl RegistryClient {
         url
     }
 
-    /// `GET /v2/`: the registry speaks the distribution API and accepts our credentials.
-    pub(crate) async fn ping(&self, events: &dyn Events) -> Result<(), OciError> {
-        let mut url = self.reference.base.clone();
-        url.set_path("/v2/");
-        self.send(Req::new(Method::GET, url, &[200]), events)
-            .await?;
-        Ok(())
-    }
-
     /// The digest a tag (or digest) resolves to, `None` when the repository or the tag does
     /// not exist. Uses `HEAD` and its `Docker-Content-Digest`; falls back to hashing a `GET`.
     pub(crate) async fn manifest_digest(

@@ -4,7 +4,7 @@
 
 use super::model::Options;
 use super::rules::{Rule, Tool};
-use crate::{Finding, Level, Manifest};
+use crate::{Finding, Manifest};
 
 /// Where a finding is: the file and the object.
 #[derive(Debug, Clone, Copy)]
