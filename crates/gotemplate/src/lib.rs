@@ -26,6 +26,7 @@
 #![deny(missing_docs)]
 
 mod block;
+mod data;
 mod error;
 mod execute;
 pub(crate) mod fmt;
@@ -37,5 +38,6 @@ mod sprig;
 mod value;
 
 pub use error::{Error, Location};
-pub use render::{Data, Functions, render, render_dot};
+pub use data::{Data, Functions};
+pub use render::{render, render_dot};
 pub use value::Value;

@@ -1,84 +1,25 @@
-//! Rendering a template: the data it sees, the functions it may call, and the entry points.
+//! The entry points: rendering a template with the variables of its data, or with another
+//! value as its dot.
 
-use std::collections::BTreeMap;
-
-use crate::error::{Error, Location};
+use crate::data::Data;
+use crate::error::Error;
 use crate::value::Value;
-
-/// Which functions templates may call besides Go's builtins.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub enum Functions {
-    /// Go's builtins only.
-    #[default]
-    Go,
-    /// Go's builtins and the sprig subset (`render.functions: sprig`).
-    Sprig,
-}
-
-/// The data a template sees (`.Name` reads `vars["Name"]`) and the functions it may call.
-#[derive(Debug, Clone, Default)]
-pub struct Data {
-    /// The variables, by name.
-    pub vars: BTreeMap<String, Value>,
-    /// Which functions the templates may call.
-    pub functions: Functions,
-}
-
-impl Data {
-    /// Sets a string variable.
-    pub fn set_str(&mut self, name: &str, value: impl Into<String>) {
-        self.vars.insert(name.to_string(), Value::Str(value.into()));
-    }
-}
-
-/// Most nested includes allowed (a file including itself would otherwise never end).
-pub(crate) const MAX_INCLUDE_DEPTH: usize = 8;
 
 /// Renders `text`; `name` names the template in errors.
 pub fn render(name: &str, text: &str, data: &Data) -> Result<String, Error> {
     let root = Value::Map(data.vars.clone());
-    render_with_root(name, text, data, &root, 0)
+    crate::execute::run(name, text, data, &root, 0)
 }
 
 /// Renders `text` with `.` (and `$`) set to `dot` instead of the variables of `data`.
 pub fn render_dot(name: &str, text: &str, data: &Data, dot: &Value) -> Result<String, Error> {
-    render_with_root(name, text, data, dot, 0)
-}
-
-pub(crate) fn render_with_root(
-    name: &str,
-    text: &str,
-    data: &Data,
-    root: &Value,
-    include_depth: usize,
-) -> Result<String, Error> {
-    let functions = data.functions;
-    let set = crate::parse::parse(name, text, &|f| {
-        crate::funcs::lookup(f, functions).is_some()
-    })
-    .map_err(|(pos, message)| Error::Syntax {
-        at: Location::at(name, text, pos),
-        message,
-    })?;
-    let mut out = String::with_capacity(text.len());
-    let mut exec = crate::execute::Exec {
-        set: &set,
-        file: name,
-        text,
-        name: name.to_string(),
-        data,
-        root,
-        vars: vec![("$".into(), root.clone())],
-        depth: 0,
-        include_depth,
-    };
-    exec.walk(root, &set[name], &mut out)?;
-    Ok(out)
+    crate::execute::run(name, text, data, dot, 0)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Functions;
 
     fn data(pairs: &[(&str, Value)]) -> Data {
         Data {

@@ -10,6 +10,9 @@
 //! arguments is in [`eval`].
 
 mod eval;
+pub(crate) mod state;
+
+pub(crate) use state::Exec;
 
 use super::Error;
 use super::error::Location;
@@ -30,20 +33,6 @@ pub(crate) enum Flow {
     Continue,
 }
 
-pub(crate) struct Exec<'a> {
-    pub(crate) set: &'a Set,
-    /// The file being rendered and its text, for error locations.
-    pub(crate) file: &'a str,
-    pub(crate) text: &'a str,
-    /// The template being executed (the file's own, or a `define`d one).
-    pub(crate) name: String,
-    pub(crate) data: &'a Data,
-    pub(crate) root: &'a Value,
-    pub(crate) vars: Vec<(String, Value)>,
-    pub(crate) depth: usize,
-    /// How deep in includes this file is.
-    pub(crate) include_depth: usize,
-}
 
 impl Exec<'_> {
     /// An execution error at byte `pos`, with the node printed as Go prints it.
@@ -236,13 +225,13 @@ impl Exec<'_> {
                 ),
             ));
         }
-        if self.include_depth >= crate::render::MAX_INCLUDE_DEPTH {
+        if self.include_depth >= MAX_INCLUDE_DEPTH {
             return Err(self.fail(
                 pos,
                 &context,
                 format!(
                     "includes nested more than {} deep (does a file include itself?)",
-                    crate::render::MAX_INCLUDE_DEPTH
+                    MAX_INCLUDE_DEPTH
                 ),
             ));
         }
@@ -257,7 +246,44 @@ impl Exec<'_> {
             }
         })?;
         let shown = path.display().to_string();
-        crate::render::render_with_root(&shown, &text, self.data, self.root, self.include_depth + 1)
+        run(&shown, &text, self.data, self.root, self.include_depth + 1)
             .map(Value::Str)
     }
 }
+
+/// Most nested includes allowed (a file including itself would otherwise never end).
+pub(crate) const MAX_INCLUDE_DEPTH: usize = 8;
+
+/// Parses and executes `text` (named `name`) with `.` set to `root`; `include_depth` counts the
+/// includes this render is nested in.
+pub(crate) fn run(
+    name: &str,
+    text: &str,
+    data: &Data,
+    root: &Value,
+    include_depth: usize,
+) -> Result<String, Error> {
+    let functions = data.functions;
+    let set = crate::parse::parse(name, text, &|f| {
+        crate::funcs::lookup(f, functions).is_some()
+    })
+    .map_err(|(pos, message)| Error::Syntax {
+        at: Location::at(name, text, pos),
+        message,
+    })?;
+    let mut out = String::with_capacity(text.len());
+    let mut exec = Exec {
+        set: &set,
+        file: name,
+        text,
+        name: name.to_string(),
+        data,
+        root,
+        vars: vec![("$".into(), root.clone())],
+        depth: 0,
+        include_depth,
+    };
+    exec.walk(root, &set[name], &mut out)?;
+    Ok(out)
+}
+

@@ -1,7 +1,7 @@
 //! `index`, `slice`, `len`, `not`, `call` and the `fmt` family, with Go's messages.
 
 use super::signature::CallError;
-use crate::execute::Exec;
+use crate::execute::state::Exec;
 use crate::{Value, fmt};
 
 type Res = Result<Value, CallError>;

@@ -5,7 +5,7 @@
 
 use super::signature::CallError;
 use crate::Value;
-use crate::execute::Exec;
+use crate::execute::state::Exec;
 use crate::value::Kind;
 
 type Res = Result<Value, CallError>;

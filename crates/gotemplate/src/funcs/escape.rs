@@ -3,7 +3,7 @@
 //! it, a nil shown as `<no value>`).
 
 use super::signature::CallError;
-use crate::execute::Exec;
+use crate::execute::state::Exec;
 use crate::{Value, fmt};
 
 type Res = Result<Value, CallError>;

@@ -15,7 +15,7 @@ pub(crate) mod signature;
 
 pub(crate) use signature::{CallError, Func, Ty, f, fv};
 
-use super::execute::Exec;
+use super::execute::state::Exec;
 use super::{Functions, Value};
 
 fn never(_: &mut Exec<'_>, _: &[Value], _: usize) -> Result<Value, CallError> {

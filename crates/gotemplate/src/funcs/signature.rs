@@ -1,7 +1,7 @@
 //! A function's Go signature (parameter types, a variadic tail, short-circuiting), which the
 //! executor checks before calling its implementation, and how a call fails.
 
-use crate::execute::Exec;
+use crate::execute::state::Exec;
 use crate::{Error, Value};
 
 /// A Go parameter type, as far as argument checking needs it.

@@ -13,7 +13,8 @@ mod semver;
 use base64::Engine as _;
 use sha2::Digest as _;
 
-use super::{Value, execute::Exec, fmt};
+use super::execute::state::Exec;
+use super::{Value, fmt};
 use crate::funcs::signature::{CallError, Func, Ty, f, fv};
 
 type Res = Result<Value, CallError>;
