@@ -171,22 +171,7 @@ async fn dispatch(
             }
             Ok(())
         }
-        Command::Render(mut args) => {
-            // Rendering sends nothing, so a plain http:// URL in the pipeline is no reason to
-            // refuse it.
-            args.insecure = true;
-            let s = settings::resolve(&args, RunMode::default(), env)?;
-            let into = args.out.clone().unwrap_or_else(|| s.out.join("render"));
-            let step = plan::render_only(&s, into)?;
-            let rendered = exec::render::render(&step)?;
-            for f in &rendered.findings {
-                crate::out::stderr(&format!("{f}\n"));
-            }
-            for f in &rendered.files {
-                crate::out::stdout(&format!("{}\n", rendered.dir.join(&f.path).display()));
-            }
-            Ok(())
-        }
+        Command::Render(args) => commands::render::run(args, env),
         Command::Verify(args) => commands::verify::run(&args, json, quiet, &limits()?),
         Command::Graph(args) => commands::graph::run(&args, format, env, &limits()?, report).await,
         Command::NextVersion(args) => {

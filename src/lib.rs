@@ -1,26 +1,21 @@
 //! olm-release: the release pipeline of a Kubernetes operator published through the Operator
-//! Lifecycle Manager's app registries.
+//! Lifecycle Manager — bundle images and file-based catalogs, and the app registries of 2019.
 //!
-//! The layers, in the order a command passes through them, with the arrows pointing one way:
-//! `cli` (clap types) → `settings` (arguments + environment + pipeline file, resolved once,
-//! secrets typed) → `plan` (typed steps, every static problem found) → `exec` (the executor
-//! and one module per step) → clients ([`registry`], `target`, [`oci`], on `http`, reporting through
-//! the `events` sink) → the domain ([`olm`], [`template`]), which depends on none of the above.
+//! This crate is the application: `cli` (clap types) → `settings` (arguments + environment +
+//! pipeline file, resolved once, secrets typed) → `plan` (typed steps, every static problem
+//! found) → `exec` (the executor and one module per step) → the clients
+//! (`olm_release_appregistry`, `olm_release_oci`, `olm_release_targets`, on `olm_release_http`)
+//! → the domain (`olm_release_olm`, `olm_release_gotemplate`), all on `olm_release_base`.
 //!
-//! The public surface is what the integration tests and benchmarks use, and nothing more:
-//! [`app::main`] (the binary), [`render`] with [`PipelineArgs`] and [`Rendered`] (rendering a
-//! pipeline in-process), [`pipeline::parse`] (the pipeline-file parser, fuzzed), the registry
-//! clients ([`registry::appr::ApprClient`], [`registry::dir::DirRegistry`], tested against
-//! real servers), the domain ([`olm`], [`template`]), [`secret::Secret`], [`retry::RetryPolicy`] (tests shorten the OCI client's retries) and the errors
-//! ([`error::Error`], opaque, with its [`error::Class`]; [`registry::RegistryError`];
-//! [`olm::archive::ReadError`] and [`olm::archive::WriteError`], each with its class).
-//! Everything else is `pub(crate)`.
+//! The public surface is what the binary and the integration tests use: [`app::main`], [`render`]
+//! with [`PipelineArgs`] and [`Rendered`] (a pipeline rendered in-process), and [`pipeline`]
+//! (the pipeline-file parser, fuzzed). Everything else is `pub(crate)`.
 
 pub mod app;
 mod ci;
 mod cli;
 mod commands;
-pub mod error;
+mod error;
 mod exec;
 mod out;
 pub mod pipeline;
@@ -28,22 +23,8 @@ mod plan;
 mod report;
 mod settings;
 
-/// `--version` output: the crate version and the commit it was built from.
-pub const VERSION_LINE: &str = concat!(
-    env!("CARGO_PKG_VERSION"),
-    " (",
-    env!("OLM_RELEASE_COMMIT"),
-    ")"
-);
-
 pub use cli::PipelineArgs;
+pub use commands::render::render;
+pub use error::Error;
 pub use exec::{Rendered, RenderedFile};
 pub use settings::Env;
-
-/// Renders a pipeline's templates into `into`, as `olm-release render PIPELINE --out INTO`
-/// does: the settings resolved from `args` and `env`, the plan's render step, and the step run.
-pub fn render(args: &PipelineArgs, env: &Env, into: &std::path::Path) -> error::Result<Rendered> {
-    let s = settings::resolve(args, settings::RunMode::default(), env)?;
-    let step = plan::render_only(&s, into.to_path_buf())?;
-    exec::render::render(&step)
-}

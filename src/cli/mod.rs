@@ -15,9 +15,17 @@ pub(crate) use registry::{PackageFlags, RegistryCommand, RegistryTarget};
 use olm_release_olm::archive::Layout;
 use olm_release_olm::validate::Profile;
 
+/// `--version` output: the crate version and the commit it was built from.
+pub(crate) const VERSION_LINE: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (",
+    env!("OLM_RELEASE_COMMIT"),
+    ")"
+);
+
 /// Run the release pipeline of an operator published through OLM app registries.
 #[derive(Debug, Parser)]
-#[command(name = "olm-release", version = crate::VERSION_LINE, propagate_version = true)]
+#[command(name = "olm-release", version = VERSION_LINE, propagate_version = true)]
 pub(crate) struct Cli {
     #[command(subcommand)]
     pub(crate) command: Command,

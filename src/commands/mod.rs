@@ -8,6 +8,7 @@ pub(crate) mod migrate;
 pub(crate) mod next_version;
 pub(crate) mod publish;
 pub(crate) mod registry;
+pub(crate) mod render;
 pub(crate) mod verify;
 
 use olm_release_base::Class;

@@ -6,13 +6,13 @@
 //! → [`Imaged`] (kept beside the verified bundle, which the catalog step reads); push, catalog
 //! and release read what they need and pass the value on, and so do the preflight and migrate
 //! (which starts from nothing). The executor
-//! keeps the previous output in [`Carried`] and pairs it with the next step in [`Exec::step`];
+//! keeps the previous output in [`Carried`] and pairs it with the next step in `run_step`;
 //! since only the plan builders make plans, and they enforce the stage order, every pair the
 //! builder can produce has its arm (a unit test runs every stage list the builder accepts),
 //! and a pair it cannot is an internal error, never a half-run stage.
 //!
 //! Writes to the outside world (the registry, the image target, the catalog folder, the
-//! release target) go through the [`RunGate`], the one choke point where `--dry-run` skips
+//! release target) go through the [`context::RunGate`], the one choke point where `--dry-run` skips
 //! them and records what it skipped; everything else (rendering, fetching, packaging,
 //! validating, building the bundle image) runs in both modes, so a dry-run proves what a real
 //! run would do. Clients are opened on first use, once per run. Ctrl-C ends the step at its

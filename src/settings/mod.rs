@@ -3,9 +3,9 @@
 //! This is the only module that reads the environment (through the map `main` captures at
 //! start-up). The pipeline file is read, checked and expanded ([`crate::pipeline`]); then every
 //! value is turned into its type: relative paths resolved against the source folder, URLs
-//! checked, the version parsed as strict SemVer, credentials read into [`Secret`]s, and
+//! checked, the version parsed as strict SemVer, credentials read into [`Secret`](olm_release_base::Secret)s, and
 //! `release.options` parsed into the target's configuration. A value that cannot be turned
-//! into its type is recorded as a [`Problem`] naming `FILE:LINE` (or the variable), and
+//! into its type is recorded as a [`Problem`](crate::error::Problem) naming `FILE:LINE` (or the variable), and
 //! resolution goes on, so the plan builder can report every problem at once. Only a pipeline
 //! file that cannot be read or parsed at all stops here. Nothing downstream looks at clap or
 //! the environment.

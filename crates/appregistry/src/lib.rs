@@ -5,7 +5,7 @@
 //! a blob (the bundle `.tar.gz`) by the sha256 of its uncompressed tar. `default` is the highest
 //! SemVer release, pre-releases included (SemVer 2.0 §11 precedence). Pushing a release that exists is a
 //! conflict unless forced. Stages talk to [`Registry`] only; they never know which kind it is.
-#![warn(missing_docs)]
+#![deny(missing_docs)]
 
 pub mod appr;
 pub mod dir;

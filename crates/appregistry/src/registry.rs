@@ -20,6 +20,7 @@ pub struct ReleaseInfo {
 }
 
 impl ReleaseInfo {
+    /// The release name parsed as SemVer; `None` when it is not SemVer.
     pub fn version(&self) -> Option<semver::Version> {
         semver::Version::parse(&self.release).ok()
     }

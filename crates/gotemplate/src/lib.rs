@@ -37,7 +37,7 @@ mod render;
 mod sprig;
 mod value;
 
-pub use error::{Error, Location};
 pub use data::{Data, Functions};
+pub use error::{Error, Location};
 pub use render::{render, render_dot};
 pub use value::Value;

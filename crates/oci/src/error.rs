@@ -14,22 +14,40 @@ use olm_release_base::Class;
 pub enum OciError {
     /// The target or tag is not usable (from the pipeline file).
     #[error("{target}: {why}")]
-    Target { target: String, why: String },
+    Target {
+        /// The target or tag as given (credentials in a target shown as `****`).
+        target: String,
+        /// What is wrong with it, and the form expected.
+        why: String,
+    },
     /// Plain HTTP to a host that is not loopback, without `insecure`.
     #[error(
         "{url} uses plain http:// on a non-loopback host; use https:// or set insecure (only for a registry you trust on that network)"
     )]
-    InsecureHttp { url: String },
+    InsecureHttp {
+        /// The registry's base URL, or the token realm.
+        url: String,
+    },
     /// Credentials that cannot be sent (e.g. characters not allowed in a header).
     #[error("{what}")]
-    Credentials { what: String },
+    Credentials {
+        /// What is wrong with them.
+        what: String,
+    },
     /// No answer: connection refused or reset, timeout, truncated body.
     #[error("{at}: {detail}")]
-    Transport { at: String, detail: String },
+    Transport {
+        /// The request: its method and URL path (`GET /v2/…`), or the token request.
+        at: String,
+        /// The innermost cause (connection refused, `no answer within 30s`, …).
+        detail: String,
+    },
     /// The registry answered with an error status.
     #[error("{at}: HTTP {status}{}{}", message.as_deref().map(|m| format!(": {m}")).unwrap_or_default(), hint(*status))]
     Status {
+        /// The request: its method and URL path, or the token request.
         at: String,
+        /// The HTTP status code.
         status: u16,
         /// The registry's error codes and messages, shortened and scrubbed.
         message: Option<String>,
@@ -38,31 +56,54 @@ pub enum OciError {
     },
     /// An answer that is not what the distribution API promises.
     #[error("{at}: the answer is not what the OCI distribution API returns: {detail}")]
-    Invalid { at: String, detail: String },
+    Invalid {
+        /// The request (its method and URL path, with the status for a redirect), or the token
+        /// realm.
+        at: String,
+        /// What is wrong with the answer (a TLS failure, a body past its cap, JSON that is not the
+        /// API's, a redirect off the origin, …).
+        detail: String,
+    },
     /// A different image is already at the tag and `force` was not given.
     #[error(
         "{target}:{tag} already holds {existing}, not this bundle's {ours}; a published tag is not moved silently: bump the version, or pass --force to overwrite it"
     )]
     Conflict {
+        /// The target: `HOST[:PORT]/REPOSITORY` or `oci:PATH`.
         target: String,
+        /// The tag.
         tag: String,
+        /// The manifest digest the tag holds.
         existing: String,
+        /// This image's manifest digest.
         ours: String,
     },
     /// The manifest read back after the push differs from what was pushed.
     #[error("read-back of {target}@{digest} failed: {detail}")]
     ReadBack {
+        /// The target: `HOST[:PORT]/REPOSITORY` or `oci:PATH`.
         target: String,
+        /// The manifest digest that was pushed.
         digest: String,
+        /// How the read-back differs: not served, other bytes, the tag pointing elsewhere, or
+        /// another digest reported at the push.
         detail: String,
     },
     /// The OCI image layout folder is unreadable or corrupt.
     #[error("{}: {detail}", path.display())]
-    Layout { path: PathBuf, detail: String },
+    Layout {
+        /// The layout folder, or its `index.json` or `oci-layout` file.
+        path: PathBuf,
+        /// What is wrong (not JSON, no `manifests` list, not an image layout 1.0.0, not a sha256
+        /// digest, the lock not taken, …).
+        detail: String,
+    },
     /// Reading or writing the layout failed.
     #[error("{}: {source}", path.display())]
     Io {
+        /// The file or folder being read or written.
         path: PathBuf,
+        /// The operating system's error.
         #[source]
         source: std::io::Error,
     },

@@ -12,7 +12,7 @@
 //! scheme a registry is reached over https, except a loopback host (`localhost`,
 //! `127.0.0.0/8`, `::1`), which is reached over plain http as Docker treats it; plain http
 //! to any other host is refused unless the caller sets `insecure`.
-#![warn(missing_docs)]
+#![deny(missing_docs)]
 
 pub mod distribution;
 mod error;

@@ -50,14 +50,18 @@ impl StoreOptions {
 /// An opened target.
 #[derive(Debug)]
 pub enum Store {
+    /// A repository in a registry, reached through its distribution API client.
     Registry(Box<RegistryClient>),
+    /// An OCI image layout folder (`oci:PATH`).
     Layout(Layout),
 }
 
 /// One push.
 #[derive(Debug, Clone, Copy)]
 pub struct PushRequest<'a> {
+    /// The built image: its manifest, config and layers.
     pub image: &'a OciImage,
+    /// The tag to push it under (checked against the distribution spec's tag grammar).
     pub tag: &'a str,
     /// Overwrite a tag that holds another digest.
     pub force: bool,
@@ -71,16 +75,23 @@ pub enum Decision {
     /// The tag already holds this digest: nothing to do.
     Unchanged,
     /// The tag holds `existing` and `force` was given: overwrite.
-    Overwrite { existing: String },
+    Overwrite {
+        /// The manifest digest the tag holds now.
+        existing: String,
+    },
 }
 
 /// What a push did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PushOutcome {
     /// The tag already held this digest; nothing was written.
-    Unchanged { digest: String },
+    Unchanged {
+        /// The image's manifest digest.
+        digest: String,
+    },
     /// The image was pushed and read back.
     Pushed {
+        /// The image's manifest digest, which the tag now holds.
         digest: String,
         /// The digest the tag held before, when `force` overwrote it.
         replaced: Option<String>,

@@ -20,7 +20,9 @@ pub enum Target {
 /// A repository in a registry: `base` is `scheme://host[:port]`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RegistryRef {
+    /// `scheme://host[:port]/`: https, or http for a loopback host or an explicit `http://`.
     pub base: Url,
+    /// The repository's path in the registry, such as `kubevirt/kubevirt-bundle`.
     pub repository: String,
 }
 
@@ -174,22 +176,48 @@ pub fn tag_for_version(version: &str) -> String {
 pub enum Event {
     /// A request failed in a way worth retrying; the next attempt follows after `wait`.
     Retry {
+        /// The request: its method and URL path.
         at: String,
+        /// The number of the attempt that follows (the first retry is attempt 2).
         attempt: u32,
+        /// The most attempts the retry policy allows.
         of: u32,
+        /// How long the client waits before the next attempt.
         wait: Duration,
+        /// The failed attempt's error, as its message reads.
         why: String,
     },
     /// A token was fetched from the registry's token service for `scope`.
-    Token { service: String, scope: String },
+    Token {
+        /// The token service (the challenge's `service`; empty when it named none).
+        service: String,
+        /// The access the token grants (`repository:NAME:pull,push`).
+        scope: String,
+    },
     /// The blob is already there; not uploaded.
-    BlobPresent { digest: String },
+    BlobPresent {
+        /// The blob's digest (`sha256:…`).
+        digest: String,
+    },
     /// The blob was uploaded.
-    BlobUploaded { digest: String, size: u64 },
+    BlobUploaded {
+        /// The blob's digest (`sha256:…`).
+        digest: String,
+        /// Its size in bytes.
+        size: u64,
+    },
     /// The manifest was stored under the tag.
-    ManifestPushed { tag: String, digest: String },
+    ManifestPushed {
+        /// The tag.
+        tag: String,
+        /// The manifest's digest (`sha256:…`).
+        digest: String,
+    },
     /// The manifest was read back by digest and matched.
-    ReadBack { digest: String },
+    ReadBack {
+        /// The manifest's digest (`sha256:…`).
+        digest: String,
+    },
     /// A warning the user must see: [`olm_release_http::plain_http_warning`]'s, once per host
     /// reached over plain `http://` off loopback (the registry, or its token realm).
     Warning(String),
@@ -197,6 +225,7 @@ pub enum Event {
 
 /// Receives [`Event`]s.
 pub trait Events: Sync {
+    /// Handles one event, as it happens.
     fn event(&self, event: Event);
 }
 

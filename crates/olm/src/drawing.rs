@@ -15,8 +15,13 @@ use super::graph::{Broken, walk};
 /// How to draw the graph.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Style {
+    /// A text tree for the terminal: per channel, the chain from its head, then stranded CSVs.
     Text,
+    /// A Graphviz `dot` digraph: each CSV a box labelled with its name and version, each channel an
+    /// ellipse pointing at its head.
     Dot,
+    /// A Mermaid `graph RL` flowchart for Markdown, with the same nodes and edges as
+    /// [`Style::Dot`].
     Mermaid,
 }
 

@@ -9,14 +9,18 @@
 use serde::Serialize;
 use std::fmt;
 
+/// How serious a finding is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Level {
+    /// Stops a pipeline before anything is published.
     Error,
+    /// Shown and kept in the summary; the pipeline goes on.
     Warning,
 }
 
 impl Level {
+    /// The level as findings print it: `error` or `warning`.
     pub fn as_str(self) -> &'static str {
         match self {
             Level::Error => "error",
@@ -25,10 +29,12 @@ impl Level {
     }
 }
 
+/// One problem found in a bundle or catalog: where it is, which rule it breaks, and how to fix it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Finding {
+    /// Error or warning, as the active profile rates the rule.
     pub level: Level,
-    /// The rule reported, e.g. `replaces-target` (see `olm::validate::rules`).
+    /// The rule reported, e.g. `replaces-target` (see [`crate::validate::rules`]).
     pub rule: String,
     /// The tools that enforce the rule under the active profile, comma-separated (e.g.
     /// `courier, registry`), or `olm-release` when none of them does (empty for findings that
@@ -41,6 +47,7 @@ pub struct Finding {
     pub object: String,
     /// The field, as a dotted path.
     pub field: String,
+    /// What is wrong, in one sentence.
     pub message: String,
     /// What to do about it.
     pub fix: String,

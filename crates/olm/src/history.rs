@@ -32,6 +32,7 @@ use olm_release_base::input;
 /// One version folder of the tree.
 #[derive(Debug, Clone)]
 pub struct VersionFolder {
+    /// The CSV's `spec.version`, parsed as SemVer.
     pub version: Version,
     pub(crate) dir: PathBuf,
     pub(crate) csv: Manifest,
@@ -45,6 +46,7 @@ pub struct VersionFolder {
 #[derive(Debug, Clone)]
 pub struct Tree {
     pub(crate) package: PackageManifest,
+    /// The version folders that hold a CSV, in ascending SemVer order.
     pub versions: Vec<VersionFolder>,
 }
 

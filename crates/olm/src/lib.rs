@@ -7,7 +7,7 @@
 //! every CSV and CRD that is published together; [`archive`] turns it into the app registry's
 //! tarball and back, and [`validate`] checks it. [`fbc`] is the modern publishing path's half:
 //! file-based catalogs, their validation, and the migration from an app-registry release.
-#![warn(missing_docs)]
+#![deny(missing_docs)]
 
 pub mod archive;
 pub mod bundle_image;

@@ -3,9 +3,9 @@
 //!
 //! Targets take plain data: the [`Asset`]s (name, bytes, sha256) and a request naming the
 //! release; they report progress through [`olm_release_http::events::Events`] and ask
-//! [`olm_release_http::events::Gate`] before every write. Which files the assets are is the release step's
-//! business ([`crate::exec`]).
-#![warn(missing_docs)]
+//! [`olm_release_http::events::Gate`] before every write. Which files the assets are is the
+//! application's release step's business.
+#![deny(missing_docs)]
 
 mod asset;
 pub mod dir;

@@ -221,7 +221,7 @@ pub(crate) fn open(at: &RegistryTarget, env: &Env, events: Arc<dyn Events>) -> R
     )?)
 }
 
-/// The package and release a `registry` subcommand names: NAMESPACE/PACKAGE [RELEASE], or
+/// The package and release a `registry` subcommand names: `NAMESPACE/PACKAGE [RELEASE]`, or
 /// `--namespace NS --package PKG [RELEASE]` (then the first argument is the release).
 fn named_package(
     named: PackageFlags,

@@ -10,8 +10,8 @@
 //!   that landed concurrently, or one that the bundle we re-based on lacked; a release that
 //!   added a published CSV to a channel ours lacks counts too): re-assemble
 //!   against the highest release below ours with fetch-previous's own code
-//!   ([`fetch_previous::pull_bundle`] and [`fetch_previous::decide`]), splice in the CSVs of
-//!   the other missing releases at their SemVer place ([`splice`]), package and verify again,
+//!   ([`fetch_previous::pull_bundle`] and [`olm_release_olm::decision::decide`]), splice in the CSVs of
+//!   the other missing releases at their SemVer place ([`olm_release_olm::decision::splice`]), package and verify again,
 //!   and overwrite our own release (a forced push, which the registry applies atomically). Then
 //!   read again, after a short random pause; at most [`ATTEMPTS`] rounds.
 //! - **A higher release landed concurrently**: its job is the one that repairs. This job waits

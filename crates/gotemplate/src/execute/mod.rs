@@ -16,7 +16,7 @@ pub(crate) use state::Exec;
 
 use super::Error;
 use super::error::Location;
-use super::parse::{Control, Node, Pipe, Set};
+use super::parse::{Control, Node, Pipe};
 use super::{Data, Value, block};
 
 /// Deepest `{{template}}` nesting (Go allows 100000; a template calling itself without end
@@ -32,7 +32,6 @@ pub(crate) enum Flow {
     Break,
     Continue,
 }
-
 
 impl Exec<'_> {
     /// An execution error at byte `pos`, with the node printed as Go prints it.
@@ -246,8 +245,7 @@ impl Exec<'_> {
             }
         })?;
         let shown = path.display().to_string();
-        run(&shown, &text, self.data, self.root, self.include_depth + 1)
-            .map(Value::Str)
+        run(&shown, &text, self.data, self.root, self.include_depth + 1).map(Value::Str)
     }
 }
 
@@ -286,4 +284,3 @@ pub(crate) fn run(
     exec.walk(root, &set[name], &mut out)?;
     Ok(out)
 }
-

@@ -17,17 +17,25 @@ use olm_release_http::{self as http, BodyError};
 /// A username and password (or token used as password, as quay.io robot accounts do).
 #[derive(Debug, Clone)]
 pub struct Credentials {
+    /// The user name, sent to the registry and its token service.
     pub username: String,
+    /// The password, or a token used as one.
     pub password: Secret,
 }
 
 /// A parsed `WWW-Authenticate` challenge.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Challenge {
+    /// `Basic`: the registry takes the credentials as HTTP Basic.
     Basic,
+    /// `Bearer`: the registry takes a token from its token service (the distribution token flow).
     Bearer {
+        /// `realm`: the token service's URL.
         realm: String,
+        /// `service`: the service the token is for, passed back to the realm; `None` when absent.
         service: Option<String>,
+        /// `scope`: the access to ask for (`repository:NAME:pull,push`); `None` when absent, and
+        /// then the client asks for pull and push on its repository.
         scope: Option<String>,
     },
 }

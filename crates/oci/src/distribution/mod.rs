@@ -1,7 +1,6 @@
 //! A small client for the OCI distribution API (distribution-spec `spec.md`): the calls a
 //! push needs and nothing more.
 //!
-//! - `GET /v2/` — the API check ([`RegistryClient::ping`]);
 //! - `HEAD`/`GET /v2/<name>/manifests/<tag or digest>` — what a tag holds, and the read-back;
 //! - `HEAD /v2/<name>/blobs/<digest>` — skip blobs already there;
 //! - `POST /v2/<name>/blobs/uploads/` then `PUT <location>?digest=…` — a monolithic upload;

@@ -18,7 +18,9 @@ pub enum ReadError {
     /// A file or folder could not be read: missing, not permitted, a device or FIFO, too large.
     #[error("{path}: {source}")]
     Io {
+        /// The file or folder that could not be read, as shown to the user.
         path: String,
+        /// The operating system's error.
         #[source]
         source: io::Error,
     },
@@ -26,18 +28,28 @@ pub enum ReadError {
     #[error(
         "{what} is not gzip data: expected a gzip-compressed tar (.tar.gz), which starts with the bytes 1f 8b; it starts with {found}"
     )]
-    NotGzip { what: String, found: String },
+    NotGzip {
+        /// What was read, as messages name it: the file's path, or `the blob` for bytes from a
+        /// registry.
+        what: String,
+        /// The first bytes of the data, in hex (and as text when they are printable).
+        found: String,
+    },
     /// The gzip stream ends early or fails its checks.
     #[error("{what} is not valid gzip data (truncated or corrupt): {source}")]
     CorruptGzip {
+        /// What was read: the file's path, or `the blob`.
         what: String,
+        /// The decoder's error.
         #[source]
         source: io::Error,
     },
     /// The uncompressed stream is not a tar archive.
     #[error("{what} is not a valid tar archive (truncated or corrupt): {source}")]
     CorruptTar {
+        /// What was read: the file's path, or `the blob`.
         what: String,
+        /// The tar reader's error.
         #[source]
         source: io::Error,
     },
@@ -45,48 +57,92 @@ pub enum ReadError {
     #[error(
         "{what} expands past the limit of {limit} bytes uncompressed; refusing it as a possible gzip bomb (raise the limit with --max-bundle-bytes if the bundle is really that large)"
     )]
-    TooLarge { what: String, limit: u64 },
+    TooLarge {
+        /// What was read: the file's path or `the blob`, or a folder's YAML files with their total
+        /// size.
+        what: String,
+        /// [`Limits::max_bytes`](super::Limits::max_bytes), in bytes.
+        limit: u64,
+    },
     /// The compression ratio is beyond any real bundle's.
     #[error(
         "{what} expands more than {ratio}:1 ({expanded} bytes from {compressed} compressed); refusing a possible gzip bomb"
     )]
     Ratio {
+        /// What was read: the file's path, or `the blob`.
         what: String,
+        /// [`Limits::max_ratio`](super::Limits::max_ratio): the most uncompressed bytes allowed per
+        /// compressed byte.
         ratio: u64,
+        /// Uncompressed bytes read when the ratio was passed.
         expanded: u64,
+        /// Compressed bytes consumed by then.
         compressed: u64,
     },
+    /// More entries in a tarball, or files in a folder, than
+    /// [`Limits::max_entries`](super::Limits::max_entries).
     #[error("{what} has more than {limit} entries")]
-    TooManyEntries { what: String, limit: usize },
+    TooManyEntries {
+        /// What was read: the file's path, `the blob`, a folder, or a package-manifest tree's YAML
+        /// files.
+        what: String,
+        /// [`Limits::max_entries`](super::Limits::max_entries).
+        limit: usize,
+    },
     /// An entry that could write outside the bundle or is not a plain file or folder.
     #[error("{what}: entry {entry}: {reason}")]
     UnsafeEntry {
+        /// What was read: the file's path, or `the blob`.
         what: String,
+        /// The entry's path inside the tar, as written there.
         entry: String,
+        /// Why it is refused (an absolute path, `..`, or an entry type other than file or folder).
         reason: String,
     },
+    /// A tarball with no file in it.
     #[error("{what} holds no files")]
-    Empty { what: String },
+    Empty {
+        /// What was read (`the archive`).
+        what: String,
+    },
+    /// A file that is not UTF-8.
     #[error("{file}: not UTF-8 text; expected YAML")]
-    NotText { file: String },
+    NotText {
+        /// The file's path (inside the tarball or folder, or on disk).
+        file: String,
+    },
     /// The YAML parser's own error (it names line and column).
     #[error("{file}: {source}")]
     Yaml {
+        /// The file's path (inside the tarball or folder, or on disk), or a flattened bundle's
+        /// `data.*` string.
         file: String,
+        /// The parser's error.
         #[source]
         source: serde_yaml_ng::Error,
     },
+    /// A file, or a `data.*` string, with no YAML document in it.
     #[error("{file}: empty document")]
-    EmptyDocument { file: String },
+    EmptyDocument {
+        /// The file's path, or `path: data.key` for a flattened bundle's string.
+        file: String,
+    },
+    /// A file, or a `data.*` string, with a second YAML document after the first.
     #[error("{file}: holds more than one YAML document")]
-    SeveralDocuments { file: String },
+    SeveralDocuments {
+        /// The file's path, or `path: data.key` for a flattened bundle's string.
+        file: String,
+    },
     /// Nesting past the fixed depth, found by a linear scan before the parser runs.
     #[error(
         "{file}:{line}: YAML nested deeper than {limit} levels; refusing it before parsing (no manifest nests that deep)"
     )]
     TooDeep {
+        /// The file's path, or `path: data.key` for a flattened bundle's string.
         file: String,
+        /// The 1-based line the nesting passed the limit on.
         line: usize,
+        /// [`Limits::max_depth`](super::Limits::max_depth).
         limit: usize,
     },
     /// More YAML nodes than the bundle's budget, found before the parser runs.
@@ -94,60 +150,97 @@ pub enum ReadError {
         "{file}:{line}: the bundle holds more than {limit} YAML values (the budget for --max-bundle-bytes); refusing it before parsing"
     )]
     TooManyNodes {
+        /// The file's path, or `path: data.key` for a flattened bundle's string.
         file: String,
+        /// The 1-based line the budget ran out on.
         line: usize,
+        /// [`Limits::max_nodes`](super::Limits::max_nodes): the values the whole bundle may parse
+        /// into.
         limit: u64,
     },
     /// A list of more manifests than a bundle may hold.
     #[error(
         "{file}: holds more than {limit} items; a bundle holds at most that many manifests (as a tarball holds at most that many entries)"
     )]
-    TooManyItems { file: String, limit: u64 },
+    TooManyItems {
+        /// The flattened bundle's `path: data.key` string.
+        file: String,
+        /// [`Limits::max_entries`](super::Limits::max_entries).
+        limit: u64,
+    },
     /// Aliases (`*name`) that would expand the parsed text past the limit.
     #[error(
         "{file}:{line}: YAML aliases expand the bundle past {limit} bytes; refusing it before parsing"
     )]
     AliasExpansion {
+        /// The file's path, or `path: data.key` for a flattened bundle's string.
         file: String,
+        /// The 1-based line of the alias that passed the limit.
         line: usize,
+        /// The bytes aliases may add to the whole bundle:
+        /// [`Limits::max_bytes`](super::Limits::max_bytes).
         limit: u64,
     },
     /// The document is not the kind of YAML a bundle file is.
     #[error("{file}: expected {expected}, found {found}")]
     Shape {
+        /// The flattened `bundle.yaml`'s path.
         file: String,
+        /// What a flattened `bundle.yaml` holds: a mapping with a `data` key.
         expected: &'static str,
+        /// What the document is instead (`a sequence (a YAML list)`, `a mapping with no top-level
+        /// 'data' key`, …).
         found: &'static str,
     },
     /// A field of a flattened `bundle.yaml` is missing or has the wrong form.
     #[error("{file}: {field} {problem}")]
     Field {
+        /// The flattened `bundle.yaml`'s path.
         file: String,
+        /// The field's path, such as `data.packages`.
         field: String,
+        /// What is wrong with it (`is missing`, `must hold a YAML list, not a string`, …).
         problem: String,
     },
     /// The package file does not have the package manifest's fields.
     #[error("{file}: {field}{source}")]
     Package {
+        /// The package file's path, or the flattened `bundle.yaml`'s.
         file: String,
         /// `"data.packages: "` in a flattened bundle, empty for a package file.
         field: &'static str,
+        /// The deserialiser's error: the field missing or of the wrong type.
         #[source]
         source: serde_yaml_ng::Error,
     },
+    /// A second package file (a YAML document with `packageName`) in one bundle.
     #[error("{file}: a second package file")]
-    SecondPackage { file: String },
+    SecondPackage {
+        /// The second package file's path.
+        file: String,
+    },
+    /// A tarball or folder with no package file.
     #[error("{what} holds no package file (a YAML file with packageName)")]
-    NoPackage { what: String },
+    NoPackage {
+        /// What was read: `the archive`, or the folder.
+        what: String,
+    },
     /// What a registry served is not what it listed.
     #[error(
         "blob digest mismatch: the registry said sha256:{expected}, the blob is sha256:{actual}"
     )]
-    DigestMismatch { expected: String, actual: String },
+    DigestMismatch {
+        /// The digest the registry listed (sha256 hex of the uncompressed tar).
+        expected: String,
+        /// The sha256 hex of the tar the registry served.
+        actual: String,
+    },
     /// An error inside a named container (a `.tar.gz` file, a folder).
     #[error("{what}: {source}")]
     In {
+        /// The container: the `.tar.gz`'s or the folder's path.
         what: String,
+        /// The error inside it.
         #[source]
         source: Box<ReadError>,
     },
@@ -231,23 +324,36 @@ pub enum WriteError {
     #[error(
         "{file}: the CSV has no {field}; the nested layout needs it for the folder and file name"
     )]
-    MissingField { file: String, field: &'static str },
+    MissingField {
+        /// The CSV's file name.
+        file: String,
+        /// The missing field: `spec.version` or `metadata.name`.
+        field: &'static str,
+    },
+    /// A value could not be serialised to YAML.
     #[error("serialising {what}: {source}")]
     Serialize {
+        /// What was serialised: `the package file` or `bundle.yaml`.
         what: &'static str,
+        /// The serialiser's error.
         #[source]
         source: serde_yaml_ng::Error,
     },
+    /// An entry could not be added to the tarball, or the tarball could not be finished.
     #[error("writing tar entry {path}: {source}")]
     Tar {
+        /// The entry's path inside the tar, or `(end of archive)`.
         path: String,
+        /// The error of the tar or gzip writer.
         #[source]
         source: io::Error,
     },
     /// Writing the bundle folder failed.
     #[error("{path}: {source}")]
     Io {
+        /// The folder or file that could not be written.
         path: String,
+        /// The operating system's error.
         #[source]
         source: io::Error,
     },
@@ -255,7 +361,10 @@ pub enum WriteError {
     #[error(
         "two bundle files would both be named {name}; give the CSVs (or CRDs) distinct metadata.name values"
     )]
-    SameName { name: String },
+    SameName {
+        /// The file name both would take.
+        name: String,
+    },
 }
 
 impl olm_release_base::Classified for WriteError {

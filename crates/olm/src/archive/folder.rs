@@ -1,5 +1,5 @@
 //! Bundles the user names on disk: a folder (flat or nested), a flattened `bundle.yaml`, or a
-//! `.tar.gz`. Every file goes through `olm::input` (regular files only, bounded
+//! `.tar.gz`. Every file goes through `olm_release_base::input` (regular files only, bounded
 //! reads), a folder's files count together against the bundle's size and entry limits, and
 //! symlinks are followed (a folder reached twice is read once, so a link loop ends).
 
@@ -21,12 +21,20 @@ use olm_release_base::input;
 pub enum Input {
     /// A `.tar.gz`: its bytes, its regular files and the sha256 of its tar.
     Tarball {
+        /// The file's bytes, as read.
         gz: Vec<u8>,
+        /// Its regular files, as (path inside the tar, content).
         files: Files,
+        /// The sha256 (hex) of the uncompressed tar: the app registry's digest.
         digest: String,
     },
     /// Any other file: a flattened `bundle.yaml`, by file name.
-    File { name: String, bytes: Vec<u8> },
+    File {
+        /// The file's name (without its folder).
+        name: String,
+        /// The file's bytes, as read.
+        bytes: Vec<u8>,
+    },
 }
 
 /// Whether a file name says it is gzip data.

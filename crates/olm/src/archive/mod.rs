@@ -13,7 +13,7 @@
 //! bytes or too high a compression ratio are refused while streaming ([`unpack`]), with an
 //! error naming the entry; each YAML text is measured by a linear scan against the bundle's
 //! `Budget` (nesting depth, values, alias expansion) before the parser sees it ([`scan`]);
-//! files on disk are read through `olm::input` (`folder.rs`). Errors are
+//! files on disk are read through `olm_release_base::input` (`folder.rs`). Errors are
 //! [`ReadError`]s (and [`WriteError`]s when writing). Nothing is written to disk while
 //! reading.
 //!

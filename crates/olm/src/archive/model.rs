@@ -17,6 +17,7 @@ pub enum Layout {
 /// A packed bundle: the `.tar.gz` bytes and both digests.
 #[derive(Debug, Clone)]
 pub struct Packed {
+    /// The `.tar.gz` file's bytes.
     pub gz: Vec<u8>,
     /// sha256 (hex) of the uncompressed tar: what the app registry calls the digest.
     pub digest: String,
@@ -104,7 +105,10 @@ impl Default for Limits {
 /// `publish DIR` checks what `verify DIR` checks.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Contents {
+    /// The package file, CSVs and CRDs.
     pub bundle: Bundle,
+    /// The other objects beside the CSVs (RBAC, ConfigMaps, …), each document once; empty for a
+    /// flattened `bundle.yaml`.
     pub objects: Vec<crate::Manifest>,
 }
 

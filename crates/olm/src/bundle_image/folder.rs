@@ -47,6 +47,8 @@ pub const SUPPORTED_KINDS: &[&str] = &[
 /// Where a bundle goes: its package and channels (from the pipeline file).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BundleSpec {
+    /// The OLM package the bundle belongs to (its
+    /// `operators.operatorframework.io.bundle.package.v1` annotation).
     pub package: String,
     /// The channels this bundle joins, in the order given; at least one.
     pub channels: Vec<String>,
@@ -58,6 +60,7 @@ pub struct BundleSpec {
 /// Everything one bundle is built from, as plain data.
 #[derive(Debug, Clone)]
 pub struct BundleInput {
+    /// The package and channels.
     pub spec: BundleSpec,
     /// The rendered ClusterServiceVersion.
     pub csv: Manifest,

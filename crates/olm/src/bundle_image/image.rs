@@ -40,9 +40,11 @@ pub(crate) const CREATED_BY: &str =
 /// One content-addressed piece of an image.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Blob {
+    /// The blob's media type, such as [`LAYER_MEDIA_TYPE`].
     pub media_type: String,
     /// `sha256:<hex>` of `bytes`.
     pub digest: String,
+    /// The blob's exact bytes.
     pub bytes: Bytes,
 }
 
@@ -57,6 +59,7 @@ impl Blob {
         }
     }
 
+    /// The blob's size in bytes, as its descriptor gives it.
     pub fn size(&self) -> u64 {
         self.bytes.len() as u64
     }
@@ -65,8 +68,12 @@ impl Blob {
 /// A built image: the manifest (whose digest names the image), the config and the layers.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OciImage {
+    /// The image manifest (`application/vnd.oci.image.manifest.v1+json`): its bytes are the image's
+    /// digest.
     pub manifest: Blob,
+    /// The image config (`application/vnd.oci.image.config.v1+json`) with the bundle's labels.
     pub config: Blob,
+    /// The layers, in order: the one gzipped tar of `manifests/` and `metadata/`.
     pub layers: Vec<Blob>,
     /// `sha256:<hex>` of each layer's uncompressed tar, in layer order.
     pub(crate) diff_ids: Vec<String>,

@@ -51,15 +51,27 @@ pub(crate) const REGISTRY_V1: &str = "registry+v1";
 pub enum BundleImageError {
     /// The package or channel names are not usable (from the pipeline file).
     #[error("{field}: {why}")]
-    Spec { field: &'static str, why: String },
+    Spec {
+        /// The pipeline file's field: `package`, `channels` or `default_channel`.
+        field: &'static str,
+        /// What is wrong with its value.
+        why: String,
+    },
     /// A manifest cannot go into a registry+v1 bundle.
     #[error("{file}: {why}")]
-    Manifest { file: String, why: String },
+    Manifest {
+        /// The file the manifest came from.
+        file: String,
+        /// Why it cannot go in (not a CSV, a second CSV, a kind OLM does not install from a
+        /// bundle, no `metadata.name`).
+        why: String,
+    },
     /// Two objects would be written under one file name (same kind and `metadata.name`).
     #[error(
         "{first} and {second} would both be written as {path} (the same kind and metadata.name); give them distinct metadata.name values or drop one"
     )]
     DuplicateFile {
+        /// The file both would be written as, such as `manifests/NAME.configmap.yaml`.
         path: String,
         /// The file the first object came from.
         first: String,
@@ -68,11 +80,19 @@ pub enum BundleImageError {
     },
     /// A bundle folder on disk is not a registry+v1 bundle.
     #[error("{}: {why}", path.display())]
-    Folder { path: PathBuf, why: String },
+    Folder {
+        /// The file or folder at fault: a non-file entry, `metadata/annotations.yaml` or an empty
+        /// `manifests/`.
+        path: PathBuf,
+        /// What is wrong with it.
+        why: String,
+    },
     /// Reading or writing the folder failed.
     #[error("{}: {source}", path.display())]
     Io {
+        /// The file or folder being read or written.
         path: PathBuf,
+        /// The operating system's error.
         #[source]
         source: std::io::Error,
     },

@@ -21,7 +21,9 @@ use super::CsvError;
 /// One YAML document and the file it came from.
 #[derive(Debug, Clone)]
 pub struct Doc {
+    /// The file it was read from (an RBAC or Deployment file), as the pipeline names it.
     pub file: String,
+    /// The parsed document: any object of the file (a Role, a ClusterRole, a Deployment, …).
     pub value: Value,
 }
 

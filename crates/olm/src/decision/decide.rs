@@ -7,7 +7,7 @@
 //! different heads `replaces` the head of the first of its channels (the pipeline's `channel`,
 //! or the first of `channels`) and `skips` the heads of the others: subscribers on every
 //! channel then have an upgrade edge from their installed head to the new CSV, and the old
-//! heads stay in the bundle, so the graph stays whole. The file-based catalog path (`olm::fbc`)
+//! heads stay in the bundle, so the graph stays whole. The file-based catalog path ([`crate::fbc`])
 //! needs no `skips` for this: there each channel entry carries its own `replaces`; both give
 //! every channel the same edge from its old head to the new CSV.
 //!

@@ -45,19 +45,39 @@ pub enum OlderPolicy {
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Decision {
     /// Nothing published for the channel yet: no `replaces`.
-    First { reason: String },
+    First {
+        /// Why nothing is published for it (`release 0.2.0 has no channel 'fast'`, `… has no
+        /// releases yet`, `the catalog DIR does not exist yet`).
+        reason: String,
+    },
     /// The new CSV replaces the channel head of the previous release.
-    Replaces { head: String, head_release: String },
+    Replaces {
+        /// The `metadata.name` of the head the new CSV replaces: the first channel's whose head is
+        /// older (the other channels' older heads go to `spec.skips`).
+        head: String,
+        /// The release the head was read from: the app registry's highest release, or, from a
+        /// catalog, the version of its highest channel head.
+        head_release: String,
+    },
     /// This version is already the channel head: re-publishing the same release.
-    SameVersion { release: String },
+    SameVersion {
+        /// The published release that serves this version.
+        release: String,
+    },
     /// The version is below the channel head; the policy says publish nothing.
-    SkipOlder { head: String },
+    SkipOlder {
+        /// The `metadata.name` of the channel head above the version.
+        head: String,
+    },
     /// This CSV is already published (in release `base_release`) and joins more `channels`:
     /// the same bundle, its package file gaining the channels, published as a new release
     /// named `release` ([`channel_release`]).
     AddChannels {
+        /// The name of the new release ([`channel_release`]: `0.2.1-0.1` after `0.2.0`).
         release: String,
+        /// The channels the CSV joins, which the published release lacks.
         channels: Vec<String>,
+        /// The published release the CSV and its bundle are taken from unchanged.
         base_release: String,
     },
 }

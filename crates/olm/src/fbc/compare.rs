@@ -9,7 +9,9 @@ use super::release_model::{ChannelModel, Edges, ReleaseModel};
 /// Which model holds something the other lacks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Side {
+    /// The app registry's model: the package file and the CSVs of its highest release.
     AppRegistry,
+    /// The catalog's model: its `olm.package` and `olm.channel` documents.
     Catalog,
 }
 
@@ -32,32 +34,54 @@ impl Side {
 /// One way the models differ.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Difference {
+    /// The package names differ.
     Package {
+        /// The app registry's package name (`packageName`).
         registry: String,
+        /// The catalog's package name.
         catalog: String,
     },
+    /// The default channels differ (an app-registry package with one channel defaults to it).
     DefaultChannel {
+        /// The app registry's default channel; `None` when it has none.
         registry: Option<String>,
+        /// The catalog's `defaultChannel`; `None` when it has none.
         catalog: Option<String>,
     },
+    /// A channel only one model has.
     ChannelOnlyIn {
+        /// The channel's name.
         channel: String,
+        /// The model that has it.
         side: Side,
     },
+    /// A channel's heads differ.
     Heads {
+        /// The channel's name.
         channel: String,
+        /// The app registry's head (its package file's `currentCSV`), as a one-item list.
         registry: Vec<String>,
+        /// The catalog's heads (exactly one in a valid channel), sorted.
         catalog: Vec<String>,
     },
+    /// A bundle is in a channel of only one model.
     EntryOnlyIn {
+        /// The channel's name.
         channel: String,
+        /// The bundle's name (its CSV's `metadata.name`).
         bundle: String,
+        /// The model that has it.
         side: Side,
     },
+    /// A bundle's upgrade edges in a channel differ.
     Edges {
+        /// The channel's name.
         channel: String,
+        /// The bundle's name (its CSV's `metadata.name`).
         bundle: String,
+        /// Its edges in the app registry (from its CSV).
         registry: Edges,
+        /// Its edges in the catalog (from its channel entry).
         catalog: Edges,
     },
 }

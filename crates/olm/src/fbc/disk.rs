@@ -26,6 +26,7 @@ use olm_release_base::input;
 /// A catalog read from a folder, with the files it came from.
 #[derive(Debug, Clone, Default)]
 pub struct Loaded {
+    /// The documents read.
     pub catalog: Catalog,
     /// The catalog files read, relative to the root, with `/`, sorted.
     pub files: Vec<String>,
@@ -98,6 +99,7 @@ fn walk(root: &Path, rel: &str, out: &mut Vec<String>) -> Result<(), CatalogErro
 /// One file to write or remove, relative to the catalog root.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FileChange {
+    /// The file's path relative to the catalog root, with `/`.
     pub path: String,
     /// What is there now (`None`: a new file).
     pub(crate) old: Option<String>,

@@ -13,26 +13,37 @@ pub enum CatalogError {
     /// Reading or writing a file or folder failed.
     #[error("{}: {source}", path.display())]
     Io {
+        /// The file or folder being read or written.
         path: PathBuf,
+        /// The operating system's error.
         #[source]
         source: std::io::Error,
     },
     /// The catalog root exists but is not a folder.
     #[error("{}: the catalog must be a folder (one sub-folder per package)", path.display())]
-    NotAFolder { path: PathBuf },
+    NotAFolder {
+        /// The catalog root, as given.
+        path: PathBuf,
+    },
     /// A YAML document of a catalog file does not parse.
     #[error("{file}, document {document}: not valid YAML: {source}")]
     Yaml {
+        /// The file's path relative to the catalog root.
         file: String,
+        /// The document's 1-based position in the file.
         document: usize,
+        /// The parser's error.
         #[source]
         source: serde_yaml_ng::Error,
     },
     /// A JSON value of a catalog file does not parse.
     #[error("{file}, document {document}: not valid JSON: {source}")]
     Json {
+        /// The file's path relative to the catalog root.
         file: String,
+        /// The value's 1-based position in the file.
         document: usize,
+        /// The parser's error.
         #[source]
         source: serde_json::Error,
     },
@@ -43,35 +54,53 @@ pub enum CatalogError {
     /// A document parses but a field has the wrong shape.
     #[error("{file}, document {document}: {field} {message}")]
     Field {
+        /// The file's path relative to the catalog root.
         file: String,
+        /// The document's 1-based position in the file.
         document: usize,
+        /// The field's path in the document, such as `entries[2].skips`.
         field: String,
+        /// What is wrong with it (`must be a string`, `is missing: …`).
         message: String,
     },
     /// A package name cannot be a folder name under the catalog root.
     #[error(
         "package name {name:?} cannot be written as a folder of the catalog; use a lowercase name without '/' (e.g. the CSV's package)"
     )]
-    UnsafePackageName { name: String },
+    UnsafePackageName {
+        /// The package name as given.
+        name: String,
+    },
     /// An add request is incomplete or contradicts itself.
     #[error("adding {bundle} to the catalog: {field} {message}")]
     Request {
+        /// The bundle's name (`a bundle` when the request has none).
         bundle: String,
+        /// The request's field at fault (`package`, `channels`, `default_channel`, …).
         field: &'static str,
+        /// What is wrong with it.
         message: String,
     },
     /// The image is not pinned by digest.
     #[error(
         "adding {bundle} to the catalog: image {image} is not pinned by digest; catalogs list bundle images as NAME@sha256:<64 hex digits> so that what was validated is what clusters pull"
     )]
-    ImageNotByDigest { bundle: String, image: String },
+    ImageNotByDigest {
+        /// The bundle's name.
+        bundle: String,
+        /// The image reference as given.
+        image: String,
+    },
     /// A `skipRange` does not parse as a semver range.
     #[error(
         "skipRange {range:?} of {bundle} does not parse ({message}); write comparisons such as \">=1.0.0 <1.2.0\", joined by spaces (and) or || (or)"
     )]
     SkipRange {
+        /// The bundle's name.
         bundle: String,
+        /// The `skipRange` as given.
         range: String,
+        /// The range parser's message.
         message: String,
     },
     /// The bundle is in the catalog already, with another image.
@@ -79,9 +108,13 @@ pub enum CatalogError {
         "package {package} already lists bundle {bundle} with image {existing}; this release's image is {requested}. Refusing to replace a published bundle (use --force to replace it)"
     )]
     ImageConflict {
+        /// The package's name.
         package: String,
+        /// The bundle's name.
         bundle: String,
+        /// The image the catalog lists.
         existing: String,
+        /// The image of this release.
         requested: String,
     },
     /// Another bundle of the package has this version.
@@ -89,9 +122,13 @@ pub enum CatalogError {
         "package {package} already has version {version} as bundle {existing}; {requested} cannot have it too (versions are unique per package)"
     )]
     DuplicateVersion {
+        /// The package's name.
         package: String,
+        /// The version, as the request gives it.
         version: String,
+        /// The bundle of the catalog that has it.
         existing: String,
+        /// The bundle this release adds.
         requested: String,
     },
     /// The bundle's entry in a channel differs from what this release asks for.
@@ -99,10 +136,15 @@ pub enum CatalogError {
         "channel {channel} of package {package} lists {bundle} with {existing}, this release asks for {requested} (use --force to rewrite the entry)"
     )]
     EntryConflict {
+        /// The package's name.
         package: String,
+        /// The channel's name.
         channel: String,
+        /// The bundle's name.
         bundle: String,
+        /// The entry's edges in the catalog (`replaces op.v0.1.0, skips [...]`).
         existing: String,
+        /// The edges this release asks for, in the same form.
         requested: String,
     },
     /// The bundle is older than the head of the channel it joins.
@@ -114,20 +156,40 @@ pub enum CatalogError {
         heads_message(heads, edges)
     )]
     Heads {
+        /// The package's name.
         package: String,
+        /// The channel's name.
         channel: String,
+        /// The channel's heads (none, or several).
         heads: Vec<String>,
+        /// The channel's edges as phrases (`b replaces a`, `c skips a`), for the message.
         edges: Vec<String>,
     },
     /// The app-registry release cannot become a catalog as it is.
     #[error("migrating package {package}: {message}")]
-    Migration { package: String, message: String },
+    Migration {
+        /// The package's name (its package file's `packageName`).
+        package: String,
+        /// What stops the migration, and what to change.
+        message: String,
+    },
     /// A bundle of the migration has no image reference.
     #[error("migrating package {package}: no bundle image was given for {csv}")]
-    MissingImage { package: String, csv: String },
+    MissingImage {
+        /// The package's name.
+        package: String,
+        /// The CSV's `metadata.name` with no image.
+        csv: String,
+    },
     /// The catalog's graph cannot be drawn as one CSV per bundle.
     #[error("drawing package {package}: {message}")]
-    Drawing { package: String, message: String },
+    Drawing {
+        /// The package's name.
+        package: String,
+        /// Why it cannot be drawn (a channel without a single head, a bundle whose edges differ
+        /// between channels).
+        message: String,
+    },
 }
 
 /// The details of [`CatalogError::OlderThanHead`].

@@ -28,12 +28,15 @@ use crate::{Bundle, Manifest, value_at};
 /// What one bundle image of the migration holds.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BundleContents {
+    /// The package's name (the package file's `packageName`).
     pub package: String,
+    /// The CSV, as the cumulative bundle carries it.
     pub csv: Manifest,
     /// The CRDs the CSV owns, as the cumulative bundle carries them.
     pub crds: Vec<Manifest>,
     /// The channels that serve this CSV, in the package file's order.
     pub channels: Vec<String>,
+    /// The package's default channel (which may be none of this bundle's channels).
     pub default_channel: Option<String>,
 }
 
@@ -56,10 +59,12 @@ impl BundleContents {
         }
     }
 
+    /// The CSV's `metadata.name` (empty when it has none).
     pub fn name(&self) -> &str {
         self.csv.name().unwrap_or_default()
     }
 
+    /// The CSV's `spec.version` (empty when it has none).
     pub fn version(&self) -> &str {
         self.csv.spec_version().unwrap_or_default()
     }
@@ -68,6 +73,7 @@ impl BundleContents {
 /// The migration of one package.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Migration {
+    /// The package's name (the package file's `packageName`).
     pub package: String,
     /// One per CSV some channel serves, oldest version first.
     pub bundles: Vec<BundleContents>,

@@ -23,7 +23,11 @@ pub(crate) const PROPERTY_GVK_REQUIRED: &str = "olm.gvk.required";
 /// 1-based position in that file. Empty for documents made in memory.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Origin {
+    /// The file's path relative to the catalog root, with `/`; for a document `add` made, the file
+    /// it will be written to; empty for other documents made in memory.
     pub file: String,
+    /// The document's 1-based position in its file (`---`-separated YAML, or concatenated JSON
+    /// values); 0 for a document made in memory.
     pub document: usize,
 }
 
@@ -46,26 +50,38 @@ pub struct Icon {
 /// An `olm.package` document.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PackageDoc {
+    /// `name`: the package's name; empty when the document has none.
     pub name: String,
+    /// `defaultChannel`: the channel subscriptions take when they name none.
     pub default_channel: Option<String>,
+    /// `description`: the package's description, shown by catalog UIs.
     pub description: Option<String>,
+    /// `icon`: the package's icon (`base64data` and `mediatype`).
     pub icon: Option<Icon>,
     /// Other keys, kept.
     pub extra: Mapping,
+    /// Where the document was read.
     pub origin: Origin,
 }
 
 /// One entry of an `olm.channel`: a bundle and its upgrade edges in that channel.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Entry {
+    /// `name`: the bundle's name (its CSV's `metadata.name`); empty when the entry has none.
     pub name: String,
+    /// `replaces`: the bundle this one upgrades from in the channel; `None` when absent or empty.
     pub replaces: Option<String>,
+    /// `skips`: the bundles this one also upgrades from, skipping them.
     pub skips: Vec<String>,
+    /// `skipRange`: the versions (a semver range such as `>=1.0.0 <1.2.0`) this one upgrades from;
+    /// `None` when absent or empty.
     pub skip_range: Option<String>,
+    /// The entry's other keys, kept in their order.
     pub extra: Mapping,
 }
 
 impl Entry {
+    /// An entry for the bundle `name` replacing `replaces`, with no skips or skip range.
     pub fn new(name: impl Into<String>, replaces: Option<&str>) -> Self {
         Entry {
             name: name.into(),
@@ -78,14 +94,20 @@ impl Entry {
 /// An `olm.channel` document.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ChannelDoc {
+    /// `package`: the package the channel belongs to; empty when the document has none.
     pub package: String,
+    /// `name`: the channel's name; empty when the document has none.
     pub name: String,
+    /// `entries`: the channel's bundles with their upgrade edges, in the order written.
     pub entries: Vec<Entry>,
+    /// The document's other keys, kept in their order.
     pub extra: Mapping,
+    /// Where the document was read.
     pub origin: Origin,
 }
 
 impl ChannelDoc {
+    /// The entry of the bundle `name`, if the channel has one.
     pub fn entry(&self, name: &str) -> Option<&Entry> {
         self.entries.iter().find(|e| e.name == name)
     }
@@ -94,7 +116,9 @@ impl ChannelDoc {
 /// One bundle property: a type and a free-form value.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Property {
+    /// `type`: the property's type (`olm.package`, `olm.gvk`, …); empty when the property has none.
     pub type_: String,
+    /// `value`: the property's value as read (null when absent).
     pub value: Value,
 }
 
@@ -156,11 +180,18 @@ impl Property {
 /// An `olm.bundle` document.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct BundleDoc {
+    /// `package`: the package the bundle belongs to; empty when the document has none.
     pub package: String,
+    /// `name`: the bundle's name (its CSV's `metadata.name`); empty when the document has none.
     pub name: String,
+    /// `image`: the bundle image reference (pinned by digest in a valid catalog); empty when the
+    /// document has none.
     pub image: String,
+    /// `properties`: the bundle's properties (`olm.package`, `olm.gvk`, …), in the order written.
     pub properties: Vec<Property>,
+    /// The document's other keys, kept in their order.
     pub extra: Mapping,
+    /// Where the document was read.
     pub origin: Origin,
 }
 
@@ -191,23 +222,30 @@ impl BundleDoc {
 /// A document of any other schema, kept as read.
 #[derive(Debug, Clone, PartialEq)]
 pub struct OtherDoc {
+    /// `schema`: the document's schema, any but the three this model types.
     pub schema: String,
     /// Its `package` field, if any.
     pub(crate) package: String,
     pub(crate) doc: Value,
+    /// Where the document was read.
     pub origin: Origin,
 }
 
 /// A catalog: every document of a catalog folder.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Catalog {
+    /// The `olm.package` documents, in reading order.
     pub packages: Vec<PackageDoc>,
+    /// The `olm.channel` documents, in reading order.
     pub channels: Vec<ChannelDoc>,
+    /// The `olm.bundle` documents, in reading order.
     pub bundles: Vec<BundleDoc>,
+    /// The documents of every other schema, in reading order.
     pub others: Vec<OtherDoc>,
 }
 
 impl Catalog {
+    /// The `olm.package` document named `name` (the first one, if duplicated).
     pub fn package(&self, name: &str) -> Option<&PackageDoc> {
         self.packages.iter().find(|p| p.name == name)
     }
@@ -219,16 +257,19 @@ impl Catalog {
         self.channels.iter().filter(move |c| c.package == package)
     }
 
+    /// The `olm.channel` document `name` of `package` (the first one, if duplicated).
     pub fn channel(&self, package: &str, name: &str) -> Option<&ChannelDoc> {
         self.channels
             .iter()
             .find(|c| c.package == package && c.name == name)
     }
 
+    /// The `olm.bundle` documents of `package`, in reading order.
     pub fn bundles_of<'a>(&'a self, package: &'a str) -> impl Iterator<Item = &'a BundleDoc> {
         self.bundles.iter().filter(move |b| b.package == package)
     }
 
+    /// The `olm.bundle` document `name` of `package` (the first one, if duplicated).
     pub fn bundle(&self, package: &str, name: &str) -> Option<&BundleDoc> {
         self.bundles
             .iter()

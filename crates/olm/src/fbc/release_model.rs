@@ -4,7 +4,7 @@
 //! exactly how two models differ, so a pipeline that publishes both ways can stop before any
 //! write when they disagree; [`ReleaseModel::edges`] lists the upgrade edges, and
 //! [`ReleaseModel::to_bundle`] turns a model into the skeleton bundle the existing graph drawer
-//! (`commands::graph::draw`) takes, so `graph --registry` and `graph CATALOG` draw alike.
+//! ([`crate::drawing::draw`]) takes, so `graph --registry` and `graph CATALOG` draw alike.
 //!
 //! In the app registry a channel holds what OLM's registry loads for it: the chain from the
 //! channel's head through `replaces`, plus the CSVs its members skip (the same reading as
@@ -33,6 +33,8 @@ pub struct Edges {
 /// One channel: its head(s) (exactly one when valid) and its entries.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct ChannelModel {
+    /// The channel's heads: the package file's `currentCSV` in the app registry; in a catalog, the
+    /// entries no other entry replaces or skips.
     pub heads: Vec<String>,
     pub(crate) entries: BTreeMap<String, Edges>,
 }
@@ -44,6 +46,7 @@ pub struct ReleaseModel {
     /// The default channel; an app-registry package with one channel and no `defaultChannel`
     /// has that channel as its (implicit) default.
     pub default_channel: Option<String>,
+    /// The channels by name.
     pub channels: BTreeMap<String, ChannelModel>,
     /// Bundle (CSV) name → version, where known.
     pub(crate) versions: BTreeMap<String, String>,
@@ -178,7 +181,7 @@ impl ReleaseModel {
     }
 
     /// The model as a bundle of skeleton CSVs (name, version, replaces, skips, skipRange) and a
-    /// package file, for [`crate::commands::graph::draw`]: channels default first, then by
+    /// package file, for [`crate::drawing::draw`]: channels default first, then by
     /// name; CSVs newest first. Fails when a channel has no single head, or when a bundle's
     /// edges differ between channels (one CSV cannot hold two `replaces`).
     pub fn to_bundle(&self) -> Result<Bundle, CatalogError> {

@@ -28,7 +28,9 @@ pub use tree::{Change, ChangeKind};
 pub struct Side<'a> {
     /// The CSV: the channel's published head, or the new one.
     pub csv: Option<&'a Manifest>,
+    /// The CRDs: those of the published release, or those this run would publish.
     pub crds: &'a [Manifest],
+    /// The package file; `None` leaves it out of the comparison.
     pub package: Option<&'a PackageManifest>,
 }
 
@@ -56,6 +58,7 @@ pub(crate) enum Status {
 /// The whole comparison.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct BundleDiff {
+    /// The one-screen summary a reviewer reads first.
     pub summary: Summary,
     /// Objects that differ, CSV first, then CRDs by name, then the package file.
     pub(crate) objects: Vec<ObjectDiff>,

@@ -36,6 +36,7 @@ pub struct Summary {
 }
 
 impl Summary {
+    /// Whether no summary line changed.
     pub fn is_empty(&self) -> bool {
         *self == Summary::default()
     }

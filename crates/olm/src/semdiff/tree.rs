@@ -26,14 +26,21 @@ pub struct Change {
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 #[serde(tag = "change", rename_all = "snake_case")]
 pub enum ChangeKind {
+    /// A key or list item only the new side has.
     Added {
+        /// The new value, as one-line JSON cut to a readable length.
         new: String,
     },
+    /// A key or list item only the old side has.
     Removed {
+        /// The old value, as one-line JSON cut to a readable length.
         old: String,
     },
+    /// A value that differs, or changed type (the string `"1"` against the number `1`).
     Changed {
+        /// The old value, as one-line JSON cut to a readable length.
         old: String,
+        /// The new value, as one-line JSON cut to a readable length.
         new: String,
     },
     /// The same items in another order (lists compared as multisets).

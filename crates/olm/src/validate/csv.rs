@@ -61,6 +61,8 @@ pub(crate) fn type_name(v: &Value) -> &'static str {
     }
 }
 
+/// Checks one CSV by itself (its name, version and required fields, its annotations, what the
+/// catalog shows of it, its `skips`), adding the findings to `sink`.
 pub fn check(csv: &Manifest, sink: &mut Sink) {
     let at = At::of(csv);
     let doc = &csv.doc;

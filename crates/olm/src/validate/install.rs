@@ -33,6 +33,8 @@ const VERBS: &[&str] = &[
     "use",
 ];
 
+/// Checks how one CSV installs (install modes, the install strategy, deployments, permissions and
+/// their verbs), adding the findings to `sink`.
 pub fn check(csv: &Manifest, sink: &mut Sink) {
     let at = At::of(csv);
     let Some(spec) = csv.doc.get("spec").filter(|s| s.is_mapping()) else {

@@ -35,6 +35,7 @@ impl Profile {
 /// What to enforce.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Options {
+    /// The set of tools whose verdicts the findings follow (`--profile`).
     pub profile: Profile,
     /// OperatorHub's rules too (courier's `--ui_validate_io`, api's OperatorHub validator).
     pub operatorhub: bool,
@@ -44,6 +45,7 @@ pub struct Options {
 }
 
 impl Options {
+    /// The options of `profile`, without OperatorHub's rules and with the catalog's categories.
     pub fn new(profile: Profile) -> Self {
         Options {
             profile,
@@ -58,16 +60,23 @@ pub enum VerifyError {
     /// The path (or the categories file) cannot be read.
     #[error("{}: cannot read it: {source}", path.display())]
     Read {
+        /// The file that could not be read.
         path: PathBuf,
+        /// The operating system's error.
         #[source]
         source: std::io::Error,
     },
-    /// The path cannot be read as a bundle within the limits (see [`verify_path_with`]).
+    /// The path cannot be read as a bundle within the limits (see [`super::verify_path_with`]).
     #[error(transparent)]
     Bundle(#[from] crate::archive::ReadError),
     /// The categories file is not `{"categories": [...]}`.
     #[error("{}: is not a categories file: {why}; expected JSON {{\"categories\": [\"Name\", ...]}}", path.display())]
-    Categories { path: PathBuf, why: String },
+    Categories {
+        /// The categories file.
+        path: PathBuf,
+        /// The JSON parser's error.
+        why: String,
+    },
 }
 
 impl olm_release_base::Classified for VerifyError {
@@ -86,7 +95,9 @@ impl olm_release_base::Classified for VerifyError {
 /// A custom categories file, read: its path (what plans and messages show) and its names.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Categories {
+    /// The file, as given to `--categories`.
     pub path: PathBuf,
+    /// The category names it lists, in its order.
     pub names: Arc<[String]>,
 }
 

@@ -31,6 +31,8 @@ pub(crate) fn scalar_text(v: &Value) -> Option<String> {
     }
 }
 
+/// Checks what the catalog shows of a CSV's `spec` (icon, maturity, maintainers, links, provider,
+/// `minKubeVersion`), adding the findings, at `at`, to `sink`.
 pub fn check(spec: &Value, at: &At, sink: &mut Sink) {
     if let Some(list) = spec.get("icon").and_then(Value::as_sequence) {
         icon(list, at, sink);

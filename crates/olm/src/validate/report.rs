@@ -27,7 +27,9 @@ pub struct Report {
     /// sha256 of the `.tar.gz` file, for a `.tar.gz`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub gz_digest: Option<String>,
+    /// How many findings are errors.
     pub errors: usize,
+    /// How many findings are warnings.
     pub warnings: usize,
     /// Errors first, then warnings, each in file order.
     pub findings: Vec<Finding>,
@@ -49,6 +51,7 @@ impl Report {
         }
     }
 
+    /// Whether no finding is an error (warnings are allowed).
     pub fn is_valid(&self) -> bool {
         self.errors == 0
     }

@@ -30,12 +30,14 @@ impl<'a> At<'a> {
 /// Collects findings at the level each rule has under the options.
 pub struct Sink<'o> {
     pub(crate) opts: &'o Options,
+    /// The findings added so far, in the order added.
     pub out: Vec<Finding>,
     /// The input is a tree of version folders (courier's nested mode), not one flat bundle.
     pub(crate) nested: bool,
 }
 
 impl<'o> Sink<'o> {
+    /// An empty sink for a flat bundle, rating rules as `opts` say.
     pub fn new(opts: &'o Options) -> Self {
         Sink {
             opts,

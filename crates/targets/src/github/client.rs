@@ -1,6 +1,6 @@
 //! The releases API client: octocrab for the JSON calls, a plain reqwest client for uploads.
 //!
-//! octocrab, on the one network policy ([`olm_release_http::octocrab`]), carries the token (sent only
+//! octocrab, on the one network policy ([`super::octo::octocrab`]), carries the token (sent only
 //! to the API base's host: every route is relative to it) and the API headers; we call
 //! its low-level `_get`/`_post`/`_patch`/`_delete` with routes we build and encode ourselves,
 //! so we see every status and header (for `retry-after` and `x-ratelimit-reset`) and page by
@@ -65,6 +65,9 @@ pub struct Client {
 }
 
 impl Client {
+    /// A client of the API at `api` for `owner/repo`, sending `token`. Refuses a token that is
+    /// empty or that an HTTP header cannot carry, and an API base that is not a URI; warns through
+    /// `events` when the base is plain `http://` off loopback.
     pub fn new(
         api: &str,
         owner: &str,

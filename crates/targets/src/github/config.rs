@@ -16,6 +16,7 @@ use olm_release_http::retry::RetryPolicy;
 /// Resolved behaviour of the GitHub target.
 #[derive(Debug, Clone)]
 pub struct Config {
+    /// How calls and uploads are retried: attempts, backoff, and the total time allowed.
     pub retry: RetryPolicy,
     /// Uploads in flight at once.
     pub concurrency: usize,

@@ -10,73 +10,126 @@ use serde_json::Value;
 use olm_release_base::Class;
 use olm_release_http::retry::Verdict;
 
+/// What can go wrong attaching assets to a GitHub release.
 #[derive(Debug, thiserror::Error)]
 pub enum GitHubError {
     /// A call failed (after its retries).
     #[error(transparent)]
     Api(#[from] ApiError),
+    /// The token (`GITHUB_TOKEN` or `GH_TOKEN`) is empty or holds characters an HTTP header cannot
+    /// carry.
     #[error(
         "GITHUB_TOKEN / GH_TOKEN holds characters an HTTP header cannot carry (a stray newline or space?)"
     )]
     Token,
+    /// `release.api_url` is not a URI.
     #[error("release.api_url '{api}': {message}")]
-    ApiUrl { api: String, message: String },
+    ApiUrl {
+        /// The API base as given, without a trailing slash.
+        api: String,
+        /// The URI parser's message.
+        message: String,
+    },
+    /// A release's `upload_url` lies outside the upload root of the API base, where the token must
+    /// not be sent.
     #[error(
         "release {tag}: its upload_url {url} is not under {root}, the upload root for the API base {api}; \
          refusing to send the token there (for GitHub Enterprise set release.api_url to https://HOST/api/v3)"
     )]
     UploadUrl {
+        /// The release's tag.
         tag: String,
+        /// Its `upload_url`, without the `{?name,label}` template.
         url: String,
+        /// The upload root derived from the API base (`https://uploads.github.com` for
+        /// `https://api.github.com`).
         root: String,
+        /// The API base.
         api: String,
     },
+    /// The release is published and immutable, and bringing its assets in line would replace or
+    /// delete one.
     #[error(
         "{target}: the release is published and immutable, so its assets cannot be replaced or deleted; \
          publish a new tag instead"
     )]
-    Immutable { target: String },
+    Immutable {
+        /// The release, as `github:OWNER/REPO release TAG`.
+        target: String,
+    },
+    /// Assets of the published release differ from the local ones, and `--force` was not given.
     #[error(
         "{target}: published asset(s) differ from the local ones: {}; published assets are not replaced \
          (fix the inputs, publish a new tag, or re-run with --force to replace them)",
         changed.join("; ")
     )]
     AssetChanged {
+        /// The release, as `github:OWNER/REPO release TAG`.
         target: String,
+        /// One entry per differing asset: its name, the published digest and the local sha256.
         changed: Vec<String>,
     },
+    /// Creating the release failed because it exists (another run created it meanwhile), yet no
+    /// release for the tag can be found.
     #[error("{source}; yet no release for the tag can be found (does the token have push access?)")]
     Vanished {
+        /// The create call's error (a 422 `already_exists`).
         #[source]
         source: ApiError,
     },
+    /// Some asset uploads, replacements or deletions failed (the others went through).
     #[error("{target}: {} failed: {}; the release is left as it is, re-run to converge", olm_release_base::words::count(failures.len(), "asset"), failures.join("; "))]
     Assets {
+        /// The release, as `github:OWNER/REPO release TAG`.
         target: String,
+        /// Each failed asset's error, as its message reads.
         failures: Vec<String>,
     },
+    /// An asset's new copy, uploaded under a temporary name, did not get the asset's name when
+    /// renamed.
     #[error("renaming the new copy of {name}: GitHub named it '{got}'")]
-    Renamed { name: String, got: String },
+    Renamed {
+        /// The asset's name.
+        name: String,
+        /// The name GitHub gave it.
+        got: String,
+    },
+    /// GitHub stored an upload under another name than the one sent.
     #[error(
         "uploading {name}: GitHub stored it as '{got}' (it renames names with special characters or leading/trailing dots); rename the file"
     )]
-    StoredAs { name: String, got: String },
+    StoredAs {
+        /// The asset's name.
+        name: String,
+        /// The name GitHub stored it under.
+        got: String,
+    },
+    /// GitHub's answer to an upload gives another size or digest than the local file's.
     #[error(
         "uploading {name}: GitHub holds {size} bytes with digest {digest}, expected {want_size} bytes with {want}"
     )]
     Stored {
+        /// The asset's name.
         name: String,
+        /// The size GitHub reports, in bytes.
         size: u64,
+        /// The digest GitHub reports (`sha256:<hex>`, or `null` when it gives none).
         digest: String,
+        /// The local file's size in bytes.
         want_size: usize,
+        /// The local file's digest, `sha256:<hex>`.
         want: String,
     },
+    /// After the uploads, the release's asset list does not hold the local assets as uploaded.
     #[error(
         "{target}: the release does not hold the assets as uploaded: {}; it is not published, re-run to converge",
         problems.join("; ")
     )]
     Unconverged {
+        /// The release, as `github:OWNER/REPO release TAG`.
         target: String,
+        /// One entry per asset that is missing, not in state `uploaded`, or of another size or
+        /// digest.
         problems: Vec<String>,
     },
     /// Something the client's own invariants rule out happened (a bug).

@@ -45,11 +45,17 @@ use plan::Action;
 /// The release to bring in line: which repository and tag, and how it should end up.
 #[derive(Debug, Clone, Copy)]
 pub struct Request<'a> {
+    /// The REST API base (`release.api_url`), such as `https://api.github.com`.
     pub api: &'a str,
+    /// The repository's owner (a user or organisation).
     pub owner: &'a str,
+    /// The repository's name.
     pub repo: &'a str,
+    /// The tag the release is for.
     pub tag: &'a str,
+    /// Mark the release as a prerelease (kept when it is published).
     pub prerelease: bool,
+    /// Leave the release a draft instead of publishing it.
     pub draft: bool,
     /// Replace a published asset whose content differs (`--force`).
     pub force: bool,

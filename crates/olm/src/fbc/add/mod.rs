@@ -28,6 +28,7 @@ use crate::validate::text::Range;
 /// What to add.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct AddBundle {
+    /// The package the bundle belongs to (the `package` of its documents).
     pub package: String,
     /// The bundle name: the CSV's `metadata.name`.
     pub name: String,
@@ -43,7 +44,10 @@ pub struct AddBundle {
     pub default_channel: Option<String>,
     /// What its entries replace (else each channel's head).
     pub replaces: Option<String>,
+    /// The entries' `skips` (the CSV's `spec.skips`); a channel's entry leaves out the bundle it
+    /// replaces there.
     pub skips: Vec<String>,
+    /// The entries' `skipRange` (the CSV's `olm.skipRange` annotation); it must parse as a range.
     pub skip_range: Option<String>,
     /// Replace a bundle of the same name that has another image, or rewrite its entries.
     pub force: bool,

@@ -5,11 +5,13 @@
 /// What happened to the `olm.bundle` document.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum BundleChange {
+    /// The bundle was not in the catalog; its document was added.
     Added,
     /// Already there with this image.
     Unchanged,
     /// Forced: the image (and properties) were replaced.
     Replaced {
+        /// The image the catalog listed before.
         old_image: String,
     },
 }
@@ -19,9 +21,13 @@ pub enum BundleChange {
 pub enum EntryChange {
     /// The channel did not exist; it now holds this entry.
     ChannelCreated {
+        /// What the entry replaces: `None` in a new channel unless the request named it.
         replaces: Option<String>,
     },
+    /// The channel gained the entry, its new head.
     Added {
+        /// What the entry replaces: the channel's previous head, or what the request named; `None`
+        /// in an empty channel.
         replaces: Option<String>,
     },
     /// The entry was there already, as requested.
@@ -33,11 +39,16 @@ pub enum EntryChange {
 /// What happened to `defaultChannel`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum DefaultChange {
+    /// The package's `defaultChannel` stays as it was.
     Unchanged,
     /// Set or changed, and why.
     Set {
+        /// The previous `defaultChannel`; `None` when the package had none (or no `olm.package`
+        /// document).
         from: Option<String>,
+        /// The new `defaultChannel`.
         to: String,
+        /// Why it was set (`named by the release`, `the package's first channel`, …).
         why: &'static str,
     },
 }
@@ -48,8 +59,11 @@ pub struct AddOutcome {
     pub(crate) package: String,
     pub(crate) bundle: String,
     pub(crate) image: String,
+    /// What happened to the `olm.bundle` document.
     pub change: BundleChange,
+    /// Each channel the bundle joins, in the request's order, with what happened to its entry.
     pub channels: Vec<(String, EntryChange)>,
+    /// What happened to the package's `defaultChannel`.
     pub default_channel: DefaultChange,
 }
 

@@ -23,33 +23,59 @@ use crate::{Finding, Level};
 /// One rule: its id and the generic fix.
 #[derive(Debug, Clone, Copy)]
 pub struct Rule {
+    /// The rule's id (`fbc-…`), as its findings name it.
     pub id: &'static str,
     pub(crate) level: Level,
+    /// The generic fix, as its findings carry it.
     pub fix: &'static str,
 }
 
 macro_rules! rules {
-    ($($name:ident = $id:literal, $level:ident, $fix:literal;)*) => {
-        $(pub const $name: Rule = Rule { id: $id, level: Level::$level, fix: $fix };)*
+    ($($(#[$doc:meta])* $name:ident = $id:literal, $level:ident, $fix:literal;)*) => {
+        $($(#[$doc])* pub const $name: Rule = Rule { id: $id, level: Level::$level, fix: $fix };)*
         /// Every rule.
         pub const ALL: &[Rule] = &[$($name),*];
     };
 }
 
 rules! {
+    /// Rule `fbc-package-name`: every `olm.package`, `olm.channel` and `olm.bundle` document names
+    /// its package, and a bundle's `olm.package` property names the bundle's package.
     PACKAGE_NAME = "fbc-package-name", Error, "give every document its package's name, and every bundle an olm.package property naming that package";
+    /// Rule `fbc-unknown-package`: the package a channel or bundle names has an `olm.package`
+    /// document.
     UNKNOWN_PACKAGE = "fbc-unknown-package", Error, "add an olm.package document for the package, or correct the document's package field";
+    /// Rule `fbc-duplicate`: each package, channel and bundle is defined once, and a channel lists
+    /// each bundle once.
     DUPLICATE = "fbc-duplicate", Error, "keep one document per package, channel and bundle, and one entry per bundle in a channel";
+    /// Rule `fbc-default-channel`: a package's `defaultChannel` is set and names one of its
+    /// channels.
     DEFAULT_CHANNEL = "fbc-default-channel", Error, "set defaultChannel on the olm.package document to one of its channels";
+    /// Rule `fbc-channels`: a package has a channel; every channel has a name and an entry, every
+    /// entry a name, and no skip is empty.
     CHANNELS = "fbc-channels", Error, "every package needs a channel and every channel an entry";
+    /// Rule `fbc-entry-bundle`: every entry has an `olm.bundle` document, and every bundle is an
+    /// entry of a channel of its package.
     ENTRY_BUNDLE = "fbc-entry-bundle", Error, "add the olm.bundle document for the entry, or list the bundle in a channel";
+    /// Rule `fbc-channel-head`: a channel has exactly one head (an entry no other entry replaces or
+    /// skips).
     CHANNEL_HEAD = "fbc-channel-head", Error, "make every entry but the newest replaced or skipped by a newer one, so exactly one head remains";
+    /// Rule `fbc-replaces-cycle`: the `replaces` chain from a channel's head has no cycle.
     REPLACES_CYCLE = "fbc-replaces-cycle", Error, "make replaces point from each bundle to an older one";
+    /// Rule `fbc-stranded`: every entry is on the `replaces` chain from its channel's head or
+    /// skipped by an entry.
     STRANDED = "fbc-stranded", Error, "put the bundle on the replaces chain from the head (have a newer entry replace it), or have an entry skip it";
+    /// Rule `fbc-bundle-version`: a bundle's version is SemVer, and no two bundles of a package
+    /// share one.
     BUNDLE_VERSION = "fbc-bundle-version", Error, "give every bundle of a package its own SemVer version in its olm.package property";
+    /// Rule `fbc-package-property`: a bundle has exactly one `olm.package` property, with string
+    /// `packageName` and `version`.
     PACKAGE_PROPERTY = "fbc-package-property", Error, "give the bundle exactly one olm.package property {packageName, version}";
+    /// Rule `fbc-bundle-image`: a bundle has an `image`.
     BUNDLE_IMAGE = "fbc-bundle-image", Error, "set the bundle's image to its bundle image reference";
+    /// Rule `fbc-skip-range`: an entry's `skipRange` parses as a semver range.
     SKIP_RANGE = "fbc-skip-range", Error, "write skipRange as comparisons such as \">=1.0.0 <1.2.0\", joined by spaces (and) or || (or)";
+    /// Rule `fbc-image-digest`, a warning: a bundle's image is pinned by digest (`NAME@sha256:…`).
     IMAGE_DIGEST = "fbc-image-digest", Warning, "reference the bundle image by digest (NAME@sha256:…) so clusters pull what was validated";
 }
 

@@ -86,6 +86,8 @@ pub(crate) fn owned(csv: &Manifest) -> &[Value] {
         .unwrap_or(&[])
 }
 
+/// Checks the CRDs of one bundle, each by itself and against what its CSVs own (present, unowned,
+/// defined twice, versions an older CSV still owns), adding the findings to `sink`.
 pub fn check(unit: &Unit, sink: &mut Sink) {
     let crds: Vec<Crd> = unit.crds.iter().map(Crd::new).collect();
     for c in &crds {

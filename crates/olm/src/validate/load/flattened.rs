@@ -10,6 +10,8 @@ use crate::validate::sink::{At, Sink};
 use crate::validate::{package, rules};
 use crate::{Manifest, archive, crd_file_name, csv_file_name};
 
+/// Loads a flattened `bundle.yaml` (`name` names it in findings) as one flat bundle; what is wrong
+/// with its form is added to `sink` as findings, and what cannot be read is left out.
 pub fn flattened(name: &str, bytes: &[u8], sink: &mut Sink) -> Loaded {
     let at = At::new(name, "bundle");
     let format = |field: &str, msg: String, sink: &mut Sink| {

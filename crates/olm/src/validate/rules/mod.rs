@@ -81,6 +81,7 @@ pub(crate) fn tools(opts: &Options) -> &'static [Tool] {
 /// One rule.
 #[derive(Debug, Clone, Copy)]
 pub struct Rule {
+    /// The rule's id (`csv-name`, …), as findings and `verify --list-rules` show it.
     pub id: &'static str,
     /// What the rule requires, in one line.
     pub(crate) summary: &'static str,
