@@ -1,6 +1,6 @@
 //! Secrets as a type.
 //!
-//! Tokens and passwords are read from the environment once (in `settings`) into [`Secret`],
+//! Tokens and passwords are read from the environment once (by the application) into [`Secret`],
 //! whose `Debug` and `Display` print `****`. The value leaves the type only through
 //! [`Secret::expose`], which the HTTP clients call when they build an `Authorization` header
 //! (and mark that header sensitive). Nothing else may format a secret.

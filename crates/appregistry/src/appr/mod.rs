@@ -8,7 +8,7 @@
 //! (`GET /api/v1/packages/{ns}/{pkg}`), never found by scanning the namespace list, which Quay
 //! caps at 50 items and filters by visibility.
 //!
-//! Credentials ([`Credentials`], read by `settings` from `QUAY_TOKEN` or
+//! Credentials ([`Credentials`], read by the application from `QUAY_TOKEN` or
 //! `QUAY_USERNAME`/`QUAY_PASSWORD`) are [`Secret`]s. A username and password are exchanged once,
 //! on first use, through `POST /api/v1/users/login`; a server without that route (appr 0.7.4
 //! answers 404) gets the same HTTP Basic value the login would have returned. Every message
