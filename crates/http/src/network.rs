@@ -1,7 +1,7 @@
 //! The network policy every HTTP client follows: which certificate authorities are trusted,
 //! which proxy a request goes through, and how long a request may take or stall.
 //!
-//! The policy is process-wide, like the environment it comes from: `settings` reads the
+//! The policy is process-wide, like the environment it comes from: the application reads the
 //! variables once ([`NetworkSettings`]), `app` loads it ([`Network::load`], which reads the
 //! certificate files and checks the proxy URLs) and installs it with [`configure`] before any
 //! client is built. Every client — the app registry's, the OCI registry's, GitHub's JSON calls
@@ -17,7 +17,7 @@
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
-/// The network variables, as read from the environment (by `settings`).
+/// The network variables, as read from the environment (by the application).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct NetworkSettings {
     /// `SSL_CERT_FILE`: a PEM file of extra trusted certificates.

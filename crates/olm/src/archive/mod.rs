@@ -17,7 +17,7 @@
 //! [`ReadError`]s (and [`WriteError`]s when writing). Nothing is written to disk while
 //! reading.
 //!
-//! The API, every reader taking the [`Limits`] the command resolved (`settings` reads
+//! The API, every reader taking the [`Limits`] the command resolved (the application reads
 //! `--max-bundle-bytes`; tests and tools use `Limits::default()`):
 //! - a bundle on disk: [`read_path`] (folder, `bundle.yaml` or `.tar.gz`), or [`read_dir_with`]
 //!   to visit a folder's CSVs one at a time; [`read_path_contents`] and [`read_dir_with`] also

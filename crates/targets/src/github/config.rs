@@ -1,6 +1,6 @@
 //! How the GitHub target behaves: retries, concurrency, timeouts, and where uploads go.
 //!
-//! The knobs come from the pipeline's `release.options` (parsed and checked by `settings`),
+//! The knobs come from the pipeline's `release.options` (parsed and checked by the application),
 //! with defaults that follow GitHub's "Best practices for using the REST API": uploads three
 //! at a time (no concurrent flood), exponential backoff from one second, a minute's wait for a
 //! secondary rate limit that names no delay. The upload root is derived from the API base:
