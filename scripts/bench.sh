@@ -7,7 +7,8 @@
 #   BENCH_BIN=path/to/olm-release scripts/bench.sh           # measure another build
 #
 # What it does:
-#  1. `cargo build --release` (timed), binary size, `olm-release --version` start-up time
+#  1. `cargo build --profile dist` (timed; the shipped binary: fat LTO), binary size,
+#     `olm-release --version` start-up time
 #     (hyperfine when installed: `apt-get install hyperfine`; else a loop of 100 runs).
 #  2. A model CSV shaped like KubeVirt's: `olm-release render` of ../shared/kubevirt/v0.22.0
 #     when the renderer can render it; else the same inputs through scripts/bench_bundle.py's
@@ -37,11 +38,11 @@ mkdir -p "$out"
 log() { echo "bench.sh: $*" >&2; }
 
 # 1. Build, size, start-up.
-log "cargo build --release"
+log "cargo build --profile dist"
 start=$(date +%s%N)
-cargo build --release --quiet
+cargo build --profile dist --quiet
 build_s=$(awk -v a="$start" -v b="$(date +%s%N)" 'BEGIN { printf "%.1f", (b - a) / 1e9 }')
-bin="${BENCH_BIN:-$CARGO_TARGET_DIR/release/olm-release}"
+bin="${BENCH_BIN:-$CARGO_TARGET_DIR/dist/olm-release}"
 size=$(stat -c %s "$bin")
 if command -v hyperfine >/dev/null; then
   hyperfine -N --warmup 10 --runs 200 --export-json "$out/startup.json" "$bin --version" >&2

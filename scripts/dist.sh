@@ -95,9 +95,9 @@ for v in CARGO_HOME RUSTUP_HOME RUSTUP_TOOLCHAIN; do
   if [ -n "${!v:-}" ]; then keep+=("$v=${!v}"); fi
 done
 echo "dist.sh: building olm-release $version for $TARGET (glibc $GLIBC) in $CARGO_TARGET_DIR" >&2
-env -i "${keep[@]}" cargo zigbuild --locked --offline --release --quiet \
+env -i "${keep[@]}" cargo zigbuild --locked --offline --profile dist --quiet \
   --target "$TARGET.$GLIBC" --bin olm-release >&2
-bin="$CARGO_TARGET_DIR/$TARGET/release/olm-release"
+bin="$CARGO_TARGET_DIR/$TARGET/dist/olm-release"
 
 glibc_max=$(objdump -T "$bin" | grep -o 'GLIBC_[0-9.]*' | sed 's/GLIBC_//' | sort -uV | tail -n 1)
 if [ "$(printf '%s\n%s\n' "$glibc_max" "$GLIBC" | sort -V | tail -n 1)" != "$GLIBC" ]; then
