@@ -261,6 +261,10 @@ pub(crate) struct CompletionsArgs {
 pub struct PipelineArgs {
     /// The pipeline file (YAML), e.g. pipelines/sample.yaml.
     pub pipeline: PathBuf,
+    /// Run a variant of the pipeline: the keys its `variants.NAME` section replaces merged
+    /// over the file, e.g. --variant alpha.
+    #[arg(long, value_name = "NAME")]
+    pub variant: Option<String>,
     /// Set a variable, overriding the environment (repeatable), e.g. --var VERSION=0.2.0.
     #[arg(long = "var", value_name = "KEY=VALUE", value_parser = parse_var)]
     pub vars: Vec<(String, String)>,

@@ -101,6 +101,7 @@ fn render_hands_on_the_bundle_folders_objects_parsed_in_the_order_read() {
     let out = w.path().join("_out");
     let args = PipelineArgs {
         pipeline: w.path().join("pipelines/widget.yaml"),
+        variant: None,
         vars: vec![("VERSION".into(), "0.2.0".into())],
         source: w.path().to_path_buf(),
         out: Some(out.clone()),
