@@ -1,7 +1,7 @@
 //! Every problem at once (issue 27): every unset variable of a pipeline in one run, each with its
 //! line, and only where the command reads (`render` never asks for the release's
-//! `TRAVIS_REPO_SLUG`); `plan` and `render` warn about a `--var` the file never reads, as `run`
-//! does. Also the pipeline's variants: merged over the file, each checked on every run.
+//! `TRAVIS_REPO_SLUG`); every CRD rendered twice, each with its source files; `plan` and
+//! `render` warn about a `--var` the file never reads, as `run` does. Also the pipeline's variants: merged over the file, each checked on every run.
 
 use olm_release::pipeline::{self, Select, Uses, Vars};
 
@@ -84,6 +84,35 @@ fn plan_and_render_warn_about_a_var_the_file_never_reads() {
             "{command}: {}",
             stderr(&o)
         );
+    }
+}
+
+#[test]
+fn every_crd_rendered_twice_is_named_with_its_files() {
+    let work = Work::sample();
+    let bundle = work.path().join("fixtures/sample-operator/olm/bundle");
+    let crd = std::fs::read_to_string(bundle.join("samples.example.com.crd.yaml")).unwrap();
+    std::fs::write(bundle.join("copy.crd.yaml"), &crd).unwrap();
+    let other = crd
+        .replace("samples.example.com", "gadgets.example.com")
+        .replace("plural: samples", "plural: gadgets");
+    std::fs::write(bundle.join("gadgets-1.yaml"), &other).unwrap();
+    std::fs::write(bundle.join("gadgets-2.yaml"), &other).unwrap();
+    let o = work.run(&["render", "pipelines/sample.yaml"], &[]);
+    assert_code(&o, 2);
+    let err = stderr(&o);
+    let b = "fixtures/sample-operator/olm/bundle";
+    for want in [
+        "2 CRDs are rendered more than once; a bundle holds each CRD once: keep one copy of each:"
+            .to_string(),
+        format!(
+            "CRD samples.example.com is rendered from {b}/copy.crd.yaml and {b}/samples.example.com.crd.yaml"
+        ),
+        format!(
+            "CRD gadgets.example.com is rendered from {b}/gadgets-1.yaml and {b}/gadgets-2.yaml"
+        ),
+    ] {
+        assert!(err.contains(&want), "missing {want:?} in\n{err}");
     }
 }
 
