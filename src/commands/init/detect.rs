@@ -155,6 +155,9 @@ fn read_plain(scan: &Scan, ask: &Ask) -> Result<Found, InitError> {
     if let Some(file) = csv.as_ref().and_then(|c| scan.file(c)) {
         found.csv = Some(file.rel.clone());
         found.csv_name = templates::csv_name(&file.text);
+        if matches!(layout, Layout::Kubebuilder { .. }) {
+            found.csv_base = file.of_kind("ClusterServiceVersion").next().cloned();
+        }
     }
     match built {
         Some(b) if b.rel.is_empty() => found.todo.push(format!(

@@ -99,6 +99,8 @@ pub(crate) struct Found {
     pub todo: Vec<String>,
     /// A file `init` writes besides the templates (kustomize's output): (path, text).
     pub built: Option<(String, String)>,
+    /// A kubebuilder CSV base, parsed, to complete into the CSV to start from.
+    pub csv_base: Option<serde_yaml_ng::Value>,
 }
 
 impl Found {
@@ -128,6 +130,7 @@ impl Found {
             notes: Vec::new(),
             todo: Vec::new(),
             built: None,
+            csv_base: None,
         }
     }
 

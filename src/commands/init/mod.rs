@@ -7,6 +7,7 @@
 //! is left alone, a missing one is written, and one that differs is replaced only with
 //! `--force`; a rerun over its own output says that nothing changed.
 
+pub(crate) mod base_csv;
 pub(crate) mod bundles;
 pub(crate) mod choices;
 pub(crate) mod ci;

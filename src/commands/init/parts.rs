@@ -146,7 +146,7 @@ pub(crate) fn examples(scan: &Scan, crds: &[Crd]) -> Vec<serde_json::Value> {
 }
 
 /// Every complete Deployment of `files`: kustomize patches and Deployments without a selector
-/// or with a container lacking its image are fragments, never an operator.
+/// that selects or with a container lacking its image are fragments, never an operator.
 pub(crate) fn deployments<'a>(files: impl Iterator<Item = &'a YamlFile>) -> Vec<Deployment> {
     files
         .filter(|f| !f.patch)
@@ -155,7 +155,20 @@ pub(crate) fn deployments<'a>(files: impl Iterator<Item = &'a YamlFile>) -> Vec<
                 let literal =
                     |s: Option<&str>| s.filter(|v| *v != "x" && !v.is_empty()).map(str::to_string);
                 let spec = d.get("spec")?;
-                spec.get("selector").filter(|s| !s.is_null())?;
+                // A selector that selects: kubebuilder's bases leave matchLabels empty for
+                // kustomize's commonLabels to fill.
+                let selector = spec.get("selector")?;
+                let labels = selector
+                    .get("matchLabels")
+                    .and_then(Value::as_mapping)
+                    .is_some_and(|m| !m.is_empty());
+                let exprs = selector
+                    .get("matchExpressions")
+                    .and_then(Value::as_sequence)
+                    .is_some_and(|e| !e.is_empty());
+                if !(labels || exprs) {
+                    return None;
+                }
                 let pod = spec.get("template")?.get("spec")?;
                 let mut containers = Vec::new();
                 for c in pod.get("containers")?.as_sequence()? {

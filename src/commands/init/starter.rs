@@ -61,8 +61,14 @@ pub(crate) fn generate(
         name
     };
     let csv_file = format!("{dir}/{package}.vVERSION.clusterserviceversion.yaml.in");
-    match &found.csv {
-        Some(csv) => {
+    match (&found.csv, &found.csv_base) {
+        (Some(from), Some(base)) => {
+            let file = csv_file.trim_end_matches(".in").to_string();
+            out.files
+                .push((file.clone(), super::base_csv::complete(base, from, found)));
+            out.starter_csv = Some(file);
+        }
+        (Some(csv), None) => {
             let (folder, file) = csv.rsplit_once('/').unwrap_or(("", csv));
             let var = var_for(folder, &mut out);
             out.files.push((
@@ -72,7 +78,7 @@ pub(crate) fn generate(
                 ),
             ));
         }
-        None => {
+        (None, _) => {
             out.files.push((
                 csv_file.clone(),
                 starter_csv(found, package, csv_name, owner),

@@ -155,8 +155,9 @@ fn init_says_what_to_do_in_a_folder_without_an_operator() {
     assert!(stderr(&bad).contains("--github 'nope' is not OWNER/REPO"));
 }
 
-#[test]
-fn init_on_a_kubebuilder_tree_without_kustomize_says_what_to_run() {
+/// A kubebuilder project: config/default patches config/manager's Deployment and prefixes
+/// every name; config/manifests/bases holds the CSV base.
+fn kubebuilder() -> tempfile::TempDir {
     let repo = tempfile::tempdir().unwrap();
     let r = repo.path();
     put(
@@ -171,8 +172,18 @@ fn init_on_a_kubebuilder_tree_without_kustomize_says_what_to_run() {
     );
     put(
         r,
+        "config/manager/kustomization.yaml",
+        "resources:\n- manager.yaml\n",
+    );
+    put(
+        r,
         "config/manager/manager.yaml",
-        "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: controller-manager\nspec:\n  selector:\n    matchLabels: {control-plane: controller-manager}\n  template:\n    metadata:\n      labels: {control-plane: controller-manager}\n    spec:\n      serviceAccountName: controller-manager\n      containers:\n      - name: manager\n        image: controller:latest\n",
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: controller-manager\nspec:\n  selector:\n    matchLabels: {control-plane: controller-manager}\n  template:\n    metadata:\n      labels: {control-plane: controller-manager}\n    spec:\n      serviceAccountName: controller-manager\n      containers:\n      - name: manager\n        image: quay.io/example/widget:v0.1.0\n",
+    );
+    put(
+        r,
+        "config/rbac/kustomization.yaml",
+        "resources:\n- role.yaml\n- role_binding.yaml\n",
     );
     put(
         r,
@@ -194,6 +205,13 @@ fn init_on_a_kubebuilder_tree_without_kustomize_says_what_to_run() {
         "config/manifests/bases/widget.clusterserviceversion.yaml",
         "apiVersion: operators.coreos.com/v1alpha1\nkind: ClusterServiceVersion\nmetadata:\n  name: widget.v0.0.0\nspec:\n  displayName: Widget\n  version: 0.0.0\n",
     );
+    repo
+}
+
+#[test]
+fn init_on_a_kubebuilder_tree_without_kustomize_says_what_to_run() {
+    let repo = kubebuilder();
+    let r = repo.path();
     // A PATH with git alone: neither kustomize nor kubectl.
     let bin = tempfile::tempdir().unwrap();
     let git = std::process::Command::new("sh")
@@ -218,4 +236,55 @@ fn init_on_a_kubebuilder_tree_without_kustomize_says_what_to_run() {
     ] {
         assert!(said.contains(needle), "missing {needle:?} in\n{said}");
     }
+}
+
+#[test]
+fn init_on_a_kubebuilder_tree_reads_what_kustomize_builds() {
+    let tool = ["kustomize version", "kubectl kustomize --help"]
+        .iter()
+        .any(|c| {
+            std::process::Command::new("sh")
+                .args(["-c", &format!("{c} >/dev/null 2>&1")])
+                .status()
+                .is_ok_and(|s| s.success())
+        });
+    if !tool {
+        if std::env::var("CI").as_deref() == Ok("true") {
+            panic!("CI=true but neither kustomize nor kubectl is installed");
+        }
+        eprintln!("skipping: neither kustomize nor kubectl is installed");
+        return;
+    }
+    let repo = kubebuilder();
+    let r = repo.path();
+    let out = olm_release(r, &["init", "--ci", "none"], &[]);
+    assert_code(&out, 0);
+    let said = stderr(&out);
+    for needle in [
+        "found: layout: kubebuilder config/ (CSV base config/manifests/bases/widget.clusterserviceversion.yaml; objects from olm/kustomize/default.yaml)",
+        "found: Deployment widget-controller-manager in olm/kustomize/default.yaml",
+        "found: service account controller-manager: clusterPermissions from widget-manager-role (olm/kustomize/default.yaml)",
+        "found: CRD widgets.example.com in config/crd/bases/example.com_widgets.yaml",
+        "wrote ./olm/kustomize/default.yaml",
+    ] {
+        assert!(said.contains(needle), "missing {needle:?} in\n{said}");
+    }
+    let built = std::fs::read_to_string(r.join("olm/kustomize/default.yaml")).unwrap();
+    assert!(
+        built.starts_with("# Written by olm-release init: `"),
+        "{built}"
+    );
+    assert!(
+        built.contains("--leader-elect"),
+        "the patch is applied:\n{built}"
+    );
+    let again = olm_release(r, &["init", "--ci", "none"], &[]);
+    assert_code(&again, 0);
+    assert!(
+        stderr(&again).contains("nothing changed"),
+        "{}",
+        stderr(&again)
+    );
+    let err = run_variant(r, Path::new("."), "local", "0.1.0", &[], true);
+    assert!(err.contains("bundle valid under profile modern"), "{err}");
 }
