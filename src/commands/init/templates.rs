@@ -47,12 +47,19 @@ pub(crate) fn read<'a>(
     let bundle_dir = format!("{templates}/{bundle}");
     for f in &files {
         for a in actions(&f.text) {
-            if let Some((var, file)) = include_of(a)
-                && let Some(hit) = scan.own().find(|g| g.rel.ends_with(&format!("/{file}")))
-            {
-                let dir = hit.rel[..hit.rel.len() - file.len() - 1].to_string();
-                found.includes.entry(var.to_string()).or_insert(dir);
-                rendered.push(hit);
+            let Some((var, file)) = include_of(a) else {
+                continue;
+            };
+            match scan.own().find(|g| g.rel.ends_with(&format!("/{file}"))) {
+                Some(hit) => {
+                    let dir = hit.rel[..hit.rel.len() - file.len() - 1].to_string();
+                    found.includes.entry(var.to_string()).or_insert(dir);
+                    rendered.push(hit);
+                }
+                None => found.todo.push(format!(
+                    "{} includes {file} ({{{{index .{var} \"{file}\"}}}}), which no folder of the repository holds: render fails until it exists (generate it first, or fix the name)",
+                    f.rel
+                )),
             }
         }
         if f.has_kind("OperatorSource") {
