@@ -288,3 +288,21 @@ fn init_on_a_kubebuilder_tree_reads_what_kustomize_builds() {
     let err = run_variant(r, Path::new("."), "local", "0.1.0", &[], true);
     assert!(err.contains("bundle valid under profile modern"), "{err}");
 }
+
+#[test]
+fn init_names_an_include_no_folder_holds() {
+    let repo = super::sample_repo();
+    let r = repo.path();
+    put(
+        r,
+        "olm/sample-preconditions.yaml.in",
+        "{{index .Generated \"cluster-critical.yaml\"}}\n",
+    );
+    let out = olm_release(r, &["init", "--ci", "none"], &[]);
+    assert_code(&out, 0);
+    assert!(
+        stderr(&out).contains("olm/sample-preconditions.yaml.in includes cluster-critical.yaml ({{index .Generated \"cluster-critical.yaml\"}}), which no folder of the repository holds: render fails until it exists (generate it first, or fix the name)"),
+        "{}",
+        stderr(&out)
+    );
+}
