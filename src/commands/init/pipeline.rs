@@ -55,7 +55,7 @@ pub(crate) fn write(found: &Found, c: &Choices) -> String {
     }
     let _ = writeln!(s, "bundle_image:");
     let _ = writeln!(s, "  target: ${{BUNDLE_IMAGE:-{}}}", c.bundle_image());
-    s.push_str(&catalog_section(c, "catalog"));
+    s.push_str(&catalog_section(c, Catalog::Release));
     let _ = writeln!(s, "release:");
     let target = match &c.github {
         Some(repo) => format!("github:{repo}"),
@@ -71,10 +71,26 @@ pub(crate) fn write(found: &Found, c: &Choices) -> String {
     s
 }
 
-/// The `catalog:` section, through one function so the catalog's target is chosen in one
-/// place. A folder in the repository today (commit it, or publish it from CI); once
-/// `catalog.target` exists, a GitHub repository's catalog goes to its `olm-catalog` branch.
-pub(crate) fn catalog_section(_c: &Choices, dir: &str) -> String {
+/// Which job's catalog.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Catalog {
+    /// The release's (and the alpha variant's).
+    Release,
+    /// The `local` variant's: a folder under `_out/local/`.
+    Local,
+}
+
+/// The `catalog:` section: the one place where the catalog's target is chosen. Today a folder
+/// of the checkout (`catalog.dir`, the form every pipeline parses); once `catalog.target` exists,
+/// a GitHub repository's release catalog belongs on a branch of its own repository —
+/// `target: git:https://github.com/OWNER/REPO.git`, `branch: olm-catalog`, `path: catalog`
+/// (with `GITHUB_TOKEN` and `contents: write`, which the CI files already carry) — and the
+/// `local` variant's stays a folder.
+pub(crate) fn catalog_section(_c: &Choices, which: Catalog) -> String {
+    let dir = match which {
+        Catalog::Release => "catalog",
+        Catalog::Local => "_out/local/catalog",
+    };
     format!(
         "catalog:\n  dir: {dir}                         # the file-based catalog the bundle image joins\n"
     )
@@ -82,10 +98,10 @@ pub(crate) fn catalog_section(_c: &Choices, dir: &str) -> String {
 
 fn header(s: &mut String, c: &Choices) {
     let pkg = &c.package;
-    let registry = if c.app_registry {
-        " (and to the app registry)"
+    let (registry, source) = if c.app_registry {
+        (" (and to the app registry)", "app registry")
     } else {
-        ""
+        ("", "catalog")
     };
     let creds = if c.app_registry {
         "OCI_USERNAME and OCI_PASSWORD for the\n# bundle image, QUAY_USERNAME and QUAY_PASSWORD (or QUAY_TOKEN) for the app registry, GITHUB_TOKEN\n# for the release."
@@ -95,7 +111,7 @@ fn header(s: &mut String, c: &Choices) {
     let _ = writeln!(
         s,
         "{MARK}: the release pipeline of {pkg} and its variants.\n\
-         # On a tag vX.Y.Z: render the bundle, read the channel head from the catalog (what the new\n\
+         # On a tag vX.Y.Z: render the bundle, read the channel head from the {source} (what the new\n\
          # CSV replaces), package, verify, push the bundle image{registry}, add it to the catalog,\n\
          # and attach the CSV to the GitHub release. Variants of this same file (--variant NAME):\n\
          #   alpha  a build of the default branch, X.(Y+1).0-alpha.N from `olm-release next-version`,\n\
@@ -308,7 +324,7 @@ fn variants(s: &mut String, found: &Found, c: &Choices) {
         "      image: ${{BUNDLE_IMAGE:-{}}}   # the name the catalog pins by digest",
         c.bundle_image()
     );
-    let section = catalog_section(c, "_out/local/catalog");
+    let section = catalog_section(c, Catalog::Local);
     for line in section.lines() {
         let _ = writeln!(s, "    {line}");
     }
