@@ -161,6 +161,11 @@ async fn dispatch(
                 force: args.force,
             };
             let plan = pipeline_plan(&args.common, mode, max_bundle_bytes, env)?;
+            // What `run` would warn about before its first step (a `--var` the file never
+            // reads), on stderr, so `plan` shows it too.
+            for w in &plan.header().warnings {
+                report.warn(w);
+            }
             if json {
                 crate::out::stdout(&format!(
                     "{}\n",
@@ -171,7 +176,7 @@ async fn dispatch(
             }
             Ok(())
         }
-        Command::Render(args) => commands::render::run(args, env),
+        Command::Render(args) => commands::render::run(args, env, report),
         Command::Verify(args) => commands::verify::run(&args, json, quiet, &limits()?),
         Command::Graph(args) => commands::graph::run(&args, format, env, &limits()?, report).await,
         Command::NextVersion(args) => {
@@ -218,7 +223,8 @@ fn pipeline_plan(
     max_bundle_bytes: Option<u64>,
     env: &Env,
 ) -> Result<Plan> {
-    let s = settings::resolve(args, mode, env)?.with_max_bundle_bytes(max_bundle_bytes);
+    let s = settings::resolve(args, mode, env, crate::pipeline::Uses::Stages)?
+        .with_max_bundle_bytes(max_bundle_bytes);
     Ok(plan::build(&s)?)
 }
 

@@ -212,13 +212,15 @@ pub(crate) struct InitArgs {
     /// Overwrite files that already exist.
     #[arg(long)]
     pub(crate) force: bool,
-    /// The OLM package (app-registry repository); default: read from the package file.
+    /// The OLM package; default: the bundle's annotations or the package file.
     #[arg(long)]
     pub(crate) package: Option<String>,
-    /// The channel releases go to; default: the package file's default channel, else alpha.
+    /// The channel releases go to; default: the bundle's channels or the package file's
+    /// default channel, else alpha.
     #[arg(long)]
     pub(crate) channel: Option<String>,
-    /// The app-registry namespace (Quay organisation); default: the GitHub owner.
+    /// The organisation of the bundle image (and of the app registry); default: the GitHub
+    /// owner.
     #[arg(long)]
     pub(crate) namespace: Option<String>,
     /// The GitHub repository whose releases get the assets, OWNER/REPO; default: the origin
@@ -228,6 +230,14 @@ pub(crate) struct InitArgs {
     /// The CI configurations to write (repeatable); default: travis and github.
     #[arg(long, value_enum)]
     pub(crate) ci: Vec<CiKind>,
+    /// The operator to release when the repository holds several (init lists them): a
+    /// package, or the name of the operator's Deployment.
+    #[arg(long, value_name = "NAME")]
+    pub(crate) operator: Option<String>,
+    /// Also publish to an app registry (the 2019 path: Quay's CNR API), besides the bundle
+    /// image and the catalog.
+    #[arg(long)]
+    pub(crate) app_registry: bool,
 }
 
 /// A CI service `init` writes a configuration for.
@@ -261,6 +271,10 @@ pub(crate) struct CompletionsArgs {
 pub struct PipelineArgs {
     /// The pipeline file (YAML), e.g. pipelines/sample.yaml.
     pub pipeline: PathBuf,
+    /// Run a variant of the pipeline: the keys its `variants.NAME` section replaces merged
+    /// over the file, e.g. --variant alpha.
+    #[arg(long, value_name = "NAME")]
+    pub variant: Option<String>,
     /// Set a variable, overriding the environment (repeatable), e.g. --var VERSION=0.2.0.
     #[arg(long = "var", value_name = "KEY=VALUE", value_parser = parse_var)]
     pub vars: Vec<(String, String)>,

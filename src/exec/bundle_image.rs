@@ -44,9 +44,9 @@ pub(crate) async fn run(
     folder.write(&step.folder)?;
     let image = build_image(&folder, step.epoch)?;
     report.info(&format!(
-        "bundle folder {} ({} file(s)); image {}",
+        "bundle folder {} ({}); image {}",
         step.folder.display(),
-        folder.files().len(),
+        olm_release_base::words::count(folder.files().len(), "file"),
         image.digest()
     ));
     // A published CSV (the same version again, or joining channels): the image at the tag was
@@ -127,6 +127,7 @@ fn labelled(
         },
         csv: csv.clone(),
         objects: objects.to_vec(),
+        dependencies: v.files.as_ref().and_then(|f| f.dependencies.clone()),
     })?)
 }
 

@@ -92,7 +92,11 @@ pub(super) fn write(
     }
     let write = Write {
         what,
-        target: format!("{} ({} file(s) changed)", dir.display(), changes.len()),
+        target: format!(
+            "{} ({} changed)",
+            dir.display(),
+            olm_release_base::words::count(changes.len(), "file")
+        ),
         digest: None,
     };
     report.block(&disk::diff(&changes), show_diff);

@@ -88,7 +88,10 @@ pub(crate) async fn run(
     catalog.packages.extend(migrated.packages);
     catalog.channels.extend(migrated.channels);
     catalog.bundles.extend(migrated.bundles);
-    let what = format!("catalog of {pkg} ({} bundle(s))", m.bundles.len());
+    let what = format!(
+        "catalog of {pkg} ({})",
+        olm_release_base::words::count(m.bundles.len(), "bundle")
+    );
     super::catalog::write(
         &step.catalog,
         &loaded.files,

@@ -26,6 +26,9 @@ pub struct Rendered {
     pub objects: Vec<Manifest>,
     /// Problems in the inputs that rendering noticed.
     pub findings: Vec<Finding>,
+    /// The bundle folder's dependencies file (a document with `dependencies:`), which the
+    /// bundle image carries as `metadata/dependencies.yaml`.
+    pub dependencies: Option<Manifest>,
 }
 
 /// One rendered file.
@@ -44,6 +47,7 @@ pub(crate) struct RenderedFiles {
     pub(crate) files: Vec<RenderedFile>,
     pub(crate) csv_name: String,
     pub(crate) findings: Vec<Finding>,
+    pub(crate) dependencies: Option<Manifest>,
 }
 
 impl Rendered {
@@ -60,6 +64,7 @@ impl Rendered {
                 files: self.files,
                 csv_name: self.csv_name,
                 findings: self.findings,
+                dependencies: self.dependencies,
             },
             Contents {
                 bundle: self.bundle,

@@ -121,6 +121,7 @@ async fn every_stage_list_the_builder_accepts_runs_in_a_dry_run() {
         std::fs::write(&file, pipeline(&sample, &ALL, assets)).unwrap();
         let args = PipelineArgs {
             pipeline: file,
+            variant: None,
             vars: vec![],
             source: work.path().to_path_buf(),
             out: Some(work.path().join("_out/t")),
@@ -130,7 +131,7 @@ async fn every_stage_list_the_builder_accepts_runs_in_a_dry_run() {
             dry_run: true,
             force: false,
         };
-        let resolved = settings::resolve(&args, mode, &env).unwrap();
+        let resolved = settings::resolve(&args, mode, &env, crate::pipeline::Uses::Stages).unwrap();
         for stages in lists {
             let mut s = resolved.clone();
             s.stages = stages.clone();

@@ -1,18 +1,24 @@
-//! Pipeline files: reading, strict parsing and `${VAR}` expansion.
+//! Pipeline files: reading, strict parsing, variants and `${VAR}` expansion.
 //!
 //! A file is parsed twice. First as written, straight into the typed model, so that unknown
-//! keys and wrong types are reported with the file, line and column. Then every string value is
-//! expanded ([`interpolate`]) and the expanded tree is read into the model again. An expansion
-//! error names the file and the line where the reference stands.
+//! keys and wrong types are reported with the file, line and column. Then the chosen variant is
+//! merged over it ([`variants`]; every variant is checked), every string value is expanded
+//! ([`expand`], through [`interpolate`]) and the expanded tree is read into the model again.
+//! Expansion reports every unset variable at once, each with the file and the line where the
+//! reference stands, and only in the sections the command reads.
 
+mod expand;
 pub mod interpolate;
+pub(crate) mod locate;
 pub mod model;
 pub mod render_spec;
+mod variants;
 
 use std::path::Path;
 
 use serde_yaml_ng::Value;
 
+pub use expand::{Unexpanded, Uses};
 pub use interpolate::Vars;
 pub use model::{OlderPolicy, Pipeline, RegistrySpec, ReleaseSpec, StageName};
 
@@ -30,12 +36,19 @@ pub enum PipelineError {
     /// The YAML or its structure (unknown keys, missing keys, types); `at` is `FILE:LINE:COL`.
     #[error("{at}: {message}")]
     Yaml { at: String, message: String },
-    /// A `${…}` reference; `at` is `FILE:LINE`.
-    #[error("{at}: {source}")]
-    Expand {
+    /// Every `${…}` reference that could not be expanded (unset, malformed), each at
+    /// `FILE:LINE`; never empty.
+    #[error("{}", variables(.0))]
+    Variables(Vec<Unexpanded>),
+    /// `--variant NAME` names no variant of the file.
+    #[error(
+        "{at}: --variant {name}: the pipeline has {}",
+        if known.is_empty() { "no variants".to_string() } else { format!("variants {}", known.join(", ")) }
+    )]
+    Variant {
         at: String,
-        #[source]
-        source: interpolate::ExpandError,
+        name: String,
+        known: Vec<String>,
     },
     #[error("{origin}: after expanding variables: {message}")]
     Expanded { origin: String, message: String },
@@ -60,8 +73,44 @@ pub fn read(path: &Path) -> Result<String, PipelineError> {
     })
 }
 
-/// Parses pipeline text; `origin` names it in errors.
+fn variables(all: &[Unexpanded]) -> String {
+    match all {
+        [one] => format!("{}: {}", one.at, one.source),
+        _ => {
+            let mut out = format!(
+                "{} with variables; nothing was run:",
+                olm_release_base::words::count(all.len(), "problem")
+            );
+            for u in all {
+                out.push_str(&format!("\n  - {}: {}", u.at, u.source));
+            }
+            out
+        }
+    }
+}
+
+/// Which job of the file to read, and what of it the command reads.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Select<'a> {
+    /// `--variant NAME`: the variant merged over the file.
+    pub variant: Option<&'a str>,
+    /// The sections whose variables must be set.
+    pub uses: Uses,
+}
+
+/// Parses pipeline text, every section read; `origin` names it in errors.
 pub fn parse(origin: &str, text: &str, vars: &Vars) -> Result<Pipeline, PipelineError> {
+    parse_as(origin, text, vars, &Select::default())
+}
+
+/// Parses pipeline text as `select` asks: the chosen variant, and the variables of the sections
+/// the command reads.
+pub fn parse_as(
+    origin: &str,
+    text: &str,
+    vars: &Vars,
+    select: &Select,
+) -> Result<Pipeline, PipelineError> {
     // Nesting and size measured in linear time before the YAML parser runs (issue 17).
     olm_release_olm::archive::Budget::new(&Default::default())
         .check(origin, text)
@@ -69,15 +118,12 @@ pub fn parse(origin: &str, text: &str, vars: &Vars) -> Result<Pipeline, Pipeline
     // Structure first, on the text as written: unknown keys, missing keys and types, with lines.
     serde_yaml_ng::from_str::<Pipeline>(text).map_err(|e| yaml_error(origin, e))?;
     let mut tree: Value = serde_yaml_ng::from_str(text).map_err(|e| yaml_error(origin, e))?;
-    expand_tree(&mut tree, vars).map_err(|source| {
-        let line = line_of(text, source.expr())
-            .map(|l| format!(":{l}"))
-            .unwrap_or_default();
-        PipelineError::Expand {
-            at: format!("{origin}{line}"),
-            source,
-        }
-    })?;
+    let over = variants::select(origin, text, &mut tree, select.variant)?;
+    let variant = select.variant.zip(over.as_ref());
+    let failed = expand::expand(origin, text, &mut tree, vars, select.uses, variant);
+    if !failed.is_empty() {
+        return Err(PipelineError::Variables(failed));
+    }
     serde_yaml_ng::from_value(tree).map_err(|e| PipelineError::Expanded {
         origin: origin.to_string(),
         message: e.to_string(),
@@ -100,20 +146,4 @@ fn yaml_error(origin: &str, e: serde_yaml_ng::Error) -> PipelineError {
             message: e.to_string(),
         },
     }
-}
-
-/// 1-based line of the first occurrence of `needle`.
-fn line_of(text: &str, needle: &str) -> Option<usize> {
-    text.lines().position(|l| l.contains(needle)).map(|i| i + 1)
-}
-
-fn expand_tree(v: &mut Value, vars: &Vars) -> Result<(), interpolate::ExpandError> {
-    match v {
-        Value::String(s) => *s = interpolate::expand(s, vars)?,
-        Value::Sequence(items) => items.iter_mut().try_for_each(|i| expand_tree(i, vars))?,
-        Value::Mapping(map) => map.values_mut().try_for_each(|i| expand_tree(i, vars))?,
-        Value::Tagged(t) => expand_tree(&mut t.value, vars)?,
-        _ => {}
-    }
-    Ok(())
 }

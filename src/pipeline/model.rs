@@ -61,6 +61,10 @@ pub struct Pipeline {
     pub catalog: Option<CatalogSpec>,
     /// The stages to run, in order.
     pub stages: Vec<StageName>,
+    /// Other jobs of the same pipeline: by name, the keys each replaces (`--variant NAME`).
+    /// Empty once a pipeline is parsed: the chosen variant is merged in.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub variants: BTreeMap<String, serde_yaml_ng::Value>,
 }
 
 /// The `verify:` section.

@@ -136,10 +136,7 @@ pub(crate) fn assets(
                         }
                         problem(format!(
                             "release.assets: '{name}' matches no file the render stage writes; it writes: {}",
-                            all.iter()
-                                .map(|s| s.as_str())
-                                .collect::<Vec<_>>()
-                                .join(", ")
+                            olm_release_base::words::some(&all, 10)
                         ));
                     }
                 }

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use super::locate;
+use crate::pipeline::locate;
 
 /// The process environment, captured once.
 pub type Env = BTreeMap<String, String>;

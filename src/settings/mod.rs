@@ -14,7 +14,6 @@ mod credentials;
 mod images;
 mod inputs;
 mod limits;
-mod locate;
 mod model;
 mod network;
 mod notes;

@@ -11,22 +11,43 @@ use super::urls::Target;
 use super::{credentials, images, limits, notes, options, unread, urls, verify};
 use crate::ci::CiContext;
 use crate::cli::PipelineArgs;
-use crate::error::{Problem, Result};
-use crate::pipeline::{self, Vars};
+use crate::error::{Problem, Problems, Result};
+use crate::pipeline::{self, PipelineError, Select, Uses, Vars};
 use olm_release_appregistry::Location;
 use olm_release_appregistry::appr::Credentials;
 use olm_release_targets::github::Config as GitHubConfig;
 
-/// Resolves the settings of a command that reads a pipeline file. Fails only when the file
-/// cannot be read or parsed; everything else lands in [`Settings::problems`].
-pub(crate) fn resolve(args: &PipelineArgs, mode: RunMode, env: &Env) -> Result<Settings> {
+/// Resolves the settings of a command that reads a pipeline file, reading what `uses` says the
+/// command reads. Fails only when the file cannot be read or parsed, or variables it reads are
+/// unset (every one of them named); everything else lands in [`Settings::problems`].
+pub(crate) fn resolve(
+    args: &PipelineArgs,
+    mode: RunMode,
+    env: &Env,
+    uses: Uses,
+) -> Result<Settings> {
     let vars = Vars {
         overrides: args.vars.iter().cloned().collect(),
         env: env.clone(),
     };
     let shown = args.pipeline.display().to_string();
     let text = pipeline::read(&args.pipeline)?;
-    let p = pipeline::parse(&shown, &text, &vars)?;
+    let select = Select {
+        variant: args.variant.as_deref(),
+        uses,
+    };
+    let p = match pipeline::parse_as(&shown, &text, &vars, &select) {
+        Ok(p) => p,
+        Err(PipelineError::Variables(all)) => {
+            return Err(Problems(
+                all.into_iter()
+                    .map(|u| Problem::new(u.at, u.source.to_string()))
+                    .collect(),
+            )
+            .into());
+        }
+        Err(e) => return Err(e.into()),
+    };
     let warnings = unread::warnings(&shown, &text, &vars.overrides);
     let file = PipelineFile { shown, text };
     let mut problems = Vec::new();

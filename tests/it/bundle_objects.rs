@@ -96,11 +96,37 @@ fn the_bundle_image_carries_the_bundle_folders_clusterrole_and_configmap() {
 }
 
 #[test]
+fn a_dependencies_file_of_the_bundle_folder_is_the_images_metadata_dependencies() {
+    let w = work();
+    let pipeline = with_bundle_image(&w);
+    let text = "dependencies:\n- type: olm.package\n  value:\n    packageName: cert-manager\n    version: '>=1.0.0'\n";
+    std::fs::write(
+        w.path()
+            .join("fixtures/widget-operator/0.1.0/dependencies.yaml"),
+        text,
+    )
+    .unwrap();
+    let o = w.run(&["run", &pipeline, "--var", "VERSION=0.1.0"], &[EPOCH]);
+    assert_code(&o, 0);
+    let folder = w.path().join("_out/widget-release/bundle-image");
+    let written = std::fs::read(folder.join("metadata/dependencies.yaml"))
+        .unwrap_or_else(|e| panic!("{e}: {:?}", crate::support::list_files(&folder)));
+    assert_eq!(yaml(&written), yaml(text.as_bytes()));
+    assert!(
+        !crate::support::list_files(&folder.join("manifests"))
+            .iter()
+            .any(|f| f.contains("dependencies")),
+        "not an object of manifests/"
+    );
+}
+
+#[test]
 fn render_hands_on_the_bundle_folders_objects_parsed_in_the_order_read() {
     let w = work();
     let out = w.path().join("_out");
     let args = PipelineArgs {
         pipeline: w.path().join("pipelines/widget.yaml"),
+        variant: None,
         vars: vec![("VERSION".into(), "0.2.0".into())],
         source: w.path().to_path_buf(),
         out: Some(out.clone()),

@@ -35,6 +35,7 @@ mod operator_sdk;
 mod output;
 mod pipeline;
 mod plan;
+mod problems;
 mod publish;
 mod quay_fake;
 mod race;

@@ -51,6 +51,35 @@ fn a_first_release_past_the_first_minor_names_what_the_namespace_has() {
         "{}",
         stderr(&o)
     );
+    // A namespace of hundreds: a few names, the nearest first, and the count.
+    let ns = work.path().join("_out/registry/sample");
+    for i in 0..400 {
+        let dir = ns.join(format!("a-package-{i:03}"));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::copy(
+            ns.join("sample-operator/releases.json"),
+            dir.join("releases.json"),
+        )
+        .unwrap();
+    }
+    let o = work.run(
+        &[
+            "run",
+            "pipelines/typo.yaml",
+            "--dry-run",
+            "--var",
+            "VERSION=0.22.0",
+        ],
+        &[],
+    );
+    assert_code(&o, 0);
+    assert!(
+        stderr(&o).contains(
+            "(namespace sample has 401 packages: sample-operator, a-package-000, a-package-001, a-package-002, a-package-003 and 396 more)"
+        ),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]

@@ -2,12 +2,17 @@
 //! Actions workflow. Both install olm-release with its installer (pinned to this version, the
 //! installer itself checked against the sha256 it has in this build), fetch the whole history
 //! and the tags (`olm-release next-version` reads the last release tag), dry-run the release
-//! pipeline on every build and pull request (no secrets needed), publish alpha builds from the
-//! default branch and release tags.
+//! on every build and pull request (no secrets needed), publish alpha builds from the default
+//! branch (`--variant alpha`) and release tags, and pass each job exactly the secrets its
+//! targets need: the image registry's for the bundle image, GitHub's for the release (with
+//! `contents: write`, which GitHub Actions grants only when asked), Quay's only when the
+//! pipeline also publishes to an app registry.
 
 use sha2::{Digest, Sha256};
 
-use super::Choices;
+use super::choices::Choices;
+use super::pipeline::PATH;
+use super::scan::MARK;
 
 /// The installer of this version, as released with it.
 const INSTALLER: &str = include_str!("../../../scripts/install.sh");
@@ -29,17 +34,39 @@ pub(crate) fn installer() -> (String, String) {
     )
 }
 
+/// The secrets a publishing job needs, as environment variable names.
+fn secrets(c: &Choices, release: bool) -> Vec<&'static str> {
+    let mut out = vec!["OCI_USERNAME", "OCI_PASSWORD"];
+    if c.app_registry {
+        out.extend(["QUAY_USERNAME", "QUAY_PASSWORD", "QUAY_TOKEN"]);
+    }
+    if release {
+        out.push("GITHUB_TOKEN");
+    }
+    out
+}
+
+fn secrets_sentence(c: &Choices) -> String {
+    let registry = if c.app_registry {
+        ", QUAY_USERNAME and QUAY_PASSWORD (or QUAY_TOKEN) for the app registry"
+    } else {
+        ""
+    };
+    format!("OCI_USERNAME and OCI_PASSWORD for the bundle image{registry}")
+}
+
 /// `.travis.yml`.
 pub(crate) fn travis(c: &Choices) -> String {
     let (url, sha) = installer();
     let branch = &c.branch;
+    let secrets = secrets_sentence(c);
     format!(
-        r#"# olm-release for {pkg}, written by `olm-release init`:
-# - every build, pull requests included: a dry-run of the release pipeline (renders, reads the
-#   published channel head, packages, verifies, lists every write it would make; no secrets);
-# - {branch}: the alpha pipeline publishes X.(Y+1).0-alpha.<build number>;
-# - tags vX.Y.Z: the release pipeline publishes X.Y.Z and attaches the CSV to the GitHub release.
-# Set in the repository settings: QUAY_USERNAME and QUAY_PASSWORD (or QUAY_TOKEN), GITHUB_TOKEN.
+        r#"{MARK}: olm-release for {pkg}.
+# - every build, pull requests included: a dry-run of the release (renders, reads the channel
+#   head, packages, verifies, lists every write it would make; no secrets);
+# - {branch}: the alpha variant publishes X.(Y+1).0-alpha.<build number>;
+# - tags vX.Y.Z: the release publishes X.Y.Z and attaches the CSV to the GitHub release.
+# Set in the repository settings: {secrets}, GITHUB_TOKEN (a token that may write releases).
 # Build and push the operator's images before the deploy steps if this file is your only one.
 language: minimal
 dist: jammy
@@ -57,15 +84,15 @@ script:
   # A tag's own version, else the alpha version this commit gets on {branch}.
   - export VERSION="${{TRAVIS_TAG#v}}"
   - '[ -n "$VERSION" ] || export VERSION="$(olm-release next-version --build "$TRAVIS_BUILD_NUMBER")"'
-  - olm-release run pipelines/release.yaml --dry-run
+  - olm-release run {PATH} --dry-run
 deploy:
   - provider: script
-    script: olm-release run pipelines/release.yaml
+    script: olm-release run {PATH}
     skip_cleanup: true
     on:
       tags: true
   - provider: script
-    script: olm-release run pipelines/alpha.yaml
+    script: olm-release run {PATH} --variant alpha
     skip_cleanup: true
     on:
       branch: {branch}
@@ -78,13 +105,19 @@ deploy:
 pub(crate) fn github(c: &Choices) -> String {
     let (url, sha) = installer();
     let branch = &c.branch;
+    let env = |release: bool| -> String {
+        secrets(c, release)
+            .into_iter()
+            .map(|s| format!("          {s}: ${{{{ secrets.{s} }}}}\n"))
+            .collect()
+    };
+    let secrets = secrets_sentence(c);
     format!(
-        r#"# olm-release for {pkg}, written by `olm-release init`:
-# - every push and pull request: a dry-run of the release pipeline (no secrets needed);
-# - {branch}: the alpha pipeline publishes X.(Y+1).0-alpha.<run number>;
-# - tags vX.Y.Z: the release pipeline publishes X.Y.Z and attaches the CSV to the GitHub release.
-# Set the repository secrets QUAY_USERNAME and QUAY_PASSWORD (or QUAY_TOKEN); GITHUB_TOKEN is
-# GitHub's own.
+        r#"{MARK}: olm-release for {pkg}.
+# - every push and pull request: a dry-run of the release (no secrets needed);
+# - {branch}: the alpha variant publishes X.(Y+1).0-alpha.<run number>;
+# - tags vX.Y.Z: the release publishes X.Y.Z and attaches the CSV to the GitHub release.
+# Set the repository secrets {secrets}; GITHUB_TOKEN is GitHub's own.
 name: olm-release
 on:
   push:
@@ -92,7 +125,7 @@ on:
     tags: ["v*"]
   pull_request:
 permissions:
-  contents: write       # the release stage attaches assets to the tag's release
+  contents: write       # the release stage creates the tag's release and uploads its assets
 jobs:
   olm-release:
     runs-on: ubuntu-latest
@@ -114,23 +147,18 @@ jobs:
           else VERSION="$(olm-release next-version --build "$GITHUB_RUN_NUMBER")"; fi
           echo "VERSION=$VERSION" >> "$GITHUB_ENV"
       - name: Dry-run of the release
-        run: olm-release run pipelines/release.yaml --dry-run
+        run: olm-release run {PATH} --dry-run
       - name: Alpha build
         if: github.event_name == 'push' && github.ref == 'refs/heads/{branch}'
         env:
-          QUAY_USERNAME: ${{{{ secrets.QUAY_USERNAME }}}}
-          QUAY_PASSWORD: ${{{{ secrets.QUAY_PASSWORD }}}}
-          QUAY_TOKEN: ${{{{ secrets.QUAY_TOKEN }}}}
-        run: olm-release run pipelines/alpha.yaml
+{alpha_env}        run: olm-release run {PATH} --variant alpha
       - name: Release
         if: github.event_name == 'push' && startsWith(github.ref, 'refs/tags/v')
         env:
-          QUAY_USERNAME: ${{{{ secrets.QUAY_USERNAME }}}}
-          QUAY_PASSWORD: ${{{{ secrets.QUAY_PASSWORD }}}}
-          QUAY_TOKEN: ${{{{ secrets.QUAY_TOKEN }}}}
-          GITHUB_TOKEN: ${{{{ secrets.GITHUB_TOKEN }}}}
-        run: olm-release run pipelines/release.yaml
+{release_env}        run: olm-release run {PATH}
 "#,
         pkg = c.package,
+        alpha_env = env(false),
+        release_env = env(true),
     )
 }

@@ -1,16 +1,19 @@
-//! The operator's parts, found in the repository's plain manifests: its CRDs (and example
-//! custom resources), its Deployment, its permissions and its icon.
+//! The operator's parts, found in the repository's plain manifests: its CRDs (each once, the
+//! copies named), its Deployments (complete ones only), the permissions of a templates layout,
+//! its example custom resources and its icon.
 //!
-//! The operator's Deployment is the one named like an operator, or the only one; its service
-//! account leads through the (Cluster)RoleBindings to its role, and the RBAC files beside that
-//! role feed the CSV's permissions (the role's rules first, then every other role's, which the
-//! operator must hold to grant them).
+//! In a templates layout (KubeVirt's), the operator's Deployment is the one named like an
+//! operator, or the only one; its service account leads through the (Cluster)RoleBindings to its
+//! role, and the RBAC files beside that role feed the CSV's permissions (the role's rules first,
+//! then every other role's, which KubeVirt's operator must hold to grant them). Other layouts
+//! choose among operators in [`super::operators`] and read permissions per service account in
+//! [`super::rbac`].
 
 use serde_yaml_ng::Value;
 
 use super::scan::{Scan, YamlFile, str_at};
 
-/// A CRD file.
+/// A CRD, and the file it is taken from.
 #[derive(Debug, Clone)]
 pub(crate) struct Crd {
     pub file: String,
@@ -18,9 +21,13 @@ pub(crate) struct Crd {
     pub group: String,
     pub version: String,
     pub kind: String,
+    /// `spec.names.plural`, the resource RBAC rules name.
+    pub plural: String,
+    /// Other files holding the same CRD, not taken.
+    pub copies: Vec<String>,
 }
 
-/// The operator's Deployment.
+/// A complete Deployment (a selector, and an image in every container).
 #[derive(Debug, Clone)]
 pub(crate) struct Deployment {
     pub file: String,
@@ -29,9 +36,12 @@ pub(crate) struct Deployment {
     /// `metadata.namespace` when written literally.
     pub namespace: Option<String>,
     pub image: Option<String>,
+    /// (container name, image) of every container.
+    pub containers: Vec<(String, String)>,
 }
 
-/// The operator's permissions.
+/// The operator's permissions, as the templates layout reads them (KubeVirt's operator holds
+/// every role it creates, so every role beside its own is included).
 #[derive(Debug, Clone)]
 pub(crate) struct Permissions {
     pub service_account: String,
@@ -42,10 +52,16 @@ pub(crate) struct Permissions {
     pub files: Vec<String>,
 }
 
-pub(crate) fn crds<'a>(files: impl Iterator<Item = &'a YamlFile>) -> Vec<Crd> {
-    let mut out = Vec::new();
-    for f in files.filter(|f| !f.is_template()) {
-        for d in f.of_kind("CustomResourceDefinition") {
+/// Every CRD of `files`, each once: of several copies (one CRD name in several files), the one
+/// `rank` puts first (then the shallowest, then the shortest path) is taken and the others are
+/// listed as its copies. Only files holding nothing but CRDs count: the bundle includes whole files.
+pub(crate) fn crds<'a>(
+    files: impl Iterator<Item = &'a YamlFile>,
+    rank: impl Fn(&str) -> usize,
+) -> Vec<Crd> {
+    let mut all: Vec<Crd> = Vec::new();
+    for f in files.filter(|f| !f.is_template() && f.only_kinds(&["CustomResourceDefinition"])) {
+        for d in &f.docs {
             let version = str_at(d, &["spec", "version"])
                 .map(str::to_string)
                 .or_else(|| {
@@ -58,20 +74,54 @@ pub(crate) fn crds<'a>(files: impl Iterator<Item = &'a YamlFile>) -> Vec<Crd> {
                                 .then(|| str_at(v, &["name"]).map(str::to_string))?
                         })
                 });
-            if let (Some(name), Some(group), Some(kind), Some(version)) = (
+            if let (Some(name), Some(group), Some(kind), Some(plural), Some(version)) = (
                 str_at(d, &["metadata", "name"]),
                 str_at(d, &["spec", "group"]),
                 str_at(d, &["spec", "names", "kind"]),
+                str_at(d, &["spec", "names", "plural"]),
                 version,
             ) {
-                out.push(Crd {
+                all.push(Crd {
                     file: f.rel.clone(),
                     name: name.into(),
                     group: group.into(),
                     version,
                     kind: kind.into(),
+                    plural: plural.into(),
+                    copies: Vec::new(),
                 });
             }
+        }
+    }
+    all.sort_by_key(|c| {
+        (
+            rank(&c.file),
+            c.file.matches('/').count(),
+            c.file.len(),
+            c.file.clone(),
+        )
+    });
+    let mut out: Vec<Crd> = Vec::new();
+    for c in all {
+        match out.iter_mut().find(|o| o.name == c.name) {
+            Some(taken) => {
+                if taken.file != c.file && !taken.copies.contains(&c.file) {
+                    taken.copies.push(c.file);
+                }
+            }
+            None => out.push(c),
+        }
+    }
+    out.sort_by(|a, b| (&a.file, &a.name).cmp(&(&b.file, &b.name)));
+    out
+}
+
+/// The files of `crds`, each once, in order.
+pub(crate) fn crd_files(crds: &[Crd]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for c in crds {
+        if !out.contains(&c.file) {
+            out.push(c.file.clone());
         }
     }
     out
@@ -95,28 +145,54 @@ pub(crate) fn examples(scan: &Scan, crds: &[Crd]) -> Vec<serde_json::Value> {
     out
 }
 
-/// The operator's Deployment: the one named like an operator, else the only one.
-pub(crate) fn deployment<'a>(files: impl Iterator<Item = &'a YamlFile>) -> Option<Deployment> {
-    let all: Vec<Deployment> = files
+/// Every complete Deployment of `files`: kustomize patches and Deployments without a selector
+/// that selects or with a container lacking its image are fragments, never an operator.
+pub(crate) fn deployments<'a>(files: impl Iterator<Item = &'a YamlFile>) -> Vec<Deployment> {
+    files
+        .filter(|f| !f.patch)
         .flat_map(|f| {
             f.of_kind("Deployment").filter_map(|d| {
                 let literal =
                     |s: Option<&str>| s.filter(|v| *v != "x" && !v.is_empty()).map(str::to_string);
-                let pod = d.get("spec")?.get("template")?.get("spec")?;
+                let spec = d.get("spec")?;
+                // A selector that selects: kubebuilder's bases leave matchLabels empty for
+                // kustomize's commonLabels to fill.
+                let selector = spec.get("selector")?;
+                let labels = selector
+                    .get("matchLabels")
+                    .and_then(Value::as_mapping)
+                    .is_some_and(|m| !m.is_empty());
+                let exprs = selector
+                    .get("matchExpressions")
+                    .and_then(Value::as_sequence)
+                    .is_some_and(|e| !e.is_empty());
+                if !(labels || exprs) {
+                    return None;
+                }
+                let pod = spec.get("template")?.get("spec")?;
+                let mut containers = Vec::new();
+                for c in pod.get("containers")?.as_sequence()? {
+                    let image = str_at(c, &["image"]).filter(|i| !i.is_empty())?;
+                    containers.push((str_at(c, &["name"])?.to_string(), image.to_string()));
+                }
                 Some(Deployment {
                     file: f.rel.clone(),
                     name: str_at(d, &["metadata", "name"])?.to_string(),
-                    service_account: literal(str_at(pod, &["serviceAccountName"])),
+                    service_account: literal(str_at(pod, &["serviceAccountName"]))
+                        .or_else(|| literal(str_at(pod, &["serviceAccount"]))),
                     namespace: literal(str_at(d, &["metadata", "namespace"])),
-                    image: pod
-                        .get("containers")?
-                        .as_sequence()?
-                        .first()
-                        .and_then(|c| literal(str_at(c, &["image"]))),
+                    image: containers.first().and_then(|(_, i)| literal(Some(i))),
+                    containers,
                 })
             })
         })
-        .collect();
+        .collect()
+}
+
+/// The operator's Deployment in a templates layout: the one named like an operator, else the
+/// only one.
+pub(crate) fn deployment<'a>(files: impl Iterator<Item = &'a YamlFile>) -> Option<Deployment> {
+    let all = deployments(files);
     if let Some(op) = all.iter().find(|d| d.name.contains("operator")) {
         return Some(op.clone());
     }

@@ -1,88 +1,144 @@
-//! The two pipeline files `init` writes: `pipelines/release.yaml` (tags: render, read the channel
-//! head, package, verify, push, attach the CSV to the GitHub release) and
-//! `pipelines/alpha.yaml` (master: the same without the GitHub release, into a package of its
-//! own so that alpha builds never become the released package's `default`).
+//! The one pipeline file `init` writes, `pipelines/release.yaml`: the release of a tag (render,
+//! read the channel head, package, verify, push the bundle image, add it to the catalog, attach
+//! the CSV to the GitHub release), and as variants of the same file — never a second copy of
+//! its settings — the alpha build of the default branch (`--variant alpha`: a package of its
+//! own, so the released package's default channel never gets an alpha build; no GitHub release)
+//! and a local try-out (`--variant local`: every target a folder under `_out/local/`, no
+//! network, no credentials). With `--app-registry` the release also publishes to an app
+//! registry (the 2019 path).
 //!
-//! Both read the version from `VERSION` (the CI configuration sets it from the tag or from
-//! `olm-release next-version`) and let the environment override what was guessed
-//! (`PACKAGE_NAME`, `CHANNEL`, `REGISTRY_URL`, `QUAY_NAMESPACE`). Template variables get a
-//! default where their name says what they hold (image digests empty, tags from the version,
-//! namespaces); the others must be set, and `init` lists them.
+//! The version comes from `VERSION` (the CI files set it from the tag or from
+//! `olm-release next-version`); the environment overrides what was guessed (`PACKAGE_NAME`,
+//! `CHANNEL`, `BUNDLE_IMAGE`, `REGISTRY_URL`, `QUAY_NAMESPACE`).
 
 use std::fmt::Write;
 
-use super::Choices;
-use super::detect::Found;
+use super::choices::Choices;
+use super::found::{Found, Layout};
+use super::scan::MARK;
+use super::vars::{Kind, var_values, yq};
 
-/// Which of the two pipelines.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Kind {
-    Release,
-    Alpha,
-}
-
-/// A template variable's value in the pipeline, and whether the user must set it.
-pub(crate) struct VarValue {
-    pub name: String,
-    pub env: String,
-    pub value: String,
-    pub required: bool,
-}
+/// Where `init` writes it, relative to the repository.
+pub(crate) const PATH: &str = "pipelines/release.yaml";
 
 /// The pipeline file text.
-pub(crate) fn write(kind: Kind, found: &Found, c: &Choices) -> String {
+pub(crate) fn write(found: &Found, c: &Choices) -> String {
     let mut s = String::new();
     let pkg = &c.package;
-    let (what, header) = match kind {
-        Kind::Release => (
-            "release",
-            "On a tag vX.Y.Z: render the OLM manifests, read the channel head from the app\n\
-             # registry (it becomes `replaces`), package, verify, push the bundle, and attach the CSV\n\
-             # to the GitHub release.",
-        ),
-        Kind::Alpha => (
-            "alpha",
-            "On a master merge: the same bundle as an alpha build X.(Y+1).0-alpha.N (from\n\
-             # `olm-release next-version`) in a package of its own, so that the released package's\n\
-             # `default` never becomes an alpha build. No GitHub release: there is no tag.",
-        ),
-    };
-    let file = match kind {
-        Kind::Release => "release",
-        Kind::Alpha => "alpha",
-    };
-    let _ = writeln!(
-        s,
-        "# The {what} pipeline of {pkg}, written by `olm-release init`.\n# {header}\n#\n#   VERSION=1.2.3 olm-release run pipelines/{file}.yaml --dry-run\n#"
-    );
-    let _ = writeln!(
-        s,
-        "# Credentials come from the environment, never from this file: QUAY_USERNAME and\n# QUAY_PASSWORD (or QUAY_TOKEN){}.",
-        if kind == Kind::Release {
-            ", GITHUB_TOKEN"
-        } else {
-            ""
-        }
-    );
-    let _ = writeln!(s, "name: {pkg}-{what}");
-    let package = match kind {
-        Kind::Release => format!("${{PACKAGE_NAME:-{pkg}}}"),
-        Kind::Alpha if found.literal_package => pkg.clone(),
-        Kind::Alpha => format!("${{ALPHA_PACKAGE_NAME:-{pkg}-dev}}"),
-    };
-    let _ = writeln!(s, "package: {package}");
-    let _ = writeln!(s, "channel: ${{CHANNEL:-{}}}", c.channel);
+    header(&mut s, c);
+    let _ = writeln!(s, "name: {pkg}-release");
+    let _ = writeln!(s, "package: ${{PACKAGE_NAME:-{pkg}}}");
+    if c.channels.len() > 1 {
+        let list: Vec<String> = c.channels.iter().map(|ch| yq(ch)).collect();
+        let _ = writeln!(s, "channels: [{}]", list.join(", "));
+    } else {
+        let _ = writeln!(s, "channel: ${{CHANNEL:-{}}}", c.channel());
+    }
+    if let Some(d) = &c.default_channel {
+        let _ = writeln!(s, "default_channel: {}", yq(d));
+    }
     let _ = writeln!(s, "version: ${{VERSION}}");
+    render(&mut s, found, c);
+    if !c.app_registry {
+        let _ = writeln!(
+            s,
+            "verify:\n  profile: modern                     # OLM reads bundle images and catalogs"
+        );
+    }
+    if c.app_registry {
+        let _ = writeln!(
+            s,
+            "registry:                            # the app registry (the 2019 path)"
+        );
+        let _ = writeln!(s, "  url: ${{REGISTRY_URL:-https://quay.io/cnr}}");
+        let _ = writeln!(s, "  namespace: ${{QUAY_NAMESPACE:-{}}}", c.namespace);
+    }
+    let _ = writeln!(s, "bundle_image:");
+    let _ = writeln!(s, "  target: ${{BUNDLE_IMAGE:-{}}}", c.bundle_image());
+    s.push_str(&catalog_section(c, Catalog::Release));
+    let _ = writeln!(s, "release:");
+    let target = match &c.github {
+        Some(repo) => format!("github:{repo}"),
+        None => "github:${GITHUB_REPOSITORY:-${TRAVIS_REPO_SLUG}}".into(),
+    };
+    let _ = writeln!(s, "  target: {}", yq(&target));
+    let _ = writeln!(s, "  tag: v${{VERSION}}");
+    let mut assets = vec!["\"{csv}\"".to_string()];
+    assets.extend(found.operator_sources.iter().map(|a| yq(a)));
+    let _ = writeln!(s, "  assets: [{}]", assets.join(", "));
+    let _ = writeln!(s, "stages: [{}]", stages(c, true).join(", "));
+    variants(&mut s, found, c);
+    s
+}
+
+/// Which job's catalog.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Catalog {
+    /// The release's (and the alpha variant's).
+    Release,
+    /// The `local` variant's: a folder under `_out/local/`.
+    Local,
+}
+
+/// The `catalog:` section: the one place where the catalog's target is chosen. Today a folder
+/// of the checkout (`catalog.dir`, the form every pipeline parses); once `catalog.target` exists,
+/// a GitHub repository's release catalog belongs on a branch of its own repository —
+/// `target: git:https://github.com/OWNER/REPO.git`, `branch: olm-catalog`, `path: catalog`
+/// (with `GITHUB_TOKEN` and `contents: write`, which the CI files already carry) — and the
+/// `local` variant's stays a folder.
+pub(crate) fn catalog_section(_c: &Choices, which: Catalog) -> String {
+    let dir = match which {
+        Catalog::Release => "catalog",
+        Catalog::Local => "_out/local/catalog",
+    };
+    format!(
+        "catalog:\n  dir: {dir}                         # the file-based catalog the bundle image joins\n"
+    )
+}
+
+fn header(s: &mut String, c: &Choices) {
+    let pkg = &c.package;
+    let (registry, source) = if c.app_registry {
+        (" (and to the app registry)", "app registry")
+    } else {
+        ("", "catalog")
+    };
+    let creds = if c.app_registry {
+        "OCI_USERNAME and OCI_PASSWORD for the\n# bundle image, QUAY_USERNAME and QUAY_PASSWORD (or QUAY_TOKEN) for the app registry, GITHUB_TOKEN\n# for the release."
+    } else {
+        "OCI_USERNAME and OCI_PASSWORD for the\n# bundle image, GITHUB_TOKEN for the release."
+    };
+    let _ = writeln!(
+        s,
+        "{MARK}: the release pipeline of {pkg} and its variants.\n\
+         # On a tag vX.Y.Z: render the bundle, read the channel head from the {source} (what the new\n\
+         # CSV replaces), package, verify, push the bundle image{registry}, add it to the catalog,\n\
+         # and attach the CSV to the GitHub release. Variants of this same file (--variant NAME):\n\
+         #   alpha  a build of the default branch, X.(Y+1).0-alpha.N from `olm-release next-version`,\n\
+         #          into a package of its own ({pkg}-dev), without a GitHub release;\n\
+         #   local  this release into folders under _out/local/: no network, no credentials.\n\
+         #\n\
+         #   VERSION=0.0.1 olm-release run {PATH} --variant local\n\
+         #   VERSION=1.2.3 olm-release run {PATH} --dry-run\n\
+         #\n\
+         # Credentials come from the environment, never from this file: {creds}"
+    );
+}
+
+fn render(s: &mut String, found: &Found, c: &Choices) {
     let _ = writeln!(s, "render:");
     let _ = writeln!(s, "  templates: {}", yq(&c.templates));
     let _ = writeln!(s, "  bundle: {}", yq(&c.bundle));
     if !c.includes.is_empty() {
-        let _ = writeln!(s, "  includes:");
+        let _ = writeln!(
+            s,
+            "  includes:                          # {{{{index .VAR \"FILE\"}}}} reads FILE in the folder"
+        );
         for (var, dir) in &c.includes {
             let _ = writeln!(s, "    {var}: {}", yq(dir));
         }
     }
-    let vars = var_values(kind, found, c);
+    let vars = var_values(Kind::Release, found, c);
     if !vars.is_empty() {
         let _ = writeln!(s, "  vars:");
         for v in &vars {
@@ -94,40 +150,17 @@ pub(crate) fn write(kind: Kind, found: &Found, c: &Choices) -> String {
             let _ = writeln!(s, "    {}: {}{note}", v.name, yq(&v.value));
         }
     }
-    write_csv(&mut s, found, c);
-    let _ = writeln!(s, "registry:");
-    let _ = writeln!(s, "  url: ${{REGISTRY_URL:-https://quay.io/cnr}}");
-    let _ = writeln!(s, "  namespace: ${{QUAY_NAMESPACE:-{}}}", c.namespace);
-    match kind {
-        Kind::Release => {
-            let _ = writeln!(s, "release:");
-            let target = match &c.github {
-                Some(repo) => format!("github:{repo}"),
-                None => "github:${GITHUB_REPOSITORY:-${TRAVIS_REPO_SLUG}}".into(),
-            };
-            let _ = writeln!(s, "  target: {}", yq(&target));
-            let _ = writeln!(s, "  tag: v${{VERSION}}");
-            let mut assets = vec!["\"{csv}\"".to_string()];
-            assets.extend(found.operator_sources.iter().map(|a| yq(a)));
-            let _ = writeln!(s, "  assets: [{}]", assets.join(", "));
-            let _ = writeln!(
-                s,
-                "stages: [render, fetch-previous, package, verify, push, release]"
-            );
-        }
-        Kind::Alpha => {
-            let _ = writeln!(s, "stages: [render, fetch-previous, package, verify, push]");
-        }
-    }
-    s
+    write_csv(s, found, c);
 }
 
 fn write_csv(s: &mut String, found: &Found, c: &Choices) {
+    let templates = matches!(found.layout, Layout::Templates { .. });
     let parts = [
         c.csv_name.is_some(),
         found.icon.is_some(),
-        found.permissions.is_some(),
-        found.deployment.is_some(),
+        found.permissions.is_some() || !found.accounts.is_empty(),
+        found.deployment.is_some() && !found.complete_csv,
+        !found.images.is_empty(),
         !c.csv_vars.is_empty(),
     ];
     if !parts.contains(&true) {
@@ -143,7 +176,7 @@ fn write_csv(s: &mut String, found: &Found, c: &Choices) {
     if let Some(icon) = &found.icon {
         let _ = writeln!(s, "    icon: {}", yq(icon));
     }
-    if let Some(p) = &found.permissions {
+    if let (true, Some(p)) = (templates, &found.permissions) {
         let key = if p.cluster {
             "cluster_permissions"
         } else {
@@ -162,10 +195,45 @@ fn write_csv(s: &mut String, found: &Found, c: &Choices) {
         }
         let _ = writeln!(s, "        include: [\"*\"]");
     }
-    if let Some(d) = &found.deployment {
+    for cluster in [true, false] {
+        let mine: Vec<_> = found
+            .accounts
+            .iter()
+            .filter(|p| p.cluster == cluster)
+            .collect();
+        if mine.is_empty() {
+            continue;
+        }
+        let key = if cluster {
+            "cluster_permissions:               # each service account: the roles bound to it"
+        } else {
+            "permissions:"
+        };
+        let _ = writeln!(s, "    {key}");
+        for p in mine {
+            let _ = writeln!(s, "      - service_account: {}", yq(&p.service_account));
+            let _ = writeln!(s, "        role: {}", yq(&p.role));
+            let files: Vec<String> = p.files.iter().map(|f| yq(f)).collect();
+            let _ = writeln!(s, "        rbac: [{}]", files.join(", "));
+            if !p.include.is_empty() {
+                let roles: Vec<String> = p.include.iter().map(|r| yq(r)).collect();
+                let _ = writeln!(s, "        include: [{}]", roles.join(", "));
+            }
+        }
+    }
+    if let (false, Some(d)) = (found.complete_csv, &found.deployment) {
         let _ = writeln!(s, "    deployments:");
         let _ = writeln!(s, "      - file: {}", yq(&d.file));
         let _ = writeln!(s, "        name: {}", yq(&d.name));
+    }
+    if !found.images.is_empty() {
+        let _ = writeln!(
+            s,
+            "    images:                          # by container name; the tag follows the version"
+        );
+        for (name, image) in &found.images {
+            let _ = writeln!(s, "      {}: {}", yq(name), yq(image));
+        }
     }
     if !c.csv_vars.is_empty() {
         let _ = writeln!(
@@ -178,110 +246,87 @@ fn write_csv(s: &mut String, found: &Found, c: &Choices) {
     }
 }
 
-/// The `render.vars` entries: every template variable not filled from the CSV parts.
-pub(crate) fn var_values(kind: Kind, found: &Found, c: &Choices) -> Vec<VarValue> {
-    found
-        .vars
-        .keys()
-        .filter(|v| !c.csv_vars.iter().any(|(k, _)| k == *v))
-        .map(|name| {
-            let env = env_name(name);
-            let default = guess(name, kind, c);
-            let value = match &default {
-                Some(d) => format!("${{{env}:-{d}}}"),
-                None => format!("${{{env}}}"),
-            };
-            VarValue {
-                name: name.clone(),
-                env,
-                value,
-                required: default.is_none(),
-            }
-        })
-        .collect()
-}
-
-/// A default for a template variable, from what its name says it holds.
-fn guess(name: &str, kind: Kind, c: &Choices) -> Option<String> {
-    let lower = name.to_ascii_lowercase();
-    if lower.ends_with("sha") || lower.contains("digest") {
-        return Some(String::new()); // images by tag
+/// The stages, with the GitHub release or without.
+fn stages(c: &Choices, release: bool) -> Vec<&'static str> {
+    let mut out = vec!["render", "fetch-previous", "package", "verify"];
+    if c.app_registry {
+        out.push("push");
     }
-    if lower.ends_with("pullpolicy") {
-        return Some("IfNotPresent".into());
-    }
-    if lower.ends_with("tag") {
-        return Some(match kind {
-            Kind::Release => "v${VERSION}".into(),
-            Kind::Alpha => "latest".into(),
-        });
-    }
-    if lower.contains("quay") || (lower.contains("registry") && lower.contains("namespace")) {
-        return Some(format!("${{QUAY_NAMESPACE:-{}}}", c.namespace));
-    }
-    if lower.contains("registry") && (lower.contains("endpoint") || lower.contains("url")) {
-        return Some("https://quay.io/cnr".into());
-    }
-    if lower.ends_with("namespace") {
-        return Some(c.operator_namespace.clone());
-    }
-    None
-}
-
-/// `DockerPrefix` → `DOCKER_PREFIX`, `CSVNamespace` → `CSV_NAMESPACE`.
-pub(crate) fn env_name(var: &str) -> String {
-    let chars: Vec<char> = var.chars().collect();
-    let mut out = String::new();
-    for (i, &ch) in chars.iter().enumerate() {
-        let prev = i.checked_sub(1).map(|j| chars[j]);
-        let next = chars.get(i + 1);
-        let boundary = ch.is_ascii_uppercase()
-            && prev.is_some_and(|p| {
-                p.is_ascii_lowercase()
-                    || p.is_ascii_digit()
-                    || (p.is_ascii_uppercase() && next.is_some_and(|n| n.is_ascii_lowercase()))
-            });
-        if boundary {
-            out.push('_');
-        }
-        out.push(ch.to_ascii_uppercase());
+    out.extend(["bundle-image", "catalog"]);
+    if release {
+        out.push("release");
     }
     out
 }
 
-/// A YAML scalar, quoted when plain style would change its meaning.
-pub(crate) fn yq(s: &str) -> String {
-    let plain = !s.is_empty()
-        && s.chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_./${}:*@+".contains(c))
-        && !s.starts_with(['{', '*', '@', ':', '-'])
-        && !s.contains(": ")
-        && !s.ends_with(':')
-        && s.parse::<f64>().is_err()
-        && !matches!(
-            s,
-            "true" | "false" | "yes" | "no" | "on" | "off" | "null" | "~"
-        );
-    if plain {
-        s.to_string()
+fn variants(s: &mut String, found: &Found, c: &Choices) {
+    let pkg = &c.package;
+    let _ = writeln!(
+        s,
+        "variants:                            # the same pipeline, with these keys replaced"
+    );
+    let _ = writeln!(
+        s,
+        "  alpha:                             # --variant alpha: the default branch's builds"
+    );
+    let _ = writeln!(s, "    name: {pkg}-alpha");
+    let package = if found.literal_package {
+        pkg.clone()
     } else {
-        format!("'{}'", s.replace('\'', "''"))
+        format!("${{ALPHA_PACKAGE_NAME:-{pkg}-dev}}")
+    };
+    let _ = writeln!(s, "    package: {package}");
+    let release = var_values(Kind::Release, found, c);
+    let alpha: Vec<_> = var_values(Kind::Alpha, found, c)
+        .into_iter()
+        .filter(|a| {
+            !release
+                .iter()
+                .any(|r| r.name == a.name && r.value == a.value)
+        })
+        .collect();
+    let images: Vec<(String, String)> = found
+        .images
+        .iter()
+        .map(|(n, i)| {
+            let repo = i.rsplit_once(':').map_or(i.as_str(), |(r, _)| r);
+            (n.clone(), format!("{repo}:latest"))
+        })
+        .collect();
+    if !alpha.is_empty() || !images.is_empty() {
+        let _ = writeln!(s, "    render:");
+        if !alpha.is_empty() {
+            let _ = writeln!(s, "      vars:");
+            for v in &alpha {
+                let _ = writeln!(s, "        {}: {}", v.name, yq(&v.value));
+            }
+        }
+        if !images.is_empty() {
+            let _ = writeln!(s, "      csv:\n        images:");
+            for (n, i) in &images {
+                let _ = writeln!(s, "          {}: {}", yq(n), yq(i));
+            }
+        }
     }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn names_and_quotes() {
-        assert_eq!(env_name("DockerPrefix"), "DOCKER_PREFIX");
-        assert_eq!(env_name("CSVNamespace"), "CSV_NAMESPACE");
-        assert_eq!(env_name("VirtOperatorSha"), "VIRT_OPERATOR_SHA");
-        assert_eq!(yq("manifests/release/olm"), "manifests/release/olm");
-        assert_eq!(yq("{csv}"), "'{csv}'");
-        assert_eq!(yq(""), "''");
-        assert_eq!(yq("1.0"), "'1.0'");
-        assert_eq!(yq("${A:-}"), "${A:-}");
+    let _ = writeln!(s, "    stages: [{}]", stages(c, false).join(", "));
+    let _ = writeln!(
+        s,
+        "  local:                             # --variant local: every target a folder"
+    );
+    let _ = writeln!(s, "    name: {pkg}-local");
+    if c.app_registry {
+        let _ = writeln!(s, "    registry:\n      url: dir:_out/local/registry");
     }
+    let _ = writeln!(s, "    bundle_image:");
+    let _ = writeln!(s, "      target: oci:_out/local/oci/{pkg}-bundle");
+    let _ = writeln!(
+        s,
+        "      image: ${{BUNDLE_IMAGE:-{}}}   # the name the catalog pins by digest",
+        c.bundle_image()
+    );
+    let section = catalog_section(c, Catalog::Local);
+    for line in section.lines() {
+        let _ = writeln!(s, "    {line}");
+    }
+    let _ = writeln!(s, "    release:\n      target: dir:_out/local/release");
 }

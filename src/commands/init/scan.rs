@@ -7,7 +7,10 @@
 //! an action inside a line becomes `x`. That keeps kinds, names, service accounts and role
 //! references, which is all the scan needs; the pipeline `init` writes renders the real thing.
 //! Folders that never hold the operator's own manifests (VCS data, vendored code, build output,
-//! tests, docs, examples) are skipped.
+//! tests, docs, examples, a Helm chart's `templates/`) are skipped. Files `init` wrote itself
+//! (they open with [`MARK`]) are read but marked, so a rerun never mistakes its own output for
+//! the project's manifests; files a `kustomization.yaml` lists as patches are marked too
+//! ([`super::kustomize`]): a patch is never an object of its own.
 
 use std::path::Path;
 
@@ -37,6 +40,9 @@ const MAX_DEPTH: usize = 8;
 /// Larger files are not manifests anyone writes by hand.
 const MAX_FILE: u64 = 4 << 20;
 
+/// The first line of every file `init` writes (pipelines, thin templates, CI files).
+pub(crate) const MARK: &str = "# Written by olm-release init";
+
 /// One YAML file of the repository.
 pub(crate) struct YamlFile {
     /// Path relative to the repository root, with `/`.
@@ -45,11 +51,30 @@ pub(crate) struct YamlFile {
     pub text: String,
     /// Its documents, parsed from the neutralised text (empty when it does not parse).
     pub docs: Vec<Value>,
+    /// A kustomize patch (listed under `patches`, `patchesStrategicMerge` or
+    /// `patchesJson6902` of a kustomization): a fragment, never an object of its own.
+    pub patch: bool,
+    /// Written by `init` itself (it opens with [`MARK`]).
+    pub generated: bool,
 }
 
 impl YamlFile {
     pub fn is_template(&self) -> bool {
         self.rel.ends_with(".in")
+    }
+
+    /// Whether the file is the project's own: neither a patch nor `init`'s output.
+    pub fn own(&self) -> bool {
+        !self.patch && !self.generated
+    }
+
+    /// Whether every document is of one of `kinds` (and there is at least one).
+    pub fn only_kinds(&self, kinds: &[&str]) -> bool {
+        !self.docs.is_empty()
+            && self
+                .docs
+                .iter()
+                .all(|d| str_at(d, &["kind"]).is_some_and(|k| kinds.contains(&k)))
     }
 
     /// The file name.
@@ -100,6 +125,11 @@ impl Scan {
     pub fn file(&self, rel: &str) -> Option<&YamlFile> {
         self.yaml.iter().find(|f| f.rel == rel)
     }
+
+    /// The project's own files (not patches, not `init`'s output).
+    pub fn own(&self) -> impl Iterator<Item = &YamlFile> + Clone {
+        self.yaml.iter().filter(|f| f.own())
+    }
 }
 
 /// Scans the repository at `root`.
@@ -108,12 +138,18 @@ pub(crate) fn scan(root: &Path) -> std::io::Result<Scan> {
     walk(root, root, 0, &mut out)?;
     out.yaml.sort_by(|a, b| a.rel.cmp(&b.rel));
     out.images.sort();
+    let patches = super::kustomize::patches(&out);
+    for f in &mut out.yaml {
+        f.patch = patches.contains(&f.rel);
+    }
     Ok(out)
 }
 
 fn walk(root: &Path, dir: &Path, depth: usize, out: &mut Scan) -> std::io::Result<()> {
     let mut entries: Vec<_> = std::fs::read_dir(dir)?.filter_map(|e| e.ok()).collect();
     entries.sort_by_key(|e| e.file_name());
+    // A Helm chart's templates are Helm's, not manifests; its crds/ stay (plain copies).
+    let chart = entries.iter().any(|e| e.file_name() == "Chart.yaml");
     for entry in entries {
         let path = entry.path();
         let name = entry.file_name().to_string_lossy().into_owned();
@@ -121,7 +157,8 @@ fn walk(root: &Path, dir: &Path, depth: usize, out: &mut Scan) -> std::io::Resul
             continue;
         };
         if kind.is_dir() {
-            if depth < MAX_DEPTH && !SKIP_DIRS.contains(&name.as_str()) {
+            let helm = chart && (name == "templates" || name == "charts");
+            if depth < MAX_DEPTH && !SKIP_DIRS.contains(&name.as_str()) && !helm {
                 walk(root, &path, depth + 1, out)?;
             }
             continue;
@@ -146,7 +183,14 @@ fn walk(root: &Path, dir: &Path, depth: usize, out: &mut Scan) -> std::io::Resul
                 continue;
             };
             let docs = parse(&neutralise(&text));
-            out.yaml.push(YamlFile { rel, text, docs });
+            let generated = text.starts_with(MARK);
+            out.yaml.push(YamlFile {
+                rel,
+                text,
+                docs,
+                patch: false,
+                generated,
+            });
         } else if [".png", ".svg", ".jpg", ".jpeg", ".gif"]
             .iter()
             .any(|s| lower.ends_with(s))
@@ -158,7 +202,7 @@ fn walk(root: &Path, dir: &Path, depth: usize, out: &mut Scan) -> std::io::Resul
 }
 
 /// The YAML documents of `text`; a file that does not parse has none.
-fn parse(text: &str) -> Vec<Value> {
+pub(crate) fn parse(text: &str) -> Vec<Value> {
     let mut docs = Vec::new();
     for doc in serde_yaml_ng::Deserializer::from_str(text) {
         match Value::deserialize(doc) {

@@ -1,14 +1,19 @@
 //! Templates `init` writes when the repository has no template folder to render in place
-//! (operator-sdk catalogs and plain manifests): a bundle folder `olm/bundle/` whose files
-//! include the repository's own CSV and CRDs (`{{index .Catalog "FILE"}}`, so there stays one
-//! copy of each), or a starting CSV when there is none, and a package file whose channel and
-//! `currentCSV` follow the pipeline.
+//! (bundle folders, operator-sdk catalogs, kubebuilder trees and plain manifests): a bundle
+//! folder `olm/bundle/` whose files include the repository's own CSV, CRDs and other objects
+//! (`{{index .Bundle "FILE"}}`, so there stays one copy of each), or a starting CSV when there
+//! is none, and a package file whose channels and `currentCSV` follow the pipeline. Every file
+//! but the starting CSV (the user's to complete) opens with [`MARK`], so a rerun of `init`
+//! knows its own output.
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-use super::detect::{Found, Layout};
-use super::pipeline::yq;
+use super::bundles::Format;
+use super::found::{Found, Layout};
+use super::parts;
+use super::scan::MARK;
+use super::vars::yq;
 
 /// Where the generated templates go, relative to the repository.
 pub(crate) const TEMPLATES: &str = "olm";
@@ -20,8 +25,8 @@ pub(crate) struct Generated {
     pub files: Vec<(String, String)>,
     /// Include folders by variable.
     pub includes: BTreeMap<String, String>,
-    /// Whether the CSV is a new starting point the user must complete.
-    pub starter_csv: bool,
+    /// The starting CSV, a new file the user must complete (and `init` never replaces).
+    pub starter_csv: Option<String>,
 }
 
 /// The templates for `found`, whose CSV is named `csv_name` (`{version}` for the version).
@@ -35,14 +40,15 @@ pub(crate) fn generate(
     let mut out = Generated {
         files: Vec::new(),
         includes: BTreeMap::new(),
-        starter_csv: false,
+        starter_csv: None,
     };
     let var_for = |folder: &str, out: &mut Generated| -> String {
         if let Some((v, _)) = out.includes.iter().find(|(_, d)| *d == folder) {
             return v.clone();
         }
-        let base = match found.layout {
-            Layout::OperatorSdk { .. } => "Catalog",
+        let base = match &found.layout {
+            Layout::Bundle(b) if b.format == Format::PackageManifest => "Catalog",
+            Layout::Bundle(_) => "Bundle",
             _ => "Manifests",
         };
         let mut name = base.to_string();
@@ -55,45 +61,65 @@ pub(crate) fn generate(
         name
     };
     let csv_file = format!("{dir}/{package}.vVERSION.clusterserviceversion.yaml.in");
-    match &found.csv {
-        Some(csv) => {
+    match (&found.csv, &found.csv_base) {
+        (Some(from), Some(base)) => {
+            let file = csv_file.trim_end_matches(".in").to_string();
+            out.files
+                .push((file.clone(), super::base_csv::complete(base, from, found)));
+            out.starter_csv = Some(file);
+        }
+        (Some(csv), None) => {
             let (folder, file) = csv.rsplit_once('/').unwrap_or(("", csv));
             let var = var_for(folder, &mut out);
             out.files.push((
                 csv_file,
                 format!(
-                    "{{{{index .{var} \"{file}\"}}}}\n# ^ {csv}: the pipeline sets its name, version, replaces and createdAt.\n"
+                    "{MARK}: {csv}, included as it is; the pipeline sets its name, version, replaces and createdAt.\n{{{{index .{var} \"{file}\"}}}}\n"
                 ),
             ));
         }
-        None => {
-            out.files
-                .push((csv_file, starter_csv(found, package, csv_name, owner)));
-            out.starter_csv = true;
+        (None, _) => {
+            out.files.push((
+                csv_file.clone(),
+                starter_csv(found, package, csv_name, owner),
+            ));
+            out.starter_csv = Some(csv_file);
         }
     }
-    let mut seen = Vec::new();
-    for crd in &found.crds {
-        if seen.contains(&crd.file) {
-            continue;
-        }
-        seen.push(crd.file.clone());
-        let (folder, file) = crd.file.rsplit_once('/').unwrap_or(("", &crd.file));
+    let mut included = parts::crd_files(&found.crds);
+    included.extend(found.objects.iter().cloned());
+    included.extend(found.dependencies.iter().cloned());
+    for rel in included {
+        let (folder, file) = rel.rsplit_once('/').unwrap_or(("", &rel));
         let var = var_for(folder, &mut out);
         let mut name = format!("{dir}/{file}.in");
-        if out.files.iter().any(|(p, _)| *p == name) {
-            name = format!("{dir}/{}-{file}.in", seen.len());
+        let mut n = 1;
+        while out.files.iter().any(|(p, _)| *p == name) {
+            n += 1;
+            name = format!("{dir}/{n}-{file}.in");
         }
-        out.files
-            .push((name, format!("{{{{index .{var} \"{file}\"}}}}\n")));
+        out.files.push((
+            name,
+            format!("{MARK}: {rel}, included as it is.\n{{{{index .{var} \"{file}\"}}}}\n"),
+        ));
     }
     let current = csv_name.replace("{version}", "{{.CsvVersion}}");
-    out.files.push((
-        format!("{dir}/{package}.package.yaml.in"),
-        format!(
-            "packageName: {{{{.PackageName}}}}\nchannels:\n  - name: {{{{.Channel}}}}\n    currentCSV: {current}\ndefaultChannel: {{{{.Channel}}}}\n"
-        ),
-    ));
+    let mut package_file = format!(
+        "{MARK}: the package file of a release; the pipeline names the package and channels.\npackageName: {{{{.PackageName}}}}\nchannels:\n  - name: {{{{.Channel}}}}\n    currentCSV: {current}\n"
+    );
+    for other in found.channels.iter().skip(1) {
+        package_file.push_str(&format!(
+            "  - name: {}\n    currentCSV: {current}\n",
+            yq(other)
+        ));
+    }
+    let default = match &found.default_channel {
+        Some(d) if found.channels.len() > 1 => yq(d),
+        _ => "{{.Channel}}".into(),
+    };
+    package_file.push_str(&format!("defaultChannel: {default}\n"));
+    out.files
+        .push((format!("{dir}/{package}.package.yaml.in"), package_file));
     out
 }
 

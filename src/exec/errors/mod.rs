@@ -46,6 +46,31 @@ pub(crate) enum RenderError {
         "the bundle folder '{dir}' has no package file (packageName); name one elsewhere with render.package"
     )]
     NoPackage { dir: String },
+    /// CRDs of one name rendered from several files, every such name with its files.
+    #[error("{}", same_crds(.0))]
+    SameCrds(Vec<(String, Vec<String>)>),
+}
+
+fn same_crds(all: &[(String, Vec<String>)]) -> String {
+    let one = |(name, files): &(String, Vec<String>)| {
+        format!("CRD {name} is rendered from {}", files.join(" and "))
+    };
+    match all {
+        [single] => format!(
+            "{}; a bundle holds each CRD once: keep one of them",
+            one(single)
+        ),
+        _ => {
+            let mut out = format!(
+                "{} are rendered more than once; a bundle holds each CRD once: keep one copy of each:",
+                olm_release_base::words::count(all.len(), "CRD")
+            );
+            for c in all {
+                out.push_str(&format!("\n  - {}", one(c)));
+            }
+            out
+        }
+    }
 }
 
 impl Classified for RenderError {

@@ -209,14 +209,23 @@ async fn first_release_check(
     }
     let others = match registry.list(ns).await {
         Ok(list) if list.is_empty() => format!("namespace {ns} has no packages"),
-        Ok(list) => format!(
-            "namespace {ns} has {}: {}",
-            olm_release_base::words::count(list.len(), "package"),
-            list.iter()
-                .map(|p| p.name.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
+        Ok(list) => {
+            // The names sharing the longest start with the package first (a typo's intended
+            // name), a few of them: a namespace may hold hundreds.
+            let shared = |n: &str| {
+                n.chars()
+                    .zip(pkg.chars())
+                    .take_while(|(a, b)| a == b)
+                    .count()
+            };
+            let mut names: Vec<&str> = list.iter().map(|p| p.name.as_str()).collect();
+            names.sort_by_key(|n| (std::cmp::Reverse(shared(n)), *n));
+            format!(
+                "namespace {ns} has {}: {}",
+                olm_release_base::words::count(list.len(), "package"),
+                olm_release_base::words::some(&names, 5)
+            )
+        }
         Err(_) => format!("the packages of namespace {ns} could not be listed"),
     };
     report.warn(&format!(

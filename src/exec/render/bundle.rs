@@ -1,5 +1,6 @@
-//! Reading the bundle out of the rendered files: exactly one CSV, its CRDs, the package file
-//! and the other objects OLM's bundle format allows, all from the bundle folder (`.` for the
+//! Reading the bundle out of the rendered files: exactly one CSV, its CRDs, the package file,
+//! the other objects OLM's bundle format allows and a dependencies file (`dependencies:`, the
+//! registry+v1 bundle's `metadata/dependencies.yaml`), all from the bundle folder (`.` for the
 //! templates folder itself); the package file and CRDs may also come from outside it
 //! (`render.package`, `render.crds`). A kind OLM would not install from a bundle is an error
 //! naming the kinds it would (operator-registry `pkg/lib/bundle/supported_resources.go`).
@@ -23,6 +24,8 @@ pub(crate) struct Found {
     pub(crate) crds: Vec<Manifest>,
     /// The other objects (RBAC, ConfigMaps, Services, …), as rendered.
     pub(crate) objects: Vec<Manifest>,
+    /// A dependencies file (a document with `dependencies:` and no kind).
+    pub(crate) dependencies: Option<Manifest>,
 }
 
 /// Whether a rendered file at `rel` belongs to the bundle folder `bundle_dir`.
@@ -44,7 +47,10 @@ pub(crate) fn find(
     outside: Outside,
 ) -> Result<Found, RenderError> {
     let (mut csvs, mut crds, mut objects) = (Vec::new(), outside.crds, Vec::new());
+    // Where each CRD came from (the template, or the render.crds file), to name both copies.
+    let mut crd_sources: Vec<String> = crds.iter().map(|c| c.file.clone()).collect();
     let mut package = outside.package;
+    let mut dependencies: Option<Manifest> = None;
     for (i, out) in outputs.iter().enumerate().filter(|(_, o)| o.in_bundle) {
         let file = out.rel.rsplit('/').next().unwrap_or(&out.rel).to_string();
         for (j, value) in out.docs.iter().enumerate() {
@@ -57,9 +63,23 @@ pub(crate) fn find(
                 }
                 continue;
             }
+            if value.get("dependencies").is_some() && value.get("kind").is_none() {
+                if dependencies.is_some() {
+                    return Err(RenderError::Unexpected {
+                        file: out.template.clone(),
+                        kind: "a second dependencies file".into(),
+                        allowed: SUPPORTED_KINDS.join(", "),
+                    });
+                }
+                dependencies = Some(Manifest::new("dependencies.yaml", value.clone()));
+                continue;
+            }
             match value.get("kind").and_then(Value::as_str) {
                 Some("ClusterServiceVersion") => csvs.push((i, j)),
-                Some("CustomResourceDefinition") => crds.push(Manifest::new(&file, value.clone())),
+                Some("CustomResourceDefinition") => {
+                    crds.push(Manifest::new(&file, value.clone()));
+                    crd_sources.push(out.template.clone());
+                }
                 Some(kind) if SUPPORTED_KINDS.contains(&kind) => {
                     objects.push(Manifest::new(&file, value.clone()))
                 }
@@ -73,6 +93,7 @@ pub(crate) fn find(
             }
         }
     }
+    same_crds(&crds, &crd_sources)?;
     if csvs.len() != 1 {
         return Err(RenderError::CsvCount {
             dir: bundle_dir.into(),
@@ -88,7 +109,27 @@ pub(crate) fn find(
         package,
         crds,
         objects,
+        dependencies,
     })
+}
+
+/// Every CRD name rendered from more than one file, all at once with their files.
+fn same_crds(crds: &[Manifest], sources: &[String]) -> Result<(), RenderError> {
+    let mut by_name: Vec<(String, Vec<String>)> = Vec::new();
+    for (crd, source) in crds.iter().zip(sources) {
+        let name = crd.name().unwrap_or("unnamed").to_string();
+        match by_name.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, files)) => files.push(source.clone()),
+            None => by_name.push((name, vec![source.clone()])),
+        }
+    }
+    let twice: Vec<(String, Vec<String>)> =
+        by_name.into_iter().filter(|(_, f)| f.len() > 1).collect();
+    if twice.is_empty() {
+        Ok(())
+    } else {
+        Err(RenderError::SameCrds(twice))
+    }
 }
 
 /// A package file's document.

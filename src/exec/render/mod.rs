@@ -177,6 +177,7 @@ pub(crate) fn render(step: &RenderStep) -> Result<Rendered> {
         },
         csv_name,
         objects: found.objects,
+        dependencies: found.dependencies,
         findings,
     })
 }

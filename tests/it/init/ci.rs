@@ -66,10 +66,8 @@ fn ci_configurations_install_the_pinned_release_fetch_tags_and_deploy() {
     let deploys = travis["deploy"].as_sequence().unwrap();
     assert!(deploys.iter().any(|d| d["on"]["tags"] == Value::Bool(true)
         && d["script"] == "olm-release run pipelines/release.yaml"));
-    assert!(
-        deploys.iter().any(|d| d["on"]["branch"] == "master"
-            && d["script"] == "olm-release run pipelines/alpha.yaml")
-    );
+    assert!(deploys.iter().any(|d| d["on"]["branch"] == "master"
+        && d["script"] == "olm-release run pipelines/release.yaml --variant alpha"));
 
     let gha = load(&r.join(".github/workflows/olm-release.yml"));
     let steps = gha["jobs"]["olm-release"]["steps"].as_sequence().unwrap();
@@ -99,9 +97,27 @@ fn ci_configurations_install_the_pinned_release_fetch_tags_and_deploy() {
             .unwrap()
             .contains("refs/tags/v")
     );
+    let env_names = |name: &str| -> Vec<String> {
+        step(name)["env"]
+            .as_mapping()
+            .unwrap()
+            .keys()
+            .map(|k| k.as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(
+        env_names("Release"),
+        ["OCI_USERNAME", "OCI_PASSWORD", "GITHUB_TOKEN"],
+        "the bundle image's and the release's secrets, no app registry's"
+    );
     assert_eq!(
         step("Release")["env"]["GITHUB_TOKEN"],
         "${{ secrets.GITHUB_TOKEN }}"
+    );
+    assert_eq!(env_names("Alpha build"), ["OCI_USERNAME", "OCI_PASSWORD"]);
+    assert_eq!(
+        step("Alpha build")["run"],
+        "olm-release run pipelines/release.yaml --variant alpha"
     );
     assert!(
         step("Alpha build")["if"]
@@ -109,4 +125,32 @@ fn ci_configurations_install_the_pinned_release_fetch_tags_and_deploy() {
             .unwrap()
             .contains("refs/heads/master")
     );
+    assert_eq!(
+        gha["permissions"]["contents"], "write",
+        "the release stage writes releases"
+    );
+
+    // With the app registry: its secrets too.
+    let other = sample_repo();
+    let o = other.path();
+    assert_code(
+        &olm_release(o, &["init", "--app-registry", "--ci", "github"], &[]),
+        0,
+    );
+    let gha = load(&o.join(".github/workflows/olm-release.yml"));
+    let steps = gha["jobs"]["olm-release"]["steps"].as_sequence().unwrap();
+    let release = steps.iter().find(|s| s["name"] == "Release").unwrap();
+    for secret in [
+        "QUAY_USERNAME",
+        "QUAY_PASSWORD",
+        "QUAY_TOKEN",
+        "OCI_USERNAME",
+        "GITHUB_TOKEN",
+    ] {
+        assert!(
+            release["env"].get(secret).is_some(),
+            "{secret}: {release:?}"
+        );
+    }
+    assert!(!o.join(".travis.yml").exists(), "--ci github");
 }

@@ -1,17 +1,11 @@
 //! `init` on the layouts other than KubeVirt-style templates: plain manifests (a CSV to start
-//! from), an operator-sdk catalog (its newest version included), and a folder with no operator.
+//! from), an operator-sdk catalog (its newest version included), a kubebuilder tree without
+//! kustomize, and a folder with no operator.
 
 use std::path::Path;
 
-use super::dry_run;
+use super::{put, run_variant};
 use crate::support::{assert_code, list_files, olm_release, root, stderr};
-
-/// Writes `text` at `rel` under `dir`.
-fn put(dir: &Path, rel: &str, text: &str) {
-    let p = dir.join(rel);
-    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-    std::fs::write(p, text).unwrap();
-}
 
 /// The sample operator as plain manifests: its Deployment, RBAC, CRD, an example CR, an icon.
 fn plain_repo() -> tempfile::TempDir {
@@ -71,19 +65,11 @@ fn init_on_plain_manifests_writes_a_csv_to_start_from() {
     );
     assert_eq!(
         std::fs::read_to_string(r.join("olm/bundle/samples.example.com.crd.yaml.in")).unwrap(),
-        "{{index .Manifests \"samples.example.com.crd.yaml\"}}\n",
+        "# Written by olm-release init: deploy/crds/samples.example.com.crd.yaml, included as it is.\n{{index .Manifests \"samples.example.com.crd.yaml\"}}\n",
         "the CRD stays where it is, included"
     );
-    let err = dry_run(
-        r,
-        Path::new("pipelines/release.yaml"),
-        Path::new("."),
-        &[("VERSION", "0.1.0")],
-    );
-    assert!(
-        err.contains("bundle valid under profile appregistry-2019"),
-        "{err}"
-    );
+    let err = run_variant(r, Path::new("."), "local", "0.1.0", &[], true);
+    assert!(err.contains("bundle valid under profile modern"), "{err}");
     assert!(!err.contains("error["), "{err}");
 }
 
@@ -138,20 +124,15 @@ fn init_on_an_operator_sdk_catalog_includes_the_newest_version() {
     )
     .unwrap();
     assert!(
-        csv.starts_with("{{index .Catalog \"sample-operator.v0.1.0.clusterserviceversion.yaml\"}}"),
+        csv.ends_with("{{index .Catalog \"sample-operator.v0.1.0.clusterserviceversion.yaml\"}}\n"),
         "{csv}"
     );
-    let err = dry_run(
-        r,
-        Path::new("pipelines/release.yaml"),
-        Path::new("."),
-        &[("VERSION", "0.2.0")],
-    );
+    let err = run_variant(r, Path::new("."), "local", "0.2.0", &[], true);
     assert!(
         err.contains("sample-operator 0.2.0 on channel stable"),
         "{err}"
     );
-    assert!(err.contains("skipped bundle release 0.2.0"), "{err}");
+    assert!(err.contains("skipped bundle image"), "{err}");
 }
 
 #[test]
@@ -172,4 +153,156 @@ fn init_says_what_to_do_in_a_folder_without_an_operator() {
     );
     assert_code(&bad, 2);
     assert!(stderr(&bad).contains("--github 'nope' is not OWNER/REPO"));
+}
+
+/// A kubebuilder project: config/default patches config/manager's Deployment and prefixes
+/// every name; config/manifests/bases holds the CSV base.
+fn kubebuilder() -> tempfile::TempDir {
+    let repo = tempfile::tempdir().unwrap();
+    let r = repo.path();
+    put(
+        r,
+        "config/default/kustomization.yaml",
+        "namePrefix: widget-\nresources:\n- ../manager\n- ../rbac\npatches:\n- path: manager_patch.yaml\n",
+    );
+    put(
+        r,
+        "config/default/manager_patch.yaml",
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: controller-manager\nspec:\n  template:\n    spec:\n      containers:\n      - name: manager\n        args: [--leader-elect]\n",
+    );
+    put(
+        r,
+        "config/manager/kustomization.yaml",
+        "resources:\n- manager.yaml\n",
+    );
+    put(
+        r,
+        "config/manager/manager.yaml",
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: controller-manager\nspec:\n  selector:\n    matchLabels: {control-plane: controller-manager}\n  template:\n    metadata:\n      labels: {control-plane: controller-manager}\n    spec:\n      serviceAccountName: controller-manager\n      containers:\n      - name: manager\n        image: quay.io/example/widget:v0.1.0\n",
+    );
+    put(
+        r,
+        "config/rbac/kustomization.yaml",
+        "resources:\n- role.yaml\n- role_binding.yaml\n",
+    );
+    put(
+        r,
+        "config/rbac/role.yaml",
+        "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: manager-role\nrules:\n- apiGroups: [example.com]\n  resources: [widgets]\n  verbs: [get]\n",
+    );
+    put(
+        r,
+        "config/rbac/role_binding.yaml",
+        "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRoleBinding\nmetadata:\n  name: manager-rolebinding\nroleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: manager-role}\nsubjects:\n- {kind: ServiceAccount, name: controller-manager, namespace: system}\n",
+    );
+    put(
+        r,
+        "config/crd/bases/example.com_widgets.yaml",
+        "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: widgets.example.com\nspec:\n  group: example.com\n  names: {kind: Widget, plural: widgets}\n  scope: Namespaced\n  versions:\n  - {name: v1, served: true, storage: true}\n",
+    );
+    put(
+        r,
+        "config/manifests/bases/widget.clusterserviceversion.yaml",
+        "apiVersion: operators.coreos.com/v1alpha1\nkind: ClusterServiceVersion\nmetadata:\n  name: widget.v0.0.0\nspec:\n  displayName: Widget\n  version: 0.0.0\n",
+    );
+    repo
+}
+
+#[test]
+fn init_on_a_kubebuilder_tree_without_kustomize_says_what_to_run() {
+    let repo = kubebuilder();
+    let r = repo.path();
+    // A PATH with git alone: neither kustomize nor kubectl.
+    let bin = tempfile::tempdir().unwrap();
+    let git = std::process::Command::new("sh")
+        .args(["-c", "command -v git"])
+        .output()
+        .unwrap();
+    let git = String::from_utf8(git.stdout).unwrap();
+    std::os::unix::fs::symlink(git.trim(), bin.path().join("git")).unwrap();
+    let out = olm_release(
+        r,
+        &["init", "--ci", "none"],
+        &[("PATH", bin.path().to_str().unwrap())],
+    );
+    assert_code(&out, 0);
+    let said = stderr(&out);
+    for needle in [
+        "found: layout: kubebuilder config/ (CSV base config/manifests/bases/widget.clusterserviceversion.yaml; objects from config/'s bases, not built)",
+        "found: Deployment controller-manager in config/manager/manager.yaml",
+        "found: config/default/manager_patch.yaml is a kustomize patch, not a Deployment of its own: not taken",
+        "found: service account controller-manager: clusterPermissions from manager-role (config/rbac/role.yaml)",
+        "neither kustomize nor kubectl is installed, so config/default was not built: the Deployment and RBAC are config/'s bases as written, without config/default's patches and name prefix; install kustomize (or kubectl) and run init again, or run `kustomize build config/default > olm/kustomize/default.yaml` and run init again",
+    ] {
+        assert!(said.contains(needle), "missing {needle:?} in\n{said}");
+    }
+}
+
+#[test]
+fn init_on_a_kubebuilder_tree_reads_what_kustomize_builds() {
+    let tool = ["kustomize version", "kubectl kustomize --help"]
+        .iter()
+        .any(|c| {
+            std::process::Command::new("sh")
+                .args(["-c", &format!("{c} >/dev/null 2>&1")])
+                .status()
+                .is_ok_and(|s| s.success())
+        });
+    if !tool {
+        if std::env::var("CI").as_deref() == Ok("true") {
+            panic!("CI=true but neither kustomize nor kubectl is installed");
+        }
+        eprintln!("skipping: neither kustomize nor kubectl is installed");
+        return;
+    }
+    let repo = kubebuilder();
+    let r = repo.path();
+    let out = olm_release(r, &["init", "--ci", "none"], &[]);
+    assert_code(&out, 0);
+    let said = stderr(&out);
+    for needle in [
+        "found: layout: kubebuilder config/ (CSV base config/manifests/bases/widget.clusterserviceversion.yaml; objects from olm/kustomize/default.yaml)",
+        "found: Deployment widget-controller-manager in olm/kustomize/default.yaml",
+        "found: service account controller-manager: clusterPermissions from widget-manager-role (olm/kustomize/default.yaml)",
+        "found: CRD widgets.example.com in config/crd/bases/example.com_widgets.yaml",
+        "wrote ./olm/kustomize/default.yaml",
+    ] {
+        assert!(said.contains(needle), "missing {needle:?} in\n{said}");
+    }
+    let built = std::fs::read_to_string(r.join("olm/kustomize/default.yaml")).unwrap();
+    assert!(
+        built.starts_with("# Written by olm-release init: `"),
+        "{built}"
+    );
+    assert!(
+        built.contains("--leader-elect"),
+        "the patch is applied:\n{built}"
+    );
+    let again = olm_release(r, &["init", "--ci", "none"], &[]);
+    assert_code(&again, 0);
+    assert!(
+        stderr(&again).contains("nothing changed"),
+        "{}",
+        stderr(&again)
+    );
+    let err = run_variant(r, Path::new("."), "local", "0.1.0", &[], true);
+    assert!(err.contains("bundle valid under profile modern"), "{err}");
+}
+
+#[test]
+fn init_names_an_include_no_folder_holds() {
+    let repo = super::sample_repo();
+    let r = repo.path();
+    put(
+        r,
+        "olm/sample-preconditions.yaml.in",
+        "{{index .Generated \"cluster-critical.yaml\"}}\n",
+    );
+    let out = olm_release(r, &["init", "--ci", "none"], &[]);
+    assert_code(&out, 0);
+    assert!(
+        stderr(&out).contains("olm/sample-preconditions.yaml.in includes cluster-critical.yaml ({{index .Generated \"cluster-critical.yaml\"}}), which no folder of the repository holds: render fails until it exists (generate it first, or fix the name)"),
+        "{}",
+        stderr(&out)
+    );
 }

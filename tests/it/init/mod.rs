@@ -1,13 +1,17 @@
 //! `olm-release init` on the sample operator, on KubeVirt tags (read in place from
-//! ../shared), on an operator-sdk catalog and on plain manifests: what it finds, what it writes,
-//! that it never overwrites without --force, and that the pipelines it writes render and
-//! dry-run; and the CI configurations it writes (installer pinned by version and sha256, the
-//! whole history fetched for next-version, dry-run on every build, alpha and release deploys).
+//! ../shared), on operator-sdk catalogs, registry+v1 bundles, kubebuilder trees and plain
+//! manifests (fixtures in the shapes of real repositories, [`shapes`]): what it finds, what it
+//! writes, that its one pipeline runs as the release and as its variants, that a rerun over its
+//! own output changes nothing and never overwrites without --force; and the CI configurations
+//! it writes (installer pinned by version and sha256, the whole history fetched for
+//! next-version, dry-run on every build, alpha and release deploys with the secrets each needs).
 
 use std::path::Path;
 
 mod ci;
 mod layouts;
+mod rerun;
+mod shapes;
 
 use crate::support::{assert_code, copy_dir, list_files, olm_release, root, shared, stderr};
 
@@ -18,31 +22,55 @@ pub(super) fn sample_repo() -> tempfile::TempDir {
     dir
 }
 
-/// Dry-runs `pipeline` from `source` against an empty `dir:` registry; returns stderr.
-pub(super) fn dry_run(cwd: &Path, pipeline: &Path, source: &Path, env: &[(&str, &str)]) -> String {
-    let registry = format!("dir:{}", cwd.join("_registry").display());
-    let out_dir = cwd.join("_out").display().to_string();
-    let mut all = vec![("REGISTRY_URL", registry.as_str())];
-    all.extend_from_slice(env);
-    let out = olm_release(
-        cwd,
-        &[
-            "run",
-            &pipeline.display().to_string(),
-            "--source",
-            &source.display().to_string(),
-            "--out",
-            &out_dir,
-            "--dry-run",
-        ],
-        &all,
-    );
+/// Writes `text` at `rel` under `dir`.
+pub(super) fn put(dir: &Path, rel: &str, text: &str) {
+    let p = dir.join(rel);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(p, text).unwrap();
+}
+
+/// Runs the pipeline `init` wrote in `cwd` as `variant` (`local`: every target a folder under
+/// `_out/local/` of `source`), with `VERSION=version` and `vars`; asserts exit 0, returns stderr.
+pub(super) fn run_variant(
+    cwd: &Path,
+    source: &Path,
+    variant: &str,
+    version: &str,
+    vars: &[&str],
+    dry_run: bool,
+) -> String {
+    let pipeline = cwd.join("pipelines/release.yaml").display().to_string();
+    let source = source.display().to_string();
+    let version = format!("VERSION={version}");
+    let mut args = vec![
+        "run",
+        &pipeline,
+        "--variant",
+        variant,
+        "--source",
+        &source,
+        "--var",
+        &version,
+    ];
+    for v in vars {
+        args.extend(["--var", v]);
+    }
+    if dry_run {
+        args.push("--dry-run");
+    }
+    let out = olm_release(cwd, &args, &[("SOURCE_DATE_EPOCH", "1700000000")]);
     assert_code(&out, 0);
     stderr(&out)
 }
 
+/// Reads a YAML file.
+pub(super) fn yaml(path: &Path) -> serde_yaml_ng::Value {
+    serde_yaml_ng::from_str(&std::fs::read_to_string(path).unwrap())
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
 #[test]
-fn init_on_the_sample_operator_writes_pipelines_that_dry_run() {
+fn init_on_the_sample_operator_writes_one_pipeline_whose_variants_run() {
     let repo = sample_repo();
     let r = repo.path();
     let before = list_files(r);
@@ -57,23 +85,31 @@ fn init_on_the_sample_operator_writes_pipelines_that_dry_run() {
         "found: icon icon.png",
         "wrote ./pipelines/release.yaml",
         "wrote ./.github/workflows/olm-release.yml",
-        "set these secrets in CI: QUAY_USERNAME and QUAY_PASSWORD (or QUAY_TOKEN)",
+        "set these secrets in CI: OCI_USERNAME and OCI_PASSWORD for the bundle image quay.io/example/sample-operator-bundle",
         "GITHUB_TOKEN",
+        "try it, offline: olm-release run pipelines/release.yaml --variant local --var VERSION=0.0.1",
     ] {
         assert!(said.contains(needle), "missing {needle:?} in\n{said}");
     }
+    assert!(
+        !said.contains("quay.io/cnr"),
+        "no app registry unless asked:\n{said}"
+    );
     let mut expected = before.clone();
     expected.extend(
         [
             ".github/workflows/olm-release.yml",
             ".travis.yml",
-            "pipelines/alpha.yaml",
             "pipelines/release.yaml",
         ]
         .map(String::from),
     );
     expected.sort();
-    assert_eq!(list_files(r), expected, "only the four files were added");
+    assert_eq!(
+        list_files(r),
+        expected,
+        "one pipeline and two CI files were added"
+    );
 
     let release = std::fs::read_to_string(r.join("pipelines/release.yaml")).unwrap();
     for needle in [
@@ -83,84 +119,66 @@ fn init_on_the_sample_operator_writes_pipelines_that_dry_run() {
         "file: deploy/operator.yaml.in",
         "target: github:example/sample-operator",
         "assets: [\"{csv}\", sample-operatorsource.yaml]",
+        "stages: [render, fetch-previous, package, verify, bundle-image, catalog, release]",
+        "profile: modern",
+        "  alpha:",
+        "  local:",
     ] {
         assert!(release.contains(needle), "missing {needle:?} in\n{release}");
     }
-    let err = dry_run(
-        r,
-        Path::new("pipelines/release.yaml"),
-        Path::new("."),
-        &[("VERSION", "0.1.0")],
-    );
+    assert!(!release.contains("registry:"), "{release}");
+    // The release, offline: twice (an upgrade), then again (nothing to do).
+    let first = run_variant(r, Path::new("."), "local", "0.1.0", &[], false);
+    assert!(first.contains("published bundle image"), "{first}");
     assert!(
-        err.contains("dry-run: skipped bundle release 0.1.0"),
-        "{err}"
+        first.contains("published asset sample-operator.v0.1.0.clusterserviceversion.yaml"),
+        "{first}"
     );
+    let second = run_variant(r, Path::new("."), "local", "0.2.0", &[], false);
     assert!(
-        err.contains("skipped upload asset sample-operator.v0.1.0.clusterserviceversion.yaml"),
-        "{err}"
+        second.contains("sample-operator.v0.2.0 replaces sample-operator.v0.1.0"),
+        "{second}"
     );
-    let alpha = dry_run(
-        r,
-        Path::new("pipelines/alpha.yaml"),
-        Path::new("."),
-        &[("VERSION", "0.2.0-alpha.7")],
-    );
+    let local = r.join("_out/local");
+    let published = crate::support::file_contents(&local);
+    let again = run_variant(r, Path::new("."), "local", "0.2.0", &[], false);
     assert!(
-        alpha.contains("sample-operator-dev 0.2.0-alpha.7"),
-        "alpha builds go to a package of their own:\n{alpha}"
+        !again.contains("published "),
+        "a rerun publishes nothing:\n{again}"
     );
-    assert!(
-        !alpha.contains("asset"),
-        "no GitHub release for alpha builds"
-    );
-
-    // Again: nothing is overwritten without --force, and nothing changes.
-    let release_before = std::fs::read(r.join("pipelines/release.yaml")).unwrap();
-    std::fs::write(r.join(".travis.yml"), "# mine\n").unwrap();
-    let again = olm_release(r, &["init"], &[]);
-    assert_code(&again, 2);
-    assert!(
-        stderr(&again)
-            .contains("not overwriting pipelines/release.yaml, pipelines/alpha.yaml, .travis.yml"),
-        "{}",
-        stderr(&again)
-    );
-    assert_eq!(
-        std::fs::read_to_string(r.join(".travis.yml")).unwrap(),
-        "# mine\n"
-    );
-    let forced = olm_release(
+    assert_eq!(crate::support::file_contents(&local), published);
+    // The alpha variant: its own package, its images at latest, no GitHub release.
+    let plan = olm_release(
         r,
         &[
-            "init",
-            "--force",
-            "--ci",
-            "travis",
-            "--github",
-            "example/sample-operator",
+            "plan",
+            "pipelines/release.yaml",
+            "--dry-run",
+            "--variant",
+            "alpha",
+            "--var",
+            "VERSION=0.3.0-alpha.7",
         ],
         &[],
     );
-    assert_code(&forced, 0);
+    assert_code(&plan, 0);
+    let alpha = crate::support::stdout(&plan);
     assert!(
-        stderr(&forced).contains("replaced ./.travis.yml"),
-        "{}",
-        stderr(&forced)
+        alpha.contains("Plan (dry-run): sample-operator-alpha — sample-operator-dev 0.3.0-alpha.7"),
+        "alpha builds go to a package of their own:\n{alpha}"
     );
-    assert_ne!(
-        std::fs::read_to_string(r.join(".travis.yml")).unwrap(),
-        "# mine\n"
+    assert!(
+        release.contains("    render:\n      vars:\n        DockerTag: ${DOCKER_TAG:-latest}\n"),
+        "the alpha variant replaces the one variable that differs:\n{release}"
     );
-    assert_eq!(
-        std::fs::read(r.join("pipelines/release.yaml")).unwrap(),
-        release_before,
-        "same repository, same pipeline"
+    assert!(
+        !alpha.contains(". release"),
+        "no GitHub release for alpha builds:\n{alpha}"
     );
 }
 
 #[test]
-fn init_on_kubevirt_tags_reads_them_in_place_and_the_pipelines_dry_run() {
+fn init_on_kubevirt_tags_reads_them_in_place_and_the_pipeline_runs() {
     let Some(shared) = shared() else { return };
     for (tag, channel, deployment) in [("v0.22.0", "alpha", false), ("v0.16.0", "beta", true)] {
         let source = shared.join("kubevirt").join(tag);
@@ -176,6 +194,7 @@ fn init_on_kubevirt_tags_reads_them_in_place_and_the_pipelines_dry_run() {
                 ".",
                 "--github",
                 "kubevirt/kubevirt",
+                "--app-registry",
             ],
             &[],
         );
@@ -188,7 +207,9 @@ fn init_on_kubevirt_tags_reads_them_in_place_and_the_pipelines_dry_run() {
             "service account kubevirt-operator, role kubevirt-operator, RBAC manifests/generated/rbac-cluster.authorization.k8s.yaml.in",
             "found: icon assets/kubevirt_logo.png",
             "found: includes {{index .GeneratedManifests \"FILE\"}} from manifests/generated/",
-            "set these variables in CI (or edit their defaults into the pipelines): DOCKER_PREFIX (for {{.DockerPrefix}}), VERBOSITY (for {{.Verbosity}})",
+            "set these variables in CI (or edit their defaults into the pipeline): DOCKER_PREFIX (for {{.DockerPrefix}}), VERBOSITY (for {{.Verbosity}})",
+            "QUAY_USERNAME and QUAY_PASSWORD (or QUAY_TOKEN) for the app registry",
+            "--var DOCKER_PREFIX=… --var VERBOSITY=…",
         ] {
             assert!(
                 said.contains(needle),
@@ -203,38 +224,34 @@ fn init_on_kubevirt_tags_reads_them_in_place_and_the_pipelines_dry_run() {
             "{tag}: {said}"
         );
         let release = std::fs::read_to_string(o.join("pipelines/release.yaml")).unwrap();
-        assert!(
-            release.contains("name: kubevirtoperator.{version}"),
-            "{release}"
-        );
-        assert!(
-            release.contains("KubeVirtLogo: icon.base64data"),
-            "{release}"
-        );
+        for needle in [
+            "name: kubevirtoperator.{version}",
+            "KubeVirtLogo: icon.base64data",
+            "url: ${REGISTRY_URL:-https://quay.io/cnr}",
+            "stages: [render, fetch-previous, package, verify, push, bundle-image, catalog, release]",
+            "url: dir:_out/local/registry",
+        ] {
+            assert!(
+                release.contains(needle),
+                "{tag}: missing {needle:?} in\n{release}"
+            );
+        }
         let version = tag.trim_start_matches('v');
-        let err = dry_run(
+        let err = run_variant(
             o,
-            &o.join("pipelines/release.yaml"),
             &source,
-            &[
-                ("VERSION", version),
-                ("DOCKER_PREFIX", "index.docker.io/kubevirt"),
-                ("VERBOSITY", "\"2\""),
-            ],
+            "local",
+            version,
+            &["DOCKER_PREFIX=index.docker.io/kubevirt", "VERBOSITY=\"2\""],
+            true,
         );
-        assert!(
-            err.contains(&format!("skipped bundle release {version}")),
-            "{tag}:\n{err}"
-        );
-        assert!(
-            err.contains(&format!(
-                "kubevirtoperator.{version}.clusterserviceversion.yaml"
-            )),
-            "{tag}:\n{err}"
-        );
-        assert!(
-            err.contains("skipped upload asset kubevirt-operatorsource.yaml"),
-            "{tag}:\n{err}"
-        );
+        for needle in [
+            format!("skipped bundle release {version}"),
+            format!("kubevirtoperator.{version}.clusterserviceversion.yaml"),
+            "skipped asset kubevirt-operatorsource.yaml".to_string(),
+            "skipped bundle image".to_string(),
+        ] {
+            assert!(err.contains(&needle), "{tag}: missing {needle:?} in\n{err}");
+        }
     }
 }

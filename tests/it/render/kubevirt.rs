@@ -29,6 +29,7 @@ fn render(src: &Path, tag: &str, extra: &[(&str, &str)], out: &Path) -> Rendered
     vars.extend(extra.iter().map(|(k, v)| (k.to_string(), v.to_string())));
     let args = PipelineArgs {
         pipeline: support::root().join("pipelines/kubevirt-release.yaml"),
+        variant: None,
         vars,
         source: src.to_path_buf(),
         out: Some(out.to_path_buf()),

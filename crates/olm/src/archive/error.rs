@@ -357,13 +357,12 @@ pub enum WriteError {
         #[source]
         source: io::Error,
     },
-    /// Two manifests of the bundle would be written to the same file of the flat folder.
-    #[error(
-        "two bundle files would both be named {name}; give the CSVs (or CRDs) distinct metadata.name values"
-    )]
+    /// Manifests of the bundle that would be written to the same file of the flat folder:
+    /// every such file name with the files its manifests came from.
+    #[error("{}", same_names(.names))]
     SameName {
-        /// The file name both would take.
-        name: String,
+        /// Each file name several manifests would take, and the files they came from.
+        names: Vec<(String, Vec<String>)>,
     },
 }
 
@@ -391,5 +390,22 @@ pub(crate) fn describe(v: &serde_yaml_ng::Value) -> &'static str {
         Value::Sequence(_) => "a sequence (a YAML list)",
         Value::Mapping(_) => "a mapping",
         Value::Tagged(_) => "a tagged value",
+    }
+}
+
+fn same_names(names: &[(String, Vec<String>)]) -> String {
+    let one =
+        |(name, from): &(String, Vec<String>)| format!("{name} (from {})", from.join(" and "));
+    let fix = "give the CSVs (or CRDs) distinct metadata.name values, or keep one copy of each";
+    match names {
+        [single] => format!(
+            "two bundle files would both be named {}; {fix}",
+            one(single)
+        ),
+        _ => format!(
+            "{} would each be written more than once: {}; {fix}",
+            olm_release_base::words::count(names.len(), "bundle file"),
+            names.iter().map(one).collect::<Vec<_>>().join("; ")
+        ),
     }
 }

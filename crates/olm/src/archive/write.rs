@@ -253,12 +253,26 @@ pub fn write_folder(bundle: &Bundle, dir: &Path) -> Result<(), WriteError> {
     if dir.exists() {
         fs::remove_dir_all(dir).map_err(io(dir))?;
     }
+    // Every file name first: all collisions at once, each with the files it came from.
+    let mut names: Vec<(String, Vec<String>)> = Vec::new();
+    let mut add = |name: String, from: &str| match names.iter_mut().find(|(n, _)| *n == name) {
+        Some((_, f)) => f.push(from.to_string()),
+        None => names.push((name, vec![from.to_string()])),
+    };
+    for csv in &bundle.csvs {
+        add(csv_file_name(csv.name().unwrap_or("unnamed")), &csv.file);
+    }
+    for crd in &bundle.crds {
+        add(crd_file_name(crd), &crd.file);
+    }
+    let twice: Vec<(String, Vec<String>)> =
+        names.into_iter().filter(|(_, f)| f.len() > 1).collect();
+    if !twice.is_empty() {
+        return Err(WriteError::SameName { names: twice });
+    }
     fs::create_dir_all(dir).map_err(io(dir))?;
     let write = |name: String, text: String| -> Result<(), WriteError> {
         let path = dir.join(&name);
-        if path.exists() {
-            return Err(WriteError::SameName { name });
-        }
         fs::write(&path, text).map_err(io(&path))
     };
     let package = olm_release_base::yaml::to_string_of(&bundle.package).map_err(|source| {
@@ -281,4 +295,45 @@ pub fn write_folder(bundle: &Bundle, dir: &Path) -> Result<(), WriteError> {
         )?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Manifest, PackageManifest};
+
+    fn crd(file: &str, name: &str) -> Manifest {
+        let doc = serde_yaml_ng::from_str(&format!(
+            "kind: CustomResourceDefinition\nmetadata: {{name: {name}}}\nspec: {{version: v1}}\n"
+        ))
+        .unwrap();
+        Manifest::new(file, doc)
+    }
+
+    #[test]
+    fn every_name_taken_twice_is_named_with_its_files_before_anything_is_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("bundle");
+        let bundle = Bundle {
+            package: PackageManifest {
+                package_name: "p".into(),
+                channels: Vec::new(),
+                default_channel: None,
+            },
+            csvs: Vec::new(),
+            crds: vec![
+                crd("a.yaml", "kafkas.kafka.strimzi.io"),
+                crd("b.yaml", "kafkas.kafka.strimzi.io"),
+                crd("c.yaml", "topics.kafka.strimzi.io"),
+                crd("d.yaml", "topics.kafka.strimzi.io"),
+                crd("e.yaml", "users.kafka.strimzi.io"),
+            ],
+        };
+        let err = write_folder(&bundle, &out).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "2 bundle files would each be written more than once: kafkas.kafka.strimzi.io.v1.crd.yaml (from a.yaml and b.yaml); topics.kafka.strimzi.io.v1.crd.yaml (from c.yaml and d.yaml); give the CSVs (or CRDs) distinct metadata.name values, or keep one copy of each"
+        );
+        assert!(!out.exists(), "nothing written");
+    }
 }

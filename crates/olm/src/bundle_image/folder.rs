@@ -66,6 +66,9 @@ pub struct BundleInput {
     pub csv: Manifest,
     /// Its CRDs and the other objects shipped with it, in any order.
     pub objects: Vec<Manifest>,
+    /// The bundle's `metadata/dependencies.yaml` (`dependencies:` on the packages, GVKs and
+    /// labels it needs, as operator-registry's bundle format describes it), if it has one.
+    pub dependencies: Option<Manifest>,
 }
 
 /// A registry+v1 bundle: the files of the image (paths like `manifests/x.yaml`, sorted) and
@@ -126,6 +129,12 @@ impl BundleFolder {
             "metadata/annotations.yaml".into(),
             annotations_yaml(&labels).into_bytes(),
         );
+        if let Some(d) = &input.dependencies {
+            files.insert(
+                "metadata/dependencies.yaml".into(),
+                olm_release_base::yaml::to_string(&d.doc).into_bytes(),
+            );
+        }
         Ok(BundleFolder { files, labels })
     }
 

@@ -56,6 +56,7 @@ impl BundleContents {
             },
             csv: self.csv.clone(),
             objects: self.crds.clone(),
+            dependencies: None,
         }
     }
 

@@ -59,8 +59,10 @@ pub enum GitHubError {
     },
     /// Assets of the published release differ from the local ones, and `--force` was not given.
     #[error(
-        "{target}: published asset(s) differ from the local ones: {}; published assets are not replaced \
+        "{target}: {} from the local {}: {}; published assets are not replaced \
          (fix the inputs, publish a new tag, or re-run with --force to replace them)",
+        if changed.len() == 1 { "a published asset differs" } else { "published assets differ" },
+        if changed.len() == 1 { "one" } else { "ones" },
         changed.join("; ")
     )]
     AssetChanged {

@@ -114,12 +114,19 @@ pub async fn publish(
     // published yet, so a re-run completes it whatever it holds.
     let changed = plan::changed(assets, &remote, &plan);
     if !release.draft && !req.force && !changed.is_empty() {
+        let changed_count = changed.len();
         let refusal = GitHubError::AssetChanged {
             target: target.clone(),
             changed,
         };
         let w = Write {
-            what: format!("replace published asset(s) (would refuse: {refusal})"),
+            what: format!(
+                "replace {} (would refuse: {refusal})",
+                match changed_count {
+                    1 => "a published asset".to_string(),
+                    n => format!("{n} published assets"),
+                }
+            ),
             target: target.clone(),
             digest: None,
         };

@@ -1,5 +1,5 @@
 //! Where a key is written in the pipeline file, so that a problem found after parsing (a bad
-//! option value, a missing section) still names `FILE:LINE`.
+//! option value, a missing section, an unset variable in a variant) still names `FILE:LINE`.
 //!
 //! serde keeps no positions for values, so this reads the text itself: block mappings by
 //! indentation, and flow mappings (`options: { a: "1" }`) on their line. It only ever narrows

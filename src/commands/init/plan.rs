@@ -1,0 +1,242 @@
+//! Everything `init` would write and say, computed without writing: the scan, what was found,
+//! the user's choices over it, and the files.
+
+use std::path::Path;
+use std::process::Command;
+
+use super::choices::Choices;
+use super::detect::{self, Ask};
+use super::error::InitError;
+use super::found::{Found, Layout};
+use super::{ci, pipeline, report, scan, starter};
+use crate::cli::{CiKind, InitArgs};
+
+/// One file `init` writes.
+pub(crate) struct File {
+    /// Relative to the repository.
+    pub path: String,
+    pub text: String,
+    /// A starting point the user completes (the CSV to start from): written once, never
+    /// compared or replaced afterwards.
+    pub seed: bool,
+}
+
+/// Everything `init` would write and say.
+pub(crate) struct Plan {
+    pub files: Vec<File>,
+    pub found_lines: Vec<String>,
+    pub todo: Vec<String>,
+}
+
+/// Scans, detects and renders every file.
+pub(crate) fn plan(args: &InitArgs) -> Result<Plan, InitError> {
+    let source = &args.source;
+    let scan = scan::scan(source).map_err(|e| InitError::Scan {
+        dir: source.clone(),
+        source: e,
+    })?;
+    let ask = Ask {
+        operator: args.operator.as_deref(),
+        repo: dir_name(source),
+        source,
+    };
+    let found = detect::detect(&scan, &ask)?;
+    if found.is_empty() {
+        return Err(InitError::Nothing {
+            dir: source.clone(),
+        });
+    }
+    let github = match &args.github {
+        Some(r) => Some(check_repo(r)?),
+        None => origin_repo(source),
+    };
+    let owner = github.as_deref().and_then(|r| r.split('/').next());
+    let package = args
+        .package
+        .clone()
+        .or_else(|| found.package.as_ref().map(|(p, _)| p.clone()))
+        .or_else(|| found.deployment.as_ref().map(|d| d.name.clone()))
+        .unwrap_or_else(|| dir_name(source));
+    let channels = match &args.channel {
+        Some(c) => vec![c.clone()],
+        None if found.channels.is_empty() => vec!["alpha".to_string()],
+        None => found.channels.clone(),
+    };
+    let mut c = Choices {
+        default_channel: found
+            .default_channel
+            .clone()
+            .filter(|d| channels.len() > 1 && channels.contains(d) && *d != channels[0]),
+        channels,
+        namespace: args
+            .namespace
+            .clone()
+            .or_else(|| owner.map(str::to_string))
+            .unwrap_or_else(|| package.clone()),
+        operator_namespace: found
+            .deployment
+            .as_ref()
+            .and_then(|d| d.namespace.clone())
+            .unwrap_or_else(|| package.clone()),
+        github: github.clone(),
+        branch: default_branch(source),
+        templates: starter::TEMPLATES.into(),
+        bundle: starter::BUNDLE.into(),
+        includes: found.includes.clone(),
+        csv_name: found.csv_name.clone(),
+        csv_vars: csv_vars(&found),
+        app_registry: args.app_registry,
+        package,
+    };
+    let mut files = Vec::new();
+    let mut todo = found.todo.clone();
+    match &found.layout {
+        Layout::Templates { templates, bundle } => {
+            c.templates = templates.clone();
+            c.bundle = bundle.clone();
+        }
+        _ => {
+            let name = c
+                .csv_name
+                .clone()
+                .unwrap_or_else(|| format!("{}.v{{version}}", c.package));
+            let generated = starter::generate(&found, &c.package, &name, owner);
+            c.includes = generated.includes;
+            c.csv_name = Some(name);
+            if let Some(csv) = &generated.starter_csv {
+                todo.push(format!(
+                    "edit {csv}: the CSV to start from (description, maintainers, links)"
+                ));
+            }
+            for (path, text) in generated.files {
+                let seed = generated.starter_csv.as_ref() == Some(&path);
+                files.push(File { path, text, seed });
+            }
+        }
+    }
+    if let Some((path, text)) = &found.built {
+        files.push(File {
+            path: path.clone(),
+            text: text.clone(),
+            seed: false,
+        });
+    }
+    files.push(File {
+        path: pipeline::PATH.into(),
+        text: pipeline::write(&found, &c),
+        seed: false,
+    });
+    let kinds = if args.ci.is_empty() {
+        vec![CiKind::Travis, CiKind::Github]
+    } else {
+        args.ci.clone()
+    };
+    if kinds.contains(&CiKind::Travis) {
+        files.push(File {
+            path: ".travis.yml".into(),
+            text: ci::travis(&c),
+            seed: false,
+        });
+    }
+    if kinds.contains(&CiKind::Github) {
+        files.push(File {
+            path: ".github/workflows/olm-release.yml".into(),
+            text: ci::github(&c),
+            seed: false,
+        });
+    }
+    todo.extend(report::next_steps(&found, &c));
+    Ok(Plan {
+        found_lines: report::found_lines(&found, &c),
+        files,
+        todo,
+    })
+}
+
+/// Template variables that name a CSV part (`OperatorRules`, `OperatorDeploymentSpec`,
+/// `KubeVirtLogo`), mapped to it.
+fn csv_vars(found: &Found) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for var in found.vars.keys() {
+        let lower = var.to_ascii_lowercase();
+        let part = if lower.ends_with("rules") {
+            found.permissions.as_ref().map(|p| {
+                let key = if p.cluster {
+                    "clusterPermissions"
+                } else {
+                    "permissions"
+                };
+                format!("{key}[{}].rules", p.service_account)
+            })
+        } else if lower.contains("deploymentspec") {
+            found
+                .deployment
+                .as_ref()
+                .map(|d| format!("deployments[{}].spec", d.name))
+        } else if lower.contains("logo") || lower.contains("icon") {
+            found.icon.as_ref().map(|_| "icon.base64data".to_string())
+        } else {
+            None
+        };
+        if let Some(p) = part {
+            out.push((var.clone(), p));
+        }
+    }
+    out
+}
+
+fn check_repo(r: &str) -> Result<String, InitError> {
+    match r.split_once('/') {
+        Some((o, n)) if !o.is_empty() && !n.is_empty() && !n.contains('/') => Ok(r.to_string()),
+        _ => Err(InitError::BadRepo(r.to_string())),
+    }
+}
+
+/// OWNER/REPO of the `origin` remote when it is on github.com.
+fn origin_repo(source: &Path) -> Option<String> {
+    let url = git(source, &["remote", "get-url", "origin"])?;
+    let rest = url
+        .split_once("github.com")?
+        .1
+        .trim_start_matches([':', '/']);
+    let repo = rest.trim_end_matches('/').trim_end_matches(".git");
+    check_repo(repo).ok()
+}
+
+/// The branch alpha builds come from: origin's default, else main or master.
+fn default_branch(source: &Path) -> String {
+    let head = git(
+        source,
+        &["symbolic-ref", "--short", "refs/remotes/origin/HEAD"],
+    );
+    if let Some(b) = head.as_deref().and_then(|h| h.strip_prefix("origin/")) {
+        return b.to_string();
+    }
+    match git(
+        source,
+        &["rev-parse", "--verify", "--quiet", "refs/heads/main"],
+    ) {
+        Some(_) => "main".into(),
+        None => "master".into(),
+    }
+}
+
+fn git(dir: &Path, args: &[&str]) -> Option<String> {
+    let out = Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(args)
+        .output()
+        .ok()?;
+    out.status
+        .success()
+        .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+        .filter(|s| !s.is_empty())
+}
+
+fn dir_name(dir: &Path) -> String {
+    dir.canonicalize()
+        .ok()
+        .and_then(|d| d.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .unwrap_or_else(|| "operator".into())
+}
