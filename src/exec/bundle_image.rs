@@ -24,6 +24,7 @@ pub(crate) async fn run(
     report: &Reporter,
     gate: &dyn Gate,
     v: &Verified,
+    ours: Option<String>,
 ) -> Result<Option<Imaged>> {
     if let Some(Fetched::SkipOlder { head }) = &v.decision {
         report.info(&format!(
@@ -96,10 +97,30 @@ pub(crate) async fn run(
         let pinned = format!("{}@{existing}", step.name);
         return Ok(Some(Imaged { pinned, csv, crds }));
     }
+    // Deciding again after the catalog moved may change the CSV's replaces: the image this run
+    // pushed a moment ago under the tag is replaced by the one the new decision gives.
+    let replaces_ours = match &ours {
+        Some(ours) if ours != image.digest() => {
+            store
+                .resolve(&step.tag, &|e: Event| event(report, e))
+                .await?
+                .as_ref()
+                == Some(ours)
+        }
+        _ => false,
+    };
+    if replaces_ours {
+        report.info(&format!(
+            "{}:{} holds {} this run pushed before deciding again; replacing it",
+            store.describe(),
+            step.tag,
+            ours.as_deref().unwrap_or_default()
+        ));
+    }
     let req = PushRequest {
         image: &image,
         tag: &step.tag,
-        force: step.force,
+        force: step.force || replaces_ours,
     };
     let pinned = publish(store, &req, &step.name, report, gate).await?;
     Ok(Some(Imaged { pinned, csv, crds }))

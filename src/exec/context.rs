@@ -55,6 +55,12 @@ pub(crate) struct Exec<'a> {
     image: OnceCell<olm_release_oci::Store>,
     /// A `dir:` registry's publication lock, held from fetch-previous to the push.
     pub(super) held: RefCell<Option<olm_release_appregistry::dir::Held>>,
+    /// The catalog target's catalog, read by the first step that needs it and published by
+    /// the catalog step (a `dir:` folder's lock is held as long as it lives).
+    pub(super) catalog: RefCell<Option<super::catalog_target::Snapshot>>,
+    /// The bundle image digest this run pushed, so a decision taken again after the catalog
+    /// moved may replace it under the same tag.
+    pub(super) pushed_image: RefCell<Option<String>>,
 }
 
 impl<'a> Exec<'a> {
@@ -71,6 +77,8 @@ impl<'a> Exec<'a> {
             github: OnceCell::new(),
             image: OnceCell::new(),
             held: RefCell::new(None),
+            catalog: RefCell::new(None),
+            pushed_image: RefCell::new(None),
         }
     }
 }
@@ -99,6 +107,29 @@ impl Exec<'_> {
         }
         *self.held.borrow_mut() = held;
         Ok(())
+    }
+
+    /// The catalog of `job`, read on first use (and again after [`Exec::forget_catalog`]).
+    pub(super) fn catalog_snapshot(
+        &self,
+        job: &crate::plan::TargetJob,
+    ) -> Result<std::cell::RefMut<'_, super::catalog_target::Snapshot>> {
+        let mut slot = self.catalog.borrow_mut();
+        if slot.is_none() {
+            *slot = Some(super::catalog_target::open(
+                job,
+                self.gate.writes(),
+                self.report,
+            )?);
+        }
+        Ok(std::cell::RefMut::map(slot, |s| {
+            s.as_mut().expect("opened above")
+        }))
+    }
+
+    /// Drops the catalog read (and a `dir:` folder's lock), so the next use reads it again.
+    pub(super) fn forget_catalog(&self) {
+        self.catalog.borrow_mut().take();
     }
 
     pub(super) fn events(&self) -> Arc<dyn Events> {

@@ -16,6 +16,7 @@
 //! prints it and executes the same value, so what is printed is what runs.
 
 mod build;
+mod catalog;
 mod checks;
 mod document;
 mod images;
@@ -28,9 +29,10 @@ mod steps;
 mod time;
 
 pub(crate) use build::{build, render_only};
+pub(crate) use catalog::{CatalogStep, GitJob, TargetJob};
 pub(crate) use checks::{SUMS, github_keeps};
 pub(crate) use document::Plan;
-pub(crate) use images::{BundleImageStep, CatalogStep, ImageJob};
+pub(crate) use images::{BundleImageStep, ImageJob};
 pub(crate) use migrate::{MigrateInputs, migrate};
 pub(crate) use notes::Notes;
 pub(crate) use publish::{PublishInputs, publish};

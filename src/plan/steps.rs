@@ -31,7 +31,7 @@ pub(crate) enum Step {
     Push(PushStep),
     Release(ReleaseStep),
     BundleImage(super::images::BundleImageStep),
-    Catalog(super::images::CatalogStep),
+    Catalog(super::catalog::CatalogStep),
     Migrate(Box<MigrateStep>),
 }
 
@@ -177,8 +177,9 @@ pub(crate) enum FetchSource {
         namespace: String,
     },
     Catalog {
-        /// The catalog folder the catalog stage writes.
-        dir: PathBuf,
+        /// Where the catalog stage keeps the catalog.
+        #[serde(flatten)]
+        target: super::catalog::TargetJob,
         /// `catalog.skips`: the catalog stage adds them to the entry, not to the CSV, so a
         /// rerun takes them out of the entry's `skips` to rebuild the same CSV.
         #[serde(skip)]

@@ -4,7 +4,8 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use super::images::{BundleImageSettings, CatalogSettings};
+use super::catalog::CatalogSettings;
+use super::images::BundleImageSettings;
 use super::inputs::PipelineFile;
 use super::notes::NotesSource;
 use super::urls::Target;
@@ -112,6 +113,9 @@ pub(crate) struct Creds {
     pub(crate) github: Option<Secret>,
     /// The image registry's (`OCI_USERNAME` / `OCI_PASSWORD`).
     pub(crate) image: Option<olm_release_oci::Credentials>,
+    /// git over HTTPS (`GIT_TOKEN`, else `GITHUB_TOKEN`; user `GIT_USERNAME`, else
+    /// `x-access-token`).
+    pub(crate) git: Option<olm_release_git::Credentials>,
 }
 
 impl Settings {
