@@ -126,10 +126,35 @@ pub(crate) async fn run(
     Ok(Some(Imaged { pinned, csv, crds }))
 }
 
+/// The registry+v1 bundle folder of the verified bundle `v` of `package` (the CSV, its CRDs
+/// and the other objects), labelled with `channels`: what the `operatorhub` step proposes.
+pub(super) fn bundle_folder(
+    package: &str,
+    v: &Verified,
+    channels: &[String],
+) -> Result<BundleFolder> {
+    let (csv, crds) = v
+        .newest
+        .clone()
+        .ok_or_else(|| Error::internal("a bundle folder without a verified CSV"))?;
+    let objects: Vec<_> = crds.iter().chain(v.objects.iter()).cloned().collect();
+    folder_of(package, v, &csv, &objects, channels)
+}
+
 /// The registry+v1 bundle folder of `csv` and `objects`, its channels annotation `channels`
 /// (the package's default channel when it is one of them).
 fn labelled(
     step: &BundleImageStep,
+    v: &Verified,
+    csv: &olm_release_olm::Manifest,
+    objects: &[olm_release_olm::Manifest],
+    channels: &[String],
+) -> Result<BundleFolder> {
+    folder_of(&step.package, v, csv, objects, channels)
+}
+
+fn folder_of(
+    package: &str,
     v: &Verified,
     csv: &olm_release_olm::Manifest,
     objects: &[olm_release_olm::Manifest],
@@ -142,7 +167,7 @@ fn labelled(
         .filter(|d| channels.contains(d));
     Ok(BundleFolder::build(&BundleInput {
         spec: BundleSpec {
-            package: step.package.clone(),
+            package: package.to_string(),
             channels: channels.to_vec(),
             default_channel,
         },

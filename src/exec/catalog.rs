@@ -30,7 +30,7 @@ pub(crate) enum Outcome {
 }
 
 /// The catalog step, on the target's catalog read into `snap`.
-pub(crate) fn run(
+pub(crate) async fn run(
     step: &CatalogStep,
     report: &Reporter,
     gate: &dyn Gate,
@@ -75,16 +75,16 @@ pub(crate) fn run(
         digest: None,
     };
     report.block(&snap.diff(&changes), step.show_diff);
-    if !gate.allow(&write) {
-        return Ok(Outcome::Done);
-    }
     let message = commit_message(step, &req);
-    match snap.publish(&step.target, &changes, &message)? {
+    match snap
+        .publish(&step.target, &changes, &message, write, gate)
+        .await?
+    {
         Published::Written(line) => {
-            report.detail(&line);
-            gate.done(write);
+            report.info(&line);
             Ok(Outcome::Done)
         }
+        Published::Skipped => Ok(Outcome::Done),
         Published::Moved { reason } => Ok(Outcome::Moved { reason }),
     }
 }

@@ -109,22 +109,25 @@ impl Exec<'_> {
         Ok(())
     }
 
-    /// The catalog of `job`, read on first use (and again after [`Exec::forget_catalog`]).
-    pub(super) fn catalog_snapshot(
+    /// The catalog of `job`: the one an earlier step read (kept with [`Exec::keep_catalog`]),
+    /// else read now.
+    pub(super) async fn take_catalog(
         &self,
         job: &crate::plan::TargetJob,
-    ) -> Result<std::cell::RefMut<'_, super::catalog_target::Snapshot>> {
-        let mut slot = self.catalog.borrow_mut();
-        if slot.is_none() {
-            *slot = Some(super::catalog_target::open(
-                job,
-                self.gate.writes(),
-                self.report,
-            )?);
+    ) -> Result<super::catalog_target::Snapshot> {
+        let kept = self.catalog.borrow_mut().take();
+        match kept {
+            Some(s) => Ok(s),
+            None => {
+                super::catalog_target::open(job, self.gate.writes(), self.report, self.events())
+                    .await
+            }
         }
-        Ok(std::cell::RefMut::map(slot, |s| {
-            s.as_mut().expect("opened above")
-        }))
+    }
+
+    /// Keeps the catalog read for the next step that needs it (a `dir:` folder stays locked).
+    pub(super) fn keep_catalog(&self, snap: super::catalog_target::Snapshot) {
+        *self.catalog.borrow_mut() = Some(snap);
     }
 
     /// Drops the catalog read (and a `dir:` folder's lock), so the next use reads it again.

@@ -36,6 +36,7 @@ mod errors;
 mod fetch_previous;
 mod interrupt;
 mod migrate;
+mod operatorhub;
 mod outputs;
 mod package;
 mod preflight;
@@ -214,7 +215,7 @@ async fn pause(round: u32) {
 /// catalog hands a moved target back to the executor (which decides again from
 /// fetch-previous); one that read the app registry reads the catalog again here, checks that it
 /// still agrees with the registry's decision, and adds the entry again.
-fn catalog_step(
+async fn catalog_step(
     exec: &Exec<'_>,
     s: &crate::plan::CatalogStep,
     v: &Verified,
@@ -231,16 +232,14 @@ fn catalog_step(
     });
     let mut attempt = 0;
     loop {
-        let outcome = {
-            let snap = exec.catalog_snapshot(&s.target)?;
-            if attempt > 0
-                && let (Some(at), Some(decision)) = (&registry, &v.decision)
-            {
-                agree::check(s, &snap, &image.csv, decision, at, exec.report)?;
-            }
-            catalog::run(s, exec.report, &exec.gate, image, &snap)?
-        };
-        exec.forget_catalog();
+        let snap = exec.take_catalog(&s.target).await?;
+        if attempt > 0
+            && let (Some(at), Some(decision)) = (&registry, &v.decision)
+        {
+            agree::check(s, &snap, &image.csv, decision, at, exec.report)?;
+        }
+        let outcome = catalog::run(s, exec.report, &exec.gate, image, &snap).await?;
+        drop(snap);
         match outcome {
             catalog::Outcome::Moved { reason } if !rewinds => {
                 attempt += 1;
@@ -277,12 +276,14 @@ async fn run_step(exec: &Exec<'_>, step: &Step, carried: Carried) -> Result<Carr
                 target,
                 entry_skips,
             } => {
-                let snap = exec.catalog_snapshot(target)?;
+                let snap = exec.take_catalog(target).await?;
                 let from = fetch_previous::catalog::From {
                     snap: &snap,
                     entry_skips,
                 };
-                Carried::Assembled(fetch_previous::catalog::run(s, &from, report, r)?)
+                let assembled = fetch_previous::catalog::run(s, &from, report, r);
+                exec.keep_catalog(snap);
+                Carried::Assembled(assembled?)
             }
             FetchSource::Registry {
                 registry: job,
@@ -297,8 +298,11 @@ async fn run_step(exec: &Exec<'_>, step: &Step, carried: Carried) -> Result<Carr
                 }) && let Some(ours) = assembled.bundle.csvs.first()
                 {
                     let at = format!("{} {namespace}/{}", registry.describe(), s.package);
-                    let snap = exec.catalog_snapshot(&catalog.target)?;
-                    agree::check(catalog, &snap, ours, &assembled.decision, &at, report)?;
+                    let snap = exec.take_catalog(&catalog.target).await?;
+                    let agreed =
+                        agree::check(catalog, &snap, ours, &assembled.decision, &at, report);
+                    exec.keep_catalog(snap);
+                    agreed?;
                 }
                 Carried::Assembled(assembled)
             }
@@ -357,7 +361,7 @@ async fn run_step(exec: &Exec<'_>, step: &Step, carried: Carried) -> Result<Carr
             Carried::Imaged(v, image)
         }
         (Step::Catalog(s), Carried::Imaged(v, i)) => match &i {
-            Some(image) => match catalog_step(exec, s, &v, image)? {
+            Some(image) => match catalog_step(exec, s, &v, image).await? {
                 catalog::Outcome::Done => Carried::Imaged(v, i),
                 catalog::Outcome::Moved { reason } => Carried::Moved { reason },
             },
@@ -367,6 +371,18 @@ async fn run_step(exec: &Exec<'_>, step: &Step, carried: Carried) -> Result<Carr
                 Carried::Imaged(v, i)
             }
         },
+        (Step::Operatorhub(s), c @ Carried::Verified(_)) => {
+            if let Carried::Verified(v) = &c {
+                operatorhub::run(s, exec, v).await?;
+            }
+            c
+        }
+        (Step::Operatorhub(s), c @ Carried::Imaged(..)) => {
+            if let Carried::Imaged(v, _) = &c {
+                operatorhub::run(s, exec, v).await?;
+            }
+            c
+        }
         (Step::Migrate(s), Carried::Start) => {
             let registry = exec.registry(&s.registry)?;
             let store = exec.image(&s.image)?;

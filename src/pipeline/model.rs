@@ -59,6 +59,9 @@ pub struct Pipeline {
     /// The file-based catalog the bundle image is added to (the `catalog` stage).
     #[serde(default)]
     pub catalog: Option<CatalogSpec>,
+    /// The community catalog pull request (the `operatorhub` stage).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub operatorhub: Option<OperatorHubSpec>,
     /// The stages to run, in order.
     pub stages: Vec<StageName>,
 }
@@ -224,9 +227,41 @@ pub struct PullRequestSpec {
     /// The pull request's branch (default `olm-release/<package>-<version>`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub branch: Option<String>,
-    /// The pull request's title (default `operator <package> (<version>)`).
+    /// The pull request's title (default `<package> <version>: add it to the catalog`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
+    /// Open it as a draft.
+    #[serde(default)]
+    pub draft: bool,
+    /// The GitHub REST API base (GitHub Enterprise: `https://HOST/api/v3`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub api_url: Option<String>,
+}
+
+/// The `operatorhub:` section: the `operatorhub` stage's pull request to a community catalog.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct OperatorHubSpec {
+    /// The community catalog repository, `OWNER/REPO` (default
+    /// `k8s-operatorhub/community-operators`; or `redhat-openshift-ecosystem/community-operators-prod`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repository: Option<String>,
+    /// The fork the branch is pushed to, `OWNER/REPO` (required: the community repositories
+    /// take pull requests from forks).
+    pub fork: String,
+    /// The branch the pull request targets (default `main`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base: Option<String>,
+    /// The pull request's branch (default `olm-release/<package>-<version>`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub branch: Option<String>,
+    /// The pull request's title (default `operator <package> (<version>)`, the form the
+    /// community pipelines expect).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// The commit's author and `Signed-off-by:` line, `Name <email>` (required: the community
+    /// repositories check the DCO sign-off).
+    pub author: String,
     /// Open it as a draft.
     #[serde(default)]
     pub draft: bool,
@@ -273,6 +308,8 @@ pub enum StageName {
     BundleImage,
     /// Add the bundle image to the file-based catalog.
     Catalog,
+    /// Propose the bundle to a community catalog (OperatorHub) as a pull request.
+    Operatorhub,
 }
 
 impl StageName {
@@ -287,6 +324,7 @@ impl StageName {
             StageName::Release => "release",
             StageName::BundleImage => "bundle-image",
             StageName::Catalog => "catalog",
+            StageName::Operatorhub => "operatorhub",
         }
     }
 }

@@ -144,6 +144,11 @@ impl<'a> Builder<'a> {
                 BundleImage,
                 " (the catalog lists the bundle image by digest)",
             ),
+            (
+                Operatorhub,
+                Verify,
+                " (a bundle is never proposed unverified)",
+            ),
         ];
         if release_needs_render {
             needs.push((Release, Render, " (release.assets names rendered files)"));
@@ -278,6 +283,14 @@ impl<'a> Builder<'a> {
                 let step = super::catalog::catalog_step(s, package, channel, &mut found);
                 self.problems.extend(found);
                 Step::Catalog(step?)
+            }
+            StageName::Operatorhub => {
+                self.need(stage, "an operatorhub: section", s.operatorhub.as_ref())?;
+                let (package, channel) = self.package_channel(stage)?;
+                let mut found = Vec::new();
+                let step = super::operatorhub::operatorhub_step(s, package, &channel, &mut found);
+                self.problems.extend(found);
+                Step::Operatorhub(Box::new(step?))
             }
         })
     }

@@ -92,9 +92,91 @@ pub(crate) struct GitJob {
     pub(crate) secret: Option<olm_release_git::Credentials>,
     /// Decisions taken again after someone else moved the branch (`catalog.retries`).
     pub(crate) retries: u32,
+    /// Propose the change as a pull request instead of pushing it (`catalog.pull_request`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) pull_request: Option<PullJob>,
     /// The scratch checkout (under the output folder).
     #[serde(skip)]
     pub(crate) scratch: PathBuf,
+}
+
+/// A change proposed as a GitHub pull request: where, from which branch, titled how.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct PullJob {
+    /// The REST API base.
+    pub(crate) api: String,
+    /// The repository the pull request is opened on, `OWNER/REPO`.
+    pub(crate) repository: String,
+    /// The repository its branch is pushed to, `OWNER/REPO`.
+    pub(crate) fork: String,
+    /// The pull request's branch.
+    pub(crate) branch: String,
+    pub(crate) title: String,
+    pub(crate) draft: bool,
+    /// The variables the token came from.
+    pub(crate) credentials: Option<&'static str>,
+    #[serde(skip)]
+    pub(crate) token: Option<olm_release_base::Secret>,
+}
+
+impl PullJob {
+    /// The pull request job for `repository` from `fork`: the branch and title given, else
+    /// `olm-release/<package>-<version>` and `title`.
+    pub(crate) fn new(
+        s: &Settings,
+        api: &str,
+        repository: &(String, String),
+        fork: &(String, String),
+        branch: Option<&str>,
+        title: String,
+        draft: bool,
+    ) -> PullJob {
+        let version = s
+            .version
+            .as_ref()
+            .map(ToString::to_string)
+            .unwrap_or_default();
+        let package = s.package.clone().unwrap_or_default();
+        PullJob {
+            api: api.to_string(),
+            repository: format!("{}/{}", repository.0, repository.1),
+            fork: format!("{}/{}", fork.0, fork.1),
+            branch: branch.map_or_else(
+                || format!("olm-release/{package}-{}", version.replace('+', "_")),
+                str::to_string,
+            ),
+            title,
+            draft,
+            credentials: s
+                .credentials
+                .github
+                .as_ref()
+                .map(|_| "GITHUB_TOKEN or GH_TOKEN"),
+            token: s.credentials.github.clone(),
+        }
+    }
+
+    /// `OWNER` and `REPO` of the repository, and of the fork.
+    pub(crate) fn repos(&self) -> ((&str, &str), (&str, &str)) {
+        fn split(r: &str) -> (&str, &str) {
+            r.split_once('/').unwrap_or((r, ""))
+        }
+        (split(&self.repository), split(&self.fork))
+    }
+}
+
+/// A pull request job needs a token, in a dry-run too (it reads the repository through the
+/// API); a problem naming the variables when there is none.
+pub(crate) fn pull_token(job: &PullJob, at: String) -> Option<Problem> {
+    job.token.is_none().then(|| {
+        Problem::new(
+            at,
+            format!(
+                "a pull request to {} needs GITHUB_TOKEN (or GH_TOKEN), a token that may read it and push to {}, also for a dry-run (it reads the repository through GitHub's API)",
+                job.repository, job.fork
+            ),
+        )
+    })
 }
 
 impl GitJob {
@@ -121,14 +203,31 @@ pub(crate) fn target_job(s: &Settings, problems: &mut Vec<Problem>) -> Option<Ta
     Some(match c.target.clone()? {
         CatalogTarget::Dir(dir) => TargetJob::Dir { dir },
         CatalogTarget::Git(g) => {
-            if g.pull_request.is_some() {
-                problems.push(Problem::new(
-                    s.file.at(&["catalog", "pull_request"]),
-                    "catalog.pull_request: not supported by this build yet",
-                ));
-                return None;
-            }
             let (date, _) = super::time::epoch(s.source_date_epoch, &s.source);
+            let pull_request = g.pull_request.as_ref().map(|pr| {
+                let version = s
+                    .version
+                    .as_ref()
+                    .map(ToString::to_string)
+                    .unwrap_or_default();
+                let package = s.package.clone().unwrap_or_default();
+                let title = pr
+                    .title
+                    .clone()
+                    .unwrap_or_else(|| format!("{package} {version}: add it to the catalog"));
+                PullJob::new(
+                    s,
+                    &pr.api,
+                    &pr.repository,
+                    &pr.fork,
+                    pr.branch.as_deref(),
+                    title,
+                    pr.draft,
+                )
+            });
+            if let Some(p) = &pull_request {
+                problems.extend(pull_token(p, s.file.at(&["catalog", "pull_request"])));
+            }
             TargetJob::Git(Box::new(GitJob {
                 git: g.url,
                 branch: g.branch,
@@ -140,6 +239,7 @@ pub(crate) fn target_job(s: &Settings, problems: &mut Vec<Problem>) -> Option<Ta
                 credentials: s.credentials.git.as_ref().map(|_| GIT_CREDENTIALS),
                 secret: s.credentials.git.clone(),
                 retries: c.retries,
+                pull_request,
                 scratch: s.out.join("catalog-git"),
             }))
         }
@@ -185,6 +285,28 @@ pub(crate) fn show_catalog(c: &CatalogStep) -> Vec<String> {
         TargetJob::Dir { .. } => out.push(
             "validate the whole catalog (opm validate rules); write only what changed".to_string(),
         ),
+        TargetJob::Git(g) if g.pull_request.is_some() => {
+            let p = g.pull_request.as_ref().expect("matched");
+            out.push(
+                "validate the whole catalog (opm validate rules); propose only what changed"
+                    .to_string(),
+            );
+            out.push(format!(
+                "pull request \"{}\" on {} from {}:{}{} through {}; a rerun finds it, a merged one means nothing to do",
+                p.title,
+                p.repository,
+                p.fork,
+                p.branch,
+                if p.draft { " (draft)" } else { "" },
+                p.api
+            ));
+            out.push(format!(
+                "commit as {} (date {}); credentials: {}",
+                g.author,
+                super::time::format_time(g.date),
+                p.credentials.unwrap_or("none")
+            ));
+        }
         TargetJob::Git(g) => {
             out.push(
                 "validate the whole catalog (opm validate rules); commit only what changed"

@@ -73,6 +73,7 @@ fn details(step: &Step) -> Vec<String> {
         Step::Release(r) => release(r),
         Step::BundleImage(b) => super::images::show_bundle_image(b),
         Step::Catalog(c) => super::catalog::show_catalog(c),
+        Step::Operatorhub(o) => super::operatorhub::show_operatorhub(o),
         Step::Migrate(m) => super::migrate::show(m),
     }
 }

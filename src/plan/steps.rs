@@ -32,6 +32,7 @@ pub(crate) enum Step {
     Release(ReleaseStep),
     BundleImage(super::images::BundleImageStep),
     Catalog(super::catalog::CatalogStep),
+    Operatorhub(Box<super::operatorhub::OperatorhubStep>),
     Migrate(Box<MigrateStep>),
 }
 
@@ -48,6 +49,7 @@ impl Step {
             Step::Release(_) => "release",
             Step::BundleImage(_) => "bundle-image",
             Step::Catalog(_) => "catalog",
+            Step::Operatorhub(_) => "operatorhub",
             Step::Migrate(_) => "migrate",
         }
     }

@@ -63,6 +63,8 @@ pub(crate) struct Settings {
     pub(crate) release: Option<ReleaseSettings>,
     pub(crate) bundle_image: Option<BundleImageSettings>,
     pub(crate) catalog: Option<CatalogSettings>,
+    /// `operatorhub:` (`None` also when a key is unusable; a problem says why).
+    pub(crate) operatorhub: Option<super::catalog::OperatorHubSettings>,
     pub(crate) credentials: Creds,
     /// `SOURCE_DATE_EPOCH`, for reproducible timestamps.
     pub(crate) source_date_epoch: Option<u64>,

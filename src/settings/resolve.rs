@@ -120,6 +120,10 @@ pub(crate) fn resolve(args: &PipelineArgs, mode: RunMode, env: &Env) -> Result<S
         .catalog
         .as_ref()
         .map(|spec| catalog::catalog(spec, &file, &source, &out, args.insecure, &mut problems));
+    let operatorhub = p
+        .operatorhub
+        .as_ref()
+        .and_then(|spec| catalog::operatorhub(spec, &file, args.insecure, &mut problems));
     let image_credentials = images::credentials(env, &mut problems);
     let source_date_epoch = source_date_epoch(env)
         .map_err(|p| problems.push(p))
@@ -147,6 +151,7 @@ pub(crate) fn resolve(args: &PipelineArgs, mode: RunMode, env: &Env) -> Result<S
         release,
         bundle_image,
         catalog,
+        operatorhub,
         credentials: Creds {
             registry: credentials::registry(env),
             github: credentials::github(env),

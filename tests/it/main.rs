@@ -37,6 +37,8 @@ mod output;
 mod pipeline;
 mod plan;
 mod publish;
+mod pulls;
+mod pulls_fake;
 mod quay_fake;
 mod race;
 mod registry_dir;

@@ -21,6 +21,11 @@ pub(crate) enum TargetError {
         #[source]
         source: olm_release_git::GitError,
     },
+    /// The branch a pull request would go into does not exist.
+    #[error(
+        "github:{repository} has no branch {branch}; catalog.branch must name the branch pull requests go into"
+    )]
+    NoBranch { repository: String, branch: String },
     /// Another job kept moving the target: every decision taken lost the swap.
     #[error(
         "the catalog {target} moved {} while this job decided and wrote ({reason}); nothing of this release is in it. Run again once the other jobs publishing to it have finished (a rerun decides on what they published)",

@@ -22,6 +22,13 @@ pub(super) struct Opened {
     path: String,
 }
 
+impl Opened {
+    /// The catalog folder in the repository.
+    pub(super) fn path(&self) -> &str {
+        &self.path
+    }
+}
+
 pub(super) fn open(job: &GitJob, report: &Reporter) -> Result<Snapshot> {
     let git = Git::new(job.secret.clone());
     let at = job.git.clone();
@@ -61,13 +68,14 @@ fn short(sha: &str) -> &str {
     &sha[..sha.len().min(12)]
 }
 
-/// The changes as the commit's diff: paths relative to the repository.
-pub(super) fn diff(o: &Opened, changes: &[FileChange]) -> String {
+/// The changes to the catalog folder `path` as a commit's diff: paths relative to the
+/// repository.
+pub(super) fn diff(path: &str, changes: &[FileChange]) -> String {
     let moved: Vec<FileChange> = changes
         .iter()
         .map(|c| {
             let mut c = c.clone();
-            c.path = format!("{}/{}", o.path, c.path);
+            c.path = format!("{path}/{}", c.path);
             c
         })
         .collect();

@@ -9,6 +9,12 @@
 //! - git ([`git`]): a scratch checkout of the branch's commit; publishing commits the change
 //!   and pushes it without force. A push the remote rejects because the branch moved is
 //!   [`Published::Moved`]: the executor decides again on a fresh checkout.
+//! - git on GitHub with `catalog.pull_request` ([`pull`]): the base branch's catalog folder read
+//!   through GitHub's API into a scratch folder; publishing proposes the change as a pull
+//!   request (found and updated on a rerun; a merged one means nothing to do).
+//!
+//! Publishing asks the run's gate once, right before the write, so a dry-run reads the target,
+//! shows the change and writes nothing.
 //!
 //! A snapshot lives from the first step that reads the catalog (fetch-previous, or the check
 //! that the app registry and the catalog agree) to the catalog step, so the write is a swap
@@ -17,14 +23,18 @@
 mod dir;
 mod error;
 mod git;
+mod pull;
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 pub(crate) use error::TargetError;
+pub(crate) use pull::{clients, proposed};
 
 use crate::error::Result;
 use crate::plan::TargetJob;
 use crate::report::Reporter;
+use olm_release_http::events::{Events, Gate, Write};
 use olm_release_olm::fbc::FileChange;
 
 /// A target's catalog, read into a local folder.
@@ -43,23 +53,35 @@ pub(crate) struct Snapshot {
 enum Held {
     Dir(#[allow(dead_code)] Option<dir::Locked>),
     Git(git::Opened),
+    Pull(Box<pull::Opened>),
 }
 
 /// What publishing did.
 #[derive(Debug)]
 pub(crate) enum Published {
-    /// The target now holds the change; a line saying where (a commit, a digest).
+    /// The target holds the change (written now, or found there); a line saying where (a
+    /// commit, a pull request).
     Written(String),
+    /// A dry-run: the gate skipped the write.
+    Skipped,
     /// Someone else changed the target since it was read; nothing of this run landed.
     Moved { reason: String },
 }
 
 /// Reads the catalog of `job` into a snapshot; `writes`: the run will write (a dry-run takes no
 /// lock and makes no scratch writes outside the output folder).
-pub(crate) fn open(job: &TargetJob, writes: bool, report: &Reporter) -> Result<Snapshot> {
+pub(crate) async fn open(
+    job: &TargetJob,
+    writes: bool,
+    report: &Reporter,
+    events: Arc<dyn Events>,
+) -> Result<Snapshot> {
     match job {
         TargetJob::Dir { dir } => dir::open(dir, writes, report),
-        TargetJob::Git(g) => git::open(g, report),
+        TargetJob::Git(g) => match &g.pull_request {
+            Some(p) => pull::open(g, p, events).await,
+            None => git::open(g, report),
+        },
     }
 }
 
@@ -69,7 +91,8 @@ impl Snapshot {
     pub(crate) fn diff(&self, changes: &[FileChange]) -> String {
         match &self.held {
             Held::Dir(_) => olm_release_olm::fbc::disk::diff(changes),
-            Held::Git(o) => git::diff(o, changes),
+            Held::Git(o) => git::diff(o.path(), changes),
+            Held::Pull(o) => git::diff(o.path(), changes),
         }
     }
 
@@ -78,25 +101,42 @@ impl Snapshot {
         match &self.held {
             Held::Dir(_) => self.dir.display().to_string(),
             Held::Git(o) => git::target(o),
+            Held::Pull(o) => o.target(),
         }
     }
 
-    /// Publishes `changes`: written to the folder, or committed (`message`) and pushed.
-    pub(crate) fn publish(
+    /// Publishes `changes` (described by `write`, asked of `gate` right before): written to
+    /// the folder, committed (`message`) and pushed, or proposed as a pull request.
+    pub(crate) async fn publish(
         &self,
         job: &TargetJob,
         changes: &[FileChange],
         message: &str,
+        write: Write,
+        gate: &dyn Gate,
     ) -> Result<Published> {
-        match (&self.held, job) {
+        if let (Held::Pull(o), TargetJob::Git(g)) = (&self.held, job) {
+            // The proposal asks the gate itself (its write is the pull request).
+            return pull::publish(o, g, changes, message, gate).await;
+        }
+        if !gate.allow(&write) {
+            return Ok(Published::Skipped);
+        }
+        let done = match (&self.held, job) {
             (Held::Dir(_), _) => {
                 olm_release_olm::fbc::disk::apply(&self.dir, changes)?;
-                Ok(Published::Written(format!("wrote {}", self.dir.display())))
+                Published::Written(format!("wrote {}", self.dir.display()))
             }
-            (Held::Git(o), TargetJob::Git(g)) => git::publish(o, g, &self.dir, changes, message),
-            (Held::Git(_), _) => Err(crate::error::Error::internal(
-                "a git snapshot published to another kind of target",
-            )),
+            (Held::Git(o), TargetJob::Git(g)) => git::publish(o, g, &self.dir, changes, message)?,
+            _ => {
+                return Err(crate::error::Error::internal(
+                    "a catalog snapshot published to another kind of target",
+                ));
+            }
+        };
+        if matches!(done, Published::Written(_)) {
+            gate.done(write);
         }
+        Ok(done)
     }
 }

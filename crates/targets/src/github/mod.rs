@@ -16,14 +16,22 @@
 //!
 //! [`client`] talks to the API (octocrab; uploads by reqwest in `upload`), [`limits`] decides
 //! retries, [`config`] holds the knobs parsed from `release.options` and the upload URL rules.
+//!
+//! Pull requests ([`propose`]): a change to a repository's files, committed through the git
+//! data API (`gitdata`) on a branch of a fork and proposed through the pulls API (`pulls`),
+//! found and updated again on a rerun; the files a branch holds are read the same way
+//! ([`read_folder`], [`read_file`]).
 
 mod assets;
 mod client;
 mod config;
 mod error;
+mod gitdata;
 mod limits;
 pub mod octo;
 mod plan;
+mod propose;
+mod pulls;
 mod releases;
 mod upload;
 
@@ -33,6 +41,8 @@ pub use client::Client;
 pub use config::Config;
 pub use error::ApiError;
 pub use error::GitHubError;
+pub use gitdata::Author;
+pub use propose::{Proposal, Proposed, default_branch, propose, read_file, read_folder};
 
 /// A result whose error is a [`GitHubError`].
 pub(crate) type Result<T, E = GitHubError> = std::result::Result<T, E>;
