@@ -249,7 +249,7 @@ pub struct OperatorHubSpec {
     /// The fork the branch is pushed to, `OWNER/REPO` (required: the community repositories
     /// take pull requests from forks).
     pub fork: String,
-    /// The branch the pull request targets (default `main`).
+    /// The branch the pull request targets (default: the repository's default branch).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub base: Option<String>,
     /// The pull request's branch (default `olm-release/<package>-<version>`).
