@@ -12,7 +12,8 @@
 //! - [`Checkout::push`]: `git push --porcelain URL HEAD:refs/heads/BRANCH`, never forced: the
 //!   remote takes it only as a fast-forward of the commit the checkout was made from (or, for a
 //!   new branch, when the branch still does not exist). A push rejected as `fetch first` or
-//!   `non-fast-forward` means someone else moved the branch: [`Pushed::Moved`]. git-push(1)
+//!   `non-fast-forward` (or a remote that lost the race for the branch's ref lock to another
+//!   push, `cannot lock ref`) means someone else moved the branch: [`Pushed::Moved`]. git-push(1)
 //!   "OUTPUT" describes the porcelain lines read here.
 
 use std::path::{Path, PathBuf};
@@ -265,7 +266,9 @@ impl Checkout {
             ]
             .iter()
             .any(|r| summary.contains(r));
-            if moved && !summary.contains("remote rejected") {
+            if (moved && !summary.contains("remote rejected"))
+                || lost_ref_lock(&self.branch, &String::from_utf8_lossy(&out.stderr))
+            {
                 return Ok(Pushed::Moved {
                     reason: summary.trim().to_string(),
                 });
@@ -282,6 +285,18 @@ impl Checkout {
         }
         Err(git.failed(&args, &out))
     }
+}
+
+/// Whether the remote refused the update of `branch` because another push updated it (or held
+/// its lock) between its fast-forward check and its write: `[remote rejected] (failed to update
+/// ref)` with `cannot lock ref 'refs/heads/BRANCH': is at X but expected Y` (or the lock file
+/// existing). Pushes racing on one repository get this instead of `fetch first`; it means the
+/// same: the branch moved.
+fn lost_ref_lock(branch: &str, stderr: &str) -> bool {
+    let at = format!("cannot lock ref 'refs/heads/{branch}'");
+    stderr
+        .lines()
+        .any(|l| l.contains(&at) && (l.contains("but expected") || l.contains("File exists")))
 }
 
 /// Empties `dir` (a scratch folder this client owns) and creates it.

@@ -185,3 +185,17 @@ fn a_failure_names_the_command_and_never_the_token() {
         olm_release_base::Class::Stage
     );
 }
+
+#[test]
+fn a_remote_that_lost_the_ref_lock_to_another_push_means_the_branch_moved() {
+    // What git 2.x's receive-pack prints when two pushes race on one repository.
+    let stderr = "remote: error: cannot lock ref 'refs/heads/main': is at c7a55f9 but expected 544d250\nerror: failed to push some refs to '/tmp/r.git'\n";
+    assert!(super::lost_ref_lock("main", stderr));
+    let held = "remote: error: cannot lock ref 'refs/heads/main': Unable to create '/tmp/r.git/refs/heads/main.lock': File exists.\n";
+    assert!(super::lost_ref_lock("main", held));
+    assert!(!super::lost_ref_lock("other", stderr));
+    assert!(!super::lost_ref_lock(
+        "main",
+        "remote: error: cannot lock ref 'refs/heads/main': Permission denied\n"
+    ));
+}
