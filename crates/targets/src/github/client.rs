@@ -147,9 +147,11 @@ impl Client {
         Fut: Future<Output = ApiResult<T>>,
     {
         let max_attempts = self.cfg.retry.max_attempts;
+        let budget = self.cfg.retry.max_total;
+        // The attempts count against the budget too: a hanging API holds the run no longer.
         self.cfg
             .retry
-            .run(
+            .run_bounded(
                 op,
                 |e: &ApiError| e.verdict,
                 |n, wait, e| {
@@ -160,6 +162,18 @@ impl Client {
                         max_attempts,
                         wait,
                     })
+                },
+                |last| ApiError {
+                    verdict: Verdict::Fail,
+                    ..Self::transport(
+                        &self.api,
+                        format!(
+                            "no answer within the retry budget of {}s{}",
+                            budget.as_secs(),
+                            last.map(|l| format!("; the last attempt: {l}"))
+                                .unwrap_or_default()
+                        ),
+                    )
                 },
             )
             .await
