@@ -43,6 +43,7 @@ mod preflight;
 mod push;
 mod push_release;
 mod release_assets;
+mod release_check;
 pub(crate) mod render;
 #[cfg(test)]
 mod tests;
@@ -129,6 +130,8 @@ pub(crate) async fn execute(plan: &Plan, report: &Arc<Reporter>) -> Result<()> {
     // Where fetch-previous (reading a catalog target) is, with render's output, for a rewind.
     let mut rewind: Option<(usize, Rendered)> = None;
     let mut round: u32 = 1;
+    // Whether the release step was asked what it would refuse (before the first write).
+    let mut release_checked = false;
     let mut i = 0;
     while let Some(step) = steps.get(i) {
         let name = step.name();
@@ -136,6 +139,12 @@ pub(crate) async fn execute(plan: &Plan, report: &Arc<Reporter>) -> Result<()> {
             && matches!(f.source, FetchSource::Catalog { .. })
         {
             rewind = Some((i, r.clone()));
+        }
+        if !release_checked && release_check::writes(step) {
+            release_check::run(&exec, carried.sources())
+                .await
+                .map_err(|e| Error::step("preflight", e))?;
+            release_checked = true;
         }
         report.stage_start(name);
         let started = Instant::now();

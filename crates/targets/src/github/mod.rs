@@ -147,6 +147,41 @@ pub async fn publish(
     finish(gate, events, client, req, &release, &target).await
 }
 
+/// What [`publish`] would refuse, read without writing anything, so a run can ask before its
+/// first write to any target: a published release (not a draft) whose assets differ from
+/// `assets` without `force`, or a release GitHub keeps immutable that would need a delete.
+/// `None`: no release yet, a draft, or one `publish` would bring in line.
+pub async fn refusal(
+    req: &Request<'_>,
+    client: &Client,
+    assets: &[Asset],
+) -> Result<Option<GitHubError>> {
+    let target = format!("github:{}/{} release {}", req.owner, req.repo, req.tag);
+    let Some(release) = find(client, req.tag).await? else {
+        return Ok(None);
+    };
+    if release.draft {
+        return Ok(None);
+    }
+    let remote = client.assets(release.id).await?;
+    let plan = plan::plan(assets, &remote);
+    let deletes = !plan.strays.is_empty()
+        || plan.actions.iter().any(|a| {
+            matches!(
+                a,
+                Action::Replace { .. } | Action::Finish { old: Some(_), .. }
+            )
+        });
+    if release.immutable == Some(true) && deletes {
+        return Ok(Some(GitHubError::Immutable { target }));
+    }
+    let changed = plan::changed(assets, &remote, &plan);
+    Ok(
+        (!req.force && !changed.is_empty())
+            .then_some(GitHubError::AssetChanged { target, changed }),
+    )
+}
+
 /// The release for `tag`: published (by tag) or draft (from the full list).
 async fn find(client: &Client, tag: &str) -> Result<Option<Release>> {
     if let Some(r) = client.release_by_tag(tag).await? {
