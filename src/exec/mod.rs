@@ -141,9 +141,14 @@ pub(crate) async fn execute(plan: &Plan, report: &Arc<Reporter>) -> Result<()> {
             rewind = Some((i, r.clone()));
         }
         if !release_checked && release_check::writes(step) {
-            release_check::run(&exec, carried.sources())
-                .await
-                .map_err(|e| Error::step("preflight", e))?;
+            let checked = tokio::select! {
+                r = release_check::run(&exec, carried.sources()) => r,
+                () = interrupt.received() => {
+                    let written = report.written();
+                    return Err(Interrupted { step: "preflight", written }.into());
+                }
+            };
+            checked.map_err(|e| Error::step("preflight", e))?;
             release_checked = true;
         }
         report.stage_start(name);
