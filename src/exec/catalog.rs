@@ -71,7 +71,11 @@ pub(crate) async fn run(
     }
     let write = Write {
         what,
-        target: format!("{} ({} file(s) changed)", snap.target(), changes.len()),
+        target: format!(
+            "{} ({} changed)",
+            snap.target(),
+            olm_release_base::words::count(changes.len(), "file")
+        ),
         digest: None,
     };
     report.block(&snap.diff(&changes), step.show_diff);

@@ -49,8 +49,8 @@ pub(crate) async fn run(step: &OperatorhubStep, exec: &Exec<'_>, v: &Verified) -
     if !published.is_empty() {
         if published == ours {
             report.info(&format!(
-                "{repo} (branch {base}) already has {root}/ with these {} file(s): nothing to propose",
-                ours.len()
+                "{repo} (branch {base}) already has {root}/ with these {}: nothing to propose",
+                olm_release_base::words::count(ours.len(), "file")
             ));
             return Ok(());
         }

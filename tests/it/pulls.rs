@@ -68,7 +68,7 @@ async fn a_catalog_pull_request_is_opened_found_on_rerun_and_done_once_merged() 
         "{err}"
     );
     assert!(
-        err.contains("pull request \"sample-operator 0.1.0: add it to the catalog\" (1 file(s))"),
+        err.contains("pull request \"sample-operator 0.1.0: add it to the catalog\" (1 file)"),
         "{err}"
     );
     assert_eq!(fake.writes(), 0, "{:#?}", fake.world().log);

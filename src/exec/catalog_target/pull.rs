@@ -82,8 +82,8 @@ pub(super) async fn open(g: &GitJob, job: &PullJob, events: Arc<dyn Events>) -> 
         std::fs::write(&path, bytes).map_err(io)?;
     }
     events.detail(&format!(
-        "read {} file(s) of {}/ on branch {base} of {} at {commit} through {}",
-        files.len(),
+        "read {} of {}/ on branch {base} of {} at {commit} through {}",
+        olm_release_base::words::count(files.len(), "file"),
         g.path,
         job.repository,
         job.api

@@ -142,9 +142,9 @@ pub async fn propose(
     })?;
     if open.is_none() && holds(upstream, &base_commit.tree.sha, p.files).await? {
         events.note(&format!(
-            "{target}: the branch {} already holds the {} file(s): nothing to propose",
+            "{target}: the branch {} already holds the {}: nothing to propose",
             p.base,
-            p.files.len()
+            olm_release_base::words::count(p.files.len(), "file")
         ));
         gate.kept(write(p, &target));
         return Ok(Proposed::InBase);
@@ -211,10 +211,10 @@ async fn same_files(
 ) -> Result<Proposed, GitHubError> {
     if pr.title == p.title && pr.body.as_deref() == Some(p.body) {
         events.note(&format!(
-            "{target}: pull request #{} ({}) already proposes these {} file(s)",
+            "{target}: pull request #{} ({}) already proposes these {}",
             pr.number,
             pr.html_url,
-            p.files.len()
+            olm_release_base::words::count(p.files.len(), "file")
         ));
         gate.kept(write(p, target));
         return Ok(Proposed::Unchanged {
@@ -244,7 +244,11 @@ async fn same_files(
 /// The one write a proposal is.
 fn write(p: &Proposal<'_>, target: &str) -> Write {
     Write {
-        what: format!("pull request \"{}\" ({} file(s))", p.title, p.files.len()),
+        what: format!(
+            "pull request \"{}\" ({})",
+            p.title,
+            olm_release_base::words::count(p.files.len(), "file")
+        ),
         target: target.to_string(),
         digest: None,
     }
