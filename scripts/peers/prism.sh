@@ -5,8 +5,11 @@
 #   scripts/peers/prism.sh stop    # stop it by its recorded PID
 #
 # `start` installs @stoplight/prism-cli and @octokit/openapi with npm into
-# $OLM_RELEASE_TOOLS/prism, trims GitHub's own OpenAPI description to the
-# /repos/{owner}/{repo}/releases* paths (all components kept), and runs
+# $OLM_RELEASE_TOOLS/prism, trims GitHub's own OpenAPI description to the paths the tests
+# use (all components kept): /repos/{owner}/{repo} (the default branch),
+# /repos/{owner}/{repo}/releases* (release targets), /repos/{owner}/{repo}/git/* (git data:
+# refs, commits, trees, blobs) and /repos/{owner}/{repo}/pulls and /pulls/{pull_number} (pull
+# requests), and runs
 # `prism proxy --errors` on a free 127.0.0.1 port, forwarding to a second free port where the
 # test's in-process fake GitHub will listen. Invalid requests get 422 from Prism and never
 # reach the fake; non-conforming fake answers become 500. It prints, on stdout only:
@@ -36,19 +39,23 @@ install() {
       "@stoplight/prism-cli@$PRISM_VERSION" "@octokit/openapi@$OPENAPI_VERSION") >&2
 }
 
-# Keeps only the release paths; writes atomically so a half-written spec is never used.
+# Keeps only the paths the tests use; writes atomically so a half-written spec is never used.
 trim() {
   local spec="$dir/node_modules/@octokit/openapi/generated/api.github.com.json"
-  local out="$dir/releases-only.json"
+  local out="$dir/github-trimmed.json"
   if [ -s "$out" ] && [ "$out" -nt "$spec" ]; then return; fi
-  echo "prism: trimming $spec to the release paths" >&2
+  echo "prism: trimming $spec to the paths the tests use" >&2
   node -e '
     const fs = require("fs");
     const [src, dst] = process.argv.slice(1);
     const spec = JSON.parse(fs.readFileSync(src, "utf8"));
     const paths = {};
     for (const [k, v] of Object.entries(spec.paths)) {
-      if (k.startsWith("/repos/{owner}/{repo}/releases")) paths[k] = v;
+      if (k === "/repos/{owner}/{repo}" ||
+          k.startsWith("/repos/{owner}/{repo}/releases") ||
+          k.startsWith("/repos/{owner}/{repo}/git/") ||
+          k === "/repos/{owner}/{repo}/pulls" ||
+          k === "/repos/{owner}/{repo}/pulls/{pull_number}") paths[k] = v;
     }
     spec.paths = paths;
     fs.writeFileSync(dst + ".tmp", JSON.stringify(spec));
@@ -79,7 +86,7 @@ start() {
   echo "prism: proxy on 127.0.0.1:$port -> fake GitHub on 127.0.0.1:$upstream" >&2
   # The bin is a node script: the PID recorded is node's own.
   "$dir/node_modules/.bin/prism" proxy -h 127.0.0.1 -p "$port" --errors \
-    "$dir/releases-only.json" "http://127.0.0.1:$upstream" >"$log" 2>&1 &
+    "$dir/github-trimmed.json" "http://127.0.0.1:$upstream" >"$log" 2>&1 &
   echo $! > "$pidfile"
   for _ in $(seq 1 240); do
     if grep -q "Prism is listening" "$log"; then

@@ -10,28 +10,28 @@
 //! registry one release ahead (its head is our CSV, the catalog's is what our CSV replaces), and
 //! the reverse order leaves the catalog ahead. Both are completed by this run.
 
+use super::catalog_target::Snapshot;
 use super::errors::HeadsDiffer;
-use super::outputs::Assembled;
 use crate::error::Result;
 use crate::plan::CatalogStep;
 use crate::report::Reporter;
 use olm_release_olm::decision::Decision;
 use olm_release_olm::fbc::{self, disk};
 
-/// Checks that the catalog folder of `step` names the same channel head as the app registry
-/// did for `assembled`; `registry` describes the app registry for messages.
+/// Checks that the catalog of `step`, read into `snap`, names the same channel head as the app
+/// registry did when it decided `decision` for the new CSV `ours`; `registry` describes the
+/// app registry for messages.
 pub(crate) fn check(
     step: &CatalogStep,
-    assembled: &Assembled,
+    snap: &Snapshot,
+    ours: &olm_release_olm::Manifest,
+    decision: &Decision,
     registry: &str,
     report: &Reporter,
 ) -> Result<()> {
-    let Some(ours) = assembled.bundle.csvs.first() else {
-        return Ok(());
-    };
     let ours_name = ours.name().unwrap_or_default().to_string();
     let ours_replaces = ours.replaces().map(str::to_string);
-    let from_registry: Option<String> = match &assembled.decision {
+    let from_registry: Option<String> = match decision {
         Decision::First { .. } => None,
         Decision::Replaces { head, .. } | Decision::SkipOlder { head } => Some(head.clone()),
         Decision::SameVersion { .. } => Some(ours_name.clone()),
@@ -41,14 +41,14 @@ pub(crate) fn check(
         // The registry's channel is absent or headed by a CSV ours replaces or skips.
         Decision::AddChannels { .. } => None,
     };
-    let loaded = disk::read(&step.dir)?;
+    let loaded = disk::read(&snap.dir)?;
     let from_catalog = fbc::head(&loaded.catalog, &step.package, &step.channel)?;
     let catalog_name = from_catalog.as_ref().map(|h| h.name.clone());
     let shown = |h: &Option<String>| {
         h.clone()
             .unwrap_or_else(|| "no head (nothing published)".into())
     };
-    if let Decision::AddChannels { channels, .. } = &assembled.decision
+    if let Decision::AddChannels { channels, .. } = decision
         && channels.contains(&step.channel)
     {
         // This release adds (or moves) the channel in the registry; the catalog may lack it,
@@ -61,7 +61,7 @@ pub(crate) fn check(
             report.detail(&format!(
                 "this release adds {ours_name} to channel {} of the app registry; the catalog {} has {}",
                 step.channel,
-                step.dir.display(),
+                snap.shown,
                 shown(&catalog_name)
             ));
             return Ok(());
@@ -70,7 +70,7 @@ pub(crate) fn check(
             channel: step.channel.clone(),
             registry: registry.to_string(),
             registry_head: format!("{ours_name} (this release adds it to the channel)"),
-            catalog: step.dir.display().to_string(),
+            catalog: snap.shown.clone(),
             catalog_head: shown(&catalog_name),
             csv: ours_name,
         }
@@ -79,7 +79,7 @@ pub(crate) fn check(
     if from_registry == catalog_name {
         report.detail(&format!(
             "the app registry and the catalog {} agree on the head of channel {}: {}",
-            step.dir.display(),
+            snap.shown,
             step.channel,
             shown(&from_registry)
         ));
@@ -107,7 +107,7 @@ pub(crate) fn check(
         channel: step.channel.clone(),
         registry: registry.to_string(),
         registry_head: shown(&from_registry),
-        catalog: step.dir.display().to_string(),
+        catalog: snap.shown.clone(),
         catalog_head: shown(&catalog_name),
         csv: ours_name,
     }

@@ -24,6 +24,7 @@ pub(crate) async fn run(
     report: &Reporter,
     gate: &dyn Gate,
     v: &Verified,
+    ours: Option<String>,
 ) -> Result<Option<Imaged>> {
     if let Some(Fetched::SkipOlder { head }) = &v.decision {
         report.info(&format!(
@@ -96,19 +97,64 @@ pub(crate) async fn run(
         let pinned = format!("{}@{existing}", step.name);
         return Ok(Some(Imaged { pinned, csv, crds }));
     }
+    // Deciding again after the catalog moved may change the CSV's replaces: the image this run
+    // pushed a moment ago under the tag is replaced by the one the new decision gives.
+    let replaces_ours = match &ours {
+        Some(ours) if ours != image.digest() => {
+            store
+                .resolve(&step.tag, &|e: Event| event(report, e))
+                .await?
+                .as_ref()
+                == Some(ours)
+        }
+        _ => false,
+    };
+    if replaces_ours {
+        report.info(&format!(
+            "{}:{} holds {} this run pushed before deciding again; replacing it",
+            store.describe(),
+            step.tag,
+            ours.as_deref().unwrap_or_default()
+        ));
+    }
     let req = PushRequest {
         image: &image,
         tag: &step.tag,
-        force: step.force,
+        force: step.force || replaces_ours,
     };
     let pinned = publish(store, &req, &step.name, report, gate).await?;
     Ok(Some(Imaged { pinned, csv, crds }))
+}
+
+/// The registry+v1 bundle folder of the verified bundle `v` of `package` (the CSV, its CRDs
+/// and the other objects), labelled with `channels`: what the `operatorhub` step proposes.
+pub(super) fn bundle_folder(
+    package: &str,
+    v: &Verified,
+    channels: &[String],
+) -> Result<BundleFolder> {
+    let (csv, crds) = v
+        .newest
+        .clone()
+        .ok_or_else(|| Error::internal("a bundle folder without a verified CSV"))?;
+    let objects: Vec<_> = crds.iter().chain(v.objects.iter()).cloned().collect();
+    folder_of(package, v, &csv, &objects, channels)
 }
 
 /// The registry+v1 bundle folder of `csv` and `objects`, its channels annotation `channels`
 /// (the package's default channel when it is one of them).
 fn labelled(
     step: &BundleImageStep,
+    v: &Verified,
+    csv: &olm_release_olm::Manifest,
+    objects: &[olm_release_olm::Manifest],
+    channels: &[String],
+) -> Result<BundleFolder> {
+    folder_of(&step.package, v, csv, objects, channels)
+}
+
+fn folder_of(
+    package: &str,
     v: &Verified,
     csv: &olm_release_olm::Manifest,
     objects: &[olm_release_olm::Manifest],
@@ -121,7 +167,7 @@ fn labelled(
         .filter(|d| channels.contains(d));
     Ok(BundleFolder::build(&BundleInput {
         spec: BundleSpec {
-            package: step.package.clone(),
+            package: package.to_string(),
             channels: channels.to_vec(),
             default_channel,
         },

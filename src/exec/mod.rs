@@ -20,23 +20,30 @@
 //!
 //! Racing jobs: a run that pushes to a `dir:` registry holds the package's publication lock from
 //! fetch-previous to the end of the push; on an app registry the push step checks after writing
-//! that no concurrently published release forks the channel (`converge`).
+//! that no concurrently published release forks the channel (`converge`). A catalog target is
+//! read once ([`catalog_target::Snapshot`], a `dir:` folder locked until the catalog step) and
+//! written with a compare-and-swap; when another job moved it meanwhile, the executor goes back
+//! to fetch-previous with render's output and decides again on a fresh read (at most
+//! `catalog.retries` times), so the CSV in the bundle image and the catalog entry always agree.
 
 mod agree;
 mod bundle_image;
 mod catalog;
+mod catalog_target;
 mod context;
 mod converge;
 mod errors;
 mod fetch_previous;
 mod interrupt;
 mod migrate;
+mod operatorhub;
 mod outputs;
 mod package;
 mod preflight;
 mod push;
 mod push_release;
 mod release_assets;
+mod release_check;
 pub(crate) mod render;
 #[cfg(test)]
 mod tests;
@@ -65,6 +72,10 @@ enum Carried {
     Verified(Verified),
     /// The verified bundle and its pushed image (`None`: skipped as older than the head).
     Imaged(Verified, Option<Imaged>),
+    /// The catalog target moved since fetch-previous read it: decide again.
+    Moved {
+        reason: String,
+    },
 }
 
 impl Carried {
@@ -76,13 +87,14 @@ impl Carried {
             Carried::Packaged(_) => "package",
             Carried::Verified(_) => "verify",
             Carried::Imaged(..) => "bundle-image",
+            Carried::Moved { .. } => "catalog",
         }
     }
 
     /// Where the release step finds its files, whatever ran before it.
     fn sources(&self) -> AssetSources<'_> {
         match self {
-            Carried::Start => AssetSources::default(),
+            Carried::Start | Carried::Moved { .. } => AssetSources::default(),
             Carried::Rendered(r) => AssetSources {
                 rendered: Some(r.borrowed()),
                 bundle_folder: None,
@@ -107,13 +119,38 @@ impl Carried {
     }
 }
 
-/// Runs every step of `plan`, stopping at the first failure.
+/// Runs every step of `plan`, stopping at the first failure. When the catalog step finds that
+/// another job moved the catalog target since fetch-previous read it, the steps from
+/// fetch-previous on run again with render's output, on a fresh read of the target.
 pub(crate) async fn execute(plan: &Plan, report: &Arc<Reporter>) -> Result<()> {
     let exec = Exec::new(plan, report);
+    let steps = plan.steps();
     let mut carried = Carried::Start;
     let mut interrupt = interrupt::Listener::start();
-    for step in plan.steps() {
+    // Where fetch-previous (reading a catalog target) is, with render's output, for a rewind.
+    let mut rewind: Option<(usize, Rendered)> = None;
+    let mut round: u32 = 1;
+    // Whether the release step was asked what it would refuse (before the first write).
+    let mut release_checked = false;
+    let mut i = 0;
+    while let Some(step) = steps.get(i) {
         let name = step.name();
+        if let (Step::FetchPrevious(f), Carried::Rendered(r)) = (step, &carried)
+            && matches!(f.source, FetchSource::Catalog { .. })
+        {
+            rewind = Some((i, r.clone()));
+        }
+        if !release_checked && release_check::writes(step) {
+            let checked = tokio::select! {
+                r = release_check::run(&exec, carried.sources()) => r,
+                () = interrupt.received() => {
+                    let written = report.written();
+                    return Err(Interrupted { step: "preflight", written }.into());
+                }
+            };
+            checked.map_err(|e| Error::step("preflight", e))?;
+            release_checked = true;
+        }
         report.stage_start(name);
         let started = Instant::now();
         let result = tokio::select! {
@@ -125,9 +162,118 @@ pub(crate) async fn execute(plan: &Plan, report: &Arc<Reporter>) -> Result<()> {
             }
         };
         report.stage_end(name, started.elapsed(), result.is_ok());
-        carried = result.map_err(|e| Error::step(name, e))?;
+        match result.map_err(|e| Error::step(name, e))? {
+            Carried::Moved { reason } => {
+                let (at, rendered) = rewind.clone().ok_or_else(|| {
+                    Error::internal("the catalog moved, and no fetch-previous reads it")
+                })?;
+                let retries = catalog_retries(plan);
+                if round > retries {
+                    let target = exec
+                        .plan
+                        .steps()
+                        .iter()
+                        .find_map(|s| match s {
+                            Step::Catalog(c) => Some(c.target.describe()),
+                            _ => None,
+                        })
+                        .unwrap_or_default();
+                    let e = catalog_target::TargetError::Moved {
+                        target,
+                        attempts: round,
+                        reason,
+                    };
+                    return Err(Error::step(name, e.into()));
+                }
+                round += 1;
+                report.note(&format!(
+                    "{reason}: another job published meanwhile; deciding again on what it published (attempt {round} of {})",
+                    retries + 1
+                ));
+                exec.forget_catalog();
+                pause(round).await;
+                carried = Carried::Rendered(rendered);
+                i = at;
+            }
+            c => {
+                carried = c;
+                i += 1;
+            }
+        }
     }
     Ok(())
+}
+
+/// `catalog.retries` of the plan's catalog step.
+fn catalog_retries(plan: &Plan) -> u32 {
+    plan.steps()
+        .iter()
+        .find_map(|s| match s {
+            Step::Catalog(c) => Some(c.target.retries()),
+            _ => None,
+        })
+        .unwrap_or(0)
+}
+
+/// A random pause before deciding again (50–250 ms, longer each round), so jobs that lost
+/// together do not collide again in step.
+async fn pause(round: u32) {
+    let ms = 50.0 + 200.0 * olm_release_http::retry::jitter();
+    tokio::time::sleep(std::time::Duration::from_secs_f64(
+        ms * f64::from(round.min(4)) / 1000.0,
+    ))
+    .await;
+}
+
+/// The catalog step on the target's snapshot. A pipeline whose fetch-previous reads the
+/// catalog hands a moved target back to the executor (which decides again from
+/// fetch-previous); one that read the app registry reads the catalog again here, checks that it
+/// still agrees with the registry's decision, and adds the entry again.
+async fn catalog_step(
+    exec: &Exec<'_>,
+    s: &crate::plan::CatalogStep,
+    v: &Verified,
+    image: &Imaged,
+) -> Result<catalog::Outcome> {
+    let rewinds = exec.plan.steps().iter().any(|st| {
+        matches!(st, Step::FetchPrevious(f) if matches!(f.source, FetchSource::Catalog { .. }))
+    });
+    let registry = exec.plan.steps().iter().find_map(|st| match st {
+        Step::FetchPrevious(f) => f
+            .registry()
+            .map(|(r, ns)| format!("{} {ns}/{}", r.location, f.package)),
+        _ => None,
+    });
+    let mut attempt = 0;
+    loop {
+        let snap = exec.take_catalog(&s.target).await?;
+        if attempt > 0
+            && let (Some(at), Some(decision)) = (&registry, &v.decision)
+        {
+            agree::check(s, &snap, &image.csv, decision, at, exec.report)?;
+        }
+        let outcome = catalog::run(s, exec.report, &exec.gate, image, &snap).await?;
+        drop(snap);
+        match outcome {
+            catalog::Outcome::Moved { reason } if !rewinds => {
+                attempt += 1;
+                if attempt > s.target.retries() {
+                    return Err(catalog_target::TargetError::Moved {
+                        target: s.target.describe(),
+                        attempts: attempt,
+                        reason,
+                    }
+                    .into());
+                }
+                exec.report.note(&format!(
+                    "{reason}: another job published meanwhile; adding the entry again (attempt {} of {})",
+                    attempt + 1,
+                    s.target.retries() + 1
+                ));
+            }
+            other => return Ok(other),
+        }
+    }
 }
 
 /// The one match: each step with the output it consumes.
@@ -140,9 +286,18 @@ async fn run_step(exec: &Exec<'_>, step: &Step, carried: Carried) -> Result<Carr
         }
         (Step::Render(s), Carried::Start) => Carried::Rendered(render::run(s, report)?),
         (Step::FetchPrevious(s), Carried::Rendered(r)) => match &s.source {
-            FetchSource::Catalog { dir, entry_skips } => {
-                let from = fetch_previous::catalog::From { dir, entry_skips };
-                Carried::Assembled(fetch_previous::catalog::run(s, &from, report, r)?)
+            FetchSource::Catalog {
+                target,
+                entry_skips,
+            } => {
+                let snap = exec.take_catalog(target).await?;
+                let from = fetch_previous::catalog::From {
+                    snap: &snap,
+                    entry_skips,
+                };
+                let assembled = fetch_previous::catalog::run(s, &from, report, r);
+                exec.keep_catalog(snap);
+                Carried::Assembled(assembled?)
             }
             FetchSource::Registry {
                 registry: job,
@@ -154,9 +309,14 @@ async fn run_step(exec: &Exec<'_>, step: &Step, carried: Carried) -> Result<Carr
                 if let Some(catalog) = exec.plan.steps().iter().find_map(|step| match step {
                     Step::Catalog(c) => Some(c),
                     _ => None,
-                }) {
+                }) && let Some(ours) = assembled.bundle.csvs.first()
+                {
                     let at = format!("{} {namespace}/{}", registry.describe(), s.package);
-                    agree::check(catalog, &assembled, &at, report)?;
+                    let snap = exec.take_catalog(&catalog.target).await?;
+                    let agreed =
+                        agree::check(catalog, &snap, ours, &assembled.decision, &at, report);
+                    exec.keep_catalog(snap);
+                    agreed?;
                 }
                 Carried::Assembled(assembled)
             }
@@ -205,15 +365,37 @@ async fn run_step(exec: &Exec<'_>, step: &Step, carried: Carried) -> Result<Carr
         }
         (Step::BundleImage(s), Carried::Verified(v)) => {
             let store = exec.image(&s.image)?;
-            let image = bundle_image::run(s, store, report, &exec.gate, &v).await?;
+            let ours = exec.pushed_image.borrow().clone();
+            let image = bundle_image::run(s, store, report, &exec.gate, &v, ours).await?;
+            if let Some(i) = &image
+                && let Some((_, digest)) = i.pinned.rsplit_once('@')
+            {
+                *exec.pushed_image.borrow_mut() = Some(digest.to_string());
+            }
             Carried::Imaged(v, image)
         }
-        (Step::Catalog(s), Carried::Imaged(v, i)) => {
-            match &i {
-                Some(image) => catalog::run(s, report, &exec.gate, image)?,
-                None => report.info("no bundle image to add (policy 'skip')"),
+        (Step::Catalog(s), Carried::Imaged(v, i)) => match &i {
+            Some(image) => match catalog_step(exec, s, &v, image).await? {
+                catalog::Outcome::Done => Carried::Imaged(v, i),
+                catalog::Outcome::Moved { reason } => Carried::Moved { reason },
+            },
+            None => {
+                report.info("no bundle image to add (policy 'skip')");
+                exec.forget_catalog();
+                Carried::Imaged(v, i)
             }
-            Carried::Imaged(v, i)
+        },
+        (Step::Operatorhub(s), c @ Carried::Verified(_)) => {
+            if let Carried::Verified(v) = &c {
+                operatorhub::run(s, exec, v).await?;
+            }
+            c
+        }
+        (Step::Operatorhub(s), c @ Carried::Imaged(..)) => {
+            if let Carried::Imaged(v, _) = &c {
+                operatorhub::run(s, exec, v).await?;
+            }
+            c
         }
         (Step::Migrate(s), Carried::Start) => {
             let registry = exec.registry(&s.registry)?;

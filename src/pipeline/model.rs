@@ -59,6 +59,9 @@ pub struct Pipeline {
     /// The file-based catalog the bundle image is added to (the `catalog` stage).
     #[serde(default)]
     pub catalog: Option<CatalogSpec>,
+    /// The community catalog pull request (the `operatorhub` stage).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub operatorhub: Option<OperatorHubSpec>,
     /// The stages to run, in order.
     pub stages: Vec<StageName>,
     /// Other jobs of the same pipeline: by name, the keys each replaces (`--variant NAME`).
@@ -166,12 +169,41 @@ pub struct BundleImageSpec {
     pub image: Option<String>,
 }
 
-/// The file-based catalog.
+/// The file-based catalog, and where it is kept (its target).
 #[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct CatalogSpec {
-    /// The catalog folder (inside the source or the output folder).
-    pub dir: String,
+    /// Where the catalog is kept: `dir:PATH` (a folder inside the source or the output folder),
+    /// `git:URL` (a folder of a branch of a git repository: any URL or path the `git` CLI
+    /// reaches), `image:HOST[:PORT]/REPOSITORY:TAG` or `image:oci:PATH:TAG` (a catalog image).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target: Option<String>,
+    /// The catalog folder: the same as `target: dir:PATH` (kept for pipelines written before
+    /// `target`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dir: Option<String>,
+    /// git targets: the branch (default: the remote's default branch).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub branch: Option<String>,
+    /// git targets: the catalog folder inside the repository (default `catalog`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// git targets: the commit's author, `Name <email>` (default
+    /// `olm-release <olm-release@users.noreply.github.com>`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub author: Option<String>,
+    /// image targets: the opm base image, pinned by digest (`HOST/REPOSITORY@sha256:…`, or
+    /// `oci:PATH@sha256:…`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base_image: Option<String>,
+    /// git targets on GitHub: propose the change as a pull request instead of pushing it to the
+    /// branch.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pull_request: Option<PullRequestSpec>,
+    /// How many times the publication is decided again after another job moved the target
+    /// between the read and the write (git and image targets). Default 5.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retries: Option<u32>,
     /// Names of bundles this release's entry skips (besides the CSV's `spec.skips`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub skips: Vec<String>,
@@ -183,6 +215,63 @@ pub struct CatalogSpec {
     /// (publish nothing, exit 0).
     #[serde(default)]
     pub older: OlderPolicy,
+}
+
+/// `catalog.pull_request`: the catalog change proposed as a GitHub pull request.
+#[derive(Debug, Clone, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct PullRequestSpec {
+    /// The repository the pull request is opened on, `OWNER/REPO` (default: read from a
+    /// `github.com` target URL).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repository: Option<String>,
+    /// The fork the branch is pushed to, `OWNER/REPO` (default: the repository itself).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fork: Option<String>,
+    /// The pull request's branch (default `olm-release/<package>-<version>`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub branch: Option<String>,
+    /// The pull request's title (default `<package> <version>: add it to the catalog`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// Open it as a draft.
+    #[serde(default)]
+    pub draft: bool,
+    /// The GitHub REST API base (GitHub Enterprise: `https://HOST/api/v3`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub api_url: Option<String>,
+}
+
+/// The `operatorhub:` section: the `operatorhub` stage's pull request to a community catalog.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct OperatorHubSpec {
+    /// The community catalog repository, `OWNER/REPO` (default
+    /// `k8s-operatorhub/community-operators`; or `redhat-openshift-ecosystem/community-operators-prod`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repository: Option<String>,
+    /// The fork the branch is pushed to, `OWNER/REPO` (required: the community repositories
+    /// take pull requests from forks).
+    pub fork: String,
+    /// The branch the pull request targets (default: the repository's default branch).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base: Option<String>,
+    /// The pull request's branch (default `olm-release/<package>-<version>`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub branch: Option<String>,
+    /// The pull request's title (default `operator <package> (<version>)`, the form the
+    /// community pipelines expect).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// The commit's author and `Signed-off-by:` line, `Name <email>` (required: the community
+    /// repositories check the DCO sign-off).
+    pub author: String,
+    /// Open it as a draft.
+    #[serde(default)]
+    pub draft: bool,
+    /// The GitHub REST API base (GitHub Enterprise: `https://HOST/api/v3`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub api_url: Option<String>,
 }
 
 /// One entry of `release.assets`.
@@ -223,6 +312,8 @@ pub enum StageName {
     BundleImage,
     /// Add the bundle image to the file-based catalog.
     Catalog,
+    /// Propose the bundle to a community catalog (OperatorHub) as a pull request.
+    Operatorhub,
 }
 
 impl StageName {
@@ -237,6 +328,7 @@ impl StageName {
             StageName::Release => "release",
             StageName::BundleImage => "bundle-image",
             StageName::Catalog => "catalog",
+            StageName::Operatorhub => "operatorhub",
         }
     }
 }

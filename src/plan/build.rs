@@ -144,6 +144,11 @@ impl<'a> Builder<'a> {
                 BundleImage,
                 " (the catalog lists the bundle image by digest)",
             ),
+            (
+                Operatorhub,
+                Verify,
+                " (a bundle is never proposed unverified)",
+            ),
         ];
         if release_needs_render {
             needs.push((Release, Render, " (release.assets names rendered files)"));
@@ -190,8 +195,15 @@ impl<'a> Builder<'a> {
                     (None, Some(c)) => {
                         let package =
                             self.need(stage, "package: (the OLM package)", s.package.as_ref())?;
+                        let mut found = Vec::new();
+                        let target = super::catalog::target_job(s, &mut found);
+                        // The catalog step reports the same problems; a plan without it
+                        // (fetch-previous alone) reports them here.
+                        if !s.stages.contains(&StageName::Catalog) {
+                            self.problems.extend(found);
+                        }
                         let source = FetchSource::Catalog {
-                            dir: c.dir.clone(),
+                            target: target?,
                             entry_skips: c.skips.clone(),
                         };
                         (source, package, c.older)
@@ -267,7 +279,18 @@ impl<'a> Builder<'a> {
             StageName::Catalog => {
                 self.need(stage, "a catalog: section", s.catalog.as_ref())?;
                 let (package, channel) = self.package_channel(stage)?;
-                Step::Catalog(super::images::catalog_step(s, package, channel)?)
+                let mut found = Vec::new();
+                let step = super::catalog::catalog_step(s, package, channel, &mut found);
+                self.problems.extend(found);
+                Step::Catalog(step?)
+            }
+            StageName::Operatorhub => {
+                self.need(stage, "an operatorhub: section", s.operatorhub.as_ref())?;
+                let (package, channel) = self.package_channel(stage)?;
+                let mut found = Vec::new();
+                let step = super::operatorhub::operatorhub_step(s, package, &channel, &mut found);
+                self.problems.extend(found);
+                Step::Operatorhub(Box::new(step?))
             }
         })
     }

@@ -1,11 +1,10 @@
-//! The steps that publish where OLM reads today: `bundle-image` (the registry+v1 bundle folder,
-//! its reproducible OCI image, pushed to an image target) and `catalog` (the bundle added to a
-//! file-based catalog folder by digest), and how a pipeline's sections become them.
+//! The step that publishes bundle images (`bundle-image`: the registry+v1 bundle folder, its
+//! reproducible OCI image, pushed to an image target), how a pipeline's section becomes it,
+//! and how an image target is reached ([`ImageJob`], which catalog images use too).
 //!
 //! A bundle image is never pushed unverified: the stage order puts `verify` before
 //! `bundle-image` (as before `push`), so the image holds exactly the CSV and CRDs the verify
-//! stage validated, under the pipeline's profile. The catalog stage validates the whole
-//! catalog with the rules of `opm validate` before it writes.
+//! stage validated, under the pipeline's profile.
 
 use std::path::PathBuf;
 
@@ -68,24 +67,6 @@ pub(crate) struct BundleImageStep {
     pub(crate) force: bool,
 }
 
-/// Add the pushed bundle image to the catalog folder, validate the catalog, write it.
-#[derive(Debug, Clone, Serialize)]
-pub(crate) struct CatalogStep {
-    pub(crate) dir: PathBuf,
-    pub(crate) package: String,
-    pub(crate) channel: String,
-    /// Every channel the release joins, `channel` first: the bundle gets an entry in each
-    /// (an already-published bundle joining a channel gets its entry there).
-    #[serde(skip_serializing_if = "single")]
-    pub(crate) channels: Vec<String>,
-    pub(crate) skips: Vec<String>,
-    pub(crate) skip_range: Option<String>,
-    pub(crate) force: bool,
-    /// Show the catalog diff normally (a dry-run), not only with `-v`.
-    #[serde(skip)]
-    pub(crate) show_diff: bool,
-}
-
 /// The bundle-image step of `s`, given its package and channel (`None` when a section is
 /// unusable; a problem already says why).
 pub(crate) fn bundle_image_step(
@@ -122,23 +103,8 @@ pub(crate) fn bundle_image_step(
     })
 }
 
-/// The catalog step of `s`.
-pub(crate) fn catalog_step(s: &Settings, package: String, channel: String) -> Option<CatalogStep> {
-    let c = s.catalog.as_ref()?;
-    Some(CatalogStep {
-        dir: c.dir.clone(),
-        channels: release_channels(s, &channel),
-        package,
-        channel,
-        skips: c.skips.clone(),
-        skip_range: c.skip_range.clone(),
-        force: s.mode.force,
-        show_diff: s.mode.dry_run,
-    })
-}
-
 /// Every channel of the release, `channel` first.
-fn release_channels(s: &Settings, channel: &str) -> Vec<String> {
+pub(super) fn release_channels(s: &Settings, channel: &str) -> Vec<String> {
     if s.channels.is_empty() {
         vec![channel.to_string()]
     } else {
@@ -174,26 +140,6 @@ pub(crate) fn show_bundle_image(b: &BundleImageStep) -> Vec<String> {
         ),
         format!("credentials: {}", b.image.credentials.unwrap_or("none")),
     ]
-}
-
-/// The plan's text lines of the catalog step.
-pub(crate) fn show_catalog(c: &CatalogStep) -> Vec<String> {
-    let mut out = vec![
-        format!(
-            "add the bundle by digest to {} (package {}, channel {}; replaces the channel head)",
-            c.dir.display(),
-            c.package,
-            c.channel
-        ),
-        "validate the whole catalog (opm validate rules); write only what changed".to_string(),
-    ];
-    if !c.skips.is_empty() {
-        out.push(format!("skips: {}", c.skips.join(", ")));
-    }
-    if let Some(r) = &c.skip_range {
-        out.push(format!("skipRange: {r}"));
-    }
-    out
 }
 
 /// One channel (or none): shown as `channel` alone (the serialised steps of this module's and

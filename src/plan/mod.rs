@@ -16,11 +16,13 @@
 //! prints it and executes the same value, so what is printed is what runs.
 
 mod build;
+mod catalog;
 mod checks;
 mod document;
 mod images;
 mod migrate;
 mod notes;
+mod operatorhub;
 mod publish;
 mod release_step;
 mod show;
@@ -28,11 +30,13 @@ mod steps;
 mod time;
 
 pub(crate) use build::{build, render_only};
+pub(crate) use catalog::{CatalogStep, GitJob, PullJob, TargetJob};
 pub(crate) use checks::{SUMS, github_keeps};
 pub(crate) use document::Plan;
-pub(crate) use images::{BundleImageStep, CatalogStep, ImageJob};
+pub(crate) use images::{BundleImageStep, ImageJob};
 pub(crate) use migrate::{MigrateInputs, migrate};
 pub(crate) use notes::Notes;
+pub(crate) use operatorhub::OperatorhubStep;
 pub(crate) use publish::{PublishInputs, publish};
 pub(crate) use release_step::*;
 pub(crate) use steps::*;

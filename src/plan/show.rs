@@ -72,7 +72,8 @@ fn details(step: &Step) -> Vec<String> {
         Step::Push(p) => push(p),
         Step::Release(r) => release(r),
         Step::BundleImage(b) => super::images::show_bundle_image(b),
-        Step::Catalog(c) => super::images::show_catalog(c),
+        Step::Catalog(c) => super::catalog::show_catalog(c),
+        Step::Operatorhub(o) => super::operatorhub::show_operatorhub(o),
         Step::Migrate(m) => super::migrate::show(m),
     }
 }
@@ -157,10 +158,14 @@ fn fetch(s: &FetchStep) -> Vec<String> {
             "read the default release of {} {namespace}/{}",
             registry.location, s.package
         ),
-        FetchSource::Catalog { dir, .. } => format!(
-            "read the channel heads of package {} in the catalog {} (no registry: section; a missing folder is a first release)",
+        FetchSource::Catalog { target, .. } => format!(
+            "read the channel heads of package {} in the catalog {} (no registry: section; a missing {} is a first release)",
             s.package,
-            dir.display()
+            target.describe(),
+            match target {
+                super::catalog::TargetJob::Dir { .. } => "folder",
+                super::catalog::TargetJob::Git(_) => "branch or folder",
+            }
         ),
     };
     vec![

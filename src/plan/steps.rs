@@ -31,7 +31,8 @@ pub(crate) enum Step {
     Push(PushStep),
     Release(ReleaseStep),
     BundleImage(super::images::BundleImageStep),
-    Catalog(super::images::CatalogStep),
+    Catalog(super::catalog::CatalogStep),
+    Operatorhub(Box<super::operatorhub::OperatorhubStep>),
     Migrate(Box<MigrateStep>),
 }
 
@@ -48,6 +49,7 @@ impl Step {
             Step::Release(_) => "release",
             Step::BundleImage(_) => "bundle-image",
             Step::Catalog(_) => "catalog",
+            Step::Operatorhub(_) => "operatorhub",
             Step::Migrate(_) => "migrate",
         }
     }
@@ -177,8 +179,9 @@ pub(crate) enum FetchSource {
         namespace: String,
     },
     Catalog {
-        /// The catalog folder the catalog stage writes.
-        dir: PathBuf,
+        /// Where the catalog stage keeps the catalog.
+        #[serde(flatten)]
+        target: super::catalog::TargetJob,
         /// `catalog.skips`: the catalog stage adds them to the entry, not to the CSV, so a
         /// rerun takes them out of the entry's `skips` to rebuild the same CSV.
         #[serde(skip)]

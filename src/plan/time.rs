@@ -8,16 +8,22 @@ use super::steps::{CreatedAt, TimeSource};
 /// `createdAt`: `SOURCE_DATE_EPOCH`, else the commit time of the source folder's `HEAD`, so
 /// the same inputs render the same bytes; without either, the UNIX epoch.
 pub(crate) fn created_at(epoch: Option<u64>, source: &Path) -> CreatedAt {
-    let (secs, from) = match epoch {
+    let (secs, from) = self::epoch(epoch, source);
+    CreatedAt {
+        value: format_time(secs),
+        from,
+    }
+}
+
+/// The time a run stamps on what it makes: `SOURCE_DATE_EPOCH`, else the commit time of the
+/// source folder's `HEAD`, else the UNIX epoch; and where it came from.
+pub(crate) fn epoch(epoch: Option<u64>, source: &Path) -> (u64, TimeSource) {
+    match epoch {
         Some(e) => (e, TimeSource::SourceDateEpoch),
         None => match git_commit_time(source) {
             Some(e) => (e, TimeSource::GitCommit),
             None => (0, TimeSource::Epoch),
         },
-    };
-    CreatedAt {
-        value: format_time(secs),
-        from,
     }
 }
 

@@ -31,6 +31,38 @@ pub(crate) fn github(env: &Env) -> Option<Secret> {
         .map(Secret::new)
 }
 
+/// Where git's HTTPS credentials come from, for messages.
+pub(crate) const GIT_CREDENTIALS: &str = "GIT_TOKEN or GITHUB_TOKEN";
+
+/// git over HTTPS: `GIT_TOKEN`, else `GITHUB_TOKEN`, as the password of `GIT_USERNAME` (else
+/// `x-access-token`, the user GitHub takes a token for). A value the credential helper cannot
+/// hand over (a line break) is a problem.
+pub(crate) fn git(
+    env: &Env,
+    problems: &mut Vec<crate::error::Problem>,
+) -> Option<olm_release_git::Credentials> {
+    let get = |k: &str| env.get(k).filter(|v| !v.is_empty());
+    let (var, token) = ["GIT_TOKEN", "GITHUB_TOKEN"]
+        .iter()
+        .find_map(|k| get(k).map(|v| (*k, v)))?;
+    let username = get("GIT_USERNAME")
+        .cloned()
+        .unwrap_or_else(|| "x-access-token".into());
+    for (name, value) in [(var, token.as_str()), ("GIT_USERNAME", username.as_str())] {
+        if value.contains(['\n', '\r', '\0']) {
+            problems.push(crate::error::Problem::new(
+                name,
+                "holds a line break; git's credential helper cannot pass it on (a stray newline?)",
+            ));
+            return None;
+        }
+    }
+    Some(olm_release_git::Credentials {
+        username,
+        password: Secret::new(token.clone()),
+    })
+}
+
 /// Why registry credentials cannot be sent, if they cannot.
 pub(crate) fn registry_problem(c: &Credentials) -> Option<(&'static str, String)> {
     match c {

@@ -1,15 +1,14 @@
-//! The `bundle_image:` and `catalog:` sections, resolved: the image target parsed (an `oci:`
-//! folder resolved against the source folder), the tag checked, plain http refused off
-//! loopback unless `--insecure`, the catalog folder resolved and kept inside the source or
-//! the output folder, and the image registry's credentials read from `OCI_USERNAME` and
-//! `OCI_PASSWORD`.
+//! The `bundle_image:` section, resolved: the image target parsed (an `oci:` folder resolved
+//! against the source folder), the tag checked, plain http refused off loopback unless
+//! `--insecure`, and the image registry's credentials read from `OCI_USERNAME` and
+//! `OCI_PASSWORD` (which catalog images use too).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use super::inputs::{Env, PipelineFile};
 use super::urls::resolve_path;
 use crate::error::Problem;
-use crate::pipeline::model::{BundleImageSpec, CatalogSpec};
+use crate::pipeline::model::BundleImageSpec;
 use olm_release_base::secret::Secret;
 use olm_release_oci::{self as oci, Target};
 
@@ -27,16 +26,6 @@ pub(crate) struct BundleImageSettings {
     /// The name the catalog pins by digest (`None`: unusable, a problem says why).
     pub(crate) image: Option<String>,
     pub(crate) insecure: bool,
-}
-
-/// `catalog:`, resolved.
-#[derive(Debug, Clone)]
-pub(crate) struct CatalogSettings {
-    pub(crate) dir: PathBuf,
-    pub(crate) skips: Vec<String>,
-    pub(crate) skip_range: Option<String>,
-    /// `catalog.older`: fetch-previous's policy when it reads this catalog.
-    pub(crate) older: crate::pipeline::OlderPolicy,
 }
 
 pub(crate) fn bundle_image(
@@ -105,56 +94,6 @@ pub(crate) fn bundle_image(
     }
 }
 
-/// `catalog:`; the folder must lie inside the source or the output folder, so a typo never
-/// writes a catalog somewhere else on the machine.
-pub(crate) fn catalog(
-    spec: &CatalogSpec,
-    file: &PipelineFile,
-    source: &Path,
-    out: &Path,
-    problems: &mut Vec<Problem>,
-) -> CatalogSettings {
-    let dir = resolve_path(source, Path::new(&spec.dir));
-    let inside = |root: &Path| normal(&dir).starts_with(normal(root));
-    if spec.dir.is_empty() || !(inside(source) || inside(out)) {
-        problems.push(Problem::new(
-            file.at(&["catalog", "dir"]),
-            format!(
-                "catalog.dir: {} is outside the source folder {} and the output folder {}; give a folder inside one of them",
-                dir.display(),
-                source.display(),
-                out.display()
-            ),
-        ));
-    }
-    CatalogSettings {
-        dir,
-        skips: spec.skips.clone(),
-        skip_range: spec.skip_range.clone(),
-        older: spec.older,
-    }
-}
-
-/// `p` without `.` components and with `..` applied, so `a/../../b` cannot pass as inside `a`.
-fn normal(p: &Path) -> PathBuf {
-    let base = if p.is_absolute() {
-        PathBuf::new()
-    } else {
-        std::env::current_dir().unwrap_or_default()
-    };
-    let mut out = PathBuf::new();
-    for c in base.join(p).components() {
-        match c {
-            std::path::Component::CurDir => {}
-            std::path::Component::ParentDir => {
-                out.pop();
-            }
-            other => out.push(other),
-        }
-    }
-    out
-}
-
 /// `OCI_USERNAME` with `OCI_PASSWORD`; one without the other is a problem.
 pub(crate) fn credentials(env: &Env, problems: &mut Vec<Problem>) -> Option<oci::Credentials> {
     let get = |k: &str| env.get(k).filter(|v| !v.is_empty());
@@ -172,16 +111,5 @@ pub(crate) fn credentials(env: &Env, problems: &mut Vec<Problem>) -> Option<oci:
             ));
             None
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_parent_step_does_not_make_a_folder_inside() {
-        assert!(normal(Path::new("/a/b/./c")).starts_with("/a/b"));
-        assert!(!normal(Path::new("/a/b/../../etc")).starts_with("/a/b"));
     }
 }

@@ -10,6 +10,7 @@
 //! file that cannot be read or parsed at all stops here. Nothing downstream looks at clap or
 //! the environment.
 
+mod catalog;
 mod credentials;
 mod images;
 mod inputs;
@@ -23,7 +24,8 @@ mod unread;
 mod urls;
 mod verify;
 
-pub(crate) use credentials::{github_problem, registry_problem};
+pub(crate) use catalog::CatalogTarget;
+pub(crate) use credentials::{GIT_CREDENTIALS, github_problem, registry_problem};
 pub(crate) use images::{OCI_PASSWORD, OCI_USERNAME};
 pub use inputs::Env;
 pub(crate) use limits::bundle_limits;

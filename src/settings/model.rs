@@ -4,7 +4,8 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use super::images::{BundleImageSettings, CatalogSettings};
+use super::catalog::CatalogSettings;
+use super::images::BundleImageSettings;
 use super::inputs::PipelineFile;
 use super::notes::NotesSource;
 use super::urls::Target;
@@ -62,6 +63,8 @@ pub(crate) struct Settings {
     pub(crate) release: Option<ReleaseSettings>,
     pub(crate) bundle_image: Option<BundleImageSettings>,
     pub(crate) catalog: Option<CatalogSettings>,
+    /// `operatorhub:` (`None` also when a key is unusable; a problem says why).
+    pub(crate) operatorhub: Option<super::catalog::OperatorHubSettings>,
     pub(crate) credentials: Creds,
     /// `SOURCE_DATE_EPOCH`, for reproducible timestamps.
     pub(crate) source_date_epoch: Option<u64>,
@@ -112,6 +115,9 @@ pub(crate) struct Creds {
     pub(crate) github: Option<Secret>,
     /// The image registry's (`OCI_USERNAME` / `OCI_PASSWORD`).
     pub(crate) image: Option<olm_release_oci::Credentials>,
+    /// git over HTTPS (`GIT_TOKEN`, else `GITHUB_TOKEN`; user `GIT_USERNAME`, else
+    /// `x-access-token`).
+    pub(crate) git: Option<olm_release_git::Credentials>,
 }
 
 impl Settings {

@@ -8,7 +8,7 @@ use super::inputs::{Env, PipelineFile};
 use super::model::{CONCURRENT_WAIT, Creds, RegistrySettings, ReleaseSettings, RunMode, Settings};
 use super::network::{registry_http, registry_retry};
 use super::urls::Target;
-use super::{credentials, images, limits, notes, options, unread, urls, verify};
+use super::{catalog, credentials, images, limits, notes, options, unread, urls, verify};
 use crate::ci::CiContext;
 use crate::cli::PipelineArgs;
 use crate::error::{Problem, Problems, Result};
@@ -140,7 +140,11 @@ pub(crate) fn resolve(
     let catalog = p
         .catalog
         .as_ref()
-        .map(|spec| images::catalog(spec, &file, &source, &out, &mut problems));
+        .map(|spec| catalog::catalog(spec, &file, &source, &out, args.insecure, &mut problems));
+    let operatorhub = p
+        .operatorhub
+        .as_ref()
+        .and_then(|spec| catalog::operatorhub(spec, &file, args.insecure, &mut problems));
     let image_credentials = images::credentials(env, &mut problems);
     let source_date_epoch = source_date_epoch(env)
         .map_err(|p| problems.push(p))
@@ -168,10 +172,12 @@ pub(crate) fn resolve(
         release,
         bundle_image,
         catalog,
+        operatorhub,
         credentials: Creds {
             registry: credentials::registry(env),
             github: credentials::github(env),
             image: image_credentials,
+            git: credentials::git(env, &mut problems),
         },
         source_date_epoch,
         ci: CiContext::from_env(env),

@@ -383,3 +383,45 @@ fn a_published_version_joins_a_channel_from_the_catalog_and_a_rerun_writes_nothi
     );
     assert_eq!(file_contents(&out), before);
 }
+
+/// A catalog-only run holds the catalog folder's lock from fetch-previous to the catalog write,
+/// so racing jobs on one folder read, decide and write one after the other (issue 25).
+#[test]
+fn a_catalog_only_run_holds_the_folder_lock_from_fetch_previous_to_the_write() {
+    let work = Work::sample();
+    assert_code(&run(&work, PIPELINE, "0.1.0", &[]), 0);
+    let catalog = work.path().join(OUT).join("catalog");
+    let before = file_contents(&catalog);
+    let held = std::fs::File::open(&catalog).unwrap();
+    held.lock().unwrap();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_olm-release"))
+        .current_dir(work.path())
+        .args(["run", PIPELINE, "--var", "VERSION=0.2.0"])
+        .env_clear()
+        .env("PATH", std::env::var("PATH").unwrap())
+        .env(EPOCH.0, EPOCH.1)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "the job went on while another held the catalog"
+    );
+    assert_eq!(file_contents(&catalog), before);
+    drop(held);
+    let o = child.wait_with_output().unwrap();
+    assert_code(&o, 0);
+    let err = stderr(&o);
+    assert!(
+        err.contains(
+            "waited for another job publishing to the catalog ./_out/catalog-only/catalog"
+        ),
+        "{err}"
+    );
+    assert!(
+        err.contains("channel alpha head sample-operator.v0.1.0"),
+        "{err}"
+    );
+}

@@ -537,3 +537,55 @@ async fn a_replace_interrupted_after_its_upload_is_finished_without_uploading_ag
     assert!(delete.unwrap() < rename.unwrap(), "{:#?}", w.log);
     assert!(!stderr(&o).contains(TOKEN));
 }
+
+/// All or nothing across targets (issue 25): a rerun whose OperatorSource differs from the one
+/// on the published GitHub release is refused before the push, so the app registry is not
+/// written and the run is not left half published.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_release_the_release_step_would_refuse_is_asked_before_the_push() {
+    let fake = Fake::start(false).await;
+    let work = Work::sample();
+    // The sample pipeline (push, bundle-image, catalog, then release), released on GitHub.
+    let text = std::fs::read_to_string(work.path().join("pipelines/sample.yaml")).unwrap();
+    assert!(text.contains("  target: dir:_out/release\n"));
+    let text = text.replace(
+        "  target: dir:_out/release\n",
+        &format!(
+            "  target: github:acme/sample-operator\n  api_url: {}\n",
+            fake.api
+        ),
+    );
+    std::fs::write(work.path().join("pipelines/gh.yaml"), text).unwrap();
+    assert_code(&run(&work, &["--dry-run"], false).await, 0);
+    {
+        let mut w = fake.world();
+        w.seed_release("v0.1.0", false);
+        w.seed_asset("v0.1.0", CSV, "uploaded", &local(&work, CSV));
+        w.seed_asset("v0.1.0", SOURCE, "uploaded", b"old");
+        w.log.clear();
+    }
+    let o = run(&work, &[], true).await;
+    assert_code(&o, 1);
+    let err = stderr(&o);
+    assert!(err.contains("stage preflight"), "{err}");
+    assert!(
+        err.contains("published asset(s) differ from the local ones")
+            && err.contains(&format!("{SOURCE} (published sha256:")),
+        "{err}"
+    );
+    let registry =
+        olm_release_appregistry::dir::DirRegistry::new(work.path().join("_out/registry"));
+    let pushed = registry
+        .releases("sample", "sample-operator")
+        .unwrap_or_default();
+    assert!(pushed.is_empty(), "pushed before the refusal: {pushed:?}");
+    assert!(
+        !work.path().join("_out/oci").exists(),
+        "a bundle image was written before the refusal"
+    );
+    assert!(
+        fake.world().log.iter().all(|l| l.starts_with("GET")),
+        "{:?}",
+        fake.world().log
+    );
+}

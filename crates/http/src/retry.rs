@@ -56,6 +56,33 @@ impl RetryPolicy {
         half + half.mul_f64(jitter())
     }
 
+    /// As [`run`](Self::run), but the attempts count against `max_total` too: an attempt still
+    /// running when the budget is spent is dropped, and the error is `expired(last)` (`last`:
+    /// the previous attempt's error, if any). So a server that hangs holds the caller
+    /// `max_total` at most, not `max_total` plus a last attempt's timeout.
+    pub async fn run_bounded<T, E, F, Fut>(
+        &self,
+        op: F,
+        classify: impl Fn(&E) -> Verdict,
+        mut on_retry: impl FnMut(u32, Duration, &E),
+        expired: impl FnOnce(Option<String>) -> E,
+    ) -> Result<T, E>
+    where
+        F: FnMut() -> Fut,
+        Fut: std::future::Future<Output = Result<T, E>>,
+        E: std::fmt::Display,
+    {
+        let last = std::cell::RefCell::new(None);
+        let run = self.run(op, classify, |n, wait, e| {
+            *last.borrow_mut() = Some(e.to_string());
+            on_retry(n, wait, e);
+        });
+        match tokio::time::timeout(self.max_total, run).await {
+            Ok(r) => r,
+            Err(_) => Err(expired(last.borrow_mut().take())),
+        }
+    }
+
     /// Runs `op` until it succeeds, `classify` says fail, or the policy's bounds are reached.
     /// `on_retry` is told each retry (attempt number, the wait) so the caller can report it.
     pub async fn run<T, E, F, Fut>(
@@ -214,6 +241,59 @@ mod tests {
             )
             .await;
         assert_eq!((err, calls.get()), (Err("422"), 1));
+    }
+
+    /// On a paused clock: a server that never answers holds the bounded loop exactly
+    /// `max_total`, though one attempt alone could take longer; the error names the last
+    /// attempt's.
+    #[tokio::test(flavor = "current_thread", start_paused = true)]
+    async fn a_hanging_attempt_ends_with_the_budget() {
+        let policy = RetryPolicy {
+            max_attempts: 6,
+            base_delay: Duration::from_secs(1),
+            max_delay: Duration::from_secs(60),
+            max_total: Duration::from_secs(300),
+        };
+        let started = Instant::now();
+        let calls = Cell::new(0);
+        let r: Result<(), String> = policy
+            .run_bounded(
+                || {
+                    calls.set(calls.get() + 1);
+                    async {
+                        // An attempt's own timeout: 60 s without an answer.
+                        tokio::time::sleep(Duration::from_secs(60)).await;
+                        Err("no answer within 60s".to_string())
+                    }
+                },
+                |_| Verdict::Retry(None),
+                |_, _, _| {},
+                |last| format!("budget spent; last: {}", last.unwrap_or_default()),
+            )
+            .await;
+        assert_eq!(started.elapsed(), Duration::from_secs(300));
+        assert_eq!(
+            r,
+            Err("budget spent; last: no answer within 60s".to_string())
+        );
+        assert!(calls.get() >= 4, "{}", calls.get());
+        // The unbounded loop starts a last attempt within the budget and waits for it.
+        let started = Instant::now();
+        let _ = policy
+            .run(
+                || async {
+                    tokio::time::sleep(Duration::from_secs(60)).await;
+                    Err::<(), _>("no answer")
+                },
+                |_| Verdict::Retry(None),
+                |_, _, _| {},
+            )
+            .await;
+        assert!(
+            started.elapsed() > Duration::from_secs(300),
+            "{:?}",
+            started.elapsed()
+        );
     }
 
     /// On a paused clock: the waits the server asks for are honoured exactly, and no retry

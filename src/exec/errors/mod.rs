@@ -249,3 +249,24 @@ macro_rules! stage_failure {
     )*};
 }
 stage_failure!(VerifyError, CatalogInvalid, HeadsDiffer);
+
+/// The `operatorhub` step's refusal.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum OperatorhubError {
+    /// The community catalog already has this version with other files.
+    #[error(
+        "{repository} already has {folder}/ with other files ({}); a published bundle is not changed: publish a new version, or pass --force to propose replacing it",
+        differ.join(", ")
+    )]
+    Changed {
+        repository: String,
+        folder: String,
+        differ: Vec<String>,
+    },
+}
+
+impl Classified for OperatorhubError {
+    fn class(&self) -> Class {
+        Class::Stage
+    }
+}

@@ -13,10 +13,9 @@
 //! a first release. Nothing is carried: a registry+v1 bundle holds one CSV, so the bundle keeps
 //! only the new CSV and its own CRDs.
 
-use std::path::Path;
-
 use super::{csv_name, first_notes};
 use crate::error::Result;
+use crate::exec::catalog_target::Snapshot;
 use crate::exec::errors::FetchError;
 use crate::exec::outputs::{Assembled, Basis, Rendered};
 use crate::plan::FetchStep;
@@ -30,8 +29,8 @@ use olm_release_olm::{Bundle, Channel, Level, Manifest, PackageManifest};
 
 /// The catalog source of a fetch-previous step.
 pub(crate) struct From<'a> {
-    /// The catalog folder.
-    pub(crate) dir: &'a Path,
+    /// The target's catalog, read.
+    pub(crate) snap: &'a Snapshot,
     /// `catalog.skips`: in the catalog entry, but not in the CSV.
     pub(crate) entry_skips: &'a [String],
 }
@@ -59,12 +58,12 @@ pub(crate) fn run(
         carried: Vec::new(),
         summary: None,
     };
-    let shown = from.dir.display().to_string();
+    let shown = from.snap.shown.clone();
     let name = csv_name(&rendered).to_string();
-    let found = heads(step, from.dir)?;
+    let found = heads(step, from.snap)?;
     let (pkg, channel) = (&step.package, &step.channel);
     if found.is_empty() {
-        let reason = if from.dir.exists() {
+        let reason = if !from.snap.fresh {
             format!(
                 "the catalog {shown} has no channel '{}' of package {pkg}",
                 step.channels.join("', '")
@@ -186,8 +185,8 @@ pub(crate) fn run(
 /// The head of each channel of the release that the catalog has, in the release's order; empty
 /// when the folder is missing or has none of them. A catalog that cannot be read or breaks
 /// `opm validate`'s rules is an error naming the file.
-fn heads(step: &FetchStep, dir: &Path) -> Result<Vec<Found>> {
-    let loaded = disk::read(dir)?;
+fn heads(step: &FetchStep, snap: &Snapshot) -> Result<Vec<Found>> {
+    let loaded = disk::read(&snap.dir)?;
     let findings = fbc::validate(&loaded.catalog);
     let errors: Vec<_> = findings
         .iter()
@@ -195,7 +194,7 @@ fn heads(step: &FetchStep, dir: &Path) -> Result<Vec<Found>> {
         .collect();
     if let Some(first) = errors.first() {
         return Err(FetchError::CatalogInvalid {
-            dir: dir.display().to_string(),
+            dir: snap.shown.clone(),
             errors: errors.len(),
             first: first.to_string(),
         }

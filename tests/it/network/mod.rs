@@ -162,6 +162,52 @@ fn a_self_signed_certificate_is_refused_once_with_the_fix() {
     assert_eq!(front.connections(), 1, "a certificate error was retried");
 }
 
+/// A GitHub API behind a self-signed certificate: one connection (certificate errors are not
+/// retried, though the release options allow 3 retries) and a message saying what to set.
+#[test]
+fn a_self_signed_github_api_is_tried_once() {
+    let pki = Pki::new();
+    let front = TlsFront::start(pki.self_signed_server(), None);
+    let origin = format!("https://127.0.0.1:{}", front.port);
+    let work = Work::sample();
+    let options = r#"retries: "3", retry_delay_ms: "5""#;
+    let file = crate::github::write_pipeline(&work, &origin, options, "");
+    let o = work.run(&["run", file], &[("GITHUB_TOKEN", TOKEN)]);
+    support::assert_code(&o, 1);
+    let err = stderr(&o);
+    assert!(err.contains("TLS: the server's certificate"), "{err}");
+    assert!(err.contains("set SSL_CERT_FILE"), "{err}");
+    assert_eq!(front.connections(), 1, "a certificate error was retried");
+}
+
+/// A GitHub API that accepts connections and never answers: the run gives up when the retry
+/// budget (`retry_max_seconds`, here 1 s) is spent, though one call may wait 60 s
+/// (`timeout_seconds`): the attempts count against the budget, and the error says so.
+#[test]
+fn a_hanging_github_api_holds_the_run_no_longer_than_the_retry_budget() {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        let mut held = Vec::new();
+        for c in listener.incoming() {
+            held.push(c);
+        }
+    });
+    let work = Work::sample();
+    let options =
+        r#"retries: "5", retry_delay_ms: "5", timeout_seconds: "60", retry_max_seconds: "1""#;
+    let file =
+        crate::github::write_pipeline(&work, &format!("http://127.0.0.1:{port}"), options, "");
+    let o = work.run(&["run", file], &[("GITHUB_TOKEN", TOKEN)]);
+    support::assert_code(&o, 1);
+    let err = stderr(&o);
+    assert!(
+        err.contains("no answer within the retry budget of 1s"),
+        "{err}"
+    );
+    assert!(!err.contains(TOKEN));
+}
+
 /// Unusable network variables are input errors naming the variable (exit 2).
 #[test]
 fn unusable_network_variables_are_input_errors() {

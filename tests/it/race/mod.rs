@@ -9,6 +9,7 @@
 //! chain carries a CSV for every release on the registry.
 
 mod branches;
+mod catalog;
 
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};

@@ -19,8 +19,8 @@ use serde_json::Value;
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::GitHubError;
 use super::config::{Config, encode, upload_root};
+use super::error::GitHubError;
 pub use super::error::{ApiError, ApiResult};
 use super::limits;
 use olm_release_base::secret::Secret;
@@ -60,6 +60,9 @@ pub struct Client {
     pub(super) upload_root: String,
     /// `/repos/{owner}/{repo}`, encoded.
     pub(super) repo_route: String,
+    /// The repository's owner and name.
+    pub(super) owner: String,
+    pub(super) repo: String,
     pub(crate) cfg: Config,
     pub(super) events: Arc<dyn Events>,
 }
@@ -130,6 +133,8 @@ impl Client {
             api,
             upload_root,
             repo_route: format!("/repos/{}/{}", encode(owner), encode(repo)),
+            owner: owner.to_string(),
+            repo: repo.to_string(),
             cfg,
             events,
         })
@@ -142,9 +147,11 @@ impl Client {
         Fut: Future<Output = ApiResult<T>>,
     {
         let max_attempts = self.cfg.retry.max_attempts;
+        let budget = self.cfg.retry.max_total;
+        // The attempts count against the budget too: a hanging API holds the run no longer.
         self.cfg
             .retry
-            .run(
+            .run_bounded(
                 op,
                 |e: &ApiError| e.verdict,
                 |n, wait, e| {
@@ -155,6 +162,18 @@ impl Client {
                         max_attempts,
                         wait,
                     })
+                },
+                |last| ApiError {
+                    verdict: Verdict::Fail,
+                    ..Self::transport(
+                        &self.api,
+                        format!(
+                            "no answer within the retry budget of {}s{}",
+                            budget.as_secs(),
+                            last.map(|l| format!("; the last attempt: {l}"))
+                                .unwrap_or_default()
+                        ),
+                    )
                 },
             )
             .await

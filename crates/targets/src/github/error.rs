@@ -134,6 +134,42 @@ pub enum GitHubError {
         /// digest.
         problems: Vec<String>,
     },
+    /// A pull request from the branch was closed without being merged.
+    #[error(
+        "{target}: pull request #{number} ({url}) was closed without merging; reopen it, or delete the branch {branch} of {fork} to propose the change again"
+    )]
+    PullClosed {
+        /// The proposal, as `github:OWNER/REPO pull request from FORK:BRANCH into BASE`.
+        target: String,
+        /// The pull request's number.
+        number: u64,
+        /// Its page.
+        url: String,
+        /// The pull request's branch.
+        branch: String,
+        /// The fork it is on, `OWNER/REPO`.
+        fork: String,
+    },
+    /// The branch a pull request should go into does not exist.
+    #[error("{target}: the repository has no branch {branch}; name an existing one")]
+    NoBase {
+        /// The proposal.
+        target: String,
+        /// The missing branch.
+        branch: String,
+    },
+    /// The fork cannot see the base branch's commit.
+    #[error(
+        "the fork {fork} does not have {commit}, the head of {base}; sync the fork with its upstream (GitHub's \"Sync fork\", or gh repo sync {fork}) and run again"
+    )]
+    ForkBehind {
+        /// The fork, `OWNER/REPO`.
+        fork: String,
+        /// The base branch's commit.
+        commit: String,
+        /// The base branch, `OWNER/REPO BRANCH`.
+        base: String,
+    },
     /// Something the client's own invariants rule out happened (a bug).
     #[error("internal error (a bug in olm-release; please report it with this message): {0}")]
     Internal(String),
@@ -169,6 +205,12 @@ pub struct ApiError {
 }
 
 impl ApiError {
+    /// The same error, never retried (an answer that will not change).
+    pub(crate) fn fail(mut self) -> Self {
+        self.verdict = Verdict::Fail;
+        self
+    }
+
     /// A 422 whose details say the resource (release tag or asset name) already exists.
     pub(crate) fn already_exists(&self) -> bool {
         self.status == Some(422)

@@ -16,14 +16,22 @@
 //!
 //! [`client`] talks to the API (octocrab; uploads by reqwest in `upload`), [`limits`] decides
 //! retries, [`config`] holds the knobs parsed from `release.options` and the upload URL rules.
+//!
+//! Pull requests ([`propose`]): a change to a repository's files, committed through the git
+//! data API (`gitdata`) on a branch of a fork and proposed through the pulls API (`pulls`),
+//! found and updated again on a rerun; the files a branch holds are read the same way
+//! ([`read_folder`], [`read_file`]).
 
 mod assets;
 mod client;
 mod config;
 mod error;
+mod gitdata;
 mod limits;
 pub mod octo;
 mod plan;
+mod propose;
+mod pulls;
 mod releases;
 mod upload;
 
@@ -33,6 +41,8 @@ pub use client::Client;
 pub use config::Config;
 pub use error::ApiError;
 pub use error::GitHubError;
+pub use gitdata::Author;
+pub use propose::{Proposal, Proposed, default_branch, propose, read_file, read_folder};
 
 /// A result whose error is a [`GitHubError`].
 pub(crate) type Result<T, E = GitHubError> = std::result::Result<T, E>;
@@ -142,6 +152,41 @@ pub async fn publish(
         assets::verify(events, client, &release, &target, assets).await?;
     }
     finish(gate, events, client, req, &release, &target).await
+}
+
+/// What [`publish`] would refuse, read without writing anything, so a run can ask before its
+/// first write to any target: a published release (not a draft) whose assets differ from
+/// `assets` without `force`, or a release GitHub keeps immutable that would need a delete.
+/// `None`: no release yet, a draft, or one `publish` would bring in line.
+pub async fn refusal(
+    req: &Request<'_>,
+    client: &Client,
+    assets: &[Asset],
+) -> Result<Option<GitHubError>> {
+    let target = format!("github:{}/{} release {}", req.owner, req.repo, req.tag);
+    let Some(release) = find(client, req.tag).await? else {
+        return Ok(None);
+    };
+    if release.draft {
+        return Ok(None);
+    }
+    let remote = client.assets(release.id).await?;
+    let plan = plan::plan(assets, &remote);
+    let deletes = !plan.strays.is_empty()
+        || plan.actions.iter().any(|a| {
+            matches!(
+                a,
+                Action::Replace { .. } | Action::Finish { old: Some(_), .. }
+            )
+        });
+    if release.immutable == Some(true) && deletes {
+        return Ok(Some(GitHubError::Immutable { target }));
+    }
+    let changed = plan::changed(assets, &remote, &plan);
+    Ok(
+        (!req.force && !changed.is_empty())
+            .then_some(GitHubError::AssetChanged { target, changed }),
+    )
 }
 
 /// The release for `tag`: published (by tag) or draft (from the full list).

@@ -20,7 +20,7 @@ const MAX_PAGES: u32 = 100;
 
 impl Client {
     /// A retried JSON call, its body parsed.
-    async fn call<T: DeserializeOwned>(
+    pub(super) async fn call<T: DeserializeOwned>(
         &self,
         method: Method,
         route: &str,

@@ -1,0 +1,169 @@
+//! git catalog targets on GitHub with `catalog.pull_request`: the catalog folder of the base
+//! branch read through GitHub's API (git data: refs, trees, blobs) into a scratch folder under
+//! the output folder, and the change proposed as a pull request from a branch of the fork
+//! ([`olm_release_targets::github::propose`], the same code the `operatorhub` stage uses).
+//!
+//! No compare-and-swap is needed: the pull request is based on the commit read, and merging is
+//! the repository's decision. A rerun finds the open pull request and writes nothing when it
+//! already proposes the change; once merged, fetch-previous reads the entry from the base
+//! branch and the catalog step has nothing to add.
+
+use std::sync::Arc;
+
+use super::{Held, Published, Snapshot, TargetError};
+use crate::error::{Error, Result};
+use crate::plan::{GitJob, PullJob};
+use olm_release_http::events::{Events, Gate};
+use olm_release_olm::fbc::FileChange;
+use olm_release_targets::github::{self, Author, Client, Proposal, Proposed};
+
+/// The base branch read, and the clients that propose on it.
+pub(super) struct Opened {
+    upstream: Client,
+    fork: Client,
+    base: String,
+    path: String,
+    job: PullJob,
+    events: Arc<dyn Events>,
+}
+
+impl Opened {
+    pub(super) fn path(&self) -> &str {
+        &self.path
+    }
+
+    pub(super) fn target(&self) -> String {
+        format!(
+            "github:{} pull request from {}:{} into {}",
+            self.job.repository, self.job.fork, self.job.branch, self.base
+        )
+    }
+}
+
+/// The clients of the repository and of the fork.
+pub(crate) fn clients(job: &PullJob, events: &Arc<dyn Events>) -> Result<(Client, Client)> {
+    let token = job
+        .token
+        .as_ref()
+        .ok_or_else(|| Error::internal("a pull request job without a token"))?;
+    let ((o, r), (fo, fr)) = job.repos();
+    let cfg = github::Config::default();
+    let upstream = Client::new(&job.api, o, r, token, cfg.clone(), events.clone())?;
+    let fork = Client::new(&job.api, fo, fr, token, cfg, events.clone())?;
+    Ok((upstream, fork))
+}
+
+pub(super) async fn open(g: &GitJob, job: &PullJob, events: Arc<dyn Events>) -> Result<Snapshot> {
+    let (upstream, fork) = clients(job, &events)?;
+    let base = match &g.branch {
+        Some(b) => b.clone(),
+        None => github::default_branch(&upstream).await?,
+    };
+    let (commit, files) = github::read_folder(&upstream, &base, &g.path)
+        .await?
+        .ok_or_else(|| TargetError::NoBranch {
+            repository: job.repository.clone(),
+            branch: base.clone(),
+        })?;
+    let scratch = &g.scratch;
+    let io = |e| Error::output(scratch, e);
+    match std::fs::remove_dir_all(scratch) {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(io(e)),
+    }
+    let dir = scratch.join(&g.path);
+    std::fs::create_dir_all(&dir).map_err(io)?;
+    for (rel, bytes) in &files {
+        let path = dir.join(rel);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).map_err(io)?;
+        }
+        std::fs::write(&path, bytes).map_err(io)?;
+    }
+    events.detail(&format!(
+        "read {} of {}/ on branch {base} of {} at {commit} through {}",
+        olm_release_base::words::count(files.len(), "file"),
+        g.path,
+        job.repository,
+        job.api
+    ));
+    Ok(Snapshot {
+        shown: format!(
+            "{}/ of branch {base} of github:{} at {}",
+            g.path,
+            job.repository,
+            &commit[..commit.len().min(12)]
+        ),
+        fresh: files.is_empty(),
+        dir,
+        held: Held::Pull(Box::new(Opened {
+            upstream,
+            fork,
+            base,
+            path: g.path.clone(),
+            job: job.clone(),
+            events,
+        })),
+    })
+}
+
+/// Proposes `changes` (to the catalog folder) as the pull request.
+pub(super) async fn publish(
+    o: &Opened,
+    g: &GitJob,
+    changes: &[FileChange],
+    message: &str,
+    gate: &dyn Gate,
+) -> Result<Published> {
+    let files: Vec<(String, Option<Vec<u8>>)> = changes
+        .iter()
+        .map(|c| {
+            (
+                format!("{}/{}", o.path, c.path),
+                c.new.as_ref().map(|t| t.as_bytes().to_vec()),
+            )
+        })
+        .collect();
+    let author = Author {
+        name: g.name.clone(),
+        email: g.email.clone(),
+        epoch: g.date,
+    };
+    let body = format!(
+        "{message}\nProposed by olm-release: the catalog folder `{}/` validated with the rules of `opm validate`.\n",
+        o.path
+    );
+    let proposal = Proposal {
+        base: &o.base,
+        branch: &o.job.branch,
+        files: &files,
+        message,
+        author: &author,
+        title: &o.job.title,
+        body: &body,
+        draft: o.job.draft,
+    };
+    let done = github::propose(&proposal, &o.upstream, &o.fork, gate, o.events.as_ref()).await?;
+    Ok(proposed(done))
+}
+
+/// A line saying what proposing did.
+pub(crate) fn proposed(done: Proposed) -> Published {
+    match done {
+        Proposed::Opened { number, url } => {
+            Published::Written(format!("opened pull request #{number}: {url}"))
+        }
+        Proposed::Updated { number, url } => {
+            Published::Written(format!("updated pull request #{number}: {url}"))
+        }
+        Proposed::Unchanged { number, url } => Published::Written(format!(
+            "pull request #{number} already proposes this: {url}"
+        )),
+        Proposed::Merged { number, url } => {
+            Published::Written(format!("pull request #{number} was merged: {url}"))
+        }
+        Proposed::InBase => Published::Written("the base branch already holds it".into()),
+        Proposed::Skipped => Published::Skipped,
+    }
+}

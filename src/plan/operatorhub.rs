@@ -1,0 +1,104 @@
+//! The `operatorhub` step: the verified bundle proposed to a community catalog
+//! (k8s-operatorhub/community-operators, redhat-openshift-ecosystem/community-operators-prod) as
+//! a pull request from a fork adding `operators/<package>/<version>/` (`manifests/` and
+//! `metadata/annotations.yaml`), through the same pull-request code as a git catalog target's
+//! `catalog.pull_request`.
+
+use serde::Serialize;
+
+use super::catalog::{PullJob, pull_token};
+use crate::error::Problem;
+use crate::settings::Settings;
+
+/// Propose the verified bundle to a community catalog.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct OperatorhubStep {
+    #[serde(flatten)]
+    pub(crate) pull: PullJob,
+    /// The branch the pull request goes into (`None`: the repository's default branch).
+    pub(crate) base: Option<String>,
+    /// The commit's author and `Signed-off-by:`, `Name <email>`.
+    pub(crate) author: String,
+    #[serde(skip)]
+    pub(crate) name: String,
+    #[serde(skip)]
+    pub(crate) email: String,
+    /// The commit date (`SOURCE_DATE_EPOCH`, else the source's commit time).
+    pub(crate) date: u64,
+    pub(crate) package: String,
+    pub(crate) version: String,
+    /// The bundle's channels annotation.
+    pub(crate) channels: Vec<String>,
+    /// Replace a version folder the catalog already has with other content.
+    pub(crate) force: bool,
+    /// Show the proposed files normally (a dry-run), not only with `-v`.
+    #[serde(skip)]
+    pub(crate) show_files: bool,
+}
+
+/// The operatorhub step of `s`, given its package and channel.
+pub(crate) fn operatorhub_step(
+    s: &Settings,
+    package: String,
+    channel: &str,
+    problems: &mut Vec<Problem>,
+) -> Option<OperatorhubStep> {
+    let o = s.operatorhub.as_ref()?;
+    let version = s.version.as_ref()?.to_string();
+    let title = o
+        .title
+        .clone()
+        .unwrap_or_else(|| format!("operator {package} ({version})"));
+    let pull = PullJob::new(
+        s,
+        &o.api,
+        &o.repository,
+        &o.fork,
+        o.branch.as_deref(),
+        title,
+        o.draft,
+    );
+    problems.extend(pull_token(&pull, s.file.at(&["operatorhub"])));
+    let (date, _) = super::time::epoch(s.source_date_epoch, &s.source);
+    Some(OperatorhubStep {
+        pull,
+        base: o.base.clone(),
+        author: format!("{} <{}>", o.author.0, o.author.1),
+        name: o.author.0.clone(),
+        email: o.author.1.clone(),
+        date,
+        channels: super::images::release_channels(s, channel),
+        package,
+        version,
+        force: s.mode.force,
+        show_files: s.mode.dry_run,
+    })
+}
+
+/// The plan's text lines of the operatorhub step.
+pub(crate) fn show_operatorhub(o: &OperatorhubStep) -> Vec<String> {
+    let p = &o.pull;
+    vec![
+        format!(
+            "propose operators/{}/{}/ (manifests/, metadata/annotations.yaml) to {} (branch {}), keeping the package's ci.yaml",
+            o.package,
+            o.version,
+            p.repository,
+            o.base.as_deref().unwrap_or("(the default branch)")
+        ),
+        format!(
+            "pull request \"{}\" from {}:{}{} through {}; a rerun finds it, a merged one means nothing to do",
+            p.title,
+            p.fork,
+            p.branch,
+            if p.draft { " (draft)" } else { "" },
+            p.api
+        ),
+        format!(
+            "commit as {} with Signed-off-by (date {}); credentials: {}",
+            o.author,
+            super::time::format_time(o.date),
+            p.credentials.unwrap_or("none")
+        ),
+    ]
+}
