@@ -14,7 +14,9 @@ use crate::plan::BundleImageStep;
 use crate::report::Reporter;
 use olm_release_http::events::{Gate, Write};
 use olm_release_oci::{self as oci, Decision, Event, PushOutcome, PushRequest, Store};
-use olm_release_olm::bundle_image::{BundleFolder, BundleInput, BundleSpec, build_image};
+use olm_release_olm::bundle_image::{
+    BundleFolder, BundleInput, BundleMetadata, BundleSpec, build_image,
+};
 use olm_release_olm::decision::Decision as Fetched;
 
 /// The bundle-image step.
@@ -94,7 +96,12 @@ pub(crate) async fn run(
             digest: Some(existing.trim_start_matches("sha256:").to_string()),
         });
         let pinned = format!("{}@{existing}", step.name);
-        return Ok(Some(Imaged { pinned, csv, crds }));
+        return Ok(Some(Imaged {
+            pinned,
+            csv,
+            objects,
+            metadata: metadata(v),
+        }));
     }
     let req = PushRequest {
         image: &image,
@@ -102,7 +109,12 @@ pub(crate) async fn run(
         force: step.force,
     };
     let pinned = publish(store, &req, &step.name, report, gate).await?;
-    Ok(Some(Imaged { pinned, csv, crds }))
+    Ok(Some(Imaged {
+        pinned,
+        csv,
+        objects,
+        metadata: metadata(v),
+    }))
 }
 
 /// The registry+v1 bundle folder of `csv` and `objects`, its channels annotation `channels`
@@ -127,7 +139,16 @@ fn labelled(
         },
         csv: csv.clone(),
         objects: objects.to_vec(),
+        metadata: metadata(v),
     })?)
+}
+
+/// The bundle folder's dependencies and properties files, as render read them.
+fn metadata(v: &Verified) -> BundleMetadata {
+    v.files
+        .as_ref()
+        .map(|f| f.metadata.clone())
+        .unwrap_or_default()
 }
 
 /// The most channels whose labellings are tried (with 4: 64 arrangements, each image built in

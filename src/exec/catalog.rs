@@ -11,7 +11,7 @@ use crate::plan::CatalogStep;
 use crate::report::Reporter;
 use olm_release_http::events::{Gate, Write};
 use olm_release_olm::Level;
-use olm_release_olm::fbc::{self, AddBundle, disk};
+use olm_release_olm::fbc::{self, AddBundle, BundleSource, disk};
 
 /// The catalog step.
 pub(crate) fn run(
@@ -22,13 +22,17 @@ pub(crate) fn run(
 ) -> Result<()> {
     let loaded = disk::read(&step.dir)?;
     let mut catalog = loaded.catalog;
-    let mut req = AddBundle::from_csv(
-        &step.package,
-        &image.csv,
-        &image.crds,
-        &image.pinned,
-        &step.channels,
-    );
+    let (dependencies, properties) = fbc::entry::metadata_properties(&image.metadata)?;
+    let source = BundleSource {
+        package: &step.package,
+        image: &image.pinned,
+        csv: &image.csv,
+        objects: &image.objects,
+        dependencies: &dependencies,
+        properties: &properties,
+        style: step.style,
+    };
+    let mut req = AddBundle::from_source(&source, &step.channels)?;
     for s in &step.skips {
         if !req.skips.contains(s) {
             req.skips.push(s.clone());

@@ -79,7 +79,7 @@ pub(crate) async fn run(
         let pinned = publish(store, &req, &step.name, report, gate).await?;
         images.insert(b.name().to_string(), pinned);
     }
-    let migrated = fbc::migrate::catalog(&m, &images)?;
+    let migrated = fbc::migrate::catalog(&m, &images, step.style)?;
     let loaded = disk::read(&step.catalog)?;
     let mut catalog = loaded.catalog;
     catalog.packages.retain(|p| p.name != *pkg);

@@ -64,7 +64,7 @@ enum Carried {
     Packaged(Packaged),
     Verified(Verified),
     /// The verified bundle and its pushed image (`None`: skipped as older than the head).
-    Imaged(Verified, Option<Imaged>),
+    Imaged(Verified, Option<Box<Imaged>>),
 }
 
 impl Carried {
@@ -206,7 +206,7 @@ async fn run_step(exec: &Exec<'_>, step: &Step, carried: Carried) -> Result<Carr
         (Step::BundleImage(s), Carried::Verified(v)) => {
             let store = exec.image(&s.image)?;
             let image = bundle_image::run(s, store, report, &exec.gate, &v).await?;
-            Carried::Imaged(v, image)
+            Carried::Imaged(v, image.map(Box::new))
         }
         (Step::Catalog(s), Carried::Imaged(v, i)) => {
             match &i {

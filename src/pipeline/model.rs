@@ -179,6 +179,11 @@ pub struct CatalogSpec {
     /// (publish nothing, exit 0).
     #[serde(default)]
     pub older: OlderPolicy,
+    // Entries, templates and deprecations (issue 26).
+    /// Write each entry's manifests as `olm.bundle.object` properties (what `opm render` writes
+    /// without a migration) instead of one `olm.csv.metadata` property (the default).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub bundle_objects: bool,
 }
 
 /// One entry of `release.assets`.

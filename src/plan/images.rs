@@ -14,6 +14,7 @@ use serde::{Serialize, Serializer};
 use crate::settings::{OCI_PASSWORD, OCI_USERNAME, Settings};
 use olm_release_http::retry::RetryPolicy;
 use olm_release_oci::{self as oci, Target};
+use olm_release_olm::fbc::ObjectStyle;
 
 /// An image target, and how to talk to it.
 #[derive(Debug, Clone, Serialize)]
@@ -80,6 +81,9 @@ pub(crate) struct CatalogStep {
     pub(crate) channels: Vec<String>,
     pub(crate) skips: Vec<String>,
     pub(crate) skip_range: Option<String>,
+    /// How the entry carries the bundle's manifests (`catalog.bundle_objects`).
+    #[serde(skip_serializing_if = "is_csv_metadata")]
+    pub(crate) style: ObjectStyle,
     pub(crate) force: bool,
     /// Show the catalog diff normally (a dry-run), not only with `-v`.
     #[serde(skip)]
@@ -132,9 +136,14 @@ pub(crate) fn catalog_step(s: &Settings, package: String, channel: String) -> Op
         channel,
         skips: c.skips.clone(),
         skip_range: c.skip_range.clone(),
+        style: c.style,
         force: s.mode.force,
         show_diff: s.mode.dry_run,
     })
+}
+
+fn is_csv_metadata(style: &ObjectStyle) -> bool {
+    *style == ObjectStyle::CsvMetadata
 }
 
 /// Every channel of the release, `channel` first.
@@ -187,6 +196,9 @@ pub(crate) fn show_catalog(c: &CatalogStep) -> Vec<String> {
         ),
         "validate the whole catalog (opm validate rules); write only what changed".to_string(),
     ];
+    if c.style == ObjectStyle::BundleObjects {
+        out.push("entry manifests as olm.bundle.object properties (catalog.bundle_objects)".into());
+    }
     if !c.skips.is_empty() {
         out.push(format!("skips: {}", c.skips.join(", ")));
     }

@@ -37,6 +37,8 @@ pub(crate) struct CatalogSettings {
     pub(crate) skip_range: Option<String>,
     /// `catalog.older`: fetch-previous's policy when it reads this catalog.
     pub(crate) older: crate::pipeline::OlderPolicy,
+    /// How entries carry their manifests (`catalog.bundle_objects`).
+    pub(crate) style: olm_release_olm::fbc::ObjectStyle,
 }
 
 pub(crate) fn bundle_image(
@@ -132,6 +134,11 @@ pub(crate) fn catalog(
         skips: spec.skips.clone(),
         skip_range: spec.skip_range.clone(),
         older: spec.older,
+        style: if spec.bundle_objects {
+            olm_release_olm::fbc::ObjectStyle::BundleObjects
+        } else {
+            olm_release_olm::fbc::ObjectStyle::CsvMetadata
+        },
     }
 }
 

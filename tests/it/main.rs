@@ -6,6 +6,7 @@ mod appr;
 mod budgets;
 mod bundle_objects;
 mod bundle_pipeline;
+mod catalog_entries;
 mod catalog_previous;
 mod channels;
 mod cli;

@@ -6,6 +6,7 @@ mod add;
 mod compare;
 mod migrate;
 mod model;
+mod render_oracle;
 mod validate;
 
 use std::path::Path;

@@ -72,6 +72,7 @@ spec:
         },
         csv: m("csv.yaml", &csv),
         objects: vec![m("crd.yaml", crd), m("svc.yaml", svc)],
+        metadata: Default::default(),
     }
 }
 

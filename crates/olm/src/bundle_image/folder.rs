@@ -18,6 +18,7 @@ use std::path::Path;
 
 use serde_yaml_ng::{Mapping, Value};
 
+use super::metadata::BundleMetadata;
 use super::{BundleImageError as E, LABEL_KEYS, REGISTRY_V1};
 use crate::{Manifest, crd_file_name, csv_file_name};
 
@@ -66,6 +67,8 @@ pub struct BundleInput {
     pub csv: Manifest,
     /// Its CRDs and the other objects shipped with it, in any order.
     pub objects: Vec<Manifest>,
+    /// Its dependencies and properties files, if any.
+    pub metadata: BundleMetadata,
 }
 
 /// A registry+v1 bundle: the files of the image (paths like `manifests/x.yaml`, sorted) and
@@ -126,6 +129,7 @@ impl BundleFolder {
             "metadata/annotations.yaml".into(),
             annotations_yaml(&labels).into_bytes(),
         );
+        files.extend(input.metadata.files());
         Ok(BundleFolder { files, labels })
     }
 

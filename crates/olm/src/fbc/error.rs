@@ -51,6 +51,49 @@ pub enum CatalogError {
     /// linear time before it is parsed).
     #[error("{0}")]
     Budget(#[source] crate::archive::ReadError),
+    /// A catalog file is not UTF-8 text.
+    #[error(
+        "{file}: not UTF-8 text (invalid byte at offset {offset}); catalog files are YAML or JSON in UTF-8"
+    )]
+    NotUtf8 {
+        /// The file's path (relative to the catalog root when read from one).
+        file: String,
+        /// The offset of the first byte that is not UTF-8.
+        offset: usize,
+    },
+    /// A bundle's dependency or property is not of the shape its type needs.
+    #[error("{from}: {message}")]
+    BundleProperty {
+        /// Where it was read: `metadata/dependencies.yaml`, `metadata/properties.yaml` or the CSV's
+        /// `olm.properties` annotation.
+        from: String,
+        /// What is wrong with it.
+        message: String,
+    },
+    /// A bundle's properties name another package or version than the bundle.
+    #[error(
+        "bundle {bundle} is package {package} version {version}, but {from} holds an olm.package property naming {named}; a bundle names one package everywhere (its annotations, the pipeline's package, its properties): correct or remove that property"
+    )]
+    PackageMismatch {
+        /// The bundle's name.
+        bundle: String,
+        /// The bundle's package.
+        package: String,
+        /// The bundle's version.
+        version: String,
+        /// Where the other `olm.package` property is.
+        from: String,
+        /// The package and version it names.
+        named: String,
+    },
+    /// A bundle folder lacks a part its catalog entry needs.
+    #[error("{}: {message}", path.display())]
+    BundleDir {
+        /// The bundle folder.
+        path: PathBuf,
+        /// What is missing.
+        message: String,
+    },
     /// A document parses but a field has the wrong shape.
     #[error("{file}, document {document}: {field} {message}")]
     Field {
@@ -256,6 +299,10 @@ impl olm_release_base::Classified for CatalogError {
             | SkipRange { .. }
             | Migration { .. }
             | MissingImage { .. }
+            | NotUtf8 { .. }
+            | BundleProperty { .. }
+            | PackageMismatch { .. }
+            | BundleDir { .. }
             | Budget(_) => Class::Input,
             Io { .. }
             | ImageConflict { .. }

@@ -17,10 +17,11 @@ use std::collections::BTreeMap;
 
 use serde_yaml_ng::Value;
 
+use super::entry::{BundleSource, ObjectStyle, bundle_entry};
 use super::error::CatalogError;
 use super::head::heads;
 use super::model::*;
-use super::properties::{bundle_properties, owned_crds};
+use super::properties::owned_crds;
 use super::release_model::ReleaseModel;
 use crate::graph::{Broken, Graph};
 use crate::{Bundle, Manifest, value_at};
@@ -56,6 +57,7 @@ impl BundleContents {
             },
             csv: self.csv.clone(),
             objects: self.crds.clone(),
+            metadata: Default::default(),
         }
     }
 
@@ -238,10 +240,12 @@ fn icon_of(csv: &Manifest) -> Option<Icon> {
 }
 
 /// The catalog of the migrated package, given each bundle's pushed image (CSV name → image
-/// reference by digest).
+/// reference by digest): each entry as `opm render` writes it for that image, its manifests as
+/// `style` says (the same shape as a published release's entry).
 pub fn catalog(
     migration: &Migration,
     images: &BTreeMap<String, String>,
+    style: ObjectStyle,
 ) -> Result<Catalog, CatalogError> {
     let m = migration;
     let mut catalog = Catalog::default();
@@ -283,13 +287,15 @@ pub fn catalog(
                 image: image.clone(),
             });
         }
-        catalog.bundles.push(BundleDoc {
-            package: m.package.clone(),
-            name: b.name().into(),
-            image: image.clone(),
-            properties: bundle_properties(&m.package, &b.csv, &b.crds),
-            ..BundleDoc::default()
-        });
+        catalog.bundles.push(bundle_entry(&BundleSource {
+            package: &m.package,
+            image,
+            csv: &b.csv,
+            objects: &b.crds,
+            dependencies: &[],
+            properties: &[],
+            style,
+        })?);
     }
     Ok(catalog)
 }

@@ -25,6 +25,7 @@
 pub mod add;
 pub mod compare;
 pub mod disk;
+pub mod entry;
 pub mod error;
 pub mod head;
 pub mod migrate;
@@ -38,8 +39,9 @@ pub mod write;
 pub use add::{AddBundle, AddOutcome, add};
 pub use compare::{Difference, compare};
 pub use disk::{FileChange, Loaded};
+pub use entry::{BundleSource, ObjectStyle, bundle_entry};
 pub use error::CatalogError;
 pub use head::{Head, head};
-pub use model::{BundleDoc, Catalog, ChannelDoc, Entry, PackageDoc, Property};
+pub use model::{BundleDoc, Catalog, ChannelDoc, Entry, PackageDoc, Property, RelatedImage};
 pub use release_model::ReleaseModel;
 pub use validate::validate;

@@ -190,6 +190,21 @@ pub(crate) fn bundle_value(b: &BundleDoc) -> Value {
     put(&mut m, "name", b.name.as_str());
     put(&mut m, "image", b.image.as_str());
     put(&mut m, "properties", Value::Sequence(props));
+    if !b.related_images.is_empty() {
+        let images = b
+            .related_images
+            .iter()
+            .map(|r| {
+                let mut i = Mapping::new();
+                put(&mut i, "image", r.image.as_str());
+                if let Some(n) = &r.name {
+                    put(&mut i, "name", n.as_str());
+                }
+                Value::Mapping(i)
+            })
+            .collect();
+        put(&mut m, "relatedImages", Value::Sequence(images));
+    }
     put_extra(&mut m, &b.extra);
     Value::Mapping(m)
 }
