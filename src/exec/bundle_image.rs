@@ -83,6 +83,8 @@ pub(crate) async fn run(
         ));
     }
     if let (Some(existing), Some(channels)) = (existing, labels) {
+        // Pinned in the catalog only when the target holds it intact.
+        store.verify(&existing)?;
         report.info(&format!(
             "{}:{} already holds the bundle image of this published CSV ({existing}), the same bundle labelled with channel{} {}: kept; the catalog's channel entries add the channels",
             store.describe(),

@@ -20,8 +20,8 @@ pub(crate) fn run(
     gate: &dyn Gate,
     image: &Imaged,
 ) -> Result<()> {
-    let loaded = disk::read(&step.dir)?;
-    let mut catalog = loaded.catalog;
+    let mut loaded = disk::read_package(&step.dir, &step.package)?;
+    let mut catalog = std::mem::take(&mut loaded.catalog);
     let (dependencies, properties) = fbc::entry::metadata_properties(&image.metadata)?;
     let source = BundleSource {
         package: &step.package,
@@ -49,7 +49,7 @@ pub(crate) fn run(
     let what = format!("catalog entry {} ({})", req.name, image.pinned);
     write(
         &step.dir,
-        &loaded.files,
+        &loaded,
         &catalog,
         what,
         step.show_diff,
@@ -58,12 +58,12 @@ pub(crate) fn run(
     )
 }
 
-/// Validates `catalog` as a whole, then writes the files that change under `dir` through the
-/// gate (`read_files`: the catalog files read before); the diff is shown when `show_diff`
-/// (else with `-v`).
+/// Validates `catalog` (what `loaded` read, changed), then writes the files that change under
+/// `dir` through the gate ([`fbc::rewrite::plan`]: for a catalog read for one package, that
+/// package's part only); the diff is shown when `show_diff` (else with `-v`).
 pub(super) fn write(
     dir: &std::path::Path,
-    read_files: &[String],
+    loaded: &fbc::Loaded,
     catalog: &fbc::Catalog,
     what: String,
     show_diff: bool,
@@ -84,8 +84,7 @@ pub(super) fn write(
         }
         .into());
     }
-    let rendered = fbc::write::render(catalog)?;
-    let changes = disk::plan(dir, read_files, &rendered)?;
+    let changes = fbc::rewrite::plan(dir, loaded, catalog)?;
     if changes.is_empty() {
         gate.kept(Write {
             what,

@@ -80,8 +80,8 @@ pub(crate) async fn run(
         images.insert(b.name().to_string(), pinned);
     }
     let migrated = fbc::migrate::catalog(&m, &images, step.style)?;
-    let loaded = disk::read(&step.catalog)?;
-    let mut catalog = loaded.catalog;
+    let mut loaded = disk::read_package(&step.catalog, pkg)?;
+    let mut catalog = std::mem::take(&mut loaded.catalog);
     catalog.packages.retain(|p| p.name != *pkg);
     catalog.channels.retain(|c| c.package != *pkg);
     catalog.bundles.retain(|b| b.package != *pkg);
@@ -91,7 +91,7 @@ pub(crate) async fn run(
     let what = format!("catalog of {pkg} ({} bundle(s))", m.bundles.len());
     super::catalog::write(
         &step.catalog,
-        &loaded.files,
+        &loaded,
         &catalog,
         what,
         step.show_diff,

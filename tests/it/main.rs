@@ -7,6 +7,7 @@ mod budgets;
 mod bundle_objects;
 mod bundle_pipeline;
 mod catalog_entries;
+mod catalog_inputs;
 mod catalog_previous;
 mod channels;
 mod cli;

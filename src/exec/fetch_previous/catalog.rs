@@ -187,7 +187,7 @@ pub(crate) fn run(
 /// when the folder is missing or has none of them. A catalog that cannot be read or breaks
 /// `opm validate`'s rules is an error naming the file.
 fn heads(step: &FetchStep, dir: &Path) -> Result<Vec<Found>> {
-    let loaded = disk::read(dir)?;
+    let loaded = disk::read_package(dir, &step.package)?;
     let findings = fbc::validate(&loaded.catalog);
     let errors: Vec<_> = findings
         .iter()

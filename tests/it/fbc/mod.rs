@@ -7,6 +7,7 @@ mod compare;
 mod migrate;
 mod model;
 mod render_oracle;
+mod scope;
 mod validate;
 
 use std::path::Path;

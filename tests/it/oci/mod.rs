@@ -7,6 +7,7 @@ mod build;
 pub mod fake;
 mod kubevirt;
 mod layout;
+mod layout_checks;
 mod real_registry;
 mod rules;
 mod split;

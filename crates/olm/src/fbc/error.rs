@@ -51,6 +51,14 @@ pub enum CatalogError {
     /// linear time before it is parsed).
     #[error("{0}")]
     Budget(#[source] crate::archive::ReadError),
+    /// A catalog file cannot be read as one: too large, or not a regular file.
+    #[error("{file}: {message}; a catalog file is a regular file of at most 64 MiB")]
+    Unreadable {
+        /// The file's path relative to the catalog root.
+        file: String,
+        /// Why (`is larger than the limit of … bytes`, `is a FIFO (named pipe), not a regular file`).
+        message: String,
+    },
     /// A catalog file is not UTF-8 text.
     #[error(
         "{file}: not UTF-8 text (invalid byte at offset {offset}); catalog files are YAML or JSON in UTF-8"
@@ -224,6 +232,9 @@ pub enum CatalogError {
         /// The CSV's `metadata.name` with no image.
         csv: String,
     },
+    /// A bug: an invariant of the catalog code does not hold.
+    #[error("internal error: {0}")]
+    Internal(String),
     /// The catalog's graph cannot be drawn as one CSV per bundle.
     #[error("drawing package {package}: {message}")]
     Drawing {
@@ -300,6 +311,7 @@ impl olm_release_base::Classified for CatalogError {
             | Migration { .. }
             | MissingImage { .. }
             | NotUtf8 { .. }
+            | Unreadable { .. }
             | BundleProperty { .. }
             | PackageMismatch { .. }
             | BundleDir { .. }
@@ -311,6 +323,7 @@ impl olm_release_base::Classified for CatalogError {
             | OlderThanHead { .. }
             | Heads { .. }
             | Drawing { .. } => Class::Stage,
+            Internal(_) => Class::Internal,
         }
     }
 }

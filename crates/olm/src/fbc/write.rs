@@ -94,7 +94,7 @@ pub(crate) fn render_package(catalog: &Catalog, package: &str) -> String {
     out
 }
 
-fn push_doc(out: &mut String, doc: &Value) {
+pub(crate) fn push_doc(out: &mut String, doc: &Value) {
     out.push_str("---\n");
     out.push_str(&yaml::to_string(doc));
 }

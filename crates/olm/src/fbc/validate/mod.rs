@@ -153,6 +153,23 @@ pub fn validate(catalog: &Catalog) -> Vec<Finding> {
     sink.0
 }
 
+/// The findings of `findings` about `package`'s documents.
+pub fn package_findings(findings: Vec<Finding>, package: &str) -> Vec<Finding> {
+    let named = [
+        obj_package(package),
+        format!("olm.channel {package}/"),
+        format!("olm.bundle {package}/"),
+    ];
+    findings
+        .into_iter()
+        .filter(|f| {
+            f.object == named[0]
+                || f.object.starts_with(&named[1])
+                || f.object.starts_with(&named[2])
+        })
+        .collect()
+}
+
 /// Package names, duplicates and the first document of each name.
 fn packages<'a>(catalog: &'a Catalog, sink: &mut Sink) -> Vec<(&'a str, &'a PackageDoc)> {
     let mut out: Vec<(&str, &PackageDoc)> = Vec::new();
