@@ -171,3 +171,57 @@ fn a_bundle_naming_another_package_stops_before_any_write() {
         );
     }
 }
+
+/// `migrate` lists the package under its package file's name (`packageName`), whatever the
+/// app-registry repository is called, replaces that package's documents (no second
+/// `olm.package`), and writes entries of the same shape as a published release's.
+#[test]
+fn migrate_names_the_package_as_its_package_file_does() {
+    let work = Work::sample();
+    assert_code(&work.run(&["run", "pipelines/sample.yaml"], &[EPOCH]), 0);
+    let out = work.path().join("_out");
+    std::fs::rename(
+        out.join("registry/sample/sample-operator"),
+        out.join("registry/sample/renamed-repo"),
+    )
+    .unwrap();
+    crate::support::copy_dir(&out.join("catalog"), &out.join("migrated"));
+    let migrate = work.run(
+        &[
+            "migrate",
+            "--registry",
+            "dir:_out/registry",
+            "--namespace",
+            "sample",
+            "--package",
+            "renamed-repo",
+            "--image-target",
+            "oci:_out/migrated-oci",
+            "--image",
+            "quay.io/sample/migrated",
+            "--catalog",
+            "_out/migrated",
+        ],
+        &[EPOCH],
+    );
+    assert_code(&migrate, 0);
+    let migrated = fbc::disk::read(&out.join("migrated")).unwrap();
+    assert_eq!(migrated.files, ["sample-operator/catalog.yaml"]);
+    assert_eq!(migrated.catalog.packages.len(), 1);
+    assert!(fbc::validate(&migrated.catalog).is_empty());
+    let published = fbc::disk::read(&out.join("catalog")).unwrap();
+    let (p, m) = (
+        published.catalog.bundles[0].clone(),
+        migrated.catalog.bundles[0].clone(),
+    );
+    assert_eq!(types(&p), types(&m), "one shape");
+    let plain = |b: &BundleDoc| {
+        b.properties
+            .iter()
+            .filter(|p| p.type_ != "olm.csv.metadata")
+            .cloned()
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(plain(&p), plain(&m));
+    assert_eq!(p.related_images.len(), m.related_images.len());
+}

@@ -251,7 +251,7 @@ fn kubevirt_releases_migrate_with_their_graph() {
         .collect();
     let plan = migrate::plan_with_releases(&cumulative, &releases).unwrap();
     for (c, release) in plan.bundles.iter().zip(&releases) {
-        assert_eq!(c.crds, release.crds, "{}", c.name());
+        assert_eq!(c.objects(), release.crds, "{}", c.name());
     }
 }
 
@@ -293,7 +293,7 @@ fn each_bundle_gets_the_crds_of_the_release_that_introduced_its_csv() {
         migrate::plan_with_releases(&cumulative, &[first.clone(), cumulative.clone()]).unwrap();
     assert_eq!(gvk_versions(&faithful, 0), ["v1"], "0.1.0 as released");
     assert_eq!(gvk_versions(&faithful, 1), ["v1", "v1beta1"]);
-    assert_eq!(faithful.bundles[0].crds, first.crds);
+    assert_eq!(faithful.bundles[0].objects(), first.crds);
 }
 
 /// The properties of a migrated bundle's entry.
@@ -303,7 +303,7 @@ fn entry_properties(package: &str, c: &migrate::BundleContents) -> Vec<fbc::Prop
         package,
         image: &image,
         csv: &c.csv,
-        objects: &c.crds,
+        objects: &c.objects(),
         dependencies: &[],
         properties: &[],
         style: fbc::ObjectStyle::default(),

@@ -21,7 +21,7 @@ fn crd_refs<'a>(csv: &'a Manifest, list: &str) -> Vec<&'a Value> {
 /// each once. A 2019-era single-version CRD (apiextensions v1beta1 `spec.version`) matches
 /// only an owned entry of its version, so a cumulative bundle carrying two versions of one CRD
 /// gives each CSV the one it was released with.
-pub fn owned_crds(csv: &Manifest, crds: &[Manifest]) -> Vec<Manifest> {
+pub fn owned_crds<M: std::borrow::Borrow<Manifest> + Clone>(csv: &Manifest, crds: &[M]) -> Vec<M> {
     let owned: Vec<(&str, Option<&str>)> = crd_refs(csv, "owned")
         .into_iter()
         .filter_map(|o| {
@@ -31,8 +31,9 @@ pub fn owned_crds(csv: &Manifest, crds: &[Manifest]) -> Vec<Manifest> {
             ))
         })
         .collect();
-    let mut out: Vec<Manifest> = Vec::new();
-    for crd in crds {
+    let mut out: Vec<M> = Vec::new();
+    for item in crds {
+        let crd: &Manifest = item.borrow();
         let Some(name) = crd.name() else { continue };
         let matches = owned.iter().any(|(n, v)| {
             *n == name
@@ -41,8 +42,8 @@ pub fn owned_crds(csv: &Manifest, crds: &[Manifest]) -> Vec<Manifest> {
                     _ => true,
                 }
         });
-        if matches && !out.iter().any(|o| o.name() == Some(name)) {
-            out.push(crd.clone());
+        if matches && !out.iter().any(|o| o.borrow().name() == Some(name)) {
+            out.push(item.clone());
         }
     }
     out
