@@ -135,9 +135,11 @@ pub fn plan_owned(bundle: Bundle) -> Result<Migration, CatalogError> {
     })
 }
 
-/// The CSVs (their index in `bundle.csvs` and their channels) and the migration without its
-/// bundles.
-fn plan_parts(bundle: &Bundle) -> Result<(Vec<(usize, Vec<String>)>, Migration), CatalogError> {
+/// The CSVs to migrate: each one's index in `bundle.csvs` and its channels.
+type Planned = Vec<(usize, Vec<String>)>;
+
+/// The CSVs to migrate and the migration without its bundles.
+fn plan_parts(bundle: &Bundle) -> Result<(Planned, Migration), CatalogError> {
     let package = bundle.package.package_name.clone();
     let fail = |message: String| CatalogError::Migration {
         package: package.clone(),
