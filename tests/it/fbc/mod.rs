@@ -8,6 +8,7 @@ mod migrate;
 mod model;
 mod render_oracle;
 mod scope;
+mod templates;
 mod validate;
 
 use std::path::Path;

@@ -232,6 +232,14 @@ pub enum CatalogError {
         /// The CSV's `metadata.name` with no image.
         csv: String,
     },
+    /// A catalog template cannot be read, updated or rendered.
+    #[error("catalog template {file}: {message}")]
+    Template {
+        /// The template file, as the pipeline names it.
+        file: String,
+        /// What is wrong, and what to do.
+        message: String,
+    },
     /// A bug: an invariant of the catalog code does not hold.
     #[error("internal error: {0}")]
     Internal(String),
@@ -315,6 +323,7 @@ impl olm_release_base::Classified for CatalogError {
             | BundleProperty { .. }
             | PackageMismatch { .. }
             | BundleDir { .. }
+            | Template { .. }
             | Budget(_) => Class::Input,
             Io { .. }
             | ImageConflict { .. }

@@ -299,7 +299,8 @@ impl Migration {
     }
 }
 
-fn icon_of(csv: &Manifest) -> Option<Icon> {
+/// The first icon of a CSV (`spec.icon[0]`), for a package document.
+pub(crate) fn icon_of(csv: &Manifest) -> Option<Icon> {
     let first = value_at(&csv.doc, "spec.icon")?.as_sequence()?.first()?;
     let get = |k: &str| first.get(k).and_then(Value::as_str).map(str::to_string);
     Some(Icon {

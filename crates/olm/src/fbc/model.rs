@@ -12,6 +12,8 @@ use serde_yaml_ng::{Mapping, Value};
 pub(crate) const SCHEMA_PACKAGE: &str = "olm.package";
 pub(crate) const SCHEMA_CHANNEL: &str = "olm.channel";
 pub(crate) const SCHEMA_BUNDLE: &str = "olm.bundle";
+/// The schema of a package's deprecations (at most one document per package).
+pub(crate) const SCHEMA_DEPRECATIONS: &str = "olm.deprecations";
 /// The bundle property naming the package and the version (exactly one per bundle).
 pub(crate) const PROPERTY_PACKAGE: &str = "olm.package";
 /// A bundle property per group/version/kind the bundle provides (its owned CRD versions).
@@ -280,6 +282,13 @@ pub struct OtherDoc {
     pub(crate) doc: Value,
     /// Where the document was read.
     pub origin: Origin,
+}
+
+impl OtherDoc {
+    /// Its `package` field (empty when it has none).
+    pub fn package(&self) -> &str {
+        &self.package
+    }
 }
 
 /// A catalog: every document of a catalog folder.

@@ -145,6 +145,15 @@ pub(crate) fn channel_value(c: &ChannelDoc, versions: &HashMap<&str, semver::Ver
             (None, None) => a.name.cmp(&b.name),
         },
     );
+    channel_with(c, entries)
+}
+
+/// A channel document with its entries in the order listed (a template's).
+pub(crate) fn channel_value_as_listed(c: &ChannelDoc) -> Value {
+    channel_with(c, c.entries.iter().collect())
+}
+
+fn channel_with(c: &ChannelDoc, entries: Vec<&Entry>) -> Value {
     let entries: Vec<Value> = entries
         .into_iter()
         .map(|e| {

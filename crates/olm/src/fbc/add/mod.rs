@@ -192,7 +192,7 @@ fn check_request(req: &AddBundle) -> Result<semver::Version, CatalogError> {
 }
 
 /// The document this request adds.
-fn bundle_doc(req: &AddBundle) -> BundleDoc {
+pub(crate) fn bundle_doc(req: &AddBundle) -> BundleDoc {
     let mut properties = Vec::with_capacity(req.properties.len() + 1);
     if !req.properties.iter().any(|p| p.type_ == PROPERTY_PACKAGE) {
         properties.push(Property::package(&req.package, &req.version));
