@@ -84,6 +84,15 @@ pub(crate) struct CatalogStep {
     /// How the entry carries the bundle's manifests (`catalog.bundle_objects`).
     #[serde(skip_serializing_if = "is_csv_metadata")]
     pub(crate) style: ObjectStyle,
+    /// The catalog template the release is added to and rendered from (`catalog.template`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) template: Option<PathBuf>,
+    /// What the release deprecates (`catalog.deprecate`), as `schema name: message`.
+    #[serde(
+        skip_serializing_if = "Vec::is_empty",
+        serialize_with = "deprecations_shown"
+    )]
+    pub(crate) deprecate: Vec<olm_release_olm::fbc::Deprecation>,
     pub(crate) force: bool,
     /// Show the catalog diff normally (a dry-run), not only with `-v`.
     #[serde(skip)]
@@ -137,6 +146,8 @@ pub(crate) fn catalog_step(s: &Settings, package: String, channel: String) -> Op
         skips: c.skips.clone(),
         skip_range: c.skip_range.clone(),
         style: c.style,
+        template: c.template.clone(),
+        deprecate: c.deprecate.clone(),
         force: s.mode.force,
         show_diff: s.mode.dry_run,
     })
@@ -144,6 +155,24 @@ pub(crate) fn catalog_step(s: &Settings, package: String, channel: String) -> Op
 
 fn is_csv_metadata(style: &ObjectStyle) -> bool {
     *style == ObjectStyle::CsvMetadata
+}
+
+/// A deprecation as the plan shows it: `olm.bundle NAME: message`.
+fn deprecation_shown(d: &olm_release_olm::fbc::Deprecation) -> String {
+    use olm_release_olm::fbc::Deprecated;
+    let what = match &d.what {
+        Deprecated::Package => "olm.package".to_string(),
+        Deprecated::Channel(n) => format!("olm.channel {n}"),
+        Deprecated::Bundle(n) => format!("olm.bundle {n}"),
+    };
+    format!("{what}: {}", d.message)
+}
+
+fn deprecations_shown<S: Serializer>(
+    d: &[olm_release_olm::fbc::Deprecation],
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    s.collect_seq(d.iter().map(deprecation_shown))
 }
 
 /// Every channel of the release, `channel` first.
@@ -198,6 +227,15 @@ pub(crate) fn show_catalog(c: &CatalogStep) -> Vec<String> {
     ];
     if c.style == ObjectStyle::BundleObjects {
         out.push("entry manifests as olm.bundle.object properties (catalog.bundle_objects)".into());
+    }
+    if let Some(t) = &c.template {
+        out.push(format!(
+            "add the bundle to the catalog template {} and render it into the catalog",
+            t.display()
+        ));
+    }
+    for d in &c.deprecate {
+        out.push(format!("deprecate {}", deprecation_shown(d)));
     }
     if !c.skips.is_empty() {
         out.push(format!("skips: {}", c.skips.join(", ")));

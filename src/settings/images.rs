@@ -39,6 +39,10 @@ pub(crate) struct CatalogSettings {
     pub(crate) older: crate::pipeline::OlderPolicy,
     /// How entries carry their manifests (`catalog.bundle_objects`).
     pub(crate) style: olm_release_olm::fbc::ObjectStyle,
+    /// `catalog.template`, resolved against the source folder.
+    pub(crate) template: Option<PathBuf>,
+    /// `catalog.deprecate`, checked.
+    pub(crate) deprecate: Vec<olm_release_olm::fbc::Deprecation>,
 }
 
 pub(crate) fn bundle_image(
@@ -129,7 +133,24 @@ pub(crate) fn catalog(
             ),
         ));
     }
+    let template = spec.template.as_ref().map(|t| {
+        let path = resolve_path(source, Path::new(t));
+        if !normal(&path).starts_with(normal(source)) || !path.is_file() {
+            problems.push(Problem::new(
+                file.at(&["catalog", "template"]),
+                format!(
+                    "catalog.template: {} is not a file inside the source folder {}; name the olm.template.basic or olm.semver file the catalog is rendered from",
+                    path.display(),
+                    source.display()
+                ),
+            ));
+        }
+        path
+    });
+    let deprecate = deprecations(spec, file, problems);
     CatalogSettings {
+        template,
+        deprecate,
         dir,
         skips: spec.skips.clone(),
         skip_range: spec.skip_range.clone(),
@@ -180,6 +201,46 @@ pub(crate) fn credentials(env: &Env, problems: &mut Vec<Problem>) -> Option<oci:
             None
         }
     }
+}
+
+/// `catalog.deprecate`, each entry naming exactly one of a bundle, a channel or the package,
+/// with a message.
+fn deprecations(
+    spec: &CatalogSpec,
+    file: &PipelineFile,
+    problems: &mut Vec<Problem>,
+) -> Vec<olm_release_olm::fbc::Deprecation> {
+    use olm_release_olm::fbc::{Deprecated, Deprecation};
+    let mut out = Vec::new();
+    for (i, d) in spec.deprecate.iter().enumerate() {
+        let at = file.at(&["catalog", "deprecate"]);
+        let what = match (&d.bundle, &d.channel, d.package) {
+            (Some(b), None, false) if !b.is_empty() => Deprecated::Bundle(b.clone()),
+            (None, Some(c), false) if !c.is_empty() => Deprecated::Channel(c.clone()),
+            (None, None, true) => Deprecated::Package,
+            _ => {
+                problems.push(Problem::new(
+                    at,
+                    format!("catalog.deprecate[{i}]: name exactly one of bundle: NAME, channel: NAME or package: true"),
+                ));
+                continue;
+            }
+        };
+        if d.message.trim().is_empty() {
+            problems.push(Problem::new(
+                at,
+                format!(
+                    "catalog.deprecate[{i}]: message is empty; say why, and what to use instead"
+                ),
+            ));
+            continue;
+        }
+        out.push(Deprecation {
+            what,
+            message: d.message.clone(),
+        });
+    }
+    out
 }
 
 #[cfg(test)]

@@ -9,6 +9,7 @@ mod bundle_pipeline;
 mod catalog_entries;
 mod catalog_inputs;
 mod catalog_previous;
+mod catalog_templates;
 mod channels;
 mod cli;
 mod cli_options;
