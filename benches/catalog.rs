@@ -115,16 +115,16 @@ fn request(n: usize) -> AddBundle {
     }
 }
 
-/// The catalog stage: read, add, validate, render, write what changed.
+/// The catalog stage: read the package's part, add, validate, render, write what changed.
 fn stage(root: &Path, req: &AddBundle) -> usize {
-    let loaded = disk::read(root).expect("reads");
-    let mut catalog = loaded.catalog;
+    let mut loaded = disk::read_package(root, &req.package).expect("reads");
+    let mut catalog = std::mem::take(&mut loaded.catalog);
     fbc::add(&mut catalog, req).expect("adds");
     let findings = fbc::validate(&catalog);
     assert!(findings.is_empty(), "{findings:?}");
-    disk::write(root, &catalog, &loaded.files)
-        .expect("writes")
-        .len()
+    let changes = fbc::rewrite::plan(root, &loaded, &catalog).expect("plans");
+    disk::apply(root, &changes).expect("writes");
+    changes.len()
 }
 
 fn main() {

@@ -22,7 +22,10 @@
 #     sha256sum + base64 + curl POST, and fetch-previous of the 100-CSV release; a table on
 #     stdout with a/b and a/c per N, and _out/bench/results.json.
 #  6. benches/catalog.rs: adding a release to a 500-bundle file-based catalog and validating it
-#     (read, add, validate, write; target < 0.5 s), also in _out/bench/catalog.txt.
+#     (read, add, validate, write; target < 0.5 s), also in _out/bench/catalog.txt;
+#     benches/operatorhub.rs: a release added to a generated OperatorHub-sized catalog against an
+#     empty one (ratio and peak heap), in _out/bench/operatorhub.txt; scripts/bench_migrate.sh:
+#     migrate of a 70-release history (peak RSS), in _out/bench/migrate.txt.
 # Peak memory comes from GNU time (/usr/bin/time; `apt-get install time` if missing), else from
 # the rusage of each child. Courier needs minutes at N = 500, so (b) runs once there
 # (BENCH_COURIER_REPEATS_ABOVE_100). Everything talks to 127.0.0.1 only.
@@ -140,9 +143,18 @@ python3 scripts/bench_measure.py --bin "$bin" --appr "$APPR_URL" --bundles "$out
   --model "$model" --work "$out/work" --out "$out/results.json" --extra "$extra"
 echo "binary: $size bytes; olm-release --version: $startup_ms ms ($startup_tool); release build step: ${build_s}s"
 
-# 6. The catalog stage on a 500-bundle catalog (issue 14).
+# 6. The catalog stage on a 500-bundle catalog (issue 14), and on an OperatorHub-sized catalog
+#    (issue 26: 400 packages, 8,000 bundles; ratios to an empty catalog and peak heap).
 log "cargo bench --bench catalog"
 cargo bench --quiet --bench catalog | tee "$out/catalog.txt"
+log "cargo bench --bench operatorhub"
+cargo bench --quiet --bench operatorhub | tee "$out/operatorhub.txt"
+# 6b. migrate of a 70-release history (issue 26): peak memory against 64 MiB + the largest
+#     release (scripts/bench_migrate.sh; BENCH_MIGRATE=0 leaves it out).
+if [ "${BENCH_MIGRATE:-1}" != 0 ]; then
+  BENCH_BIN="$bin" bash scripts/bench_migrate.sh "$model_dir/model.csv.yaml" "$model_dir/model.crd.yaml" "$package" \
+    | tee "$out/migrate.txt"
+fi
 
 # 7. Bundle image build + push against `skopeo copy` of the same image (scripts/bench_oci.sh;
 #    BENCH_OCI=0 leaves it out).

@@ -118,6 +118,10 @@ pub(crate) struct MigrateArgs {
     /// Overwrite a tag that holds another image.
     #[arg(long)]
     pub(crate) force: bool,
+    /// Write each entry's manifests as olm.bundle.object properties (what opm render writes
+    /// without a migration) instead of one olm.csv.metadata property.
+    #[arg(long)]
+    pub(crate) bundle_objects: bool,
 }
 
 #[derive(Debug, Args)]

@@ -16,16 +16,17 @@ use olm_release_olm::graph::walk;
 use olm_release_olm::{archive, fbc};
 
 /// The package's graph when `path` is a file-based catalog folder (`None`: it is not one).
+/// The catalog is read through the one loader (its refusals are input errors, exit 2) and the
+/// package is validated with `opm validate`'s rules first (errors exit 1), as the catalog
+/// stage does.
 fn catalog(
     path: &std::path::Path,
     package: Option<&str>,
 ) -> Result<Option<olm_release_olm::Bundle>> {
-    if !path.is_dir() {
+    if !path.is_dir() || !fbc::load::is_catalog(path) {
         return Ok(None);
     }
-    let Ok(loaded) = fbc::disk::read(path) else {
-        return Ok(None);
-    };
+    let loaded = fbc::disk::read_summary(path)?;
     let names = loaded.catalog.package_names();
     let name = match (package, names.as_slice()) {
         (_, []) => return Ok(None),
@@ -40,6 +41,19 @@ fn catalog(
             .into());
         }
     };
+    let findings = fbc::validate::package_findings(fbc::validate(&loaded.catalog), name);
+    let errors: Vec<_> = findings
+        .iter()
+        .filter(|f| f.level == olm_release_olm::Level::Error)
+        .collect();
+    if let Some(first) = errors.first() {
+        return Err(CommandError::Invalid(format!(
+            "{}: package {name} has {} under opm validate's rules; first: {first}",
+            path.display(),
+            olm_release_base::words::count(errors.len(), "error")
+        ))
+        .into());
+    }
     let model = fbc::ReleaseModel::from_catalog(&loaded.catalog, name).ok_or_else(|| {
         CommandError::Unreadable(format!(
             "{} has no package {name}; it holds {}",

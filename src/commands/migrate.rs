@@ -85,6 +85,11 @@ pub(crate) fn plan(
         },
         ci: crate::ci::CiContext::from_env(env),
         limits,
+        style: if args.bundle_objects {
+            olm_release_olm::fbc::ObjectStyle::BundleObjects
+        } else {
+            olm_release_olm::fbc::ObjectStyle::CsvMetadata
+        },
     };
     Ok(plan::migrate(inputs)?)
 }

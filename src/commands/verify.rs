@@ -5,14 +5,16 @@
 //! (exit 1); an unreadable path or categories file, or a path that cannot be read as a bundle
 //! within the limits (see [`validate::verify_path_with`]), is an input error (exit 2). `-q` shows
 //! errors only (the closing line still counts the warnings).
-//! `verify --list-rules` prints the rule catalogue instead.
+//! `verify --list-rules` prints the rule catalogue instead. A file-based catalog folder is read
+//! through the catalog loader `graph` and the catalog stage use (the same refusals, exit 2) and
+//! checked with `opm validate`'s rules (any error: exit 1).
 
 use super::CommandError;
 use crate::cli::VerifyArgs;
 use crate::error::{Error, Result};
-use olm_release_olm::Level;
 use olm_release_olm::archive::Limits;
 use olm_release_olm::validate::{self, Options, VerifyError, rules};
+use olm_release_olm::{Level, fbc};
 
 /// `verify PATH` or `verify --list-rules`; `quiet` leaves warnings out of the output.
 pub(crate) fn run(args: &VerifyArgs, json: bool, quiet: bool, limits: &Limits) -> Result<()> {
@@ -30,6 +32,9 @@ pub(crate) fn run(args: &VerifyArgs, json: bool, quiet: bool, limits: &Limits) -
     let Some(path) = &args.path else {
         return Err(CommandError::Arguments("verify needs a PATH (or --list-rules)".into()).into());
     };
+    if path.is_dir() && fbc::load::is_catalog(path) {
+        return catalog(path, json, quiet);
+    }
     let categories = match &args.categories {
         Some(file) => Some(
             validate::read_categories(file).map_err(|e| CommandError::Unreadable(e.to_string()))?,
@@ -75,6 +80,55 @@ pub(crate) fn run(args: &VerifyArgs, json: bool, quiet: bool, limits: &Limits) -
         crate::out::line(&format!(
             "{shown}: valid, {} (profile {profile})",
             olm_release_base::words::count(report.warnings, "warning")
+        ));
+    }
+    Ok(())
+}
+
+/// `verify CATALOG_DIR`: every document through the catalog loader, then `opm validate`'s rules
+/// on the whole catalog.
+fn catalog(path: &std::path::Path, json: bool, quiet: bool) -> Result<()> {
+    let loaded = fbc::disk::read_summary(path)?;
+    let mut findings = fbc::validate(&loaded.catalog);
+    let errors = findings.iter().filter(|f| f.level == Level::Error).count();
+    let warnings = findings.len() - errors;
+    if quiet {
+        findings.retain(|f| f.level == Level::Error);
+    }
+    let shown = path.display();
+    if json {
+        let doc = serde_json::json!({
+            "source": shown.to_string(),
+            "catalog": true,
+            "packages": loaded.catalog.package_names(),
+            "errors": errors,
+            "warnings": warnings,
+            "findings": findings,
+        });
+        crate::out::stdout(&format!(
+            "{}\n",
+            serde_json::to_string_pretty(&doc).expect("a report serialises")
+        ));
+    } else {
+        for f in &findings {
+            crate::out::stdout(&format!("{f}\n"));
+        }
+    }
+    let counted = format!(
+        "{}, {}",
+        olm_release_base::words::count(errors, "error"),
+        olm_release_base::words::count(warnings, "warning")
+    );
+    if errors > 0 {
+        return Err(CommandError::Invalid(format!(
+            "{shown}: file-based catalog with {counted} (opm validate rules)"
+        ))
+        .into());
+    }
+    if !json {
+        crate::out::line(&format!(
+            "{shown}: valid file-based catalog, {} (opm validate rules)",
+            olm_release_base::words::count(warnings, "warning")
         ));
     }
     Ok(())

@@ -41,7 +41,7 @@ pub(crate) fn check(
         // The registry's channel is absent or headed by a CSV ours replaces or skips.
         Decision::AddChannels { .. } => None,
     };
-    let loaded = disk::read(&snap.dir)?;
+    let loaded = disk::read_package(&snap.dir, &step.package)?;
     let from_catalog = fbc::head(&loaded.catalog, &step.package, &step.channel)?;
     let catalog_name = from_catalog.as_ref().map(|h| h.name.clone());
     let shown = |h: &Option<String>| {

@@ -14,7 +14,9 @@ use crate::plan::BundleImageStep;
 use crate::report::Reporter;
 use olm_release_http::events::{Gate, Write};
 use olm_release_oci::{self as oci, Decision, Event, PushOutcome, PushRequest, Store};
-use olm_release_olm::bundle_image::{BundleFolder, BundleInput, BundleSpec, build_image};
+use olm_release_olm::bundle_image::{
+    BundleFolder, BundleInput, BundleMetadata, BundleSpec, build_image,
+};
 use olm_release_olm::decision::Decision as Fetched;
 
 /// The bundle-image step.
@@ -82,6 +84,8 @@ pub(crate) async fn run(
         ));
     }
     if let (Some(existing), Some(channels)) = (existing, labels) {
+        // Pinned in the catalog only when the target holds it intact.
+        store.verify(&existing)?;
         report.info(&format!(
             "{}:{} already holds the bundle image of this published CSV ({existing}), the same bundle labelled with channel{} {}: kept; the catalog's channel entries add the channels",
             store.describe(),
@@ -95,7 +99,12 @@ pub(crate) async fn run(
             digest: Some(existing.trim_start_matches("sha256:").to_string()),
         });
         let pinned = format!("{}@{existing}", step.name);
-        return Ok(Some(Imaged { pinned, csv, crds }));
+        return Ok(Some(Imaged {
+            pinned,
+            csv,
+            objects,
+            metadata: metadata(v),
+        }));
     }
     // Deciding again after the catalog moved may change the CSV's replaces: the image this run
     // pushed a moment ago under the tag is replaced by the one the new decision gives.
@@ -123,7 +132,12 @@ pub(crate) async fn run(
         force: step.force || replaces_ours,
     };
     let pinned = publish(store, &req, &step.name, report, gate).await?;
-    Ok(Some(Imaged { pinned, csv, crds }))
+    Ok(Some(Imaged {
+        pinned,
+        csv,
+        objects,
+        metadata: metadata(v),
+    }))
 }
 
 /// The registry+v1 bundle folder of the verified bundle `v` of `package` (the CSV, its CRDs
@@ -173,8 +187,16 @@ fn folder_of(
         },
         csv: csv.clone(),
         objects: objects.to_vec(),
-        dependencies: v.files.as_ref().and_then(|f| f.dependencies.clone()),
+        metadata: metadata(v),
     })?)
+}
+
+/// The bundle folder's dependencies and properties files, as render read them.
+fn metadata(v: &Verified) -> BundleMetadata {
+    v.files
+        .as_ref()
+        .map(|f| f.metadata.clone())
+        .unwrap_or_default()
 }
 
 /// The most channels whose labellings are tried (with 4: 64 arrangements, each image built in

@@ -1,14 +1,20 @@
-//! The catalog step: the pushed bundle image joins the target's file-based catalog by digest
-//! ([`fbc::add`]: an entry in every channel of the release, each `replacing` its channel's
-//! head, one in a channel it creates replacing nothing; `defaultChannel` kept right), the whole
-//! catalog is validated with the rules of `opm validate`, and only the files that change are
-//! published to the target ([`Snapshot::publish`]), through the gate. A rerun renders
-//! byte-identical files, so nothing is written; a dry-run prints the diff (for git, the
+//! The catalog step: the pushed bundle image joins the target's file-based catalog by digest.
+//! Without a template, [`fbc::add`] adds its entry (an entry in every channel of the release,
+//! each `replacing` its channel's head, one in a channel it creates replacing nothing;
+//! `defaultChannel` kept right); with `catalog.template`, the release is added to the template
+//! and the template is rendered into the package's part of the catalog ([`fbc::template`]).
+//! `catalog.deprecate` records deprecations either way. The catalog is validated with the rules
+//! of `opm validate`, and only the files that change are published to the target
+//! ([`Snapshot::publish`]), then the template written, each through the gate. A rerun renders
+//! byte-identical files, so nothing is written; a dry-run prints the diffs (for git, the
 //! commit's, with the repository's paths).
 //!
 //! The snapshot is the one fetch-previous (or the agreement check) read, so the write is a
 //! swap against what the decision was taken on: when another job moved the target meanwhile,
-//! the step says so ([`Outcome::Moved`]) and the executor decides again.
+//! the step says so ([`Outcome::Moved`]) and the executor decides again (the template is
+//! written only once the catalog holds the entry).
+
+use std::path::Path;
 
 use super::catalog_target::{Published, Snapshot};
 use super::errors::CatalogInvalid;
@@ -18,7 +24,7 @@ use crate::plan::CatalogStep;
 use crate::report::Reporter;
 use olm_release_http::events::{Gate, Write};
 use olm_release_olm::Level;
-use olm_release_olm::fbc::{self, AddBundle, FileChange, disk};
+use olm_release_olm::fbc::{self, AddBundle, BundleSource, FileChange, disk, template};
 
 /// How the catalog step ended.
 #[derive(Debug)]
@@ -37,15 +43,19 @@ pub(crate) async fn run(
     image: &Imaged,
     snap: &Snapshot,
 ) -> Result<Outcome> {
-    let loaded = disk::read(&snap.dir)?;
-    let mut catalog = loaded.catalog;
-    let mut req = AddBundle::from_csv(
-        &step.package,
-        &image.csv,
-        &image.crds,
-        &image.pinned,
-        &step.channels,
-    );
+    let mut loaded = disk::read_package(&snap.dir, &step.package)?;
+    let mut catalog = std::mem::take(&mut loaded.catalog);
+    let (dependencies, properties) = fbc::entry::metadata_properties(&image.metadata)?;
+    let source = BundleSource {
+        package: &step.package,
+        image: &image.pinned,
+        csv: &image.csv,
+        objects: &image.objects,
+        dependencies: &dependencies,
+        properties: &properties,
+        style: step.style,
+    };
+    let mut req = AddBundle::from_source(&source, &step.channels)?;
     for s in &step.skips {
         if !req.skips.contains(s) {
             req.skips.push(s.clone());
@@ -55,18 +65,38 @@ pub(crate) async fn run(
         req.skip_range = step.skip_range.clone();
     }
     req.force = step.force;
-    let outcome = fbc::add(&mut catalog, &req)?;
-    for line in outcome.lines() {
+    let what = format!("catalog entry {} ({})", req.name, image.pinned);
+    let (lines, template_text) = match &step.template {
+        None => {
+            let mut lines = fbc::add(&mut catalog, &req)?.lines();
+            lines.extend(fbc::deprecate(
+                &mut catalog,
+                &step.package,
+                &step.deprecate,
+            )?);
+            (lines, None)
+        }
+        Some(path) => {
+            let release = template::Release::new(&req, &step.deprecate, &image.csv);
+            let r = template::release_file(path, &mut catalog, &release)?;
+            (r.lines, r.text.map(|t| (path, t)))
+        }
+    };
+    for line in lines {
         report.detail(&line);
     }
-    let what = format!("catalog entry {} ({})", req.name, image.pinned);
-    let changes = changes(&snap.dir, &snap.shown, &loaded.files, &catalog, report)?;
+    let template = |report: &Reporter| match &template_text {
+        Some((path, text)) => write_template(path, text, &req.name, step.show_diff, report, gate),
+        None => Ok(()),
+    };
+    let changes = changes(&snap.dir, &snap.shown, &loaded, &catalog, report)?;
     if changes.is_empty() {
         gate.kept(Write {
             what,
             target: snap.target(),
             digest: None,
         });
+        template(report)?;
         return Ok(Outcome::Done);
     }
     let write = Write {
@@ -86,9 +116,13 @@ pub(crate) async fn run(
     {
         Published::Written(line) => {
             report.info(&line);
+            template(report)?;
             Ok(Outcome::Done)
         }
-        Published::Skipped => Ok(Outcome::Done),
+        Published::Skipped => {
+            template(report)?;
+            Ok(Outcome::Done)
+        }
         Published::Moved { reason } => Ok(Outcome::Moved { reason }),
     }
 }
@@ -108,12 +142,43 @@ fn commit_message(step: &CatalogStep, req: &AddBundle) -> String {
     )
 }
 
+/// Writes the template through the gate (a dry-run shows its diff).
+fn write_template(
+    path: &Path,
+    text: &str,
+    bundle: &str,
+    show_diff: bool,
+    report: &Reporter,
+    gate: &dyn Gate,
+) -> Result<()> {
+    let (dir, name) = (
+        path.parent().unwrap_or(Path::new(".")),
+        path.file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default(),
+    );
+    let rendered = std::collections::BTreeMap::from([(name, text.to_string())]);
+    let changes = disk::plan(dir, &[], &rendered)?;
+    let write = Write {
+        what: format!("catalog template entry {bundle}"),
+        target: path.display().to_string(),
+        digest: None,
+    };
+    report.block(&disk::diff(&changes), show_diff);
+    if gate.allow(&write) {
+        disk::apply(dir, &changes)?;
+        gate.done(write);
+    }
+    Ok(())
+}
+
 /// Validates `catalog` as a whole, then the file changes that make the folder `dir` (shown as
-/// `shown`; `read_files`: the catalog files read before) hold it.
+/// `shown`) hold it ([`fbc::rewrite::plan`]: for a catalog `loaded` for one package, that
+/// package's part only).
 fn changes(
-    dir: &std::path::Path,
+    dir: &Path,
     shown: &str,
-    read_files: &[String],
+    loaded: &fbc::Loaded,
     catalog: &fbc::Catalog,
     report: &Reporter,
 ) -> Result<Vec<FileChange>> {
@@ -131,23 +196,22 @@ fn changes(
         }
         .into());
     }
-    let rendered = fbc::write::render(catalog)?;
-    Ok(disk::plan(dir, read_files, &rendered)?)
+    Ok(fbc::rewrite::plan(dir, loaded, catalog)?)
 }
 
-/// Validates `catalog` as a whole, then writes the files that change under the folder `dir`
-/// through the gate (`read_files`: the catalog files read before); the diff is shown when
-/// `show_diff` (else with `-v`). `migrate` writes its catalog folder this way.
+/// Validates `catalog` (what `loaded` read, changed), then writes the files that change under
+/// the folder `dir` through the gate; the diff is shown when `show_diff` (else with `-v`).
+/// `migrate` writes its catalog folder this way.
 pub(super) fn write(
-    dir: &std::path::Path,
-    read_files: &[String],
+    dir: &Path,
+    loaded: &fbc::Loaded,
     catalog: &fbc::Catalog,
     what: String,
     show_diff: bool,
     report: &Reporter,
     gate: &dyn Gate,
 ) -> Result<()> {
-    let changes = changes(dir, &dir.display().to_string(), read_files, catalog, report)?;
+    let changes = changes(dir, &dir.display().to_string(), loaded, catalog, report)?;
     if changes.is_empty() {
         gate.kept(Write {
             what,

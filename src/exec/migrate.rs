@@ -1,6 +1,6 @@
 //! The migrate step: every release of a package is read from the app registry; the newest
 //! (cumulative) one is split into one registry+v1 bundle per CSV by
-//! [`fbc::migrate::plan_with_releases`] (each older CSV with the CRDs of the release that
+//! [`fbc::migrate::plan_owned`], reading one release at a time (each older CSV with the CRDs of the release that
 //! introduced it); each bundle image is pushed by the bundle-image step's rule (tag = the CSV's
 //! version); then the catalog that keeps the app registry's upgrade graph replaces this
 //! package's documents in the catalog folder, validated, written through the gate. A rerun
@@ -40,26 +40,32 @@ pub(crate) async fn run(
         ))
         .into());
     }
-    let mut releases = Vec::new();
-    for info in &infos {
-        let gz = registry.pull(ns, pkg, &info.digest).await?;
-        // The registry's blob, read within --max-bundle-bytes; past it, the server's failure.
-        let bundle =
+    // One release in memory at a time: the newest (cumulative) one becomes the plan, holding
+    // the history once; each older one only gives the CRDs its CSV was released with.
+    let pull = |info: &olm_release_appregistry::ReleaseInfo| {
+        let info = info.clone();
+        async move {
+            let gz = registry.pull(ns, pkg, &info.digest).await?;
+            // The registry's blob, read within --max-bundle-bytes; past it, the server's failure.
             archive::unpack_release(&gz, &info.digest, &step.limits).map_err(|source| {
-                super::errors::FetchError::Unpack {
+                crate::error::Error::from(super::errors::FetchError::Unpack {
                     release: info.release.clone(),
                     at: format!("{} {ns}/{pkg}", registry.describe()),
                     source,
-                }
-            })?;
-        releases.push(bundle);
+                })
+            })
+        }
+    };
+    let cumulative = pull(&infos[0]).await?;
+    let mut m = fbc::migrate::plan_owned(cumulative)?;
+    for info in &infos[1..] {
+        m.adopt_crds(&pull(info).await?);
     }
     report.info(&format!(
         "read {} of {ns}/{pkg}; the newest ({}) carries the package's history",
         olm_release_base::words::count(infos.len(), "release"),
         infos[0].release
     ));
-    let m = fbc::migrate::plan_with_releases(&releases[0], &releases)?;
     if !m.left_out.is_empty() {
         report.warn(&format!(
             "no channel reaches {}; not migrated (a catalog lists only bundles in a channel)",
@@ -79,22 +85,25 @@ pub(crate) async fn run(
         let pinned = publish(store, &req, &step.name, report, gate).await?;
         images.insert(b.name().to_string(), pinned);
     }
-    let migrated = fbc::migrate::catalog(&m, &images)?;
-    let loaded = disk::read(&step.catalog)?;
-    let mut catalog = loaded.catalog;
-    catalog.packages.retain(|p| p.name != *pkg);
-    catalog.channels.retain(|c| c.package != *pkg);
-    catalog.bundles.retain(|b| b.package != *pkg);
+    let migrated = fbc::migrate::catalog(&m, &images, step.style)?;
+    // The catalog names the package as its package file does (`packageName`), which may differ
+    // from the app-registry repository the releases were read from.
+    let name = &m.package;
+    let mut loaded = disk::read_package(&step.catalog, name)?;
+    let mut catalog = std::mem::take(&mut loaded.catalog);
+    catalog.packages.retain(|p| p.name != *name);
+    catalog.channels.retain(|c| c.package != *name);
+    catalog.bundles.retain(|b| b.package != *name);
     catalog.packages.extend(migrated.packages);
     catalog.channels.extend(migrated.channels);
     catalog.bundles.extend(migrated.bundles);
     let what = format!(
-        "catalog of {pkg} ({})",
+        "catalog of {name} ({})",
         olm_release_base::words::count(m.bundles.len(), "bundle")
     );
     super::catalog::write(
         &step.catalog,
-        &loaded.files,
+        &loaded,
         &catalog,
         what,
         step.show_diff,

@@ -71,7 +71,7 @@ enum Carried {
     Packaged(Packaged),
     Verified(Verified),
     /// The verified bundle and its pushed image (`None`: skipped as older than the head).
-    Imaged(Verified, Option<Imaged>),
+    Imaged(Verified, Option<Box<Imaged>>),
     /// The catalog target moved since fetch-previous read it: decide again.
     Moved {
         reason: String,
@@ -372,7 +372,7 @@ async fn run_step(exec: &Exec<'_>, step: &Step, carried: Carried) -> Result<Carr
             {
                 *exec.pushed_image.borrow_mut() = Some(digest.to_string());
             }
-            Carried::Imaged(v, image)
+            Carried::Imaged(v, image.map(Box::new))
         }
         (Step::Catalog(s), Carried::Imaged(v, i)) => match &i {
             Some(image) => match catalog_step(exec, s, &v, image).await? {

@@ -5,6 +5,7 @@
 use std::path::PathBuf;
 
 use olm_release_olm::archive::{Contents, Packed};
+use olm_release_olm::bundle_image::BundleMetadata;
 use olm_release_olm::decision::Decision;
 use olm_release_olm::{Bundle, Finding, Manifest, PackageManifest};
 
@@ -24,11 +25,11 @@ pub struct Rendered {
     /// checks them with the bundle and the bundle image carries them; the app registry's
     /// bundle cannot.
     pub objects: Vec<Manifest>,
+    /// The bundle folder's dependencies and properties files: the bundle image carries them and
+    /// the catalog entry lists what they say.
+    pub metadata: BundleMetadata,
     /// Problems in the inputs that rendering noticed.
     pub findings: Vec<Finding>,
-    /// The bundle folder's dependencies file (a document with `dependencies:`), which the
-    /// bundle image carries as `metadata/dependencies.yaml`.
-    pub dependencies: Option<Manifest>,
 }
 
 /// One rendered file.
@@ -46,8 +47,8 @@ pub(crate) struct RenderedFiles {
     pub(crate) dir: PathBuf,
     pub(crate) files: Vec<RenderedFile>,
     pub(crate) csv_name: String,
+    pub(crate) metadata: BundleMetadata,
     pub(crate) findings: Vec<Finding>,
-    pub(crate) dependencies: Option<Manifest>,
 }
 
 impl Rendered {
@@ -63,8 +64,8 @@ impl Rendered {
                 dir: self.dir,
                 files: self.files,
                 csv_name: self.csv_name,
+                metadata: self.metadata,
                 findings: self.findings,
-                dependencies: self.dependencies,
             },
             Contents {
                 bundle: self.bundle,
@@ -168,7 +169,10 @@ pub(crate) struct Imaged {
     /// `NAME@sha256:…`.
     pub(crate) pinned: String,
     pub(crate) csv: Manifest,
-    pub(crate) crds: Vec<Manifest>,
+    /// Every manifest of the image besides the CSV: its CRDs and the bundle folder's other objects.
+    pub(crate) objects: Vec<Manifest>,
+    /// The image's dependencies and properties files.
+    pub(crate) metadata: BundleMetadata,
 }
 
 /// Where the release step finds files by name: what render wrote, and the bundle folder.

@@ -215,6 +215,36 @@ pub struct CatalogSpec {
     /// (publish nothing, exit 0).
     #[serde(default)]
     pub older: OlderPolicy,
+    // Entries, templates and deprecations (issue 26).
+    /// Write each entry's manifests as `olm.bundle.object` properties (what `opm render` writes
+    /// without a migration) instead of one `olm.csv.metadata` property (the default).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub bundle_objects: bool,
+    /// A catalog template kept in the source (`olm.template.basic` or `olm.semver`): the release
+    /// is added to it and it is rendered into `dir`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub template: Option<String>,
+    /// What this release deprecates, recorded in the package's `olm.deprecations`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub deprecate: Vec<DeprecateSpec>,
+}
+
+/// One entry of `catalog.deprecate`: exactly one of `bundle`, `channel` or `package: true`, and
+/// the message users see.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct DeprecateSpec {
+    /// A bundle of the package (its CSV's `metadata.name`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bundle: Option<String>,
+    /// A channel of the package.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub channel: Option<String>,
+    /// The whole package.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub package: bool,
+    /// Why, and what to use instead.
+    pub message: String,
 }
 
 /// `catalog.pull_request`: the catalog change proposed as a GitHub pull request.

@@ -10,7 +10,8 @@
 
 use std::path::PathBuf;
 
-use serde::Serialize;
+use olm_release_olm::fbc::{Deprecated, Deprecation, ObjectStyle};
+use serde::{Serialize, Serializer};
 
 use super::images::release_channels;
 use crate::error::Problem;
@@ -29,6 +30,18 @@ pub(crate) struct CatalogStep {
     pub(crate) channels: Vec<String>,
     pub(crate) skips: Vec<String>,
     pub(crate) skip_range: Option<String>,
+    /// How the entry carries the bundle's manifests (`catalog.bundle_objects`).
+    #[serde(skip_serializing_if = "is_csv_metadata")]
+    pub(crate) style: ObjectStyle,
+    /// The catalog template the release is added to and rendered from (`catalog.template`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) template: Option<PathBuf>,
+    /// What the release deprecates (`catalog.deprecate`), as `schema name: message`.
+    #[serde(
+        skip_serializing_if = "Vec::is_empty",
+        serialize_with = "deprecations_shown"
+    )]
+    pub(crate) deprecate: Vec<Deprecation>,
     pub(crate) force: bool,
     /// Show the catalog diff normally (a dry-run), not only with `-v`.
     #[serde(skip)]
@@ -268,6 +281,9 @@ pub(crate) fn catalog_step(
         channel,
         skips: c.skips.clone(),
         skip_range: c.skip_range.clone(),
+        style: c.content.style,
+        template: c.content.template.clone(),
+        deprecate: c.content.deprecate.clone(),
         force: s.mode.force,
         show_diff: s.mode.dry_run,
     })
@@ -321,6 +337,18 @@ pub(crate) fn show_catalog(c: &CatalogStep) -> Vec<String> {
             out.push(format!("credentials: {}", g.credentials.unwrap_or("none")));
         }
     }
+    if c.style == ObjectStyle::BundleObjects {
+        out.push("entry manifests as olm.bundle.object properties (catalog.bundle_objects)".into());
+    }
+    if let Some(t) = &c.template {
+        out.push(format!(
+            "add the bundle to the catalog template {} and render it into the catalog",
+            t.display()
+        ));
+    }
+    for d in &c.deprecate {
+        out.push(format!("deprecate {}", deprecation_shown(d)));
+    }
     if !c.skips.is_empty() {
         out.push(format!("skips: {}", c.skips.join(", ")));
     }
@@ -328,4 +356,22 @@ pub(crate) fn show_catalog(c: &CatalogStep) -> Vec<String> {
         out.push(format!("skipRange: {r}"));
     }
     out
+}
+
+fn is_csv_metadata(style: &ObjectStyle) -> bool {
+    *style == ObjectStyle::CsvMetadata
+}
+
+/// A deprecation as the plan shows it: `olm.bundle NAME: message`.
+fn deprecation_shown(d: &Deprecation) -> String {
+    let what = match &d.what {
+        Deprecated::Package => "olm.package".to_string(),
+        Deprecated::Channel(n) => format!("olm.channel {n}"),
+        Deprecated::Bundle(n) => format!("olm.bundle {n}"),
+    };
+    format!("{what}: {}", d.message)
+}
+
+fn deprecations_shown<S: Serializer>(d: &[Deprecation], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(d.iter().map(deprecation_shown))
 }

@@ -25,6 +25,8 @@ pub(crate) struct MigrateInputs {
     pub(crate) mode: RunMode,
     pub(crate) ci: CiContext,
     pub(crate) limits: olm_release_olm::archive::Limits,
+    /// How entries carry their manifests (`--bundle-objects`).
+    pub(crate) style: olm_release_olm::fbc::ObjectStyle,
 }
 
 /// The plan of `migrate`.
@@ -65,6 +67,7 @@ pub(crate) fn migrate(m: MigrateInputs) -> Result<Plan, Problems> {
             force: m.mode.force,
             show_diff: m.mode.dry_run,
             limits: m.limits,
+            style: m.style,
         }))],
     ))
 }

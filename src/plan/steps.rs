@@ -341,6 +341,8 @@ pub(crate) struct MigrateStep {
     /// Limits on reading each pulled release (`--max-bundle-bytes`).
     #[serde(skip)]
     pub(crate) limits: olm_release_olm::archive::Limits,
+    /// How entries carry their manifests (`--bundle-objects`).
+    pub(crate) style: olm_release_olm::fbc::ObjectStyle,
 }
 
 fn layout_name<S: Serializer>(l: &Layout, s: S) -> Result<S::Ok, S::Error> {

@@ -10,6 +10,7 @@
 
 use std::path::{Path, PathBuf};
 
+use super::catalog_content::{CatalogContent, content};
 use super::inputs::PipelineFile;
 use super::urls::{check_url, resolve_path};
 use crate::error::Problem;
@@ -34,6 +35,8 @@ pub(crate) struct CatalogSettings {
     pub(crate) older: crate::pipeline::OlderPolicy,
     /// `catalog.retries`: decisions taken again after the target moved.
     pub(crate) retries: u32,
+    /// What the entries carry: `catalog.bundle_objects`, `catalog.template`, `catalog.deprecate`.
+    pub(crate) content: CatalogContent,
 }
 
 /// Where the catalog is kept.
@@ -266,6 +269,7 @@ pub(crate) fn catalog(
         skip_range: spec.skip_range.clone(),
         older: spec.older,
         retries: spec.retries.unwrap_or(DEFAULT_RETRIES),
+        content: content(spec, file, source, problems),
     }
 }
 
@@ -539,7 +543,7 @@ pub(crate) fn author(text: &str) -> Result<(String, String), String> {
 }
 
 /// `p` without `.` components and with `..` applied, so `a/../../b` cannot pass as inside `a`.
-fn normal(p: &Path) -> PathBuf {
+pub(crate) fn normal(p: &Path) -> PathBuf {
     let base = if p.is_absolute() {
         PathBuf::new()
     } else {

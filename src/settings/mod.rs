@@ -11,6 +11,7 @@
 //! the environment.
 
 mod catalog;
+mod catalog_content;
 mod credentials;
 mod images;
 mod inputs;

@@ -569,7 +569,7 @@ async fn a_release_the_release_step_would_refuse_is_asked_before_the_push() {
     let err = stderr(&o);
     assert!(err.contains("stage preflight"), "{err}");
     assert!(
-        err.contains("published asset(s) differ from the local ones")
+        err.contains("a published asset differs from the local one:")
             && err.contains(&format!("{SOURCE} (published sha256:")),
         "{err}"
     );

@@ -8,6 +8,29 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
     hex::encode(Sha256::digest(bytes))
 }
 
+/// A sink that hashes what is written to it (`std::io::copy` a file into it to digest the file
+/// without holding it).
+#[derive(Default)]
+pub struct Sha256Writer(Sha256);
+
+impl Sha256Writer {
+    /// The hex sha256 of everything written.
+    pub fn hex(self) -> String {
+        hex::encode(self.0.finalize())
+    }
+}
+
+impl std::io::Write for Sha256Writer {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.update(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

@@ -1,7 +1,9 @@
 //! Pushing a built image to a target, with the idempotency rule and the proof.
 //!
 //! - The tag already holds this image's manifest digest → nothing is written
-//!   ([`PushOutcome::Unchanged`]).
+//!   ([`PushOutcome::Unchanged`]); in an `oci:` layout only once the manifest and every blob it
+//!   names are present, regular files and of the right digest ([`Store::verify`]), else the push
+//!   fails naming the blob (with `force`, it writes the image again).
 //! - It holds another digest → refused ([`OciError::Conflict`], both digests named) unless
 //!   `force`, which overwrites it.
 //! - Otherwise (or forced): the blobs the target lacks are uploaded (config, then layers),
@@ -142,6 +144,16 @@ impl Store {
         }
     }
 
+    /// Checks that the target holds the image `digest` intact before it is trusted: in a layout,
+    /// the manifest and every blob it names present, regular files, of the right digest; a
+    /// registry serves content by digest and is taken at its word.
+    pub fn verify(&self, digest: &str) -> Result<(), OciError> {
+        match self {
+            Store::Registry(_) => Ok(()),
+            Store::Layout(l) => l.verify(digest),
+        }
+    }
+
     /// The manifest bytes stored under `digest`, if any.
     pub(crate) async fn manifest_bytes(
         &self,
@@ -220,7 +232,12 @@ pub async fn check(
     let ours = req.image.digest();
     match store.resolve(req.tag, events).await? {
         None => Ok(Decision::New),
-        Some(d) if d == ours => Ok(Decision::Unchanged),
+        Some(d) if d == ours => match store.verify(&d) {
+            Ok(()) => Ok(Decision::Unchanged),
+            // A broken copy of this very image: pushing again repairs it.
+            Err(_) if req.force => Ok(Decision::Overwrite { existing: d }),
+            Err(e) => Err(e),
+        },
         Some(existing) if req.force => Ok(Decision::Overwrite { existing }),
         Some(existing) => Err(OciError::Conflict {
             target: store.describe(),
@@ -290,6 +307,7 @@ async fn read_back(
             )));
         }
     }
+    store.verify(digest).map_err(|e| fail(e.to_string()))?;
     events.event(Event::ReadBack {
         digest: digest.to_string(),
     });

@@ -30,6 +30,8 @@ pub(crate) enum RenderError {
     PackageFile { file: String, message: String },
     #[error("{file}: a second package file in the bundle")]
     SecondPackage { file: String },
+    #[error("{file}: a second {kind} file in the bundle (a bundle has one metadata/{kind}.yaml)")]
+    SecondMetadata { file: String, kind: &'static str },
     #[error(
         "{file}: {kind} does not belong in a bundle (OLM installs only the CSV, the package file and {allowed}); move it out of the bundle folder"
     )]

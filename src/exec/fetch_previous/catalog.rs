@@ -186,7 +186,7 @@ pub(crate) fn run(
 /// when the folder is missing or has none of them. A catalog that cannot be read or breaks
 /// `opm validate`'s rules is an error naming the file.
 fn heads(step: &FetchStep, snap: &Snapshot) -> Result<Vec<Found>> {
-    let loaded = disk::read(&snap.dir)?;
+    let loaded = disk::read_package(&snap.dir, &step.package)?;
     let findings = fbc::validate(&loaded.catalog);
     let errors: Vec<_> = findings
         .iter()

@@ -1,9 +1,14 @@
 //! Reading the bundle out of the rendered files: exactly one CSV, its CRDs, the package file,
-//! the other objects OLM's bundle format allows and a dependencies file (`dependencies:`, the
-//! registry+v1 bundle's `metadata/dependencies.yaml`), all from the bundle folder (`.` for the
+//! and the other objects OLM's bundle format allows, all from the bundle folder (`.` for the
 //! templates folder itself); the package file and CRDs may also come from outside it
 //! (`render.package`, `render.crds`). A kind OLM would not install from a bundle is an error
 //! naming the kinds it would (operator-registry `pkg/lib/bundle/supported_resources.go`).
+//!
+//! An operator-sdk style bundle folder's metadata documents are recognised too, as
+//! operator-registry's bundle parser reads them (`pkg/registry/parse.go`): a dependencies file
+//! (`dependencies:`) and a properties file (`properties:`) travel to the bundle image's
+//! `metadata/` and the catalog entry; an annotations file (`annotations:`) is read for the package
+//! it names (the bundle image writes its own).
 
 use std::path::Path;
 
@@ -11,6 +16,7 @@ use serde_yaml_ng::Value;
 
 use super::Output;
 use crate::exec::errors::RenderError;
+use olm_release_olm::bundle_image::BundleMetadata;
 use olm_release_olm::bundle_image::folder::SUPPORTED_KINDS;
 use olm_release_olm::{Manifest, PackageManifest};
 
@@ -24,8 +30,23 @@ pub(crate) struct Found {
     pub(crate) crds: Vec<Manifest>,
     /// The other objects (RBAC, ConfigMaps, Services, …), as rendered.
     pub(crate) objects: Vec<Manifest>,
-    /// A dependencies file (a document with `dependencies:` and no kind).
-    pub(crate) dependencies: Option<Manifest>,
+    /// The dependencies and properties files, if the bundle folder has them.
+    pub(crate) metadata: BundleMetadata,
+    /// The package an annotations file names (its file, the name), if the folder has one.
+    pub(crate) annotated: Option<(String, String)>,
+}
+
+/// The key of a bundle's annotations file naming its package.
+const PACKAGE_ANNOTATION: &str = "operators.operatorframework.io.bundle.package.v1";
+
+/// Which metadata file a document without `kind` is, by its one top-level key.
+fn metadata_kind(value: &Value) -> Option<&'static str> {
+    if value.get("kind").is_some() || value.get("apiVersion").is_some() {
+        return None;
+    }
+    ["dependencies", "properties", "annotations"]
+        .into_iter()
+        .find(|k| value.get(*k).is_some())
 }
 
 /// Whether a rendered file at `rel` belongs to the bundle folder `bundle_dir`.
@@ -50,10 +71,37 @@ pub(crate) fn find(
     // Where each CRD came from (the template, or the render.crds file), to name both copies.
     let mut crd_sources: Vec<String> = crds.iter().map(|c| c.file.clone()).collect();
     let mut package = outside.package;
-    let mut dependencies: Option<Manifest> = None;
+    let mut metadata = BundleMetadata::default();
+    let mut annotated = None;
     for (i, out) in outputs.iter().enumerate().filter(|(_, o)| o.in_bundle) {
         let file = out.rel.rsplit('/').next().unwrap_or(&out.rel).to_string();
         for (j, value) in out.docs.iter().enumerate() {
+            if let Some(kind) = metadata_kind(value) {
+                let slot = match kind {
+                    "dependencies" => &mut metadata.dependencies,
+                    "properties" => &mut metadata.properties,
+                    _ => {
+                        let named = value
+                            .get("annotations")
+                            .and_then(|a| a.get(PACKAGE_ANNOTATION))
+                            .and_then(Value::as_str);
+                        if let Some(named) = named {
+                            annotated = Some((out.template.clone(), named.to_string()));
+                        }
+                        continue;
+                    }
+                };
+                if slot
+                    .replace(Manifest::new(&out.template, value.clone()))
+                    .is_some()
+                {
+                    return Err(RenderError::SecondMetadata {
+                        file: out.template.clone(),
+                        kind,
+                    });
+                }
+                continue;
+            }
             if value.get("packageName").is_some() {
                 let p = parse_package(&out.template, value)?;
                 if package.replace((out.template.clone(), p)).is_some() {
@@ -61,17 +109,6 @@ pub(crate) fn find(
                         file: out.template.clone(),
                     });
                 }
-                continue;
-            }
-            if value.get("dependencies").is_some() && value.get("kind").is_none() {
-                if dependencies.is_some() {
-                    return Err(RenderError::Unexpected {
-                        file: out.template.clone(),
-                        kind: "a second dependencies file".into(),
-                        allowed: SUPPORTED_KINDS.join(", "),
-                    });
-                }
-                dependencies = Some(Manifest::new("dependencies.yaml", value.clone()));
                 continue;
             }
             match value.get("kind").and_then(Value::as_str) {
@@ -109,7 +146,8 @@ pub(crate) fn find(
         package,
         crds,
         objects,
-        dependencies,
+        metadata,
+        annotated,
     })
 }
 

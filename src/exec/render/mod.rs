@@ -155,6 +155,16 @@ pub(crate) fn render(step: &RenderStep) -> Result<Rendered> {
         .collect();
     findings.extend(checks::subscriptions(&others, &found.package));
 
+    // One package name everywhere, before anything is published.
+    olm_release_olm::fbc::entry::check_package(
+        &step.package,
+        &csv,
+        &found.metadata,
+        found
+            .annotated
+            .as_ref()
+            .map(|(f, n)| (f.as_str(), n.as_str())),
+    )?;
     write_all(dir, &outputs)?;
     let csv_name = csv.name().unwrap_or_default().to_string();
     let mut package = found.package;
@@ -177,7 +187,7 @@ pub(crate) fn render(step: &RenderStep) -> Result<Rendered> {
         },
         csv_name,
         objects: found.objects,
-        dependencies: found.dependencies,
+        metadata: found.metadata,
         findings,
     })
 }

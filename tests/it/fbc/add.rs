@@ -280,7 +280,7 @@ fn from_csv_takes_name_version_properties_skips_and_skip_range() {
     );
     m.doc["metadata"]["annotations"] =
         serde_yaml_ng::from_str("{olm.skipRange: '>=0.2.0 <0.3.0'}").unwrap();
-    let r = AddBundle::from_csv("widget", &m, &[crd()], &image("x"), &["stable".into()]);
+    let r = AddBundle::from_csv("widget", &m, &[crd()], &image("x"), &["stable".into()]).unwrap();
     assert_eq!(
         (r.name.as_str(), r.version.as_str()),
         ("widget.v0.3.0", "0.3.0")
@@ -291,6 +291,7 @@ fn from_csv_takes_name_version_properties_skips_and_skip_range() {
     let gvks: Vec<String> = r
         .properties
         .iter()
+        .filter(|p| p.type_ != "olm.csv.metadata")
         .map(|p| format!("{} {}", p.type_, serde_json::to_string(&p.value).unwrap()))
         .collect();
     assert_eq!(
@@ -298,8 +299,11 @@ fn from_csv_takes_name_version_properties_skips_and_skip_range() {
         [
             r#"olm.gvk {"group":"example.com","kind":"Thing","version":"v1"}"#,
             r#"olm.gvk {"group":"example.com","kind":"Thing","version":"v1beta1"}"#,
+            r#"olm.package {"packageName":"widget","version":"0.3.0"}"#,
         ]
     );
+    assert_eq!(r.properties.last().unwrap().type_, "olm.csv.metadata");
+    assert_eq!(r.related_images.len(), 1, "the bundle image itself");
 }
 
 #[test]

@@ -35,7 +35,7 @@ fn migrated(b: &olm_release_olm::Bundle) -> fbc::Catalog {
         .iter()
         .map(|c| (c.name().to_string(), image(c.name())))
         .collect();
-    migrate::catalog(&plan, &images).unwrap()
+    migrate::catalog(&plan, &images, Default::default()).unwrap()
 }
 
 #[test]

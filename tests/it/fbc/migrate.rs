@@ -21,7 +21,7 @@ fn migrate_and_check(b: &Bundle) -> migrate::Migration {
         .iter()
         .map(|c| (c.name().to_string(), image(c.name())))
         .collect();
-    let catalog = migrate::catalog(&plan, &images).unwrap();
+    let catalog = migrate::catalog(&plan, &images, Default::default()).unwrap();
     let findings = fbc::validate(&catalog);
     assert!(findings.is_empty(), "{findings:#?}");
     let registry = ReleaseModel::from_bundle(b);
@@ -183,7 +183,7 @@ fn migration_refuses_what_a_catalog_cannot_hold() {
     );
 
     let plan = migrate::plan(&kubevirt_like()).unwrap();
-    let err = migrate::catalog(&plan, &BTreeMap::new()).unwrap_err();
+    let err = migrate::catalog(&plan, &BTreeMap::new(), Default::default()).unwrap_err();
     assert_eq!(
         err.to_string(),
         "migrating package kubevirt-operatorhub: no bundle image was given for kubevirtoperator.0.17.0"
@@ -199,7 +199,7 @@ fn migration_refuses_what_a_catalog_cannot_hold() {
         })
         .collect();
     assert!(matches!(
-        migrate::catalog(&plan, &tags),
+        migrate::catalog(&plan, &tags, Default::default()),
         Err(CatalogError::ImageNotByDigest { .. })
     ));
 }
@@ -251,7 +251,7 @@ fn kubevirt_releases_migrate_with_their_graph() {
         .collect();
     let plan = migrate::plan_with_releases(&cumulative, &releases).unwrap();
     for (c, release) in plan.bundles.iter().zip(&releases) {
-        assert_eq!(c.crds, release.crds, "{}", c.name());
+        assert_eq!(c.objects(), release.crds, "{}", c.name());
     }
 }
 
@@ -277,7 +277,7 @@ fn each_bundle_gets_the_crds_of_the_release_that_introduced_its_csv() {
     );
     let gvk_versions = |plan: &migrate::Migration, i: usize| -> Vec<String> {
         let c = &plan.bundles[i];
-        fbc::properties::bundle_properties("widget", &c.csv, &c.crds)
+        entry_properties("widget", c)
             .iter()
             .filter(|p| p.type_ == "olm.gvk")
             .map(|p| p.value["version"].as_str().unwrap().to_string())
@@ -293,14 +293,28 @@ fn each_bundle_gets_the_crds_of_the_release_that_introduced_its_csv() {
         migrate::plan_with_releases(&cumulative, &[first.clone(), cumulative.clone()]).unwrap();
     assert_eq!(gvk_versions(&faithful, 0), ["v1"], "0.1.0 as released");
     assert_eq!(gvk_versions(&faithful, 1), ["v1", "v1beta1"]);
-    assert_eq!(faithful.bundles[0].crds, first.crds);
+    assert_eq!(faithful.bundles[0].objects(), first.crds);
+}
+
+/// The properties of a migrated bundle's entry.
+fn entry_properties(package: &str, c: &migrate::BundleContents) -> Vec<fbc::Property> {
+    let image = super::image(c.name());
+    let src = fbc::BundleSource {
+        package,
+        image: &image,
+        csv: &c.csv,
+        objects: &c.objects(),
+        dependencies: &[],
+        properties: &[],
+        style: fbc::ObjectStyle::default(),
+    };
+    fbc::bundle_entry(&src).unwrap().properties
 }
 
 /// Every migrated bundle provides the KubeVirt API it owns.
 fn check_gvk(plan: &migrate::Migration, group: &str) {
     for c in &plan.bundles {
-        let props =
-            olm_release_olm::fbc::properties::bundle_properties(&plan.package, &c.csv, &c.crds);
+        let props = entry_properties(&plan.package, c);
         assert!(
             props.iter().any(|p| p.type_ == "olm.gvk"
                 && p.value.get("group").and_then(|g| g.as_str()) == Some(group)

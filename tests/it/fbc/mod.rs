@@ -6,6 +6,9 @@ mod add;
 mod compare;
 mod migrate;
 mod model;
+mod render_oracle;
+mod scope;
+mod templates;
 mod validate;
 
 use std::path::Path;

@@ -52,9 +52,12 @@ fn any_layout_reads_and_writes_to_one_layout_then_reruns_byte_identical() {
     assert_eq!(w2.origin.file, "operators/widget/index.json");
     assert_eq!(w2.origin.document, 3);
     assert_eq!(w2.version_str().as_deref(), Some("0.2.0"));
-    assert!(
-        w2.extra.contains_key("relatedImages"),
-        "extra keys are kept"
+    assert_eq!(
+        w2.related_images,
+        [fbc::RelatedImage {
+            name: Some("op".into()),
+            image: "quay.io/x/op:1".into()
+        }]
     );
     assert!(fbc::validate(c).is_empty(), "{:?}", fbc::validate(c));
 

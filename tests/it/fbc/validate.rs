@@ -313,3 +313,60 @@ fn findings_name_file_object_field_and_fix() {
             .all(|r| !r.fix.is_empty() && r.id.starts_with("fbc-"))
     );
 }
+
+#[test]
+fn deprecations() {
+    let doc = |entries: &str| {
+        format!("---\nschema: olm.deprecations\npackage: widget\nentries:\n{entries}")
+    };
+    let good = doc(
+        "- reference: {schema: olm.package}\n  message: use gadget\n- reference: {schema: olm.channel, name: stable}\n  message: moved\n- reference: {schema: olm.bundle, name: widget.v0.1.0}\n  message: broken\n",
+    );
+    assert!(findings(&format!("{}{good}", base())).is_empty());
+    for (entries, says) in [
+        (
+            "- reference: {schema: olm.bundle, name: widget.v9.9.9}\n  message: m\n",
+            "cannot deprecate bundle \"widget.v9.9.9\" of package widget: no such bundle",
+        ),
+        (
+            "- reference: {schema: olm.channel, name: fast}\n  message: m\n",
+            "cannot deprecate channel \"fast\" of package widget: no such channel",
+        ),
+        (
+            "- reference: {schema: olm.package, name: widget}\n  message: m\n",
+            "a package deprecation names no package",
+        ),
+        (
+            "- reference: {schema: olm.bundle, name: widget.v0.1.0}\n  message: ''\n",
+            "has no message",
+        ),
+        (
+            "- reference: {schema: olm.widget, name: x}\n  message: m\n",
+            "cannot deprecate a olm.widget",
+        ),
+        (
+            "- reference: {schema: olm.package}\n  message: a\n- reference: {schema: olm.package}\n  message: b\n",
+            "is deprecated twice",
+        ),
+    ] {
+        only(
+            &format!("{}{}", base(), doc(entries)),
+            "fbc-deprecations",
+            &[says],
+        );
+    }
+    only(
+        &format!("{}{good}{good}", base()),
+        "fbc-deprecations",
+        &["more than one olm.deprecations document"],
+    );
+    only(
+        &format!(
+            "{}{}",
+            base(),
+            good.replace("package: widget", "package: gadget")
+        ),
+        "fbc-deprecations",
+        &["deprecations name package gadget, which the catalog does not have"],
+    );
+}

@@ -7,6 +7,7 @@ mod build;
 pub mod fake;
 mod kubevirt;
 mod layout;
+mod layout_checks;
 mod real_registry;
 mod rules;
 mod split;
@@ -72,7 +73,7 @@ spec:
         },
         csv: m("csv.yaml", &csv),
         objects: vec![m("crd.yaml", crd), m("svc.yaml", svc)],
-        dependencies: None,
+        metadata: Default::default(),
     }
 }
 

@@ -18,6 +18,7 @@ use std::path::Path;
 
 use serde_yaml_ng::{Mapping, Value};
 
+use super::metadata::BundleMetadata;
 use super::{BundleImageError as E, LABEL_KEYS, REGISTRY_V1};
 use crate::{Manifest, crd_file_name, csv_file_name};
 
@@ -66,9 +67,8 @@ pub struct BundleInput {
     pub csv: Manifest,
     /// Its CRDs and the other objects shipped with it, in any order.
     pub objects: Vec<Manifest>,
-    /// The bundle's `metadata/dependencies.yaml` (`dependencies:` on the packages, GVKs and
-    /// labels it needs, as operator-registry's bundle format describes it), if it has one.
-    pub dependencies: Option<Manifest>,
+    /// Its dependencies and properties files, if any.
+    pub metadata: BundleMetadata,
 }
 
 /// A registry+v1 bundle: the files of the image (paths like `manifests/x.yaml`, sorted) and
@@ -129,12 +129,7 @@ impl BundleFolder {
             "metadata/annotations.yaml".into(),
             annotations_yaml(&labels).into_bytes(),
         );
-        if let Some(d) = &input.dependencies {
-            files.insert(
-                "metadata/dependencies.yaml".into(),
-                olm_release_base::yaml::to_string(&d.doc).into_bytes(),
-            );
-        }
+        files.extend(input.metadata.files());
         Ok(BundleFolder { files, labels })
     }
 

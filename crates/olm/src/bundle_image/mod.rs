@@ -13,9 +13,11 @@
 
 pub mod folder;
 pub mod image;
+pub mod metadata;
 
 pub use folder::{BundleFolder, BundleInput, BundleSpec};
 pub use image::{Blob, OciImage, build_image};
+pub use metadata::BundleMetadata;
 
 use std::path::PathBuf;
 

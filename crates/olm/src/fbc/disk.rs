@@ -1,11 +1,6 @@
-//! A catalog folder on disk: read it (any layout), work out what writing a model changes, and
-//! apply those changes.
-//!
-//! Reading walks the root in sorted order, skipping hidden files and folders, and reads every
-//! `.yaml`, `.yml` and `.json` file as catalog documents (as opm's loader does; other files such
-//! as a README are ignored). A missing root is an empty catalog, so the first release creates it.
-//! Each file is read within the input budgets: regular files only, a size cap, and its nesting
-//! and values measured in linear time before the parser runs.
+//! A catalog folder on disk: read it through the one loader ([`super::load`], re-exported here
+//! as [`read`], [`read_summary`] and [`read_package`]), work out what writing a model changes,
+//! and apply those changes.
 //!
 //! Writing is split so a dry-run can show exactly what a real run would write: [`plan`] compares
 //! the rendered layout ([`super::write::render`]) with the files on disk and returns only the
@@ -19,82 +14,9 @@ use std::path::Path;
 
 use super::error::CatalogError;
 use super::model::Catalog;
-use super::parse;
-use crate::archive::{Budget, Limits};
 use olm_release_base::input;
 
-/// A catalog read from a folder, with the files it came from.
-#[derive(Debug, Clone, Default)]
-pub struct Loaded {
-    /// The documents read.
-    pub catalog: Catalog,
-    /// The catalog files read, relative to the root, with `/`, sorted.
-    pub files: Vec<String>,
-}
-
-fn is_catalog_file(name: &str) -> bool {
-    [".yaml", ".yml", ".json"].iter().any(|e| name.ends_with(e))
-}
-
-/// Reads every catalog document under `root`.
-pub fn read(root: &Path) -> Result<Loaded, CatalogError> {
-    let mut loaded = Loaded::default();
-    match std::fs::metadata(root) {
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(loaded),
-        Err(e) => return Err(CatalogError::io(root, e)),
-        Ok(m) if !m.is_dir() => {
-            return Err(CatalogError::NotAFolder { path: root.into() });
-        }
-        Ok(_) => {}
-    }
-    let mut files = Vec::new();
-    walk(root, "", &mut files)?;
-    for rel in files {
-        let path = root.join(&rel);
-        let bytes =
-            input::read(&path, input::MAX_FILE_BYTES).map_err(|e| CatalogError::io(&path, e))?;
-        // Nesting and size measured in linear time before the parser runs; a file that is not
-        // UTF-8 is left to the parser, which names it.
-        if let Ok(text) = std::str::from_utf8(&bytes) {
-            Budget::new(&Limits::default())
-                .check(&path.display().to_string(), text)
-                .map_err(CatalogError::Budget)?;
-        }
-        parse::add_file(&mut loaded.catalog, &rel, &bytes)?;
-        loaded.files.push(rel);
-    }
-    Ok(loaded)
-}
-
-fn walk(root: &Path, rel: &str, out: &mut Vec<String>) -> Result<(), CatalogError> {
-    let dir = root.join(rel);
-    let mut entries: Vec<(String, bool)> = Vec::new();
-    for entry in std::fs::read_dir(&dir).map_err(|e| CatalogError::io(&dir, e))? {
-        let entry = entry.map_err(|e| CatalogError::io(&dir, e))?;
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if name.starts_with('.') {
-            continue;
-        }
-        let kind = entry
-            .file_type()
-            .map_err(|e| CatalogError::io(entry.path(), e))?;
-        entries.push((name, kind.is_dir()));
-    }
-    entries.sort();
-    for (name, is_dir) in entries {
-        let child = if rel.is_empty() {
-            name.clone()
-        } else {
-            format!("{rel}/{name}")
-        };
-        if is_dir {
-            walk(root, &child, out)?;
-        } else if is_catalog_file(&name) {
-            out.push(child);
-        }
-    }
-    Ok(())
-}
+pub use super::load::{Loaded, read, read_package, read_summary};
 
 /// One file to write or remove, relative to the catalog root.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -51,6 +51,57 @@ pub enum CatalogError {
     /// linear time before it is parsed).
     #[error("{0}")]
     Budget(#[source] crate::archive::ReadError),
+    /// A catalog file cannot be read as one: too large, or not a regular file.
+    #[error("{file}: {message}; a catalog file is a regular file of at most 64 MiB")]
+    Unreadable {
+        /// The file's path relative to the catalog root.
+        file: String,
+        /// Why (`is larger than the limit of … bytes`, `is a FIFO (named pipe), not a regular file`).
+        message: String,
+    },
+    /// A catalog file is not UTF-8 text.
+    #[error(
+        "{file}: not UTF-8 text (invalid byte at offset {offset}); catalog files are YAML or JSON in UTF-8"
+    )]
+    NotUtf8 {
+        /// The file's path (relative to the catalog root when read from one).
+        file: String,
+        /// The offset of the first byte that is not UTF-8.
+        offset: usize,
+    },
+    /// A bundle's dependency or property is not of the shape its type needs.
+    #[error("{from}: {message}")]
+    BundleProperty {
+        /// Where it was read: `metadata/dependencies.yaml`, `metadata/properties.yaml` or the CSV's
+        /// `olm.properties` annotation.
+        from: String,
+        /// What is wrong with it.
+        message: String,
+    },
+    /// A bundle's properties name another package or version than the bundle.
+    #[error(
+        "bundle {bundle} is package {package} version {version}, but {from} holds an olm.package property naming {named}; a bundle names one package everywhere (its annotations, the pipeline's package, its properties): correct or remove that property"
+    )]
+    PackageMismatch {
+        /// The bundle's name.
+        bundle: String,
+        /// The bundle's package.
+        package: String,
+        /// The bundle's version.
+        version: String,
+        /// Where the other `olm.package` property is.
+        from: String,
+        /// The package and version it names.
+        named: String,
+    },
+    /// A bundle folder lacks a part its catalog entry needs.
+    #[error("{}: {message}", path.display())]
+    BundleDir {
+        /// The bundle folder.
+        path: PathBuf,
+        /// What is missing.
+        message: String,
+    },
     /// A document parses but a field has the wrong shape.
     #[error("{file}, document {document}: {field} {message}")]
     Field {
@@ -181,6 +232,17 @@ pub enum CatalogError {
         /// The CSV's `metadata.name` with no image.
         csv: String,
     },
+    /// A catalog template cannot be read, updated or rendered.
+    #[error("catalog template {file}: {message}")]
+    Template {
+        /// The template file, as the pipeline names it.
+        file: String,
+        /// What is wrong, and what to do.
+        message: String,
+    },
+    /// A bug: an invariant of the catalog code does not hold.
+    #[error("internal error: {0}")]
+    Internal(String),
     /// The catalog's graph cannot be drawn as one CSV per bundle.
     #[error("drawing package {package}: {message}")]
     Drawing {
@@ -256,6 +318,12 @@ impl olm_release_base::Classified for CatalogError {
             | SkipRange { .. }
             | Migration { .. }
             | MissingImage { .. }
+            | NotUtf8 { .. }
+            | Unreadable { .. }
+            | BundleProperty { .. }
+            | PackageMismatch { .. }
+            | BundleDir { .. }
+            | Template { .. }
             | Budget(_) => Class::Input,
             Io { .. }
             | ImageConflict { .. }
@@ -264,6 +332,7 @@ impl olm_release_base::Classified for CatalogError {
             | OlderThanHead { .. }
             | Heads { .. }
             | Drawing { .. } => Class::Stage,
+            Internal(_) => Class::Internal,
         }
     }
 }

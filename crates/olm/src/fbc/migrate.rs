@@ -14,13 +14,15 @@
 //! `alpha/model` and `alpha/action/migrate.go`.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use serde_yaml_ng::Value;
 
+use super::entry::{BundleSource, ObjectStyle, bundle_entry};
 use super::error::CatalogError;
 use super::head::heads;
 use super::model::*;
-use super::properties::{bundle_properties, owned_crds};
+use super::properties::owned_crds;
 use super::release_model::ReleaseModel;
 use crate::graph::{Broken, Graph};
 use crate::{Bundle, Manifest, value_at};
@@ -32,8 +34,9 @@ pub struct BundleContents {
     pub package: String,
     /// The CSV, as the cumulative bundle carries it.
     pub csv: Manifest,
-    /// The CRDs the CSV owns, as the cumulative bundle carries them.
-    pub crds: Vec<Manifest>,
+    /// The CRDs the CSV owns, as the cumulative bundle carries them (shared between the bundles
+    /// that own the same CRD: a long history's CSVs mostly do).
+    pub crds: Vec<Arc<Manifest>>,
     /// The channels that serve this CSV, in the package file's order.
     pub channels: Vec<String>,
     /// The package's default channel (which may be none of this bundle's channels).
@@ -55,9 +58,14 @@ impl BundleContents {
                     .filter(|d| self.channels.contains(d)),
             },
             csv: self.csv.clone(),
-            objects: self.crds.clone(),
-            dependencies: None,
+            objects: self.objects(),
+            metadata: Default::default(),
         }
+    }
+
+    /// Its CRDs, as the bundle image's other manifests.
+    pub fn objects(&self) -> Vec<Manifest> {
+        self.crds.iter().map(|c| Manifest::clone(c)).collect()
     }
 
     /// The CSV's `metadata.name` (empty when it has none).
@@ -84,10 +92,54 @@ pub struct Migration {
     pub left_out: Vec<String>,
     /// The icon of the default channel's head, for the `olm.package` document.
     pub icon: Option<Icon>,
+    /// The CSVs whose CRDs a release gave already ([`Migration::adopt_crds`]).
+    adopted: std::collections::BTreeSet<String>,
 }
 
 /// Splits the cumulative `bundle` into per-CSV bundles and its release model.
 pub fn plan(bundle: &Bundle) -> Result<Migration, CatalogError> {
+    plan_owned(bundle.clone())
+}
+
+/// [`plan`] of a bundle given away: its CSVs move into the per-CSV bundles and its CRDs are
+/// shared between them, so a long history is held once.
+pub fn plan_owned(bundle: Bundle) -> Result<Migration, CatalogError> {
+    let (contents, mut migration) = plan_parts(&bundle)?;
+    // The newest CSV's CRDs are the cumulative bundle's own.
+    if let Some(newest) = bundle.csvs.iter().max_by_key(|c| c.semver()) {
+        migration
+            .adopted
+            .insert(newest.name().unwrap_or_default().to_string());
+    }
+    let mut csvs: Vec<Option<Manifest>> = bundle.csvs.into_iter().map(Some).collect();
+    let pool: Vec<Arc<Manifest>> = bundle.crds.into_iter().map(Arc::new).collect();
+    // Each index once (the keys of a map), so every CSV is there to take.
+    let mut bundles: Vec<BundleContents> = contents
+        .into_iter()
+        .filter_map(|(i, channels)| {
+            let csv = csvs[i].take()?;
+            let crds = owned_crds(&csv, &pool);
+            Some(BundleContents {
+                package: migration.package.clone(),
+                csv,
+                crds,
+                channels,
+                default_channel: migration.model.default_channel.clone(),
+            })
+        })
+        .collect();
+    bundles.sort_by_key(|a| a.csv.semver());
+    Ok(Migration {
+        bundles,
+        ..migration
+    })
+}
+
+/// The CSVs to migrate: each one's index in `bundle.csvs` and its channels.
+type Planned = Vec<(usize, Vec<String>)>;
+
+/// The CSVs to migrate and the migration without its bundles.
+fn plan_parts(bundle: &Bundle) -> Result<(Planned, Migration), CatalogError> {
     let package = bundle.package.package_name.clone();
     let fail = |message: String| CatalogError::Migration {
         package: package.clone(),
@@ -174,34 +226,28 @@ pub fn plan(bundle: &Bundle) -> Result<Migration, CatalogError> {
             )));
         }
     }
-    let mut bundles = Vec::new();
+    let mut contents = Vec::new();
     for (&i, channels) in &channels_of {
-        let csv = g.csv(i);
-        if csv.semver().is_none() {
+        if g.csv(i).semver().is_none() {
             return Err(fail(format!("{} has no SemVer spec.version", g.name(i))));
         }
-        bundles.push(BundleContents {
-            package: package.clone(),
-            csv: csv.clone(),
-            crds: owned_crds(csv, &bundle.crds),
-            channels: channels.clone(),
-            default_channel: Some(default.clone()),
-        });
+        contents.push((i, channels.clone()));
     }
-    bundles.sort_by_key(|a| a.csv.semver());
     let left_out = (0..g.len())
         .filter(|i| !channels_of.contains_key(i))
         .map(|i| g.name(i).to_string())
         .collect();
     let head = &model.channels[&default].heads[0];
     let icon = bundle.csv(head).and_then(icon_of);
-    Ok(Migration {
+    let migration = Migration {
         package,
-        bundles,
+        bundles: Vec::new(),
         model,
         left_out,
         icon,
-    })
+        adopted: Default::default(),
+    };
+    Ok((contents, migration))
 }
 
 /// [`plan`], with each bundle's CRDs taken from the release that introduced its CSV (the
@@ -213,23 +259,48 @@ pub fn plan_with_releases(
     releases: &[Bundle],
 ) -> Result<Migration, CatalogError> {
     let mut m = plan(cumulative)?;
-    for contents in &mut m.bundles {
-        let name = contents.name().to_string();
-        let introduced = releases.iter().find(|r| {
-            let newest = r.csvs.iter().max_by_key(|c| c.semver());
-            newest.and_then(Manifest::name) == Some(name.as_str())
-        });
-        if let Some(release) = introduced {
-            let crds = owned_crds(&contents.csv, &release.crds);
-            if !crds.is_empty() {
-                contents.crds = crds;
-            }
-        }
+    for release in releases {
+        m.adopt_crds(release);
     }
     Ok(m)
 }
 
-fn icon_of(csv: &Manifest) -> Option<Icon> {
+impl Migration {
+    /// Gives the bundle of the CSV `release` introduced (its newest) the CRDs that release
+    /// carried, when it carried any the CSV owns; the first release given for a CSV decides
+    /// (give them newest first). Releases can be read one at a time and dropped after this.
+    pub fn adopt_crds(&mut self, release: &Bundle) {
+        let Some(newest) = release.csvs.iter().max_by_key(|c| c.semver()) else {
+            return;
+        };
+        let name = newest.name().unwrap_or_default();
+        if !self.adopted.insert(name.to_string()) {
+            return;
+        }
+        let Some(contents) = self.bundles.iter_mut().find(|b| b.name() == name) else {
+            return;
+        };
+        let crds = owned_crds(&contents.csv, &release.crds);
+        if crds.is_empty() {
+            return;
+        }
+        // Keep the shared copy when the release's is the same.
+        contents.crds = crds
+            .into_iter()
+            .map(|c| {
+                contents
+                    .crds
+                    .iter()
+                    .find(|have| ***have == c)
+                    .cloned()
+                    .unwrap_or_else(|| Arc::new(c))
+            })
+            .collect();
+    }
+}
+
+/// The first icon of a CSV (`spec.icon[0]`), for a package document.
+pub(crate) fn icon_of(csv: &Manifest) -> Option<Icon> {
     let first = value_at(&csv.doc, "spec.icon")?.as_sequence()?.first()?;
     let get = |k: &str| first.get(k).and_then(Value::as_str).map(str::to_string);
     Some(Icon {
@@ -239,10 +310,12 @@ fn icon_of(csv: &Manifest) -> Option<Icon> {
 }
 
 /// The catalog of the migrated package, given each bundle's pushed image (CSV name → image
-/// reference by digest).
+/// reference by digest): each entry as `opm render` writes it for that image, its manifests as
+/// `style` says (the same shape as a published release's entry).
 pub fn catalog(
     migration: &Migration,
     images: &BTreeMap<String, String>,
+    style: ObjectStyle,
 ) -> Result<Catalog, CatalogError> {
     let m = migration;
     let mut catalog = Catalog::default();
@@ -284,13 +357,15 @@ pub fn catalog(
                 image: image.clone(),
             });
         }
-        catalog.bundles.push(BundleDoc {
-            package: m.package.clone(),
-            name: b.name().into(),
-            image: image.clone(),
-            properties: bundle_properties(&m.package, &b.csv, &b.crds),
-            ..BundleDoc::default()
-        });
+        catalog.bundles.push(bundle_entry(&BundleSource {
+            package: &m.package,
+            image,
+            csv: &b.csv,
+            objects: &b.objects(),
+            dependencies: &[],
+            properties: &[],
+            style,
+        })?);
     }
     Ok(catalog)
 }

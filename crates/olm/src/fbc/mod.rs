@@ -21,25 +21,37 @@
 //!   how they differ, their edges, and a skeleton bundle for the existing graph drawer.
 //! - [`migrate`]: an app-registry release → per-CSV bundle contents → the catalog that keeps
 //!   the same upgrade graph.
+//! - [`entry`]: a bundle's `olm.bundle` entry as `opm render` writes it; [`load`]: the one
+//!   loader every command reads catalogs through; [`rewrite`]: writing back one package's part;
+//!   [`deprecate`](mod@deprecate): `olm.deprecations`; [`template`]: `olm.template.basic` and
+//!   `olm.semver` catalog templates.
 
 pub mod add;
 pub mod compare;
+pub mod deprecate;
 pub mod disk;
+pub mod entry;
 pub mod error;
 pub mod head;
+pub mod load;
 pub mod migrate;
 pub mod model;
 pub mod parse;
 pub mod properties;
 pub mod release_model;
+pub mod rewrite;
+pub mod template;
 pub mod validate;
 pub mod write;
 
 pub use add::{AddBundle, AddOutcome, add};
 pub use compare::{Difference, compare};
-pub use disk::{FileChange, Loaded};
+pub use deprecate::{Deprecated, Deprecation, deprecate};
+pub use disk::FileChange;
+pub use entry::{BundleSource, ObjectStyle, bundle_entry};
 pub use error::CatalogError;
 pub use head::{Head, head};
-pub use model::{BundleDoc, Catalog, ChannelDoc, Entry, PackageDoc, Property};
+pub use load::Loaded;
+pub use model::{BundleDoc, Catalog, ChannelDoc, Entry, PackageDoc, Property, RelatedImage};
 pub use release_model::ReleaseModel;
 pub use validate::validate;

@@ -12,12 +12,20 @@ use serde_yaml_ng::{Mapping, Value};
 pub(crate) const SCHEMA_PACKAGE: &str = "olm.package";
 pub(crate) const SCHEMA_CHANNEL: &str = "olm.channel";
 pub(crate) const SCHEMA_BUNDLE: &str = "olm.bundle";
+/// The schema of a package's deprecations (at most one document per package).
+pub(crate) const SCHEMA_DEPRECATIONS: &str = "olm.deprecations";
 /// The bundle property naming the package and the version (exactly one per bundle).
 pub(crate) const PROPERTY_PACKAGE: &str = "olm.package";
 /// A bundle property per group/version/kind the bundle provides (its owned CRD versions).
 pub(crate) const PROPERTY_GVK: &str = "olm.gvk";
 /// A bundle property per group/version/kind the bundle needs from other operators.
 pub(crate) const PROPERTY_GVK_REQUIRED: &str = "olm.gvk.required";
+/// A bundle property per package (and version range) the bundle needs.
+pub(crate) const PROPERTY_PACKAGE_REQUIRED: &str = "olm.package.required";
+/// A bundle property holding one of its manifests (base64 of its JSON).
+pub(crate) const PROPERTY_BUNDLE_OBJECT: &str = "olm.bundle.object";
+/// A bundle property holding what catalog UIs show of its CSV.
+pub(crate) const PROPERTY_CSV_METADATA: &str = "olm.csv.metadata";
 
 /// Where a document came from: a file relative to the catalog root (with `/`) and its
 /// 1-based position in that file. Empty for documents made in memory.
@@ -140,9 +148,42 @@ fn mapping(pairs: &[(&str, &str)]) -> Value {
 impl Property {
     /// `olm.package` with `packageName` and `version`.
     pub fn package(package_name: &str, version: &str) -> Self {
+        Property::package_release(package_name, version, None)
+    }
+
+    /// `olm.package` with `packageName`, `version` and, when given, `release` (keys sorted, as
+    /// `opm render -o yaml` writes them).
+    pub fn package_release(package_name: &str, version: &str, release: Option<&str>) -> Self {
+        let value = match release.filter(|r| !r.is_empty()) {
+            Some(r) => mapping(&[
+                ("packageName", package_name),
+                ("release", r),
+                ("version", version),
+            ]),
+            None => mapping(&[("packageName", package_name), ("version", version)]),
+        };
         Property {
             type_: PROPERTY_PACKAGE.into(),
-            value: mapping(&[("packageName", package_name), ("version", version)]),
+            value,
+        }
+    }
+
+    /// `olm.package.required` with `packageName` and `versionRange`.
+    pub fn package_required(package_name: &str, version_range: &str) -> Self {
+        Property {
+            type_: PROPERTY_PACKAGE_REQUIRED.into(),
+            value: mapping(&[
+                ("packageName", package_name),
+                ("versionRange", version_range),
+            ]),
+        }
+    }
+
+    /// `olm.bundle.object` holding `data` (the base64 of a manifest's JSON).
+    pub fn bundle_object(data: &str) -> Self {
+        Property {
+            type_: PROPERTY_BUNDLE_OBJECT.into(),
+            value: mapping(&[("data", data)]),
         }
     }
 
@@ -177,6 +218,16 @@ impl Property {
     }
 }
 
+/// One of a bundle's `relatedImages`: an image a cluster needs to run it.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct RelatedImage {
+    /// `name`: the CSV's name for the image; `Some("")` for an unnamed one as `opm render` writes
+    /// it (`name: ""`), `None` when the document left the key out.
+    pub name: Option<String>,
+    /// `image`: the image reference.
+    pub image: String,
+}
+
 /// An `olm.bundle` document.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct BundleDoc {
@@ -189,6 +240,8 @@ pub struct BundleDoc {
     pub image: String,
     /// `properties`: the bundle's properties (`olm.package`, `olm.gvk`, …), in the order written.
     pub properties: Vec<Property>,
+    /// `relatedImages`: the images a cluster needs to run the bundle, in the order written.
+    pub related_images: Vec<RelatedImage>,
     /// The document's other keys, kept in their order.
     pub extra: Mapping,
     /// Where the document was read.
@@ -229,6 +282,13 @@ pub struct OtherDoc {
     pub(crate) doc: Value,
     /// Where the document was read.
     pub origin: Origin,
+}
+
+impl OtherDoc {
+    /// Its `package` field (empty when it has none).
+    pub fn package(&self) -> &str {
+        &self.package
+    }
 }
 
 /// A catalog: every document of a catalog folder.

@@ -224,12 +224,34 @@ fn bundle(d: &Doc, map: &Mapping) -> Result<BundleDoc, CatalogError> {
             value: p.get("value").cloned().unwrap_or(Value::Null),
         });
     }
+    let mut related_images = Vec::new();
+    for (i, item) in d.list(map, "relatedImages")?.iter().enumerate() {
+        let d = d.at(format!("relatedImages[{i}]."));
+        let Value::Mapping(r) = item else {
+            return Err(d.err("", "must be a mapping {name, image}"));
+        };
+        related_images.push(RelatedImage {
+            name: d.string(r, "name")?,
+            image: d.string(r, "image")?.unwrap_or_default(),
+        });
+    }
     Ok(BundleDoc {
         package: d.string(map, "package")?.unwrap_or_default(),
         name: d.string(map, "name")?.unwrap_or_default(),
         image: d.string(map, "image")?.unwrap_or_default(),
         properties,
-        extra: extra(map, &["schema", "package", "name", "image", "properties"]),
+        related_images,
+        extra: extra(
+            map,
+            &[
+                "schema",
+                "package",
+                "name",
+                "image",
+                "properties",
+                "relatedImages",
+            ],
+        ),
         origin: Origin::default(),
     })
 }

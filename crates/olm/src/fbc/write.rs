@@ -94,7 +94,7 @@ pub(crate) fn render_package(catalog: &Catalog, package: &str) -> String {
     out
 }
 
-fn push_doc(out: &mut String, doc: &Value) {
+pub(crate) fn push_doc(out: &mut String, doc: &Value) {
     out.push_str("---\n");
     out.push_str(&yaml::to_string(doc));
 }
@@ -145,6 +145,15 @@ pub(crate) fn channel_value(c: &ChannelDoc, versions: &HashMap<&str, semver::Ver
             (None, None) => a.name.cmp(&b.name),
         },
     );
+    channel_with(c, entries)
+}
+
+/// A channel document with its entries in the order listed (a template's).
+pub(crate) fn channel_value_as_listed(c: &ChannelDoc) -> Value {
+    channel_with(c, c.entries.iter().collect())
+}
+
+fn channel_with(c: &ChannelDoc, entries: Vec<&Entry>) -> Value {
     let entries: Vec<Value> = entries
         .into_iter()
         .map(|e| {
@@ -190,6 +199,21 @@ pub(crate) fn bundle_value(b: &BundleDoc) -> Value {
     put(&mut m, "name", b.name.as_str());
     put(&mut m, "image", b.image.as_str());
     put(&mut m, "properties", Value::Sequence(props));
+    if !b.related_images.is_empty() {
+        let images = b
+            .related_images
+            .iter()
+            .map(|r| {
+                let mut i = Mapping::new();
+                put(&mut i, "image", r.image.as_str());
+                if let Some(n) = &r.name {
+                    put(&mut i, "name", n.as_str());
+                }
+                Value::Mapping(i)
+            })
+            .collect();
+        put(&mut m, "relatedImages", Value::Sequence(images));
+    }
     put_extra(&mut m, &b.extra);
     Value::Mapping(m)
 }

@@ -17,6 +17,7 @@ mod outcome;
 
 pub use outcome::{AddOutcome, BundleChange, DefaultChange, EntryChange};
 
+use super::entry::{BundleSource, ObjectStyle, bundle_entry};
 use super::error::{CatalogError, OlderThanHead};
 use super::head::{edges, heads};
 use super::model::*;
@@ -36,8 +37,12 @@ pub struct AddBundle {
     pub version: String,
     /// The bundle image, pinned by digest (`NAME@sha256:<hex>`).
     pub image: String,
-    /// Properties besides `olm.package` (which `add` writes from `package` and `version`).
+    /// The entry's properties, in the order written ([`super::entry::bundle_entry`]'s). When they
+    /// hold no `olm.package`, `add` writes one first from `package` and `version`; one that names
+    /// another package or version is refused.
     pub properties: Vec<Property>,
+    /// The entry's `relatedImages`.
+    pub related_images: Vec<RelatedImage>,
     /// The channels it joins (at least one).
     pub channels: Vec<String>,
     /// Make this the package's default channel (else the rule above decides).
@@ -54,31 +59,49 @@ pub struct AddBundle {
 }
 
 impl AddBundle {
-    /// The request for the bundle image holding `csv` and `crds`: name, version, `olm.gvk`
-    /// properties, `spec.skips` and the `olm.skipRange` annotation taken from the CSV.
+    /// The request for the bundle `src` describes: its entry as `opm render` writes it
+    /// ([`super::entry::bundle_entry`]), the CSV's name and version, `spec.skips` and the
+    /// `olm.skipRange` annotation.
+    pub fn from_source(src: &BundleSource, channels: &[String]) -> Result<Self, CatalogError> {
+        let entry = bundle_entry(src)?;
+        Ok(AddBundle {
+            package: entry.package,
+            name: entry.name,
+            version: src.csv.spec_version().unwrap_or_default().into(),
+            image: entry.image,
+            properties: entry.properties,
+            related_images: entry.related_images,
+            channels: channels.to_vec(),
+            skips: crate::graph::skips_of(src.csv)
+                .into_iter()
+                .map(str::to_string)
+                .collect(),
+            skip_range: properties::skip_range(src.csv).map(str::to_string),
+            ..AddBundle::default()
+        })
+    }
+
+    /// The request for the bundle image holding `csv` and `crds` (no other manifests, no
+    /// metadata files), with the default entry style.
     pub fn from_csv(
         package: &str,
         csv: &Manifest,
         crds: &[Manifest],
         image: &str,
         channels: &[String],
-    ) -> Self {
-        let mut props = properties::bundle_properties(package, csv, crds);
-        props.retain(|p| p.type_ != PROPERTY_PACKAGE);
-        AddBundle {
-            package: package.into(),
-            name: csv.name().unwrap_or_default().into(),
-            version: csv.spec_version().unwrap_or_default().into(),
-            image: image.into(),
-            properties: props,
-            channels: channels.to_vec(),
-            skips: crate::graph::skips_of(csv)
-                .into_iter()
-                .map(str::to_string)
-                .collect(),
-            skip_range: properties::skip_range(csv).map(str::to_string),
-            ..AddBundle::default()
-        }
+    ) -> Result<Self, CatalogError> {
+        AddBundle::from_source(
+            &BundleSource {
+                package,
+                image,
+                csv,
+                objects: crds,
+                dependencies: &[],
+                properties: &[],
+                style: ObjectStyle::default(),
+            },
+            channels,
+        )
     }
 }
 
@@ -125,11 +148,32 @@ fn check_request(req: &AddBundle) -> Result<semver::Version, CatalogError> {
     {
         return Err(bad("channels", &format!("name {dup} twice")));
     }
-    if req.properties.iter().any(|p| p.type_ == PROPERTY_PACKAGE) {
-        return Err(bad(
-            "properties",
-            "must not hold olm.package; add writes it",
-        ));
+    let packages: Vec<&Property> = req
+        .properties
+        .iter()
+        .filter(|p| p.type_ == PROPERTY_PACKAGE)
+        .collect();
+    match packages.as_slice() {
+        [] => {}
+        [p] => {
+            let named = p.as_package();
+            if named
+                .as_ref()
+                .map(|n| (n.package_name.as_str(), n.version.as_str()))
+                != Some((req.package.as_str(), req.version.as_str()))
+            {
+                return Err(CatalogError::PackageMismatch {
+                    bundle: req.name.clone(),
+                    package: req.package.clone(),
+                    version: req.version.clone(),
+                    from: "its entry's properties".into(),
+                    named: named
+                        .map(|n| format!("{} {}", n.package_name, n.version))
+                        .unwrap_or_else(|| "no string packageName and version".into()),
+                });
+            }
+        }
+        _ => return Err(bad("properties", "hold more than one olm.package")),
     }
     if !is_pinned(&req.image) {
         return Err(CatalogError::ImageNotByDigest {
@@ -148,14 +192,18 @@ fn check_request(req: &AddBundle) -> Result<semver::Version, CatalogError> {
 }
 
 /// The document this request adds.
-fn bundle_doc(req: &AddBundle) -> BundleDoc {
-    let mut properties = vec![Property::package(&req.package, &req.version)];
+pub(crate) fn bundle_doc(req: &AddBundle) -> BundleDoc {
+    let mut properties = Vec::with_capacity(req.properties.len() + 1);
+    if !req.properties.iter().any(|p| p.type_ == PROPERTY_PACKAGE) {
+        properties.push(Property::package(&req.package, &req.version));
+    }
     properties.extend(req.properties.iter().cloned());
     BundleDoc {
         package: req.package.clone(),
         name: req.name.clone(),
         image: req.image.clone(),
         properties,
+        related_images: req.related_images.clone(),
         ..BundleDoc::default()
     }
 }

@@ -10,11 +10,15 @@
 //! chain from the head or skipped), the tail being allowed to replace a bundle that is not
 //! there; versions unique per package; exactly one `olm.package` property (naming the bundle's
 //! package, with a SemVer version) and an image per bundle; `skipRange` parses; no duplicate
-//! packages, channels, bundles or entries. One more, as a warning: images pinned by digest.
+//! packages, channels, bundles or entries; deprecations that reference what the package has
+//! (`olm.deprecations`, operator-registry `declcfg_to_model.go`). One more, as a warning: images
+//! pinned by digest.
 
+mod bundles;
+mod deprecations;
 mod graph;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 use super::model::*;
 use crate::validate::text::Range;
@@ -75,6 +79,10 @@ rules! {
     BUNDLE_IMAGE = "fbc-bundle-image", Error, "set the bundle's image to its bundle image reference";
     /// Rule `fbc-skip-range`: an entry's `skipRange` parses as a semver range.
     SKIP_RANGE = "fbc-skip-range", Error, "write skipRange as comparisons such as \">=1.0.0 <1.2.0\", joined by spaces (and) or || (or)";
+    /// Rule `fbc-deprecations`: a package has at most one `olm.deprecations` document, naming a
+    /// package the catalog has, whose entries each reference the package (no name), one of its
+    /// channels or one of its bundles, once each, with a message.
+    DEPRECATIONS = "fbc-deprecations", Error, "keep one olm.deprecations document per package, each entry a reference {schema: olm.package | olm.channel | olm.bundle, name} to something the package has, once, with a message";
     /// Rule `fbc-image-digest`, a warning: a bundle's image is pinned by digest (`NAME@sha256:…`).
     IMAGE_DIGEST = "fbc-image-digest", Warning, "reference the bundle image by digest (NAME@sha256:…) so clusters pull what was validated";
 }
@@ -143,7 +151,8 @@ pub fn validate(catalog: &Catalog) -> Vec<Finding> {
         }
         entries(c, &mut sink);
     }
-    bundles(catalog, &known, &mut sink);
+    bundles::bundles(catalog, &known, &mut sink);
+    deprecations::deprecations(catalog, &known, &mut sink);
     for (name, p) in packages {
         package_rules(catalog, name, p, &mut sink);
     }
@@ -151,6 +160,23 @@ pub fn validate(catalog: &Catalog) -> Vec<Finding> {
         graph::channel(c, &mut sink);
     }
     sink.0
+}
+
+/// The findings of `findings` about `package`'s documents.
+pub fn package_findings(findings: Vec<Finding>, package: &str) -> Vec<Finding> {
+    let named = [
+        obj_package(package),
+        format!("olm.channel {package}/"),
+        format!("olm.bundle {package}/"),
+    ];
+    findings
+        .into_iter()
+        .filter(|f| {
+            f.object == named[0]
+                || f.object.starts_with(&named[1])
+                || f.object.starts_with(&named[2])
+        })
+        .collect()
 }
 
 /// Package names, duplicates and the first document of each name.
@@ -210,85 +236,6 @@ fn entries(c: &ChannelDoc, sink: &mut Sink) {
                 &field("skipRange"),
                 msg,
             );
-        }
-    }
-}
-
-fn bundles(catalog: &Catalog, known: &HashSet<&str>, sink: &mut Sink) {
-    let mut seen = HashSet::new();
-    // (package, version) → the first bundle with it.
-    let mut versions: HashMap<(&str, semver::Version), &str> = HashMap::new();
-    for b in &catalog.bundles {
-        let (at, obj) = (&b.origin, obj_bundle(b));
-        if b.package.is_empty() {
-            let msg = format!("bundle {} names no package", b.name);
-            sink.add(&PACKAGE_NAME, at, obj.clone(), "package", msg);
-        } else if !known.contains(b.package.as_str()) {
-            let msg = format!(
-                "bundle {} names package {}, which has no olm.package document",
-                b.name, b.package
-            );
-            sink.add(&UNKNOWN_PACKAGE, at, obj.clone(), "package", msg);
-        }
-        if !seen.insert((b.package.as_str(), b.name.as_str())) {
-            let msg = format!("package {} has bundle {} twice", b.package, b.name);
-            sink.add(&DUPLICATE, at, obj.clone(), "name", msg);
-        }
-        if b.image.is_empty() {
-            let msg = format!("bundle {} has no image", b.name);
-            sink.add(&BUNDLE_IMAGE, at, obj.clone(), "image", msg);
-        } else if !super::add::is_pinned(&b.image) {
-            let msg = format!(
-                "bundle {} references {} by tag, not by digest",
-                b.name, b.image
-            );
-            sink.add(&IMAGE_DIGEST, at, obj.clone(), "image", msg);
-        }
-        let props: Vec<&Property> = b.package_properties().collect();
-        let [prop] = props.as_slice() else {
-            let msg = format!(
-                "bundle {} has {} olm.package properties; exactly one is required",
-                b.name,
-                props.len()
-            );
-            sink.add(&PACKAGE_PROPERTY, at, obj.clone(), "properties", msg);
-            continue;
-        };
-        let Some(value) = prop.as_package() else {
-            let msg = format!(
-                "the olm.package property of {} needs string fields packageName and version",
-                b.name
-            );
-            sink.add(&PACKAGE_PROPERTY, at, obj.clone(), "properties", msg);
-            continue;
-        };
-        if value.package_name != b.package {
-            let msg = format!(
-                "bundle {} is in package {} but its olm.package property names {}",
-                b.name, b.package, value.package_name
-            );
-            sink.add(&PACKAGE_NAME, at, obj.clone(), "properties", msg);
-        }
-        match semver::Version::parse(&value.version) {
-            Err(e) => {
-                let msg = format!(
-                    "bundle {} has version {:?}, which is not SemVer: {e}",
-                    b.name, value.version
-                );
-                sink.add(&BUNDLE_VERSION, at, obj.clone(), "properties", msg);
-            }
-            Ok(v) => {
-                let shown = v.to_string();
-                if let Some(first) = versions.insert((b.package.as_str(), v), b.name.as_str())
-                    && first != b.name
-                {
-                    let msg = format!(
-                        "package {} has version {shown} twice: {first} and {}",
-                        b.package, b.name
-                    );
-                    sink.add(&BUNDLE_VERSION, at, obj.clone(), "properties", msg);
-                }
-            }
         }
     }
 }
