@@ -114,14 +114,35 @@ impl Layout {
     /// Stores the manifest blob and points `tag` at it in `index.json` (replacing the tag's
     /// previous entry). Entries stay sorted by tag, so the index is reproducible too.
     pub(crate) fn tag_manifest(&self, tag: &str, manifest: &Blob) -> Result<(), OciError> {
+        self.swap_tag(tag, manifest, None).map(|_| ())
+    }
+
+    /// [`Layout::tag_manifest`] as a compare-and-swap: with `expected` given, the tag is moved
+    /// only if it still names `expected.0` (`None`: no tag) under the layout's lock; whether
+    /// it was moved.
+    pub(crate) fn swap_tag(
+        &self,
+        tag: &str,
+        manifest: &Blob,
+        expected: Option<Option<&str>>,
+    ) -> Result<bool, OciError> {
         self.put_blob(manifest)?;
         let lock = self.root.join(".lock");
         let _lock = olm_release_base::lock::lock_file(&lock).map_err(|e| OciError::Layout {
             path: self.root.clone(),
             detail: format!("locking the layout: {}: {e}", lock.display()),
         })?;
-        let mut entries: Vec<Value> = self
-            .read_index()?
+        let index = self.read_index()?;
+        if let Some(expected) = expected {
+            let now = index
+                .iter()
+                .find(|m| ref_name(m) == Some(tag))
+                .and_then(|m| m.get("digest").and_then(Value::as_str));
+            if now != expected {
+                return Ok(false);
+            }
+        }
+        let mut entries: Vec<Value> = index
             .into_iter()
             .filter(|m| ref_name(m) != Some(tag))
             .collect();
@@ -141,7 +162,8 @@ impl Layout {
             path: self.root.clone(),
             detail: e.to_string(),
         })?;
-        write(&self.root.join("index.json"), &bytes)
+        write(&self.root.join("index.json"), &bytes)?;
+        Ok(true)
     }
 
     fn ensure_layout_file(&self) -> Result<(), OciError> {

@@ -1,0 +1,143 @@
+//! Publishing a catalog image with a compare-and-swap on its tag.
+//!
+//! The blobs go first: the base's layers (present, mounted from the base's repository when
+//! both are on one registry, else copied blob by blob), the catalog layer and the configs; then
+//! the manifests by digest (so nothing is tagged yet). Right before the tag moves it is read
+//! again: if it no longer names the digest the catalog was read at, nothing is tagged and the
+//! caller decides again ([`Swapped::Moved`]). The distribution API has no conditional tag
+//! `PUT`, so between that read and the `PUT` another job's `PUT` can still land; the tag is
+//! read once more after the `PUT`, and a tag that names another image then is reported as
+//! moved too, so the caller decides again on what is there. An `oci:` layout swaps exactly:
+//! the read and the write happen under the layout's lock.
+
+use super::build::CatalogImage;
+use crate::{Event, Events, OciError, Store};
+
+/// What publishing did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Swapped {
+    /// The tag names the new image.
+    Tagged {
+        /// Blobs uploaded (the others were there or mounted).
+        uploaded: Vec<String>,
+        /// Base layers mounted from the base's repository.
+        mounted: Vec<String>,
+    },
+    /// The tag already named this image: nothing written.
+    Unchanged,
+    /// The tag moved since it was read (`now`: what it names); the new image is pushed by
+    /// digest but not tagged.
+    Moved {
+        /// The tag's digest now.
+        now: Option<String>,
+    },
+}
+
+/// Pushes `image` to `store` and moves `tag` to it if the tag still names `expected` (`None`:
+/// no such tag). `base` is where the base image is (its layers are mounted or copied from
+/// it).
+pub async fn publish(
+    store: &Store,
+    base: &Store,
+    image: &CatalogImage,
+    tag: &str,
+    expected: Option<&str>,
+    events: &dyn Events,
+) -> Result<Swapped, OciError> {
+    crate::check_tag(tag)?;
+    if expected == Some(image.digest()) {
+        return Ok(Swapped::Unchanged);
+    }
+    let mut uploaded = Vec::new();
+    let mut mounted = Vec::new();
+    for digest in &image.base_layers {
+        match carry(store, base, digest, events).await? {
+            Carried::Present => {}
+            Carried::Mounted => mounted.push(digest.clone()),
+            Carried::Copied => uploaded.push(digest.clone()),
+        }
+    }
+    for blob in std::iter::once(&image.layer).chain(&image.configs) {
+        if store.put_blob(blob, events).await? {
+            uploaded.push(blob.digest.clone());
+        }
+    }
+    let by_digest: Vec<_> = if image.manifests.is_empty() {
+        vec![&image.root]
+    } else {
+        image.manifests.iter().chain([&image.root]).collect()
+    };
+    for m in by_digest {
+        match store {
+            Store::Registry(c) => {
+                c.put_manifest(&m.digest, m, events).await?;
+            }
+            Store::Layout(l) => l.put_blob(m)?,
+        }
+    }
+    let moved = match store {
+        Store::Layout(l) => !l.swap_tag(tag, &image.root, Some(expected))?,
+        Store::Registry(c) => {
+            let now = c.manifest_digest(tag, events).await?;
+            if now.as_deref() != expected {
+                true
+            } else {
+                c.put_manifest(tag, &image.root, events).await?;
+                c.manifest_digest(tag, events).await?.as_deref() != Some(image.digest())
+            }
+        }
+    };
+    if moved {
+        return Ok(Swapped::Moved {
+            now: store.resolve(tag, events).await?,
+        });
+    }
+    Ok(Swapped::Tagged { uploaded, mounted })
+}
+
+enum Carried {
+    Present,
+    Mounted,
+    Copied,
+}
+
+/// Makes the base layer `digest` present in `store`.
+async fn carry(
+    store: &Store,
+    base: &Store,
+    digest: &str,
+    events: &dyn Events,
+) -> Result<Carried, OciError> {
+    let present = match store {
+        Store::Registry(c) => c.has_blob(digest, events).await?,
+        Store::Layout(l) => l.has_blob(digest)?,
+    };
+    if present {
+        events.event(Event::BlobPresent {
+            digest: digest.to_string(),
+        });
+        return Ok(Carried::Present);
+    }
+    if let (Store::Registry(to), Store::Registry(from)) = (store, base)
+        && to.reference().base == from.reference().base
+        && to
+            .mount_blob(digest, &from.reference().repository, events)
+            .await?
+    {
+        return Ok(Carried::Mounted);
+    }
+    let bytes = base
+        .blob(digest, events)
+        .await?
+        .ok_or_else(|| OciError::CatalogImage {
+            image: base.describe(),
+            detail: format!("its layer {digest} is missing"),
+        })?;
+    let blob = olm_release_olm::bundle_image::Blob {
+        media_type: "application/octet-stream".into(),
+        digest: digest.to_string(),
+        bytes,
+    };
+    store.put_blob(&blob, events).await?;
+    Ok(Carried::Copied)
+}
