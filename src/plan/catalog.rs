@@ -43,6 +43,8 @@ pub(crate) enum TargetJob {
     Dir { dir: PathBuf },
     /// A folder of a git branch.
     Git(Box<GitJob>),
+    /// A catalog image's tag.
+    Image(Box<super::catalog_image::CatalogImageJob>),
 }
 
 impl TargetJob {
@@ -56,6 +58,7 @@ impl TargetJob {
                 g.branch.as_deref().unwrap_or("(the default branch)"),
                 g.git
             ),
+            TargetJob::Image(i) => i.describe(),
         }
     }
 
@@ -65,6 +68,7 @@ impl TargetJob {
         match self {
             TargetJob::Dir { .. } => 0,
             TargetJob::Git(g) => g.retries,
+            TargetJob::Image(i) => i.retries,
         }
     }
 }
@@ -143,13 +147,9 @@ pub(crate) fn target_job(s: &Settings, problems: &mut Vec<Problem>) -> Option<Ta
                 scratch: s.out.join("catalog-git"),
             }))
         }
-        CatalogTarget::Image(_) => {
-            problems.push(Problem::new(
-                s.file.at(&["catalog", "target"]),
-                "catalog.target: image targets are not supported by this build yet",
-            ));
-            return None;
-        }
+        CatalogTarget::Image(i) => TargetJob::Image(Box::new(super::catalog_image::job(
+            s, i, c.retries, problems,
+        )?)),
     })
 }
 
@@ -198,6 +198,7 @@ pub(crate) fn show_catalog(c: &CatalogStep) -> Vec<String> {
             ));
             out.push(format!("credentials: {}", g.credentials.unwrap_or("none")));
         }
+        TargetJob::Image(i) => out.extend(super::catalog_image::show(i)),
     }
     if !c.skips.is_empty() {
         out.push(format!("skips: {}", c.skips.join(", ")));

@@ -17,6 +17,7 @@
 
 mod build;
 mod catalog;
+mod catalog_image;
 mod checks;
 mod document;
 mod images;
@@ -30,6 +31,7 @@ mod time;
 
 pub(crate) use build::{build, render_only};
 pub(crate) use catalog::{CatalogStep, GitJob, TargetJob};
+pub(crate) use catalog_image::CatalogImageJob;
 pub(crate) use checks::{SUMS, github_keeps};
 pub(crate) use document::Plan;
 pub(crate) use images::{BundleImageStep, ImageJob};

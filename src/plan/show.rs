@@ -164,6 +164,7 @@ fn fetch(s: &FetchStep) -> Vec<String> {
             match target {
                 super::catalog::TargetJob::Dir { .. } => "folder",
                 super::catalog::TargetJob::Git(_) => "branch or folder",
+                super::catalog::TargetJob::Image(_) => "tag",
             }
         ),
     };

@@ -7,6 +7,7 @@ mod budgets;
 mod bundle_objects;
 mod bundle_pipeline;
 mod catalog_git;
+mod catalog_image;
 mod catalog_previous;
 mod channels;
 mod cli;

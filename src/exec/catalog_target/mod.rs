@@ -17,6 +17,7 @@
 mod dir;
 mod error;
 mod git;
+mod image;
 
 use std::path::PathBuf;
 
@@ -43,6 +44,7 @@ pub(crate) struct Snapshot {
 enum Held {
     Dir(#[allow(dead_code)] Option<dir::Locked>),
     Git(git::Opened),
+    Image(image::Opened),
 }
 
 /// What publishing did.
@@ -60,6 +62,7 @@ pub(crate) fn open(job: &TargetJob, writes: bool, report: &Reporter) -> Result<S
     match job {
         TargetJob::Dir { dir } => dir::open(dir, writes, report),
         TargetJob::Git(g) => git::open(g, report),
+        TargetJob::Image(i) => image::open(i, report),
     }
 }
 
@@ -70,6 +73,7 @@ impl Snapshot {
         match &self.held {
             Held::Dir(_) => olm_release_olm::fbc::disk::diff(changes),
             Held::Git(o) => git::diff(o, changes),
+            Held::Image(o) => image::diff(o, changes),
         }
     }
 
@@ -78,6 +82,7 @@ impl Snapshot {
         match &self.held {
             Held::Dir(_) => self.dir.display().to_string(),
             Held::Git(o) => git::target(o),
+            Held::Image(_) => self.shown.clone(),
         }
     }
 
@@ -94,7 +99,8 @@ impl Snapshot {
                 Ok(Published::Written(format!("wrote {}", self.dir.display())))
             }
             (Held::Git(o), TargetJob::Git(g)) => git::publish(o, g, &self.dir, changes, message),
-            (Held::Git(_), _) => Err(crate::error::Error::internal(
+            (Held::Image(o), TargetJob::Image(i)) => image::publish(o, i, &self.dir, changes),
+            (Held::Git(_) | Held::Image(_), _) => Err(crate::error::Error::internal(
                 "a git snapshot published to another kind of target",
             )),
         }
