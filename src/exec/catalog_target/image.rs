@@ -15,6 +15,10 @@ use olm_release_oci::catalog_image::{self as ci, Swapped};
 use olm_release_oci::{Event, OciError, Store};
 use olm_release_olm::fbc::FileChange;
 
+/// How long after moving the tag it is read again (see [`ci::publish`]): far longer than one
+/// job's read and `PUT` of the tag, which are two requests.
+const SETTLE: std::time::Duration = std::time::Duration::from_secs(1);
+
 /// The tag as read.
 pub(super) struct Opened {
     /// The digest the tag named (`None`: no tag yet).
@@ -165,8 +169,10 @@ pub(super) fn publish(
     dir: &Path,
     changes: &[FileChange],
 ) -> Result<Published> {
+    let before = walk(dir)?;
     olm_release_olm::fbc::disk::apply(dir, changes)?;
     let files = &walk(dir)?;
+    let added = added_images(&before, files);
     // The target's warnings were given when it was read; retries here go unreported.
     let quiet = |_: Event| {};
     let store = Store::open(&job.image.target, job.image.options(), &quiet)?;
@@ -180,11 +186,22 @@ pub(super) fn publish(
             &image,
             &job.tag,
             o.expected.as_deref(),
+            SETTLE,
             &quiet,
         )
         .await?;
-        Ok::<_, OciError>((image, swapped))
+        // Overwritten: the image that replaced this one may hold this release's entry (its
+        // job read the tag after this one moved it); then there is nothing to decide again.
+        let kept = match &swapped {
+            Swapped::Overwritten { now: Some(now) } => ci::read_head(&store, &job.tag, &quiet)
+                .await?
+                .filter(|h| &h.digest == now)
+                .is_some_and(|h| holds(&h.files, &added)),
+            _ => false,
+        };
+        Ok::<_, OciError>((image, (swapped, kept)))
     })??;
+    let (swapped, kept) = swapped;
     let pinned = format!("{}@{}", job.image.target.describe(), image.digest());
     Ok(match swapped {
         Swapped::Unchanged => {
@@ -197,6 +214,19 @@ pub(super) fn publish(
             job.tag,
             o.expected.as_deref().unwrap_or("nothing")
         )),
+        Swapped::Overwritten { now } if kept => Published::Written(format!(
+            "pushed {pinned} and moved the tag {}; another job moved it on to {}, which holds this release's entry",
+            job.tag,
+            now.as_deref().unwrap_or("nothing")
+        )),
+        Swapped::Overwritten { now } => Published::Moved {
+            reason: format!(
+                "the tag {} named {pinned}, then {} within {} s (another job read the tag before this one moved it)",
+                job.describe(),
+                now.as_deref().unwrap_or("nothing"),
+                SETTLE.as_secs_f64()
+            ),
+        },
         Swapped::Moved { now } => Published::Moved {
             reason: format!(
                 "the tag {} names {}, not {} read before; {pinned} is pushed but not tagged",
@@ -208,4 +238,33 @@ pub(super) fn publish(
             ),
         },
     })
+}
+
+/// The `image:` lines (bundle and related images, pinned) of `after` that `before` lacks: what
+/// this release adds to the catalog.
+fn added_images(before: &[(String, Vec<u8>)], after: &[(String, Vec<u8>)]) -> Vec<String> {
+    let lines = |files: &[(String, Vec<u8>)]| -> std::collections::BTreeSet<String> {
+        files
+            .iter()
+            .flat_map(|(_, c)| {
+                String::from_utf8_lossy(c)
+                    .lines()
+                    .map(str::trim)
+                    .map(|l| l.trim_start_matches("- ").to_string())
+                    .collect::<Vec<_>>()
+            })
+            .filter(|l| l.starts_with("image: ") && l.contains("@sha256:"))
+            .collect()
+    };
+    let old = lines(before);
+    lines(after)
+        .into_iter()
+        .filter(|l| !old.contains(l))
+        .collect()
+}
+
+/// Whether the catalog `files` holds every `image:` line of `added`.
+fn holds(files: &[(String, Vec<u8>)], added: &[String]) -> bool {
+    let have = added_images(&[], files);
+    !added.is_empty() && added.iter().all(|a| have.contains(a))
 }

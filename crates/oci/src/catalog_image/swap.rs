@@ -5,10 +5,13 @@
 //! the manifests by digest (so nothing is tagged yet). Right before the tag moves it is read
 //! again: if it no longer names the digest the catalog was read at, nothing is tagged and the
 //! caller decides again ([`Swapped::Moved`]). The distribution API has no conditional tag
-//! `PUT`, so between that read and the `PUT` another job's `PUT` can still land; the tag is
-//! read once more after the `PUT`, and a tag that names another image then is reported as
-//! moved too, so the caller decides again on what is there. An `oci:` layout swaps exactly:
-//! the read and the write happen under the layout's lock.
+//! `PUT`, so between that read and the `PUT` another job's `PUT` can still land, and overwrite
+//! this one with an image built on the catalog before it. So the tag is read again `settle`
+//! after the `PUT` (a pause far longer than one job's read and `PUT`): a tag that names
+//! another image then is reported too ([`Swapped::Overwritten`]), and the caller decides again
+//! on what is there (which either holds this release already, or lacks it and gets it added
+//! again). What remains is a job whose own read and `PUT` are more than `settle` apart. An
+//! `oci:` layout swaps exactly: the read and the write happen under the layout's lock.
 
 use super::build::CatalogImage;
 use crate::{Event, Events, OciError, Store};
@@ -31,6 +34,11 @@ pub enum Swapped {
         /// The tag's digest now.
         now: Option<String>,
     },
+    /// The tag was moved to the new image, and another job moved it again within `settle`.
+    Overwritten {
+        /// The tag's digest now.
+        now: Option<String>,
+    },
 }
 
 /// Pushes `image` to `store` and moves `tag` to it if the tag still names `expected` (`None`:
@@ -42,6 +50,7 @@ pub async fn publish(
     image: &CatalogImage,
     tag: &str,
     expected: Option<&str>,
+    settle: std::time::Duration,
     events: &dyn Events,
 ) -> Result<Swapped, OciError> {
     crate::check_tag(tag)?;
@@ -75,22 +84,26 @@ pub async fn publish(
             Store::Layout(l) => l.put_blob(m)?,
         }
     }
-    let moved = match store {
-        Store::Layout(l) => !l.swap_tag(tag, &image.root, Some(expected))?,
+    match store {
+        Store::Layout(l) => {
+            if !l.swap_tag(tag, &image.root, Some(expected))? {
+                return Ok(Swapped::Moved {
+                    now: l.resolve(tag)?,
+                });
+            }
+        }
         Store::Registry(c) => {
             let now = c.manifest_digest(tag, events).await?;
             if now.as_deref() != expected {
-                true
-            } else {
-                c.put_manifest(tag, &image.root, events).await?;
-                c.manifest_digest(tag, events).await?.as_deref() != Some(image.digest())
+                return Ok(Swapped::Moved { now });
+            }
+            c.put_manifest(tag, &image.root, events).await?;
+            tokio::time::sleep(settle).await;
+            let now = c.manifest_digest(tag, events).await?;
+            if now.as_deref() != Some(image.digest()) {
+                return Ok(Swapped::Overwritten { now });
             }
         }
-    };
-    if moved {
-        return Ok(Swapped::Moved {
-            now: store.resolve(tag, events).await?,
-        });
     }
     Ok(Swapped::Tagged { uploaded, mounted })
 }
