@@ -310,3 +310,67 @@ fn a_tag_another_job_moved_before_the_move_is_decided_again() {
         assert!(catalog.contains(needle), "missing {needle:?} in\n{catalog}");
     }
 }
+
+#[test]
+fn credentials_come_from_oci_username_and_password_and_are_never_shown() {
+    let (Some(registry), Some(user), Some(password)) = (
+        peer("OCI_REGISTRY_AUTH"),
+        peer("OCI_REGISTRY_USER"),
+        peer("OCI_REGISTRY_PASSWORD"),
+    ) else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let layout = tmp.path().join("base");
+    let (base, _) = base_layout(&layout);
+    let creds = format!("{user}:{password}");
+    ok(Command::new("skopeo")
+        .args([
+            "copy",
+            "-q",
+            "--dest-tls-verify=false",
+            "--dest-creds",
+            &creds,
+        ])
+        .arg(format!("oci:{}:base", layout.display()))
+        .arg(format!("docker://{registry}/test/opm:base")));
+    let work = Work::sample();
+    let repo = format!(
+        "test/auth-{}",
+        &sha256_hex(work.path().to_string_lossy().as_bytes())[..8]
+    );
+    let file = image_pipeline(
+        &work,
+        &format!("{registry}/{repo}:latest"),
+        &format!("{registry}/test/opm@{base}"),
+    );
+    // Without credentials the registry refuses, and the run says so.
+    let refused = run(&work, &file, "0.1.0", &[]);
+    assert_code(&refused, 1);
+    assert!(
+        stderr(&refused).contains("HTTP 401"),
+        "{}",
+        stderr(&refused)
+    );
+    let var = "VERSION=0.1.0";
+    let o = work.run(
+        &["run", &file, "--var", var, "-v"],
+        &[EPOCH, ("OCI_USERNAME", &user), ("OCI_PASSWORD", &password)],
+    );
+    assert_code(&o, 0);
+    let all = format!("{}{}", stderr(&o), String::from_utf8_lossy(&o.stdout));
+    assert!(!all.contains(&password), "the password is shown:\n{all}");
+    let config = {
+        let mut cmd = Command::new("skopeo");
+        cmd.args([
+            "inspect",
+            "--tls-verify=false",
+            "--config",
+            "--creds",
+            &creds,
+        ])
+        .arg(format!("docker://{registry}/{repo}:latest"));
+        serde_json::from_str::<Value>(&ok(&mut cmd)).unwrap()
+    };
+    assert_eq!(config["config"]["Labels"][INDEX_LABEL], "/configs");
+}
