@@ -69,6 +69,8 @@ publish() { # DIR VERSION
 
 printf '%-6s %-9s %-6s %-6s %-8s %-6s %s\n' trial published lost forks refused older retries
 sum_lost=0; sum_forks=0; sum_refused=0; sum_older=0; sum_ok=0; trials_lost=0
+rounds=(0 0 0 0)
+start=$SECONDS
 for t in $(seq "$trials"); do
   tag="t$t-$RANDOM"
   work "$tmp/seed$t" "$tag"
@@ -100,7 +102,9 @@ PY
   refused=0; older=0; retries=0
   for j in $(seq "$k"); do
     err="$tmp/job$t-$j/err"
-    retries=$((retries + $(grep -c "deciding again" "$err" || true)))
+    n=$(grep -c "deciding again" "$err" || true)
+    retries=$((retries + n))
+    rounds[$((n > 3 ? 3 : n))]=$((rounds[$((n > 3 ? 3 : n))] + 1))
     if [ "${codes[$((j - 1))]}" != 0 ]; then
       if grep -q "is older than" "$err"; then older=$((older + 1)); else refused=$((refused + 1)); fi
     fi
@@ -112,4 +116,8 @@ PY
   sum_refused=$((sum_refused + refused)); sum_older=$((sum_older + older))
   [ "$lost" = 0 ] || trials_lost=$((trials_lost + 1))
 done
+echo
+echo "| target | K | trials | jobs | exit 0 | refused as older | other failures | lost | forks | decided again 0/1/2/3+ | waited for the lock | time |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
+echo "| catalog image tag | $k | $trials | $((trials * k)) | $sum_ok | $sum_older | $sum_refused | $sum_lost | $sum_forks | ${rounds[0]}/${rounds[1]}/${rounds[2]}/${rounds[3]} | 0 | $((SECONDS - start)) s |"
 echo "total: $trials trials of K=$k jobs: $sum_ok/$((trials * k)) published, $sum_lost versions lost ($trials_lost trials with a loss), $sum_forks forks, $sum_refused refusals a sequential run would not give, $sum_older refused as below the head (a sequential run in that order refuses them too)"

@@ -154,3 +154,86 @@ async fn carry(
     store.put_blob(&blob, events).await?;
     Ok(Carried::Copied)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog_image::{build, read_base, read_head};
+    use crate::{Layout, NoEvents};
+    use serde_json::json;
+
+    /// A one-layer base in a layout folder; its store and digest.
+    fn base_in(dir: &std::path::Path) -> (Store, String) {
+        let layout = Layout::new(dir);
+        let packed =
+            olm_release_olm::archive::pack(&[("bin/opm".into(), b"opm".to_vec())], 0).unwrap();
+        let layer =
+            super::super::build::blob("application/vnd.oci.image.layer.v1.tar+gzip", packed.gz);
+        let config = super::super::build::blob(
+            "application/vnd.oci.image.config.v1+json",
+            serde_json::to_vec(&json!({
+                "architecture": "amd64", "os": "linux", "config": {},
+                "rootfs": {"type": "layers", "diff_ids": [format!("sha256:{}", packed.digest)]},
+            }))
+            .unwrap(),
+        );
+        let d = |b: &olm_release_olm::bundle_image::Blob| json!({"mediaType": b.media_type, "digest": b.digest, "size": b.size()});
+        let manifest = super::super::build::blob(
+            "application/vnd.oci.image.manifest.v1+json",
+            serde_json::to_vec(&json!({
+                "schemaVersion": 2, "config": d(&config), "layers": [d(&layer)],
+            }))
+            .unwrap(),
+        );
+        layout.put_blob(&layer).unwrap();
+        layout.put_blob(&config).unwrap();
+        layout.tag_manifest("base", &manifest).unwrap();
+        (Store::Layout(layout), manifest.digest.clone())
+    }
+
+    #[tokio::test]
+    async fn a_layout_tag_moves_only_from_the_digest_read_and_reads_back_as_the_catalog() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (base_store, digest) = base_in(&tmp.path().join("base"));
+        let base = read_base(&base_store, &digest, &NoEvents).await.unwrap();
+        let store = Store::Layout(Layout::new(tmp.path().join("catalog")));
+        let one = build(&base, &[("p/a.yaml".into(), b"a: 1\n".to_vec())], 0).unwrap();
+        let two = build(&base, &[("p/a.yaml".into(), b"a: 2\n".to_vec())], 0).unwrap();
+        let zero = std::time::Duration::ZERO;
+
+        let first = publish(&store, &base_store, &one, "latest", None, zero, &NoEvents);
+        assert!(matches!(first.await.unwrap(), Swapped::Tagged { .. }));
+        // A job that read no tag (before the first) loses the swap and leaves the tag alone.
+        let stale = publish(&store, &base_store, &two, "latest", None, zero, &NoEvents).await;
+        assert_eq!(
+            stale.unwrap(),
+            Swapped::Moved {
+                now: Some(one.digest().to_string())
+            }
+        );
+        let head = read_head(&store, "latest", &NoEvents)
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(head.digest, one.digest());
+        assert_eq!(
+            head.files,
+            vec![("p/a.yaml".to_string(), b"a: 1\n".to_vec())]
+        );
+        // Read at the right digest: moved.
+        let moved = publish(
+            &store,
+            &base_store,
+            &two,
+            "latest",
+            Some(one.digest()),
+            zero,
+            &NoEvents,
+        );
+        assert!(matches!(moved.await.unwrap(), Swapped::Tagged { .. }));
+        assert_eq!(
+            store.resolve("latest", &NoEvents).await.unwrap().as_deref(),
+            Some(two.digest())
+        );
+    }
+}
