@@ -146,8 +146,14 @@ fn a_registry_tag_is_read_by_fetch_previous_built_on_the_base_and_a_rerun_moves_
         &format!("{registry}/test/opm@{base}"),
     );
 
-    let first = run(&work, &file, "0.1.0", &[]);
+    let first = run(&work, &file, "0.1.0", &["-v"]);
     assert_code(&first, 0);
+    // The base's layer is mounted from its repository, not uploaded.
+    assert!(
+        stderr(&first).contains("1 base layer(s) mounted"),
+        "{}",
+        stderr(&first)
+    );
     let second = run(&work, &file, "0.2.0", &[]);
     assert_code(&second, 0);
     let err = stderr(&second);
