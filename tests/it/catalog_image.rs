@@ -380,3 +380,96 @@ fn credentials_come_from_oci_username_and_password_and_are_never_shown() {
     };
     assert_eq!(config["config"]["Labels"][INDEX_LABEL], "/configs");
 }
+
+/// A stand-in multi-platform base (amd64 and arm64, each `bin/opm` naming its platform) as an
+/// OCI layout whose tag `base` names an index; the index's digest.
+fn multi_base_layout(layout: &Path) -> String {
+    let mut entries = Vec::new();
+    for arch in ["amd64", "arm64"] {
+        let files = vec![(
+            "bin/opm".to_string(),
+            format!("#!/bin/sh\necho opm {arch}\n").into_bytes(),
+        )];
+        let packed = olm_release_olm::archive::pack(&files, 0).unwrap();
+        let (layer, layer_size) = put(layout, &packed.gz);
+        let config = json!({
+            "architecture": arch, "os": "linux",
+            "config": {"Labels": {BASE_LABEL: arch}},
+            "rootfs": {"type": "layers", "diff_ids": [format!("sha256:{}", packed.digest)]},
+        });
+        let (config, config_size) = put(layout, &serde_json::to_vec(&config).unwrap());
+        let manifest = json!({
+            "schemaVersion": 2,
+            "mediaType": "application/vnd.oci.image.manifest.v1+json",
+            "config": {"mediaType": "application/vnd.oci.image.config.v1+json", "digest": config, "size": config_size},
+            "layers": [{"mediaType": "application/vnd.oci.image.layer.v1.tar+gzip", "digest": layer, "size": layer_size}],
+        });
+        let (digest, size) = put(layout, &serde_json::to_vec(&manifest).unwrap());
+        entries.push(json!({
+            "mediaType": "application/vnd.oci.image.manifest.v1+json", "digest": digest, "size": size,
+            "platform": {"os": "linux", "architecture": arch}}));
+    }
+    let index = json!({"schemaVersion": 2, "mediaType": "application/vnd.oci.image.index.v1+json", "manifests": entries});
+    let (digest, size) = put(layout, &serde_json::to_vec(&index).unwrap());
+    std::fs::write(
+        layout.join("oci-layout"),
+        r#"{"imageLayoutVersion":"1.0.0"}"#,
+    )
+    .unwrap();
+    let top = json!({"schemaVersion": 2, "manifests": [{
+        "mediaType": "application/vnd.oci.image.index.v1+json", "digest": digest, "size": size,
+        "annotations": {"org.opencontainers.image.ref.name": "base"}}]});
+    std::fs::write(layout.join("index.json"), top.to_string()).unwrap();
+    digest
+}
+
+#[test]
+fn a_multi_platform_base_gives_an_index_with_one_catalog_image_per_platform() {
+    let Some(registry) = peer("OCI_REGISTRY") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let layout = tmp.path().join("multi");
+    let base = multi_base_layout(&layout);
+    ok(Command::new("skopeo")
+        .args([
+            "copy",
+            "-q",
+            "--all",
+            "--preserve-digests",
+            "--dest-tls-verify=false",
+        ])
+        .arg(format!("oci:{}:base", layout.display()))
+        .arg(format!("docker://{registry}/test/opm-multi:base")));
+    let work = Work::sample();
+    let repo = format!(
+        "test/multi-{}",
+        &sha256_hex(work.path().to_string_lossy().as_bytes())[..8]
+    );
+    let file = image_pipeline(
+        &work,
+        &format!("{registry}/{repo}:latest"),
+        &format!("{registry}/test/opm-multi@{base}"),
+    );
+    assert_code(&run(&work, &file, "0.1.0", &[]), 0);
+    let image = format!("docker://{registry}/{repo}:latest");
+    let index = skopeo_json(&["--raw"], &image);
+    let entries = index["manifests"].as_array().unwrap();
+    let archs: Vec<&str> = entries
+        .iter()
+        .map(|e| e["platform"]["architecture"].as_str().unwrap())
+        .collect();
+    assert_eq!(archs, ["amd64", "arm64"], "{index}");
+    let mut catalog_layers = Vec::new();
+    for arch in ["amd64", "arm64"] {
+        let config = skopeo_json(&["--config", "--override-arch", arch], &image);
+        assert_eq!(config["config"]["Labels"][BASE_LABEL], arch);
+        assert_eq!(config["config"]["Labels"][INDEX_LABEL], "/configs");
+        let inspect = skopeo_json(&["--override-arch", arch], &image);
+        let layers = inspect["Layers"].as_array().unwrap().clone();
+        assert_eq!(layers.len(), 2, "{inspect}");
+        catalog_layers.push(layers[1].clone());
+    }
+    // One catalog layer, shared by both platforms.
+    assert_eq!(catalog_layers[0], catalog_layers[1]);
+}
