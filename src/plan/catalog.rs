@@ -56,6 +56,8 @@ pub(crate) enum TargetJob {
     Dir { dir: PathBuf },
     /// A folder of a git branch.
     Git(Box<GitJob>),
+    /// A catalog image's tag.
+    Image(Box<super::catalog_image::CatalogImageJob>),
 }
 
 impl TargetJob {
@@ -69,6 +71,7 @@ impl TargetJob {
                 g.branch.as_deref().unwrap_or("(the default branch)"),
                 g.git
             ),
+            TargetJob::Image(i) => i.describe(),
         }
     }
 
@@ -78,6 +81,7 @@ impl TargetJob {
         match self {
             TargetJob::Dir { .. } => 0,
             TargetJob::Git(g) => g.retries,
+            TargetJob::Image(i) => i.retries,
         }
     }
 }
@@ -256,13 +260,9 @@ pub(crate) fn target_job(s: &Settings, problems: &mut Vec<Problem>) -> Option<Ta
                 scratch: s.out.join("catalog-git"),
             }))
         }
-        CatalogTarget::Image(_) => {
-            problems.push(Problem::new(
-                s.file.at(&["catalog", "target"]),
-                "catalog.target: image targets are not supported by this build yet",
-            ));
-            return None;
-        }
+        CatalogTarget::Image(i) => TargetJob::Image(Box::new(super::catalog_image::job(
+            s, i, c.retries, problems,
+        )?)),
     })
 }
 
@@ -336,6 +336,7 @@ pub(crate) fn show_catalog(c: &CatalogStep) -> Vec<String> {
             ));
             out.push(format!("credentials: {}", g.credentials.unwrap_or("none")));
         }
+        TargetJob::Image(i) => out.extend(super::catalog_image::show(i)),
     }
     if c.style == ObjectStyle::BundleObjects {
         out.push("entry manifests as olm.bundle.object properties (catalog.bundle_objects)".into());

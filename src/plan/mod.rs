@@ -17,6 +17,7 @@
 
 mod build;
 mod catalog;
+mod catalog_image;
 mod checks;
 mod document;
 mod images;
@@ -31,6 +32,8 @@ mod time;
 
 pub(crate) use build::{build, render_only};
 pub(crate) use catalog::{CatalogStep, GitJob, PullJob, TargetJob};
+
+pub(crate) use catalog_image::CatalogImageJob;
 pub(crate) use checks::{SUMS, github_keeps};
 pub(crate) use document::Plan;
 pub(crate) use images::{BundleImageStep, ImageJob};
@@ -40,3 +43,4 @@ pub(crate) use operatorhub::OperatorhubStep;
 pub(crate) use publish::{PublishInputs, publish};
 pub(crate) use release_step::*;
 pub(crate) use steps::*;
+pub(crate) use time::TimeSource;

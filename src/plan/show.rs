@@ -9,8 +9,9 @@ use super::notes::Notes;
 use super::release_step::{ReleaseStep, ReleaseTarget, Sums};
 use super::steps::{
     BundleSource, Check, FetchSource, FetchStep, PackageStep, PreflightStep, PushStep, RenderStep,
-    Step, TimeSource, layout_str,
+    Step, layout_str,
 };
+use super::time::TimeSource;
 use crate::pipeline::OlderPolicy;
 use olm_release_appregistry::appr::Credentials;
 use olm_release_olm::csv_build::spec::CreatedAtPolicy;
@@ -165,6 +166,7 @@ fn fetch(s: &FetchStep) -> Vec<String> {
             match target {
                 super::catalog::TargetJob::Dir { .. } => "folder",
                 super::catalog::TargetJob::Git(_) => "branch or folder",
+                super::catalog::TargetJob::Image(_) => "tag",
             }
         ),
     };

@@ -10,6 +10,7 @@ use std::path::PathBuf;
 use serde::{Serialize, Serializer};
 
 use super::release_step::{GitHubJob, ReleaseStep};
+use super::time::CreatedAt;
 use crate::pipeline::OlderPolicy;
 use olm_release_appregistry::Location;
 use olm_release_appregistry::appr::Credentials;
@@ -80,24 +81,6 @@ impl Serialize for RegistryJob {
         }
         .serialize(s)
     }
-}
-
-/// `createdAt` and where it came from.
-#[derive(Debug, Clone, Serialize)]
-pub(crate) struct CreatedAt {
-    pub(crate) value: String,
-    pub(crate) from: TimeSource,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub(crate) enum TimeSource {
-    /// `SOURCE_DATE_EPOCH`.
-    SourceDateEpoch,
-    /// The commit time of the source folder's `HEAD`.
-    GitCommit,
-    /// Neither: the UNIX epoch (render reports a warning).
-    Epoch,
 }
 
 /// Render the templates into `into`.

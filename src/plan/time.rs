@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use super::steps::{CreatedAt, TimeSource};
+use serde::Serialize;
 
 /// `createdAt`: `SOURCE_DATE_EPOCH`, else the commit time of the source folder's `HEAD`, so
 /// the same inputs render the same bytes; without either, the UNIX epoch.
@@ -52,4 +52,22 @@ mod tests {
         assert_eq!(super::format_time(0), "1970-01-01T00:00:00Z");
         assert_eq!(super::format_time(1_554_465_600), "2019-04-05T12:00:00Z");
     }
+}
+
+/// `createdAt` and where it came from.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct CreatedAt {
+    pub(crate) value: String,
+    pub(crate) from: TimeSource,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub(crate) enum TimeSource {
+    /// `SOURCE_DATE_EPOCH`.
+    SourceDateEpoch,
+    /// The commit time of the source folder's `HEAD`.
+    GitCommit,
+    /// Neither: the UNIX epoch (render reports a warning).
+    Epoch,
 }

@@ -10,7 +10,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::catalog_content::{CatalogContent, content};
+use super::catalog_content::{CatalogContent, content, normal};
 use super::inputs::PipelineFile;
 use super::urls::{check_url, resolve_path};
 use crate::error::Problem;
@@ -540,26 +540,6 @@ pub(crate) fn author(text: &str) -> Result<(String, String), String> {
         }
         _ => Err(format!("'{text}' is not `Name <email>`")),
     }
-}
-
-/// `p` without `.` components and with `..` applied, so `a/../../b` cannot pass as inside `a`.
-pub(crate) fn normal(p: &Path) -> PathBuf {
-    let base = if p.is_absolute() {
-        PathBuf::new()
-    } else {
-        std::env::current_dir().unwrap_or_default()
-    };
-    let mut out = PathBuf::new();
-    for c in base.join(p).components() {
-        match c {
-            std::path::Component::CurDir => {}
-            std::path::Component::ParentDir => {
-                out.pop();
-            }
-            other => out.push(other),
-        }
-    }
-    out
 }
 
 #[cfg(test)]

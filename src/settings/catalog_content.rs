@@ -9,7 +9,6 @@ use std::path::{Path, PathBuf};
 
 use olm_release_olm::fbc::{Deprecated, Deprecation, ObjectStyle};
 
-use super::catalog::normal;
 use super::inputs::PipelineFile;
 use super::urls::resolve_path;
 use crate::error::Problem;
@@ -93,6 +92,26 @@ fn deprecations(
             what,
             message: d.message.clone(),
         });
+    }
+    out
+}
+
+/// `p` without `.` components and with `..` applied, so `a/../../b` cannot pass as inside `a`.
+pub(crate) fn normal(p: &Path) -> PathBuf {
+    let base = if p.is_absolute() {
+        PathBuf::new()
+    } else {
+        std::env::current_dir().unwrap_or_default()
+    };
+    let mut out = PathBuf::new();
+    for c in base.join(p).components() {
+        match c {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
     }
     out
 }

@@ -25,7 +25,7 @@ mod unread;
 mod urls;
 mod verify;
 
-pub(crate) use catalog::CatalogTarget;
+pub(crate) use catalog::{CatalogTarget, ImageTarget};
 pub(crate) use credentials::{GIT_CREDENTIALS, github_problem, registry_problem};
 pub(crate) use images::{OCI_PASSWORD, OCI_USERNAME};
 pub use inputs::Env;

@@ -8,6 +8,7 @@ mod bundle_objects;
 mod bundle_pipeline;
 mod catalog_entries;
 mod catalog_git;
+mod catalog_image;
 mod catalog_inputs;
 mod catalog_previous;
 mod catalog_templates;

@@ -98,6 +98,14 @@ pub enum OciError {
         /// digest, the lock not taken, …).
         detail: String,
     },
+    /// A catalog image's base or current image is not what a catalog image is built from.
+    #[error("{image}: {detail}")]
+    CatalogImage {
+        /// The image: `HOST[:PORT]/REPOSITORY@sha256:…`, `…:TAG` or `oci:PATH…`.
+        image: String,
+        /// What is wrong with it, and what to do.
+        detail: String,
+    },
     /// Reading or writing the layout failed.
     #[error("{}: {source}", path.display())]
     Io {

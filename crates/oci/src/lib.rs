@@ -14,6 +14,7 @@
 //! to any other host is refused unless the caller sets `insecure`.
 #![deny(missing_docs)]
 
+pub mod catalog_image;
 pub mod distribution;
 mod error;
 pub mod layout;

@@ -170,7 +170,11 @@ impl Store {
     }
 
     /// Uploads `blob` unless present; whether it was uploaded.
-    async fn put_blob(&self, blob: &Blob, events: &dyn Events) -> Result<bool, OciError> {
+    pub(crate) async fn put_blob(
+        &self,
+        blob: &Blob,
+        events: &dyn Events,
+    ) -> Result<bool, OciError> {
         let present = match self {
             Store::Registry(c) => c.has_blob(&blob.digest, events).await?,
             Store::Layout(l) => l.has_blob(&blob.digest)?,

@@ -12,7 +12,8 @@ use std::fs::File;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
-use super::{Held, Snapshot, TargetError};
+use super::error::TargetError;
+use super::read::Read;
 use crate::error::Result;
 use crate::report::Reporter;
 
@@ -33,7 +34,7 @@ impl Drop for Locked {
     }
 }
 
-pub(super) fn open(dir: &Path, writes: bool, report: &Reporter) -> Result<Snapshot> {
+pub(super) fn open(dir: &Path, writes: bool, report: &Reporter) -> Result<Read<Option<Locked>>> {
     let fresh = !dir.exists();
     let lock = if writes {
         let (lock, waited) = lock(dir).map_err(|source| TargetError::Lock {
@@ -50,11 +51,11 @@ pub(super) fn open(dir: &Path, writes: bool, report: &Reporter) -> Result<Snapsh
     } else {
         None
     };
-    Ok(Snapshot {
+    Ok(Read {
         dir: dir.to_path_buf(),
         shown: dir.display().to_string(),
         fresh,
-        held: Held::Dir(lock),
+        held: lock,
     })
 }
 

@@ -8,7 +8,9 @@
 
 use std::path::Path;
 
-use super::{Held, Published, Snapshot, TargetError};
+use super::error::TargetError;
+use super::published::Published;
+use super::read::Read;
 use crate::error::Result;
 use crate::plan::GitJob;
 use crate::report::Reporter;
@@ -29,7 +31,7 @@ impl Opened {
     }
 }
 
-pub(super) fn open(job: &GitJob, report: &Reporter) -> Result<Snapshot> {
+pub(super) fn open(job: &GitJob, report: &Reporter) -> Result<Read<Opened>> {
     let git = Git::new(job.secret.clone());
     let at = job.git.clone();
     let checkout = git
@@ -52,15 +54,15 @@ pub(super) fn open(job: &GitJob, report: &Reporter) -> Result<Snapshot> {
         "{}/ of branch {} of {} at {base}",
         job.path, checkout.branch, checkout.url
     );
-    Ok(Snapshot {
+    Ok(Read {
         fresh: checkout.base.is_none() || !dir.exists(),
         dir,
         shown,
-        held: Held::Git(Opened {
+        held: Opened {
             git,
             checkout,
             path: job.path.clone(),
-        }),
+        },
     })
 }
 

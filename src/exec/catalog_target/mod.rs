@@ -23,12 +23,16 @@
 mod dir;
 mod error;
 mod git;
+mod image;
+mod published;
 mod pull;
+mod read;
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
 pub(crate) use error::TargetError;
+pub(crate) use published::Published;
 pub(crate) use pull::{clients, proposed};
 
 use crate::error::Result;
@@ -54,18 +58,7 @@ enum Held {
     Dir(#[allow(dead_code)] Option<dir::Locked>),
     Git(git::Opened),
     Pull(Box<pull::Opened>),
-}
-
-/// What publishing did.
-#[derive(Debug)]
-pub(crate) enum Published {
-    /// The target holds the change (written now, or found there); a line saying where (a
-    /// commit, a pull request).
-    Written(String),
-    /// A dry-run: the gate skipped the write.
-    Skipped,
-    /// Someone else changed the target since it was read; nothing of this run landed.
-    Moved { reason: String },
+    Image(image::Opened),
 }
 
 /// Reads the catalog of `job` into a snapshot; `writes`: the run will write (a dry-run takes no
@@ -76,12 +69,23 @@ pub(crate) async fn open(
     report: &Reporter,
     events: Arc<dyn Events>,
 ) -> Result<Snapshot> {
-    match job {
-        TargetJob::Dir { dir } => dir::open(dir, writes, report),
+    Ok(match job {
+        TargetJob::Dir { dir } => snapshot(dir::open(dir, writes, report)?, Held::Dir),
         TargetJob::Git(g) => match &g.pull_request {
-            Some(p) => pull::open(g, p, events).await,
-            None => git::open(g, report),
+            Some(p) => snapshot(pull::open(g, p, events).await?, Held::Pull),
+            None => snapshot(git::open(g, report)?, Held::Git),
         },
+        TargetJob::Image(i) => snapshot(image::open(i, report)?, Held::Image),
+    })
+}
+
+/// The snapshot of what a kind of target read, its hold wrapped by `held`.
+fn snapshot<H>(read: read::Read<H>, held: impl FnOnce(H) -> Held) -> Snapshot {
+    Snapshot {
+        dir: read.dir,
+        shown: read.shown,
+        fresh: read.fresh,
+        held: held(read.held),
     }
 }
 
@@ -93,6 +97,7 @@ impl Snapshot {
             Held::Dir(_) => olm_release_olm::fbc::disk::diff(changes),
             Held::Git(o) => git::diff(o.path(), changes),
             Held::Pull(o) => git::diff(o.path(), changes),
+            Held::Image(o) => image::diff(o, changes),
         }
     }
 
@@ -102,6 +107,7 @@ impl Snapshot {
             Held::Dir(_) => self.dir.display().to_string(),
             Held::Git(o) => git::target(o),
             Held::Pull(o) => o.target(),
+            Held::Image(_) => self.shown.clone(),
         }
     }
 
@@ -128,6 +134,7 @@ impl Snapshot {
                 Published::Written(format!("wrote {}", self.dir.display()))
             }
             (Held::Git(o), TargetJob::Git(g)) => git::publish(o, g, &self.dir, changes, message)?,
+            (Held::Image(o), TargetJob::Image(i)) => image::publish(o, i, &self.dir, changes)?,
             _ => {
                 return Err(crate::error::Error::internal(
                     "a catalog snapshot published to another kind of target",

@@ -10,7 +10,9 @@
 
 use std::sync::Arc;
 
-use super::{Held, Published, Snapshot, TargetError};
+use super::error::TargetError;
+use super::published::Published;
+use super::read::Read;
 use crate::error::{Error, Result};
 use crate::plan::{GitJob, PullJob};
 use olm_release_http::events::{Events, Gate};
@@ -53,7 +55,11 @@ pub(crate) fn clients(job: &PullJob, events: &Arc<dyn Events>) -> Result<(Client
     Ok((upstream, fork))
 }
 
-pub(super) async fn open(g: &GitJob, job: &PullJob, events: Arc<dyn Events>) -> Result<Snapshot> {
+pub(super) async fn open(
+    g: &GitJob,
+    job: &PullJob,
+    events: Arc<dyn Events>,
+) -> Result<Read<Box<Opened>>> {
     let (upstream, fork) = clients(job, &events)?;
     let base = match &g.branch {
         Some(b) => b.clone(),
@@ -88,7 +94,7 @@ pub(super) async fn open(g: &GitJob, job: &PullJob, events: Arc<dyn Events>) -> 
         job.repository,
         job.api
     ));
-    Ok(Snapshot {
+    Ok(Read {
         shown: format!(
             "{}/ of branch {base} of github:{} at {}",
             g.path,
@@ -97,14 +103,14 @@ pub(super) async fn open(g: &GitJob, job: &PullJob, events: Arc<dyn Events>) -> 
         ),
         fresh: files.is_empty(),
         dir,
-        held: Held::Pull(Box::new(Opened {
+        held: Box::new(Opened {
             upstream,
             fork,
             base,
             path: g.path.clone(),
             job: job.clone(),
             events,
-        })),
+        }),
     })
 }
 

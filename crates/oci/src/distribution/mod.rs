@@ -4,7 +4,9 @@
 //! - `HEAD`/`GET /v2/<name>/manifests/<tag or digest>` — what a tag holds, and the read-back;
 //! - `HEAD /v2/<name>/blobs/<digest>` — skip blobs already there;
 //! - `POST /v2/<name>/blobs/uploads/` then `PUT <location>?digest=…` — a monolithic upload;
-//! - `PUT /v2/<name>/manifests/<tag>` — the manifest, as the exact bytes that were digested.
+//! - `PUT /v2/<name>/manifests/<tag>` — the manifest, as the exact bytes that were digested;
+//! - `GET /v2/<name>/blobs/<digest>` and `POST /v2/<name>/blobs/uploads/?mount=…&from=…` — a
+//!   catalog image's base read, and its layers mounted from the base's repository.
 //!
 //! Requests, retries, redirects and authentication live in [`transport`] and [`auth`].
 
@@ -101,6 +103,11 @@ impl RegistryClient {
         {
             events.event(Event::Warning(warning));
         }
+    }
+
+    /// The repository this client talks to.
+    pub(crate) fn reference(&self) -> &RegistryRef {
+        &self.reference
     }
 
     /// `HOST[:PORT]/REPOSITORY`.
@@ -214,6 +221,52 @@ impl RegistryClient {
             self.send_once(&req, events).await.map(|_| ())
         })
         .await
+    }
+
+    /// `GET /v2/<name>/blobs/<digest>`: the blob's bytes (up to `cap`), `None` on 404; the
+    /// bytes are checked against the digest.
+    pub(crate) async fn get_blob(
+        &self,
+        digest: &str,
+        cap: u64,
+        events: &dyn Events,
+    ) -> Result<Option<Bytes>, OciError> {
+        let url = self.url(&["blobs", digest]);
+        let req = Req::new(Method::GET, url.clone(), &[200, 404]).cap(cap);
+        let answer = self.send(req, events).await?;
+        if answer.status == 404 {
+            return Ok(None);
+        }
+        let got = format!(
+            "sha256:{}",
+            olm_release_base::digest::sha256_hex(&answer.body)
+        );
+        if got != digest {
+            return Err(OciError::Invalid {
+                at: transport::at(&Method::GET, &url),
+                detail: format!("the blob's bytes hash to {got}"),
+            });
+        }
+        Ok(Some(answer.body))
+    }
+
+    /// `POST /v2/<name>/blobs/uploads/?mount=<digest>&from=<repository>`: mounts a blob of
+    /// another repository of the same registry; whether the registry mounted it (`201`), as
+    /// opposed to opening an upload (`202`, which the caller answers by uploading the bytes).
+    pub(crate) async fn mount_blob(
+        &self,
+        digest: &str,
+        from: &str,
+        events: &dyn Events,
+    ) -> Result<bool, OciError> {
+        let mut url = self.url(&["blobs", "uploads", ""]);
+        url.query_pairs_mut()
+            .append_pair("mount", digest)
+            .append_pair("from", from);
+        let answer = self
+            .send(Req::new(Method::POST, url, &[201, 202]), events)
+            .await?;
+        Ok(answer.status == 201)
     }
 
     /// `PUT /v2/<name>/manifests/<tag>` with the exact bytes; returns the digest the registry

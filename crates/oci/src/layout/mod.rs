@@ -152,6 +152,18 @@ impl Layout {
     /// Stores the manifest blob and points `tag` at it in `index.json` (replacing the tag's
     /// previous entry). Entries stay sorted by tag, so the index is reproducible too.
     pub(crate) fn tag_manifest(&self, tag: &str, manifest: &Blob) -> Result<(), OciError> {
+        self.swap_tag(tag, manifest, None).map(|_| ())
+    }
+
+    /// [`Layout::tag_manifest`] as a compare-and-swap: with `expected` given, the tag is moved
+    /// only if it still names `expected.0` (`None`: no tag) under the layout's lock; whether
+    /// it was moved.
+    pub(crate) fn swap_tag(
+        &self,
+        tag: &str,
+        manifest: &Blob,
+        expected: Option<Option<&str>>,
+    ) -> Result<bool, OciError> {
         self.put_blob(manifest)?;
         let lock = self.root.join(".lock");
         let _lock = olm_release_base::lock::lock_file(&lock).map_err(|e| OciError::Layout {
@@ -159,6 +171,16 @@ impl Layout {
             detail: format!("locking the layout: {}: {e}", lock.display()),
         })?;
         let bytes = self.index_bytes()?.unwrap_or_default();
+        if let Some(expected) = expected {
+            let now = if bytes.is_empty() {
+                None
+            } else {
+                index::find(&bytes, tag).map_err(|d| self.corrupt_index(d))?
+            };
+            if now.as_deref() != expected {
+                return Ok(false);
+            }
+        }
         let kept: Vec<&RawValue> = if bytes.is_empty() {
             Vec::new()
         } else {
@@ -182,7 +204,8 @@ impl Layout {
         index::write(&mut out, kept, tag, &entry, INDEX_MEDIA_TYPE)
             .map_err(|e| OciError::io(self.root.join("index.json"), e))?;
         drop(bytes);
-        write(&self.root.join("index.json"), &out)
+        write(&self.root.join("index.json"), &out)?;
+        Ok(true)
     }
 
     /// Checks `oci-layout`; when it is missing, writes it if `create` (a new layout), else

@@ -1,0 +1,271 @@
+//! Catalog-image targets: the tag's catalog read into a scratch folder (under the output
+//! folder), and a new image built on the base and published with a compare-and-swap on the
+//! tag ([`olm_release_oci::catalog_image`]).
+//!
+//! The OCI client is async and the catalog step is not: each call runs to its end on a
+//! scoped thread with its own single-threaded runtime, as a git command runs to its end.
+
+use std::path::{Path, PathBuf};
+
+use super::published::Published;
+use super::read::Read;
+use crate::error::{Error, Result};
+use crate::plan::CatalogImageJob;
+use crate::report::Reporter;
+use olm_release_oci::catalog_image::{self as ci, Swapped};
+use olm_release_oci::{Event, OciError, Store};
+use olm_release_olm::fbc::FileChange;
+
+/// How long after moving the tag it is read again (see [`ci::publish`]): far longer than one
+/// job's read and `PUT` of the tag, which are two requests.
+const SETTLE: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// The tag as read.
+pub(super) struct Opened {
+    /// The digest the tag named (`None`: no tag yet).
+    expected: Option<String>,
+    /// The catalog files read, relative to `/configs`.
+    files: Vec<String>,
+}
+
+/// Runs `f` to its end on a scoped thread with its own runtime.
+fn blocking<F>(f: F) -> Result<F::Output>
+where
+    F: std::future::Future + Send,
+    F::Output: Send,
+{
+    std::thread::scope(|scope| {
+        scope
+            .spawn(|| {
+                let rt = tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                    .map_err(|e| Error::internal(format!("a runtime for the OCI client: {e}")))?;
+                Ok(rt.block_on(f))
+            })
+            .join()
+            .map_err(|_| Error::internal("the OCI client's thread panicked"))?
+    })
+}
+
+fn short(digest: &str) -> &str {
+    &digest[..digest.len().min(19)]
+}
+
+fn open_store(job: &crate::plan::ImageJob, report: &Reporter) -> Result<Store> {
+    let events = |e: Event| crate::exec::bundle_image::event(report, e);
+    Ok(Store::open(&job.target, job.options(), &events)?)
+}
+
+pub(super) fn open(job: &CatalogImageJob, report: &Reporter) -> Result<Read<Opened>> {
+    let store = open_store(&job.image, report)?;
+    let events = |e: Event| crate::exec::bundle_image::event(report, e);
+    let head = blocking(ci::read_head(&store, &job.tag, &events))??;
+    let dir = job.scratch.join("configs");
+    reset(&job.scratch)?;
+    std::fs::create_dir_all(&dir).map_err(|e| io(&dir, e))?;
+    let mut files = Vec::new();
+    if let Some(h) = &head {
+        for (path, content) in &h.files {
+            let to = dir.join(path);
+            if let Some(parent) = to.parent() {
+                std::fs::create_dir_all(parent).map_err(|e| io(parent, e))?;
+            }
+            std::fs::write(&to, content).map_err(|e| io(&to, e))?;
+            files.push(path.clone());
+        }
+    }
+    let at = head
+        .as_ref()
+        .map(|h| short(&h.digest).to_string())
+        .unwrap_or_else(|| "(no tag yet)".into());
+    report.detail(&format!(
+        "read the catalog of {} at {at} ({} file(s)) into {}",
+        job.describe(),
+        files.len(),
+        dir.display()
+    ));
+    Ok(Read {
+        shown: format!("{} at {at}", job.describe()),
+        fresh: head.is_none(),
+        dir,
+        held: Opened {
+            expected: head.map(|h| h.digest),
+            files,
+        },
+    })
+}
+
+fn reset(scratch: &Path) -> Result<()> {
+    match std::fs::remove_dir_all(scratch) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(io(scratch, e)),
+    }
+}
+
+fn io(path: &Path, e: std::io::Error) -> Error {
+    OciError::Io {
+        path: path.to_path_buf(),
+        source: e,
+    }
+    .into()
+}
+
+/// The catalog diff, then the new layer's listing and the config lines.
+pub(super) fn diff(o: &Opened, changes: &[FileChange]) -> String {
+    let mut files: Vec<String> = o.files.clone();
+    for c in changes {
+        files.retain(|f| f != &c.path);
+        if c.new.is_some() {
+            files.push(c.path.clone());
+        }
+    }
+    files.sort();
+    let mut out = olm_release_olm::fbc::disk::diff(changes);
+    if !out.ends_with('\n') && !out.is_empty() {
+        out.push('\n');
+    }
+    out.push_str(&format!("new layer ({} file(s)):\n", files.len()));
+    for f in &files {
+        out.push_str(&format!("  {}\n", ci::catalog_path_of(f)));
+    }
+    out.push_str("config (the base's, plus):\n");
+    for l in ci::config_lines() {
+        out.push_str(&format!("  {l}\n"));
+    }
+    out
+}
+
+/// Every file under `dir`, relative to it, with `/`, sorted.
+fn walk(dir: &Path) -> Result<Vec<(String, Vec<u8>)>> {
+    let mut out = Vec::new();
+    let mut todo: Vec<PathBuf> = vec![dir.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        for entry in std::fs::read_dir(&d).map_err(|e| io(&d, e))? {
+            let entry = entry.map_err(|e| io(&d, e))?;
+            let path = entry.path();
+            if path.is_dir() {
+                todo.push(path);
+            } else {
+                let rel = path
+                    .strip_prefix(dir)
+                    .map_err(|_| Error::internal("a catalog file outside its folder"))?
+                    .to_string_lossy()
+                    .replace('\\', "/");
+                let bytes = std::fs::read(&path).map_err(|e| io(&path, e))?;
+                out.push((rel, bytes));
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// Writes `changes` into the scratch catalog `dir`, builds the image of the whole catalog on
+/// the base, pushes it and moves the tag if it still names the digest read.
+pub(super) fn publish(
+    o: &Opened,
+    job: &CatalogImageJob,
+    dir: &Path,
+    changes: &[FileChange],
+) -> Result<Published> {
+    let before = walk(dir)?;
+    olm_release_olm::fbc::disk::apply(dir, changes)?;
+    let files = &walk(dir)?;
+    let added = added_images(&before, files);
+    // The target's warnings were given when it was read; retries here go unreported.
+    let quiet = |_: Event| {};
+    let store = Store::open(&job.image.target, job.image.options(), &quiet)?;
+    let base_store = Store::open(&job.base, job.base_job().options(), &quiet)?;
+    let (image, swapped) = blocking(async {
+        let base = ci::read_base(&base_store, &job.base_digest, &quiet).await?;
+        let image = ci::build(&base, files, job.epoch)?;
+        let swapped = ci::publish(
+            &store,
+            &base_store,
+            &image,
+            &job.tag,
+            o.expected.as_deref(),
+            SETTLE,
+            &quiet,
+        )
+        .await?;
+        // Overwritten: the image that replaced this one may hold this release's entry (its
+        // job read the tag after this one moved it); then there is nothing to decide again.
+        let kept = match &swapped {
+            Swapped::Overwritten { now: Some(now) } => ci::read_head(&store, &job.tag, &quiet)
+                .await?
+                .filter(|h| &h.digest == now)
+                .is_some_and(|h| holds(&h.files, &added)),
+            _ => false,
+        };
+        Ok::<_, OciError>((image, (swapped, kept)))
+    })??;
+    let (swapped, kept) = swapped;
+    let pinned = format!("{}@{}", job.image.target.describe(), image.digest());
+    Ok(match swapped {
+        Swapped::Unchanged => {
+            Published::Written(format!("{} already names {pinned}", job.describe()))
+        }
+        Swapped::Tagged { uploaded, mounted } => Published::Written(format!(
+            "pushed {pinned} ({} blob(s) uploaded, {} base layer(s) mounted) and moved the tag {} from {}",
+            uploaded.len(),
+            mounted.len(),
+            job.tag,
+            o.expected.as_deref().unwrap_or("nothing")
+        )),
+        Swapped::Overwritten { now } if kept => Published::Written(format!(
+            "pushed {pinned} and moved the tag {}; another job moved it on to {}, which holds this release's entry",
+            job.tag,
+            now.as_deref().unwrap_or("nothing")
+        )),
+        Swapped::Overwritten { now } => Published::Moved {
+            reason: format!(
+                "the tag {} named {pinned}, then {} within {} s (another job read the tag before this one moved it)",
+                job.describe(),
+                now.as_deref().unwrap_or("nothing"),
+                SETTLE.as_secs_f64()
+            ),
+        },
+        Swapped::Moved { now } => Published::Moved {
+            reason: format!(
+                "the tag {} names {}, not {} read before; {pinned} is pushed but not tagged",
+                job.describe(),
+                now.as_deref().unwrap_or("nothing"),
+                o.expected
+                    .as_deref()
+                    .unwrap_or("nothing (it was created meanwhile)")
+            ),
+        },
+    })
+}
+
+/// The `image:` lines (bundle and related images, pinned) of `after` that `before` lacks: what
+/// this release adds to the catalog.
+fn added_images(before: &[(String, Vec<u8>)], after: &[(String, Vec<u8>)]) -> Vec<String> {
+    let lines = |files: &[(String, Vec<u8>)]| -> std::collections::BTreeSet<String> {
+        files
+            .iter()
+            .flat_map(|(_, c)| {
+                String::from_utf8_lossy(c)
+                    .lines()
+                    .map(str::trim)
+                    .map(|l| l.trim_start_matches("- ").to_string())
+                    .collect::<Vec<_>>()
+            })
+            .filter(|l| l.starts_with("image: ") && l.contains("@sha256:"))
+            .collect()
+    };
+    let old = lines(before);
+    lines(after)
+        .into_iter()
+        .filter(|l| !old.contains(l))
+        .collect()
+}
+
+/// Whether the catalog `files` holds every `image:` line of `added`.
+fn holds(files: &[(String, Vec<u8>)], added: &[String]) -> bool {
+    let have = added_images(&[], files);
+    !added.is_empty() && added.iter().all(|a| have.contains(a))
+}
