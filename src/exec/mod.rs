@@ -140,9 +140,8 @@ async fn run_step(exec: &Exec<'_>, step: &Step, carried: Carried) -> Result<Carr
         }
         (Step::Render(s), Carried::Start) => Carried::Rendered(render::run(s, report)?),
         (Step::FetchPrevious(s), Carried::Rendered(r)) => match &s.source {
-            FetchSource::Catalog { dir, entry_skips } => {
-                let from = fetch_previous::catalog::From { dir, entry_skips };
-                Carried::Assembled(fetch_previous::catalog::run(s, &from, report, r)?)
+            FetchSource::Catalog { dir } => {
+                Carried::Assembled(fetch_previous::catalog::run(s, dir, report, r)?)
             }
             FetchSource::Registry {
                 registry: job,

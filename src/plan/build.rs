@@ -190,10 +190,7 @@ impl<'a> Builder<'a> {
                     (None, Some(c)) => {
                         let package =
                             self.need(stage, "package: (the OLM package)", s.package.as_ref())?;
-                        let source = FetchSource::Catalog {
-                            dir: c.dir.clone(),
-                            entry_skips: c.skips.clone(),
-                        };
+                        let source = FetchSource::Catalog { dir: c.dir.clone() };
                         (source, package, c.older)
                     }
                     _ => {

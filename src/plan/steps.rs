@@ -179,10 +179,6 @@ pub(crate) enum FetchSource {
     Catalog {
         /// The catalog folder the catalog stage writes.
         dir: PathBuf,
-        /// `catalog.skips`: the catalog stage adds them to the entry, not to the CSV, so a
-        /// rerun takes them out of the entry's `skips` to rebuild the same CSV.
-        #[serde(skip)]
-        entry_skips: Vec<String>,
     },
 }
 

@@ -120,6 +120,13 @@ pub(crate) fn resolve(args: &PipelineArgs, mode: RunMode, env: &Env) -> Result<S
         .catalog
         .as_ref()
         .map(|spec| images::catalog(spec, &file, &source, &out, &mut problems));
+    let (skips, skip_range) = images::csv_edges(
+        &p.skips,
+        p.skip_range.as_deref(),
+        p.catalog.as_ref(),
+        &file,
+        &mut problems,
+    );
     let image_credentials = images::credentials(env, &mut problems);
     let source_date_epoch = source_date_epoch(env)
         .map_err(|p| problems.push(p))
@@ -133,8 +140,8 @@ pub(crate) fn resolve(args: &PipelineArgs, mode: RunMode, env: &Env) -> Result<S
         channel: channels.first().cloned(),
         channels,
         default_channel: p.default_channel,
-        skips: p.skips,
-        skip_range: p.skip_range,
+        skips,
+        skip_range,
         verify: verify_spec,
         categories,
         version,
