@@ -175,13 +175,12 @@ async fn dispatch(
         Command::Verify(args) => commands::verify::run(&args, json, quiet, &limits()?),
         Command::Graph(args) => commands::graph::run(&args, format, env, &limits()?, report).await,
         Command::NextVersion(args) => {
-            let last = match &args.last {
-                Some(t) => t.clone(),
-                None => commands::next_version::last_tag(&args.source)?,
-            };
-            let next = commands::next_version::alpha_after(&last, args.build)?;
-            crate::out::stdout(&format!("{next}\n"));
-            Ok(())
+            let ci = crate::ci::CiContext::from_env(env);
+            Ok(commands::next_version::run(
+                &args,
+                ci.branch.as_deref(),
+                quiet,
+            )?)
         }
         Command::Init(args) => commands::init::run(&args),
         Command::Completions(args) => {

@@ -188,9 +188,18 @@ pub(crate) struct GraphArgs {
 
 #[derive(Debug, Args)]
 pub(crate) struct NextVersionArgs {
-    /// The last release tag (e.g. v0.22.0); default: the newest tag reachable in --source.
+    /// The last release tag (e.g. v0.22.0); default: the highest release tag reachable from
+    /// HEAD in --source, or on a release branch cut from its history.
     #[arg(long)]
     pub(crate) last: Option<String>,
+    /// Count pre-release tags (v1.2.0-rc1, v1.14.0-unstable) as releases; by default they are
+    /// skipped.
+    #[arg(long)]
+    pub(crate) pre_releases: bool,
+    /// The branch being built: a release branch (release-1.17, release-1.2.x, release/0.22)
+    /// builds the next patch, X.Y.(Z+1)-alpha.N. Default: the CI's branch, else git's.
+    #[arg(long, value_name = "NAME")]
+    pub(crate) branch: Option<String>,
     /// The CI build number that orders alpha builds (e.g. $TRAVIS_BUILD_NUMBER).
     #[arg(long)]
     pub(crate) build: u64,

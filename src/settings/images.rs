@@ -177,17 +177,6 @@ pub(crate) fn credentials(env: &Env, problems: &mut Vec<Problem>) -> Option<oci:
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_parent_step_does_not_make_a_folder_inside() {
-        assert!(normal(Path::new("/a/b/./c")).starts_with("/a/b"));
-        assert!(!normal(Path::new("/a/b/../../etc")).starts_with("/a/b"));
-    }
-}
-
 /// The new CSV's `spec.skips` and `olm.skipRange`: the top-level `skips`/`skip_range` with
 /// `catalog.skips` added (each name once, in order) and `catalog.skip_range` as the range when
 /// the top level sets none. Two different ranges are a problem: the CSV in the image and its
@@ -222,4 +211,15 @@ pub(crate) fn csv_edges(
         (None, None) => None,
     };
     (all, range)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_parent_step_does_not_make_a_folder_inside() {
+        assert!(normal(Path::new("/a/b/./c")).starts_with("/a/b"));
+        assert!(!normal(Path::new("/a/b/../../etc")).starts_with("/a/b"));
+    }
 }
