@@ -120,6 +120,10 @@ pub(crate) fn run(step: &PackageStep, report: &Reporter, input: Input) -> Result
         packed.digest, packed.gz_digest
     ));
     report.block(&listing(bundle), step.show_contents);
+    report.graph(olm_release_olm::drawing::draw(
+        bundle,
+        olm_release_olm::drawing::Style::Mermaid,
+    ));
     if files.is_none() && !contents.objects.is_empty() {
         // Render says the same of a pipeline's bundle folder.
         report.info(&format!(

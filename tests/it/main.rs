@@ -2,6 +2,7 @@
 
 mod support;
 
+mod action;
 mod appr;
 mod budgets;
 mod bundle_objects;
