@@ -60,6 +60,8 @@ struct State {
     decisions: Vec<String>,
     /// The channel's upgrade graph (Mermaid) of the bundle this run built, for the job summary.
     mermaid: Option<String>,
+    /// The channel was named by the pipeline (not taken from the bundle's default channel).
+    channel_given: bool,
     finished: bool,
 }
 
@@ -142,7 +144,9 @@ impl Reporter {
         version: &str,
         dry_run: bool,
     ) {
-        let s = &mut self.state().summary;
+        let mut st = self.state();
+        st.channel_given = channel.is_some();
+        let s = &mut st.summary;
         s.pipeline = Some(pipeline.into());
         s.package = package.map(Into::into);
         s.channel = channel.map(Into::into);
@@ -291,11 +295,15 @@ impl Reporter {
             .collect()
     }
 
-    /// Records the channel head of the bundle being published.
+    /// Records the channel head of the bundle being published. Unless the pipeline named the
+    /// channel, the channel is the bundle's (its default): each release of `publish --history`
+    /// names its own, so the summary names the last release's channel with its head.
     pub(crate) fn channel_head(&self, channel: &str, csv: &str) {
-        let s = &mut self.state().summary;
+        let mut st = self.state();
+        let given = st.channel_given;
+        let s = &mut st.summary;
         s.channel_head = Some(csv.to_string());
-        if s.channel.is_none() {
+        if !given || s.channel.is_none() {
             s.channel = Some(channel.to_string());
         }
     }

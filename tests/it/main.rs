@@ -20,6 +20,7 @@ mod fuzz;
 mod github;
 mod github_fake;
 mod graph;
+mod history_import;
 mod hostile;
 mod init;
 mod install;

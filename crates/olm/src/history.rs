@@ -11,6 +11,13 @@
 //! first channel left when its own is not there yet. The version's folder's other objects
 //! (RBAC, ConfigMaps, …) are kept beside it, for verification.
 //!
+//! What no release can carry is set aside when the tree is read, for the import to say so: a
+//! version folder whose CSV no channel reaches (neither a chain from a `currentCSV` through
+//! `replaces` nor a CSV such a chain skips) is left out of the history, and a channel whose
+//! `currentCSV` is in no version folder is left out of every release. YAML is read as `verify`
+//! and the tools that consume it read it (a repeated key: the last value wins, which `verify`
+//! reports as a warning).
+//!
 //! The tree is untrusted input read within the bundle [`Limits`] (`--max-bundle-bytes`), as a
 //! bundle folder is: its highest release is the cumulative bundle of every version folder, so
 //! the tree's YAML files together must fit the bundle size and entry limits and share one parse
@@ -22,7 +29,6 @@ use std::cell::Cell;
 use std::path::{Path, PathBuf};
 
 use semver::Version;
-use serde::Deserialize;
 use serde_yaml_ng::Value;
 
 use super::archive::{Budget, Limits, ReadError};
@@ -34,7 +40,8 @@ use olm_release_base::input;
 pub struct VersionFolder {
     /// The CSV's `spec.version`, parsed as SemVer.
     pub version: Version,
-    pub(crate) dir: PathBuf,
+    /// The folder, as found under the tree.
+    pub dir: PathBuf,
     pub(crate) csv: Manifest,
     pub(crate) crds: Vec<Manifest>,
     /// The folder's other objects (RBAC, ConfigMaps, …), which the release of this version
@@ -46,8 +53,14 @@ pub struct VersionFolder {
 #[derive(Debug, Clone)]
 pub struct Tree {
     pub(crate) package: PackageManifest,
-    /// The version folders that hold a CSV, in ascending SemVer order.
+    /// The version folders that hold a CSV some channel reaches, in ascending SemVer order.
     pub versions: Vec<VersionFolder>,
+    /// The version folders whose CSV no channel reaches (left out of the history): the folder,
+    /// and the CSV's name.
+    pub left_out: Vec<(PathBuf, String)>,
+    /// The channels whose `currentCSV` is in no version folder (left out of every release):
+    /// the channel and its `currentCSV`.
+    pub headless: Vec<(String, String)>,
 }
 
 /// What reading one tree may still use: bytes, files and the parse budget of `limits`.
@@ -110,7 +123,55 @@ pub fn read(tree: &Path, limits: &Limits) -> Result<Tree, String> {
             ));
         }
     }
-    Ok(Tree { package, versions })
+    let (versions, left_out, headless) = on_channels(&package, versions);
+    if versions.is_empty() {
+        return Err(format!(
+            "{shown}: no channel of the package file reaches the CSV of any version folder"
+        ));
+    }
+    Ok(Tree {
+        package,
+        versions,
+        left_out,
+        headless,
+    })
+}
+
+/// The version folders some channel reaches, those none does, and the channels whose head is
+/// in no folder, as operator-registry's package-manifest loader builds the channels: each
+/// channel's entries are its chain from `currentCSV` through `replaces` and the CSVs they skip.
+type OnChannels = (
+    Vec<VersionFolder>,
+    Vec<(PathBuf, String)>,
+    Vec<(String, String)>,
+);
+
+fn on_channels(package: &PackageManifest, versions: Vec<VersionFolder>) -> OnChannels {
+    let full = Bundle {
+        package: package.clone(),
+        csvs: versions.iter().map(|v| v.csv.clone()).collect(),
+        crds: Vec::new(),
+    };
+    let graph = super::graph::Graph::new(&full);
+    let mut reached = std::collections::BTreeSet::new();
+    let mut headless = Vec::new();
+    for c in &package.channels {
+        if graph.index(&c.current_csv).is_none() {
+            headless.push((c.name.clone(), c.current_csv.clone()));
+            continue;
+        }
+        reached.extend(graph.channel_content(&graph.walk(&c.current_csv)));
+    }
+    let (mut kept, mut left_out) = (Vec::new(), Vec::new());
+    for (i, v) in versions.into_iter().enumerate() {
+        if reached.contains(&i) {
+            kept.push(v);
+        } else {
+            let name = v.csv.name().unwrap_or("?").to_string();
+            left_out.push((v.dir, name));
+        }
+    }
+    (kept, left_out, headless)
 }
 
 impl Tree {
@@ -237,14 +298,9 @@ impl Allowance<'_> {
             .to_string()
         })?;
         self.budget.check(&name, text).map_err(|e| e.to_string())?;
-        let mut out = Vec::new();
-        for doc in serde_yaml_ng::Deserializer::from_str(text) {
-            let v = Value::deserialize(doc).map_err(|e| format!("{name}: {e}"))?;
-            if !v.is_null() {
-                out.push(v);
-            }
-        }
-        Ok(out)
+        let parsed =
+            crate::validate::load::parse::documents(text).map_err(|e| format!("{name}: {e}"))?;
+        Ok(parsed.docs.into_iter().filter(|v| !v.is_null()).collect())
     }
 }
 

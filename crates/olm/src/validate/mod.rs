@@ -35,6 +35,7 @@ pub use checks::{
 };
 pub use model::{Categories, Options, Profile, Unit, VerifyError, read_categories};
 pub use report::{
-    Report, verify_packed, verify_packed_streamed, verify_path, verify_path_with, verify_tarball,
+    Report, verify_history_release, verify_packed, verify_packed_streamed, verify_path,
+    verify_path_with, verify_tarball,
 };
 pub use sink::{At, Sink};
