@@ -241,3 +241,28 @@ fn the_summary_names_the_last_releases_channel_and_head() {
         stderr(&human)
     );
 }
+
+#[test]
+fn versions_only_skipped_by_the_channel_head_are_its_head_until_the_chain_is_published() {
+    let tmp = tempfile::tempdir().unwrap();
+    let tree = widget_tree(tmp.path());
+    // assisted-service-operator's shape: 0.2.0 replaces nothing and skips 0.1.0, so 0.1.0 is on
+    // the channels only through the skip.
+    edit(
+        &csv(&tree, "0.2.0"),
+        "  replaces: widget-operator.v0.1.0\n",
+        "  skips: [widget-operator.v0.1.0]\n",
+    );
+    let (o, summary) = import(tmp.path(), &tree);
+    assert_code(&o, 0);
+    assert_eq!(releases(&summary), ["0.1.0", "0.2.0", "0.3.0"]);
+    let err = stderr(&o);
+    assert!(
+        err.contains("release 0.1.0, channel stable head widget-operator.v0.1.0,"),
+        "{err}"
+    );
+    assert!(
+        err.contains("release 0.2.0, channel stable head widget-operator.v0.2.0,"),
+        "{err}"
+    );
+}

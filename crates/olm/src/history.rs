@@ -7,7 +7,8 @@
 //! `skips` and all), each CRD once (the newest version folder's copy), and the tree's package
 //! file trimmed to what exists at `v`: a channel's head is the newest CSV of its chain (walked
 //! from the tree's `currentCSV` through `replaces`, as operator-registry walks it) that is
-//! published by then; a channel with none is left out, and `defaultChannel` falls back to the
+//! published by then, or when none is, the newest published CSV the chain skips; a channel with
+//! none is left out, and `defaultChannel` falls back to the
 //! first channel left when its own is not there yet. The version's folder's other objects
 //! (RBAC, ConfigMaps, …) are kept beside it, for verification.
 //!
@@ -192,13 +193,24 @@ impl Tree {
             csvs: self.versions.iter().map(|v| v.csv.clone()).collect(),
             crds: Vec::new(),
         };
-        let names: Vec<&str> = published.iter().filter_map(|v| v.csv.name()).collect();
+        let graph = super::graph::Graph::new(&full);
         let mut package = self.package.clone();
         package.channels.retain_mut(|c| {
-            let (chain, _) = super::graph::walk(&full, &c.current_csv);
-            match chain.into_iter().find(|n| names.contains(&n.as_str())) {
-                Some(head) => {
-                    c.current_csv = head;
+            // The newest published CSV of the chain; when none is published yet, the newest
+            // published CSV the chain skips (a history whose first versions are only skipped).
+            let chain = graph.walk(&c.current_csv);
+            let head = chain
+                .members
+                .iter()
+                .copied()
+                .find(|&i| i <= upto)
+                .or_else(|| {
+                    let skipped = graph.channel_content(&chain).into_iter();
+                    skipped.filter(|&i| i <= upto).max()
+                });
+            match head {
+                Some(i) => {
+                    c.current_csv = graph.name(i).to_string();
                     true
                 }
                 None => false,
