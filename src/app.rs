@@ -80,11 +80,13 @@ pub(crate) async fn run(cli: Cli, env: Env) -> Result<()> {
     let interactive = std::io::IsTerminal::is_terminal(&std::io::stderr())
         && ci.provider.is_none()
         && !env.contains_key("CI");
-    let report = Arc::new(
-        Reporter::new(verbosity, json)
-            .with_fold(Fold::for_provider(ci.provider.as_deref()))
-            .with_interactive(interactive),
-    );
+    let mut reporter = Reporter::new(verbosity, json)
+        .with_fold(Fold::for_provider(ci.provider.as_deref()))
+        .with_interactive(interactive);
+    if let Some(files) = ci.github_files.clone() {
+        reporter = reporter.with_github(files);
+    }
+    let report = Arc::new(reporter);
     let name = command_name(&cli.command);
     let summarised = matches!(cli.command, Command::Run(_) | Command::Publish(_));
     report.command(name);
@@ -104,14 +106,16 @@ pub(crate) async fn run(cli: Cli, env: Env) -> Result<()> {
         Err(e) => Err(e.into()),
     };
     if let Err(e) = &result
-        && json
         && !report.finished()
-        && (summarised || !crate::out::stdout_used())
     {
-        // A program reading JSON gets one document for every outcome, even when the failure
-        // came before a plan existed (a bad pipeline file, a missing credential).
-        report.fail(e);
-        report.finish();
+        if json && (summarised || !crate::out::stdout_used()) {
+            // A program reading JSON gets one document for every outcome, even when the
+            // failure came before a plan existed (a bad pipeline file, a missing credential).
+            report.fail(e);
+            report.finish();
+        } else {
+            report.failed_in_ci(e, summarised);
+        }
     }
     result
 }
@@ -177,16 +181,15 @@ async fn dispatch(
             Ok(())
         }
         Command::Render(args) => commands::render::run(args, env, report),
-        Command::Verify(args) => commands::verify::run(&args, json, quiet, &limits()?),
+        Command::Verify(args) => commands::verify::run(&args, json, quiet, &limits()?, report),
         Command::Graph(args) => commands::graph::run(&args, format, env, &limits()?, report).await,
         Command::NextVersion(args) => {
-            let last = match &args.last {
-                Some(t) => t.clone(),
-                None => commands::next_version::last_tag(&args.source)?,
-            };
-            let next = commands::next_version::alpha_after(&last, args.build)?;
-            crate::out::stdout(&format!("{next}\n"));
-            Ok(())
+            let ci = crate::ci::CiContext::from_env(env);
+            Ok(commands::next_version::run(
+                &args,
+                ci.branch.as_deref(),
+                quiet,
+            )?)
         }
         Command::Init(args) => commands::init::run(&args),
         Command::Completions(args) => {

@@ -14,6 +14,9 @@ pub(crate) struct CiContext {
     pub(crate) build_number: Option<String>,
     pub(crate) pull_request: Option<String>,
     pub(crate) commit: Option<String>,
+    /// In GitHub Actions, the files a step's summary and outputs are appended to.
+    #[serde(skip)]
+    pub(crate) github_files: Option<crate::report::github::Files>,
 }
 
 impl CiContext {
@@ -27,6 +30,7 @@ impl CiContext {
         if env.get("TRAVIS").map(String::as_str) == Some("true") {
             return CiContext {
                 provider: Some("travis".into()),
+                github_files: None,
                 tag: get("TRAVIS_TAG"),
                 branch: get("TRAVIS_BRANCH"),
                 build_number: get("TRAVIS_BUILD_NUMBER"),
@@ -46,6 +50,10 @@ impl CiContext {
                     .and_then(|r| r.split('/').next())
                     .map(str::to_string),
                 commit: get("GITHUB_SHA"),
+                github_files: Some(crate::report::github::Files {
+                    step_summary: get("GITHUB_STEP_SUMMARY").map(Into::into),
+                    output: get("GITHUB_OUTPUT").map(Into::into),
+                }),
             };
         }
         CiContext::default()

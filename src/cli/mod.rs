@@ -23,7 +23,8 @@ pub(crate) const VERSION_LINE: &str = concat!(
     ")"
 );
 
-/// Run the release pipeline of an operator published through OLM app registries.
+/// Run the release pipeline of an operator published through OLM: bundle images and file-based
+/// catalogs, and the 2019 app registries.
 #[derive(Debug, Parser)]
 #[command(name = "olm-release", version = VERSION_LINE, propagate_version = true)]
 pub(crate) struct Cli {
@@ -79,11 +80,11 @@ pub(crate) enum Command {
     /// Print the man page of olm-release (roff): every command, the pipeline file, exit codes,
     /// environment variables and examples; --dir writes a page per command.
     Man(ManArgs),
-    /// Inspect an app registry (Quay, appr or dir:): list, show, pull, channels, delete.
+    /// Inspect a 2019 app registry (Quay, appr or dir:): list, show, pull, channels, delete.
     #[command(subcommand)]
     Registry(RegistryCommand),
-    /// Package, verify and push a bundle folder as one release: the pipeline's package, verify
-    /// and push stages on their own, without a pipeline file.
+    /// Package, verify and push a bundle folder as one release to a 2019 app registry: the
+    /// pipeline's package, verify and push stages on their own, without a pipeline file.
     Publish(PublishArgs),
     /// Migrate a package from an app registry: one bundle image per CSV and the file-based
     /// catalog that keeps the same upgrade graph.
@@ -192,9 +193,18 @@ pub(crate) struct GraphArgs {
 
 #[derive(Debug, Args)]
 pub(crate) struct NextVersionArgs {
-    /// The last release tag (e.g. v0.22.0); default: the newest tag reachable in --source.
+    /// The last release tag (e.g. v0.22.0); default: the highest release tag reachable from
+    /// HEAD in --source, or on a release branch cut from its history.
     #[arg(long)]
     pub(crate) last: Option<String>,
+    /// Count pre-release tags (v1.2.0-rc1, v1.14.0-unstable) as releases; by default they are
+    /// skipped.
+    #[arg(long)]
+    pub(crate) pre_releases: bool,
+    /// The branch being built: a release branch (release-1.17, release-1.2.x, release/0.22)
+    /// builds the next patch, X.Y.(Z+1)-alpha.N. Default: the CI's branch, else git's.
+    #[arg(long, value_name = "NAME")]
+    pub(crate) branch: Option<String>,
     /// The CI build number that orders alpha builds (e.g. $TRAVIS_BUILD_NUMBER).
     #[arg(long)]
     pub(crate) build: u64,

@@ -12,12 +12,20 @@
 use super::CommandError;
 use crate::cli::VerifyArgs;
 use crate::error::{Error, Result};
+use crate::report::Reporter;
 use olm_release_olm::archive::Limits;
 use olm_release_olm::validate::{self, Options, VerifyError, rules};
 use olm_release_olm::{Level, fbc};
 
-/// `verify PATH` or `verify --list-rules`; `quiet` leaves warnings out of the output.
-pub(crate) fn run(args: &VerifyArgs, json: bool, quiet: bool, limits: &Limits) -> Result<()> {
+/// `verify PATH` or `verify --list-rules`; `quiet` leaves warnings out of the output. In GitHub
+/// Actions `reporter` adds each finding as an annotation.
+pub(crate) fn run(
+    args: &VerifyArgs,
+    json: bool,
+    quiet: bool,
+    limits: &Limits,
+    reporter: &Reporter,
+) -> Result<()> {
     if args.list_rules {
         if json {
             crate::out::stdout(&format!(
@@ -53,6 +61,7 @@ pub(crate) fn run(args: &VerifyArgs, json: bool, quiet: bool, limits: &Limits) -
     if quiet {
         report.findings.retain(|f| f.level == Level::Error);
     }
+    reporter.annotate(&report.findings, Some(path));
     if json {
         crate::out::stdout(&format!(
             "{}\n",

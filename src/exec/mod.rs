@@ -286,16 +286,9 @@ async fn run_step(exec: &Exec<'_>, step: &Step, carried: Carried) -> Result<Carr
         }
         (Step::Render(s), Carried::Start) => Carried::Rendered(render::run(s, report)?),
         (Step::FetchPrevious(s), Carried::Rendered(r)) => match &s.source {
-            FetchSource::Catalog {
-                target,
-                entry_skips,
-            } => {
+            FetchSource::Catalog { target } => {
                 let snap = exec.take_catalog(target).await?;
-                let from = fetch_previous::catalog::From {
-                    snap: &snap,
-                    entry_skips,
-                };
-                let assembled = fetch_previous::catalog::run(s, &from, report, r);
+                let assembled = fetch_previous::catalog::run(s, &snap, report, r);
                 exec.keep_catalog(snap);
                 Carried::Assembled(assembled?)
             }

@@ -143,6 +143,21 @@ pub(crate) struct Packaged {
     /// The tarball as messages name it.
     pub(crate) shown: String,
     pub(crate) packed: Packed,
+    /// A release of `publish --history`: verified as `verify TREE` checks its version folder.
+    pub(crate) history: Option<HistoryRelease>,
+}
+
+/// Where a release of `publish --history` comes from, for its verification.
+#[derive(Debug)]
+pub(crate) struct HistoryRelease {
+    pub(crate) tree: PathBuf,
+    /// The version folder, relative to the tree.
+    pub(crate) folder: String,
+    /// The tree's first release (which answers for the package file too).
+    pub(crate) first: bool,
+    /// The channels whose head is in no version folder.
+    pub(crate) headless: Vec<String>,
+    pub(crate) limits: olm_release_olm::archive::Limits,
 }
 
 /// The verified bundle: what push sends and release attaches. The CSVs are dropped: push needs

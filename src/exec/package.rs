@@ -17,7 +17,7 @@ use std::fs;
 
 use super::errors::PackageError;
 use super::outputs::object_names;
-use super::outputs::{Basis, Packaged, RenderedFiles};
+use super::outputs::{Basis, HistoryRelease, Packaged, RenderedFiles};
 use crate::error::{Error, Result};
 use crate::plan::{BundleSource, PackageStep, layout_str};
 use crate::report::Reporter;
@@ -42,6 +42,7 @@ pub(crate) enum Input {
 
 /// The package step.
 pub(crate) fn run(step: &PackageStep, report: &Reporter, input: Input) -> Result<Packaged> {
+    let mut from_history = None;
     let (contents, files, (decision, basis), per_csv, tar_files) = match (input, &step.bundle) {
         (
             Input::Pipeline {
@@ -83,6 +84,18 @@ pub(crate) fn run(step: &PackageStep, report: &Reporter, input: Input) -> Result
             }
             let tar = archive::bundle_files(&bundle, step.layout).map_err(PackageError::Pack)?;
             let objects = history.versions[at].objects.clone();
+            let dir = &history.versions[at].dir;
+            from_history = Some(HistoryRelease {
+                tree: tree.clone(),
+                folder: dir
+                    .strip_prefix(tree)
+                    .unwrap_or(dir)
+                    .to_string_lossy()
+                    .into_owned(),
+                first: at == 0,
+                headless: history.headless.iter().map(|(c, _)| c.clone()).collect(),
+                limits: step.limits,
+            });
             (Contents { bundle, objects }, None, (None, None), None, tar)
         }
         _ => {
@@ -120,6 +133,10 @@ pub(crate) fn run(step: &PackageStep, report: &Reporter, input: Input) -> Result
         packed.digest, packed.gz_digest
     ));
     report.block(&listing(bundle), step.show_contents);
+    report.graph(olm_release_olm::drawing::draw(
+        bundle,
+        olm_release_olm::drawing::Style::Mermaid,
+    ));
     if files.is_none() && !contents.objects.is_empty() {
         // Render says the same of a pipeline's bundle folder.
         report.info(&format!(
@@ -135,6 +152,15 @@ pub(crate) fn run(step: &PackageStep, report: &Reporter, input: Input) -> Result
     if let Some(head) = channel.and_then(|c| bundle.package.channel(&c).cloned()) {
         report.channel_head(&head.name, &head.current_csv);
     }
+    if from_history.is_some() {
+        let heads: Vec<String> = bundle
+            .package
+            .channels
+            .iter()
+            .map(|c| format!("{} → {}", c.name, c.current_csv))
+            .collect();
+        report.detail(&format!("channel heads: {}", heads.join(", ")));
+    }
     Ok(Packaged {
         files,
         decision,
@@ -144,6 +170,7 @@ pub(crate) fn run(step: &PackageStep, report: &Reporter, input: Input) -> Result
         folder: step.folder.clone(),
         shown: step.shown.clone(),
         packed,
+        history: from_history,
     })
 }
 

@@ -6,8 +6,10 @@
 //! on any error finding, naming the first one. Render's own error findings stop it here too.
 //! A bundle read one CSV at a time (`publish`) is checked from its per-CSV findings and
 //! skeletons ([`validate::verify_packed_streamed`], proven equal to the whole-bundle check).
+//! A release of `publish --history` is checked as `verify TREE` checks its version folder
+//! ([`validate::verify_history_release`]).
 
-use super::errors::VerifyError;
+use super::errors::{PackageError, VerifyError};
 use super::outputs::{Packaged, Verified};
 use crate::error::Result;
 use crate::plan::VerifyStep;
@@ -19,9 +21,20 @@ use olm_release_olm::{Finding, Level};
 pub(crate) fn run(step: &VerifyStep, report: &Reporter, p: Packaged) -> Result<Verified> {
     let opts = step.options();
     let earlier: Vec<&Finding> = p.files.iter().flat_map(|f| f.findings.iter()).collect();
-    let verified = match p.per_csv {
-        None => validate::verify_packed(&p.shown, &p.contents, &p.packed, &opts),
-        Some(per_csv) => {
+    let verified = match (p.per_csv, &p.history) {
+        (_, Some(h)) => validate::verify_history_release(
+            &p.shown,
+            &h.tree,
+            &h.folder,
+            h.first,
+            &h.headless,
+            &p.packed,
+            &opts,
+            &h.limits,
+        )
+        .map_err(|e| PackageError::History(format!("{}: {e}", h.tree.display())))?,
+        (None, None) => validate::verify_packed(&p.shown, &p.contents, &p.packed, &opts),
+        (Some(per_csv), None) => {
             validate::verify_packed_streamed(&p.shown, &p.contents, per_csv, &p.packed, &opts)
         }
     };

@@ -204,10 +204,12 @@ pub struct CatalogSpec {
     /// between the read and the write (git and image targets). Default 5.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub retries: Option<u32>,
-    /// Names of bundles this release's entry skips (besides the CSV's `spec.skips`).
+    /// Names of bundles this release's entry skips; added to the CSV's `spec.skips` too, so the
+    /// CSV in the bundle image says what its catalog entry says.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub skips: Vec<String>,
-    /// The entry's `skipRange` (default: the CSV's `olm.skipRange` annotation).
+    /// The entry's `skipRange`, set as the CSV's `olm.skipRange` annotation too (default: the
+    /// CSV's; a top-level `skip_range` must be the same).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub skip_range: Option<String>,
     /// When fetch-previous reads this catalog (a pipeline without `registry:`), what to do

@@ -202,10 +202,7 @@ impl<'a> Builder<'a> {
                         if !s.stages.contains(&StageName::Catalog) {
                             self.problems.extend(found);
                         }
-                        let source = FetchSource::Catalog {
-                            target: target?,
-                            entry_skips: c.skips.clone(),
-                        };
+                        let source = FetchSource::Catalog { target: target? };
                         (source, package, c.older)
                     }
                     _ => {

@@ -49,6 +49,7 @@ pub(crate) fn publish(p: &PublishInputs) -> Result<Plan, Problems> {
         retry: p.retry,
         concurrent_wait: crate::settings::CONCURRENT_WAIT,
     };
+    let (mut notes, mut warnings) = (Vec::new(), Vec::new());
     let releases: Vec<(String, BundleSource)> = match &p.release {
         Some(release) => vec![(
             release.to_string(),
@@ -56,19 +57,12 @@ pub(crate) fn publish(p: &PublishInputs) -> Result<Plan, Problems> {
                 path: p.path.clone(),
             },
         )],
-        None => olm_release_olm::history::read(&p.path, &p.limits)
-            .map_err(|e| Problems(vec![Problem::new("--history", e)]))?
-            .versions
-            .iter()
-            .map(|v| {
-                let version = v.version.to_string();
-                let source = BundleSource::History {
-                    tree: p.path.clone(),
-                    version: version.clone(),
-                };
-                (version, source)
-            })
-            .collect(),
+        None => {
+            let tree = olm_release_olm::history::read(&p.path, &p.limits)
+                .map_err(|e| Problems(vec![Problem::new("--history", e)]))?;
+            history_remarks(&tree, &mut notes, &mut warnings);
+            history_releases(p, &tree)
+        }
     };
     let mut steps = Vec::new();
     for (release, bundle) in &releases {
@@ -117,9 +111,47 @@ pub(crate) fn publish(p: &PublishInputs) -> Result<Plan, Problems> {
             dry_run: p.mode.dry_run,
             force: p.mode.force,
             ci: p.ci.clone(),
-            notes: Vec::new(),
-            warnings: Vec::new(),
+            notes,
+            warnings,
         },
         steps,
     ))
+}
+
+/// The releases of a history: one per version folder on a channel, in SemVer order.
+fn history_releases(
+    p: &PublishInputs,
+    tree: &olm_release_olm::history::Tree,
+) -> Vec<(String, BundleSource)> {
+    tree.versions
+        .iter()
+        .map(|v| {
+            let version = v.version.to_string();
+            let source = BundleSource::History {
+                tree: p.path.clone(),
+                version: version.clone(),
+            };
+            (version, source)
+        })
+        .collect()
+}
+
+/// What the import says before it runs: version folders left out (no channel reaches their
+/// CSV), and channels whose head is in no version folder (left out of every release).
+fn history_remarks(
+    tree: &olm_release_olm::history::Tree,
+    notes: &mut Vec<String>,
+    warnings: &mut Vec<String>,
+) {
+    for (dir, csv) in &tree.left_out {
+        notes.push(format!(
+            "{} is left out: no channel of the package file reaches its CSV {csv}",
+            dir.display()
+        ));
+    }
+    for (channel, head) in &tree.headless {
+        warnings.push(format!(
+            "channel {channel}: its head (currentCSV) {head} is in no version folder; the channel is left out of every release"
+        ));
+    }
 }

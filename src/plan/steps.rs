@@ -165,10 +165,6 @@ pub(crate) enum FetchSource {
         /// Where the catalog stage keeps the catalog.
         #[serde(flatten)]
         target: super::catalog::TargetJob,
-        /// `catalog.skips`: the catalog stage adds them to the entry, not to the CSV, so a
-        /// rerun takes them out of the entry's `skips` to rebuild the same CSV.
-        #[serde(skip)]
-        entry_skips: Vec<String>,
     },
 }
 

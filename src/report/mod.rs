@@ -6,13 +6,16 @@
 //! Verbosity: `-q` prints errors (error findings, the failure) and the summary only; the default
 //! adds progress, warnings and dry-run lines; `-v` adds detail (the plan, proofs, checks).
 //! In CI logs each stage is a foldable section (`travis_fold` on Travis, `::group::` on GitHub
-//! Actions). No colour or control codes are ever written to a log, so `NO_COLOR` and plain CI
+//! Actions). In GitHub Actions findings and problems are also annotations, and the summary is
+//! appended to the job summary and the step's outputs ([`github`]). No colour or control codes are ever written to a log, so `NO_COLOR` and plain CI
 //! logs are honoured by construction; a spinner runs only on an interactive terminal.
 //!
 //! Steps call the [`Reporter`]; clients reach it through [`Events`], which it implements. Nothing
 //! else prints.
 
 mod activity;
+mod fold;
+pub(crate) mod github;
 pub(crate) mod summary;
 
 use std::sync::Mutex;
@@ -23,6 +26,7 @@ use serde::Serialize;
 use crate::error::Error;
 use crate::out;
 use activity::Activity;
+pub(crate) use fold::Fold;
 use olm_release_http::events::{Events, RetryNote, Transfer, Write};
 use olm_release_olm::semdiff::BundleDiff;
 use olm_release_olm::{Finding, Level};
@@ -36,28 +40,6 @@ pub(crate) enum Verbosity {
     Verbose,
 }
 
-/// How stage sections are folded in a CI log.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub(crate) enum Fold {
-    #[default]
-    None,
-    /// `travis_fold:start:NAME` … `travis_fold:end:NAME`
-    Travis,
-    /// `::group::NAME` … `::endgroup::`
-    GitHubActions,
-}
-
-impl Fold {
-    /// The folding of the CI this runs in (`provider` as in [`crate::ci::CiContext`]).
-    pub(crate) fn for_provider(provider: Option<&str>) -> Self {
-        match provider {
-            Some("travis") => Fold::Travis,
-            Some("github-actions") => Fold::GitHubActions,
-            _ => Fold::None,
-        }
-    }
-}
-
 /// The run's voice: lines on stderr and the summary.
 #[derive(Debug)]
 pub(crate) struct Reporter {
@@ -66,6 +48,8 @@ pub(crate) struct Reporter {
     fold: Fold,
     /// Whether stderr is a terminal a person watches (not a CI log): only then a spinner runs.
     interactive: bool,
+    /// In GitHub Actions: annotations, and the files the summary and outputs are appended to.
+    github: Option<github::Files>,
     state: Mutex<State>,
 }
 
@@ -74,6 +58,10 @@ struct State {
     summary: Summary,
     /// Decisions in words, for the human summary.
     decisions: Vec<String>,
+    /// The channel's upgrade graph (Mermaid) of the bundle this run built, for the job summary.
+    mermaid: Option<String>,
+    /// The channel was named by the pipeline (not taken from the bundle's default channel).
+    channel_given: bool,
     finished: bool,
 }
 
@@ -84,6 +72,7 @@ impl Reporter {
             json,
             fold: Fold::None,
             interactive: false,
+            github: None,
             state: Mutex::new(State::default()),
         }
     }
@@ -98,6 +87,28 @@ impl Reporter {
     pub(crate) fn with_fold(mut self, fold: Fold) -> Self {
         self.fold = fold;
         self
+    }
+
+    /// Speaks GitHub Actions: annotations, the job summary and the step's outputs.
+    pub(crate) fn with_github(mut self, files: github::Files) -> Self {
+        self.github = Some(files);
+        self
+    }
+
+    /// Annotations for `findings` of the bundle at `under` (in GitHub Actions; nothing
+    /// otherwise). `verify` prints its findings itself and calls this; [`Reporter::findings`]
+    /// does it for the stages.
+    pub(crate) fn annotate(&self, findings: &[Finding], under: Option<&std::path::Path>) {
+        if self.github.is_some() {
+            for f in findings {
+                out::line(&github::finding(f, under));
+            }
+        }
+    }
+
+    /// Keeps the upgrade graph of the bundle this run built, for the job summary.
+    pub(crate) fn graph(&self, mermaid: String) {
+        self.state().mermaid = Some(mermaid);
     }
 
     fn state(&self) -> std::sync::MutexGuard<'_, State> {
@@ -133,7 +144,9 @@ impl Reporter {
         version: &str,
         dry_run: bool,
     ) {
-        let s = &mut self.state().summary;
+        let mut st = self.state();
+        st.channel_given = channel.is_some();
+        let s = &mut st.summary;
         s.pipeline = Some(pipeline.into());
         s.package = package.map(Into::into);
         s.channel = channel.map(Into::into);
@@ -142,13 +155,8 @@ impl Reporter {
     }
 
     pub(crate) fn stage_start(&self, stage: &str) {
-        match self.fold {
-            Fold::None => {}
-            Fold::Travis => self.line(
-                Verbosity::Normal,
-                &format!("travis_fold:start:olm-release.{stage}"),
-            ),
-            Fold::GitHubActions => self.line(Verbosity::Normal, &format!("::group::{stage}")),
+        if let Some(l) = self.fold.start(stage) {
+            self.line(Verbosity::Normal, &l);
         }
         self.line(Verbosity::Normal, &format!("==> {stage}"));
     }
@@ -159,13 +167,8 @@ impl Reporter {
             Verbosity::Normal,
             &format!("    {stage} {status} in {:.2}s", took.as_secs_f64()),
         );
-        match self.fold {
-            Fold::None => {}
-            Fold::Travis => self.line(
-                Verbosity::Normal,
-                &format!("travis_fold:end:olm-release.{stage}"),
-            ),
-            Fold::GitHubActions => self.line(Verbosity::Normal, "::endgroup::"),
+        if let Some(l) = self.fold.end(stage) {
+            self.line(Verbosity::Normal, &l);
         }
         self.state().summary.stages.push(StageReport {
             stage: stage.into(),
@@ -237,6 +240,7 @@ impl Reporter {
             };
             self.line(min, &format!("    {f}"));
         }
+        self.annotate(findings, None);
         self.state().summary.findings.extend_from_slice(findings);
     }
 
@@ -291,21 +295,47 @@ impl Reporter {
             .collect()
     }
 
-    /// Records the channel head of the bundle being published.
+    /// Records the channel head of the bundle being published. Unless the pipeline named the
+    /// channel, the channel is the bundle's (its default): each release of `publish --history`
+    /// names its own, so the summary names the last release's channel with its head.
     pub(crate) fn channel_head(&self, channel: &str, csv: &str) {
-        let s = &mut self.state().summary;
+        let mut st = self.state();
+        let given = st.channel_given;
+        let s = &mut st.summary;
         s.channel_head = Some(csv.to_string());
-        if s.channel.is_none() {
+        if !given || s.channel.is_none() {
             s.channel = Some(channel.to_string());
         }
     }
 
     /// Records how the command failed.
     pub(crate) fn fail(&self, e: &Error) {
+        if self.github.is_some() {
+            github::failure_lines(e).iter().for_each(|l| out::line(l));
+        }
         let s = &mut self.state().summary;
         s.outcome = "failed";
         s.exit_code = e.exit_code();
         s.error = Some(Failure::of(e));
+    }
+
+    /// In GitHub Actions, a command that failed before its summary was printed (a pipeline file
+    /// that does not parse, a plan's problems): the annotations, and for `run` and `publish`
+    /// (`summarised`) the job summary and outputs, without printing the human summary.
+    pub(crate) fn failed_in_ci(&self, e: &Error, summarised: bool) {
+        let Some(files) = &self.github else { return };
+        self.fail(e);
+        if summarised {
+            let mut st = self.state();
+            st.finished = true;
+            self.append_github(files, &st);
+        }
+    }
+
+    fn append_github(&self, files: &github::Files, st: &State) {
+        for e in github::write_files(files, &st.summary, st.mermaid.as_deref()) {
+            self.line(Verbosity::Normal, &format!("warning: {e}"));
+        }
     }
 
     /// Prints the closing summary once: JSON on stdout, or human lines on stderr.
@@ -315,6 +345,9 @@ impl Reporter {
             return;
         }
         st.finished = true;
+        if let Some(files) = &self.github {
+            self.append_github(files, &st);
+        }
         if self.json {
             out::stdout(&format!(
                 "{}\n",
@@ -360,27 +393,4 @@ impl Events for Reporter {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn fold_follows_the_ci_provider() {
-        assert_eq!(Fold::for_provider(Some("travis")), Fold::Travis);
-        assert_eq!(
-            Fold::for_provider(Some("github-actions")),
-            Fold::GitHubActions
-        );
-        assert_eq!(Fold::for_provider(None), Fold::None);
-    }
-
-    #[test]
-    fn a_failure_is_recorded_with_its_class_and_problems() {
-        let r = Reporter::new(Verbosity::Quiet, true);
-        let e: Error =
-            crate::error::Problems(vec![crate::error::Problem::new("x:1", "bad")]).into();
-        r.fail(&e);
-        let s = r.summary();
-        assert_eq!((s.outcome, s.exit_code), ("failed", 2));
-        assert_eq!(s.error.unwrap().problems.len(), 1);
-    }
-}
+mod tests;

@@ -1,14 +1,16 @@
 //! The `bundle_image:` section, resolved: the image target parsed (an `oci:` folder resolved
 //! against the source folder), the tag checked, plain http refused off loopback unless
 //! `--insecure`, and the image registry's credentials read from `OCI_USERNAME` and
-//! `OCI_PASSWORD` (which catalog images use too).
+//! `OCI_PASSWORD` (which catalog images use too); and `catalog.skips`/`catalog.skip_range`
+//! joined to the CSV's own edges (the README promises them in the CSV's `spec.skips` and
+//! `olm.skipRange`, so the CSV in the image says what its catalog entry says).
 
 use std::path::Path;
 
 use super::inputs::{Env, PipelineFile};
 use super::urls::resolve_path;
 use crate::error::Problem;
-use crate::pipeline::model::BundleImageSpec;
+use crate::pipeline::model::{BundleImageSpec, CatalogSpec};
 use olm_release_base::secret::Secret;
 use olm_release_oci::{self as oci, Target};
 
@@ -112,4 +114,40 @@ pub(crate) fn credentials(env: &Env, problems: &mut Vec<Problem>) -> Option<oci:
             None
         }
     }
+}
+
+/// The new CSV's `spec.skips` and `olm.skipRange`: the top-level `skips`/`skip_range` with
+/// `catalog.skips` added (each name once, in order) and `catalog.skip_range` as the range when
+/// the top level sets none. Two different ranges are a problem: the CSV in the image and its
+/// catalog entry would disagree.
+pub(crate) fn csv_edges(
+    skips: &[String],
+    skip_range: Option<&str>,
+    catalog: Option<&CatalogSpec>,
+    file: &PipelineFile,
+    problems: &mut Vec<Problem>,
+) -> (Vec<String>, Option<String>) {
+    let mut all = skips.to_vec();
+    let Some(c) = catalog else {
+        return (all, skip_range.map(str::to_string));
+    };
+    for s in &c.skips {
+        if !all.contains(s) {
+            all.push(s.clone());
+        }
+    }
+    let range = match (skip_range, c.skip_range.as_deref()) {
+        (Some(top), Some(cat)) if top != cat => {
+            problems.push(Problem::new(
+                file.at(&["catalog", "skip_range"]),
+                format!(
+                    "catalog.skip_range '{cat}' differs from skip_range '{top}': the CSV's olm.skipRange and its catalog entry's skipRange would disagree; keep one of them"
+                ),
+            ));
+            Some(top.to_string())
+        }
+        (Some(r), _) | (None, Some(r)) => Some(r.to_string()),
+        (None, None) => None,
+    };
+    (all, range)
 }

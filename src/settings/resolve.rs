@@ -145,6 +145,13 @@ pub(crate) fn resolve(
         .operatorhub
         .as_ref()
         .and_then(|spec| catalog::operatorhub(spec, &file, args.insecure, &mut problems));
+    let (skips, skip_range) = images::csv_edges(
+        &p.skips,
+        p.skip_range.as_deref(),
+        p.catalog.as_ref(),
+        &file,
+        &mut problems,
+    );
     let image_credentials = images::credentials(env, &mut problems);
     let source_date_epoch = source_date_epoch(env)
         .map_err(|p| problems.push(p))
@@ -158,8 +165,8 @@ pub(crate) fn resolve(
         channel: channels.first().cloned(),
         channels,
         default_channel: p.default_channel,
-        skips: p.skips,
-        skip_range: p.skip_range,
+        skips,
+        skip_range,
         verify: verify_spec,
         categories,
         version,

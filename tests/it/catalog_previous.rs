@@ -174,9 +174,10 @@ fn two_channels_read_from_the_catalog_give_replaces_and_skips_and_rerun_unchange
     let out = work.path().join(OUT);
     let beta = variant(&work, "beta.yaml", "channel: beta", "refuse");
     let both = variant(&work, "both.yaml", "channels: [alpha, beta]", "refuse");
-    // catalog.skips go into the catalog entries only (the catalog section ends the file).
+    // catalog.skips and catalog.skip_range (the catalog section ends the file) reach the CSV in
+    // the image as its spec.skips and olm.skipRange, as well as the catalog entries.
     let text = std::fs::read_to_string(work.path().join(&both)).unwrap();
-    let text = format!("{text}  skips: [sample-operator.v0.0.9]\n");
+    let text = format!("{text}  skips: [sample-operator.v0.0.9]\n  skip_range: '>=0.0.1 <0.0.9'\n");
     std::fs::write(work.path().join(&both), text).unwrap();
     assert_code(&run(&work, PIPELINE, "0.1.0", &[]), 0);
     assert_code(&run(&work, &beta, "0.2.0", &[]), 0);
@@ -191,14 +192,20 @@ fn two_channels_read_from_the_catalog_give_replaces_and_skips_and_rerun_unchange
     );
     let csv = image_csv(&work, "0.3.0");
     assert_eq!(replaces(&csv).as_deref(), Some("sample-operator.v0.1.0"));
-    assert_eq!(skips(&csv), ["sample-operator.v0.2.0"]);
-    // The first channel's entry replaces what the CSV replaces; each channel its own head.
+    assert_eq!(
+        skips(&csv),
+        ["sample-operator.v0.0.9", "sample-operator.v0.2.0"]
+    );
+    assert_eq!(
+        csv["metadata"]["annotations"]["olm.skipRange"].as_str(),
+        Some(">=0.0.1 <0.0.9")
+    );
+    // The first channel's entry replaces what the CSV replaces, and skips what it skips; each
+    // channel its own head.
     let alpha = entry(&work, "alpha", "sample-operator.v0.3.0");
     assert_eq!(alpha.replaces, replaces(&csv));
-    assert_eq!(
-        alpha.skips,
-        ["sample-operator.v0.2.0", "sample-operator.v0.0.9"]
-    );
+    assert_eq!(alpha.skips, skips(&csv));
+    assert_eq!(alpha.skip_range.as_deref(), Some(">=0.0.1 <0.0.9"));
     let beta_entry = entry(&work, "beta", "sample-operator.v0.3.0");
     assert_eq!(
         beta_entry.replaces.as_deref(),
@@ -207,8 +214,7 @@ fn two_channels_read_from_the_catalog_give_replaces_and_skips_and_rerun_unchange
     // beta's entry replaces the head the CSV skips, and does not skip it as well.
     assert_eq!(beta_entry.skips, ["sample-operator.v0.0.9"]);
 
-    // The rerun rebuilds the CSV from its catalog entry (less catalog.skips): the same image,
-    // nothing written.
+    // The rerun rebuilds the CSV from its catalog entry: the same image, nothing written.
     let before = file_contents(&out);
     let again = run(&work, &both, "0.3.0", &[]);
     assert_code(&again, 0);
@@ -424,4 +430,30 @@ fn a_catalog_only_run_holds_the_folder_lock_from_fetch_previous_to_the_write() {
         err.contains("channel alpha head sample-operator.v0.1.0"),
         "{err}"
     );
+}
+
+#[test]
+fn a_catalog_skip_range_other_than_the_csvs_is_a_problem_with_its_line() {
+    let work = Work::sample();
+    let text = std::fs::read_to_string(work.path().join(PIPELINE)).unwrap();
+    let text = text.replace(
+        "\nchannel: alpha\n",
+        "\nchannel: alpha\nskip_range: '<0.1.0'\n",
+    );
+    let text = format!("{text}  skip_range: '<0.0.5'\n");
+    std::fs::write(work.path().join("ranges.yaml"), &text).unwrap();
+    let line = text
+        .lines()
+        .position(|l| l.starts_with("  skip_range"))
+        .unwrap()
+        + 1;
+    let o = run(&work, "ranges.yaml", "0.1.0", &[]);
+    assert_code(&o, 2);
+    let err = stderr(&o);
+    assert!(
+        err.contains(&format!("ranges.yaml:{line}"))
+            && err.contains("catalog.skip_range '<0.0.5' differs from skip_range '<0.1.0'"),
+        "{err}"
+    );
+    assert!(!work.path().join(OUT).exists(), "nothing runs");
 }

@@ -16,22 +16,22 @@ use crate::support::{peer, root, serve_on_loopback};
 
 const TARGET: &str = "x86_64-unknown-linux-gnu";
 
-fn version() -> &'static str {
+pub(crate) fn version() -> &'static str {
     env!("CARGO_PKG_VERSION")
 }
 
-fn archive_name() -> String {
+pub(crate) fn archive_name() -> String {
     format!("olm-release-{}-{TARGET}.tar.gz", version())
 }
 
 /// A loopback "GitHub releases" page serving `files` for the tag of this version.
-struct Releases {
-    base: String,
+pub(crate) struct Releases {
+    pub(crate) base: String,
     _stop: tokio::sync::oneshot::Sender<()>,
 }
 
 impl Releases {
-    fn serve(files: BTreeMap<String, Vec<u8>>) -> Self {
+    pub(crate) fn serve(files: BTreeMap<String, Vec<u8>>) -> Self {
         let files = Arc::new(files);
         let tag = format!("v{}", version());
         let (addr, stop) = serve_on_loopback(move |listener| async move {
@@ -67,7 +67,7 @@ fn answer(uri: &Uri, files: &BTreeMap<String, Vec<u8>>, tag: &str) -> Response {
 }
 
 /// The release made by dist.sh for this suite run.
-fn dist_files() -> Option<BTreeMap<String, Vec<u8>>> {
+pub(crate) fn dist_files() -> Option<BTreeMap<String, Vec<u8>>> {
     let dir = PathBuf::from(peer("OLM_RELEASE_DIST")?);
     let mut files = BTreeMap::new();
     for name in [archive_name(), "SHA256SUMS".to_string()] {
@@ -78,7 +78,7 @@ fn dist_files() -> Option<BTreeMap<String, Vec<u8>>> {
 
 /// A folder of commands for PATH: the tools the installer uses, linked from the system's, with
 /// `drop` left out and `extra` (name, script) added.
-fn tools(dir: &Path, drop: &[&str], extra: &[(&str, &str)]) -> PathBuf {
+pub(crate) fn tools(dir: &Path, drop: &[&str], extra: &[(&str, &str)]) -> PathBuf {
     let bin = dir.join("tools");
     std::fs::create_dir_all(&bin).unwrap();
     for tool in [

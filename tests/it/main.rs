@@ -2,6 +2,7 @@
 
 mod support;
 
+mod action;
 mod appr;
 mod budgets;
 mod bundle_objects;
@@ -24,6 +25,7 @@ mod fuzz;
 mod github;
 mod github_fake;
 mod graph;
+mod history_import;
 mod hostile;
 mod init;
 mod install;

@@ -10,6 +10,7 @@ mod cli;
 mod corpus;
 mod courier_local;
 mod graph;
+mod install_strategy;
 mod objects;
 mod parity;
 mod pipeline;

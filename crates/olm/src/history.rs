@@ -7,9 +7,17 @@
 //! `skips` and all), each CRD once (the newest version folder's copy), and the tree's package
 //! file trimmed to what exists at `v`: a channel's head is the newest CSV of its chain (walked
 //! from the tree's `currentCSV` through `replaces`, as operator-registry walks it) that is
-//! published by then; a channel with none is left out, and `defaultChannel` falls back to the
+//! published by then, or when none is, the newest published CSV the chain skips; a channel with
+//! none is left out, and `defaultChannel` falls back to the
 //! first channel left when its own is not there yet. The version's folder's other objects
 //! (RBAC, ConfigMaps, …) are kept beside it, for verification.
+//!
+//! What no release can carry is set aside when the tree is read, for the import to say so: a
+//! version folder whose CSV no channel reaches (neither a chain from a `currentCSV` through
+//! `replaces` nor a CSV such a chain skips) is left out of the history, and a channel whose
+//! `currentCSV` is in no version folder is left out of every release. YAML is read as `verify`
+//! and the tools that consume it read it (a repeated key: the last value wins, which `verify`
+//! reports as a warning).
 //!
 //! The tree is untrusted input read within the bundle [`Limits`] (`--max-bundle-bytes`), as a
 //! bundle folder is: its highest release is the cumulative bundle of every version folder, so
@@ -22,7 +30,6 @@ use std::cell::Cell;
 use std::path::{Path, PathBuf};
 
 use semver::Version;
-use serde::Deserialize;
 use serde_yaml_ng::Value;
 
 use super::archive::{Budget, Limits, ReadError};
@@ -34,7 +41,8 @@ use olm_release_base::input;
 pub struct VersionFolder {
     /// The CSV's `spec.version`, parsed as SemVer.
     pub version: Version,
-    pub(crate) dir: PathBuf,
+    /// The folder, as found under the tree.
+    pub dir: PathBuf,
     pub(crate) csv: Manifest,
     pub(crate) crds: Vec<Manifest>,
     /// The folder's other objects (RBAC, ConfigMaps, …), which the release of this version
@@ -46,8 +54,14 @@ pub struct VersionFolder {
 #[derive(Debug, Clone)]
 pub struct Tree {
     pub(crate) package: PackageManifest,
-    /// The version folders that hold a CSV, in ascending SemVer order.
+    /// The version folders that hold a CSV some channel reaches, in ascending SemVer order.
     pub versions: Vec<VersionFolder>,
+    /// The version folders whose CSV no channel reaches (left out of the history): the folder,
+    /// and the CSV's name.
+    pub left_out: Vec<(PathBuf, String)>,
+    /// The channels whose `currentCSV` is in no version folder (left out of every release):
+    /// the channel and its `currentCSV`.
+    pub headless: Vec<(String, String)>,
 }
 
 /// What reading one tree may still use: bytes, files and the parse budget of `limits`.
@@ -110,7 +124,55 @@ pub fn read(tree: &Path, limits: &Limits) -> Result<Tree, String> {
             ));
         }
     }
-    Ok(Tree { package, versions })
+    let (versions, left_out, headless) = on_channels(&package, versions);
+    if versions.is_empty() {
+        return Err(format!(
+            "{shown}: no channel of the package file reaches the CSV of any version folder"
+        ));
+    }
+    Ok(Tree {
+        package,
+        versions,
+        left_out,
+        headless,
+    })
+}
+
+/// The version folders some channel reaches, those none does, and the channels whose head is
+/// in no folder, as operator-registry's package-manifest loader builds the channels: each
+/// channel's entries are its chain from `currentCSV` through `replaces` and the CSVs they skip.
+type OnChannels = (
+    Vec<VersionFolder>,
+    Vec<(PathBuf, String)>,
+    Vec<(String, String)>,
+);
+
+fn on_channels(package: &PackageManifest, versions: Vec<VersionFolder>) -> OnChannels {
+    let full = Bundle {
+        package: package.clone(),
+        csvs: versions.iter().map(|v| v.csv.clone()).collect(),
+        crds: Vec::new(),
+    };
+    let graph = super::graph::Graph::new(&full);
+    let mut reached = std::collections::BTreeSet::new();
+    let mut headless = Vec::new();
+    for c in &package.channels {
+        if graph.index(&c.current_csv).is_none() {
+            headless.push((c.name.clone(), c.current_csv.clone()));
+            continue;
+        }
+        reached.extend(graph.channel_content(&graph.walk(&c.current_csv)));
+    }
+    let (mut kept, mut left_out) = (Vec::new(), Vec::new());
+    for (i, v) in versions.into_iter().enumerate() {
+        if reached.contains(&i) {
+            kept.push(v);
+        } else {
+            let name = v.csv.name().unwrap_or("?").to_string();
+            left_out.push((v.dir, name));
+        }
+    }
+    (kept, left_out, headless)
 }
 
 impl Tree {
@@ -131,13 +193,24 @@ impl Tree {
             csvs: self.versions.iter().map(|v| v.csv.clone()).collect(),
             crds: Vec::new(),
         };
-        let names: Vec<&str> = published.iter().filter_map(|v| v.csv.name()).collect();
+        let graph = super::graph::Graph::new(&full);
         let mut package = self.package.clone();
         package.channels.retain_mut(|c| {
-            let (chain, _) = super::graph::walk(&full, &c.current_csv);
-            match chain.into_iter().find(|n| names.contains(&n.as_str())) {
-                Some(head) => {
-                    c.current_csv = head;
+            // The newest published CSV of the chain; when none is published yet, the newest
+            // published CSV the chain skips (a history whose first versions are only skipped).
+            let chain = graph.walk(&c.current_csv);
+            let head = chain
+                .members
+                .iter()
+                .copied()
+                .find(|&i| i <= upto)
+                .or_else(|| {
+                    let skipped = graph.channel_content(&chain).into_iter();
+                    skipped.filter(|&i| i <= upto).max()
+                });
+            match head {
+                Some(i) => {
+                    c.current_csv = graph.name(i).to_string();
                     true
                 }
                 None => false,
@@ -237,14 +310,9 @@ impl Allowance<'_> {
             .to_string()
         })?;
         self.budget.check(&name, text).map_err(|e| e.to_string())?;
-        let mut out = Vec::new();
-        for doc in serde_yaml_ng::Deserializer::from_str(text) {
-            let v = Value::deserialize(doc).map_err(|e| format!("{name}: {e}"))?;
-            if !v.is_null() {
-                out.push(v);
-            }
-        }
-        Ok(out)
+        let parsed =
+            crate::validate::load::parse::documents(text).map_err(|e| format!("{name}: {e}"))?;
+        Ok(parsed.docs.into_iter().filter(|v| !v.is_null()).collect())
     }
 }
 

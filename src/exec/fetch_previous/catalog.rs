@@ -22,18 +22,10 @@ use crate::plan::FetchStep;
 use crate::report::Reporter;
 use olm_release_olm::decision::Decision;
 use olm_release_olm::decision::{
-    Decided, Published, ReadFrom, clear_dangling, decide, first_package, set_skips, skips_of,
+    Decided, Published, ReadFrom, clear_dangling, decide, first_package, set_skips,
 };
 use olm_release_olm::fbc::{self, disk};
 use olm_release_olm::{Bundle, Channel, Level, Manifest, PackageManifest};
-
-/// The catalog source of a fetch-previous step.
-pub(crate) struct From<'a> {
-    /// The target's catalog, read.
-    pub(crate) snap: &'a Snapshot,
-    /// `catalog.skips`: in the catalog entry, but not in the CSV.
-    pub(crate) entry_skips: &'a [String],
-}
 
 /// One channel's head in the catalog.
 struct Found {
@@ -46,7 +38,7 @@ struct Found {
 /// The fetch-previous step, reading the catalog.
 pub(crate) fn run(
     step: &FetchStep,
-    from: &From<'_>,
+    snap: &Snapshot,
     report: &Reporter,
     rendered: Rendered,
 ) -> Result<Assembled> {
@@ -58,12 +50,12 @@ pub(crate) fn run(
         carried: Vec::new(),
         summary: None,
     };
-    let shown = from.snap.shown.clone();
+    let shown = snap.shown.clone();
     let name = csv_name(&rendered).to_string();
-    let found = heads(step, from.snap)?;
+    let found = heads(step, snap)?;
     let (pkg, channel) = (&step.package, &step.channel);
     if found.is_empty() {
-        let reason = if !from.snap.fresh {
+        let reason = if !snap.fresh {
             format!(
                 "the catalog {shown} has no channel '{}' of package {pkg}",
                 step.channels.join("', '")
@@ -113,7 +105,7 @@ pub(crate) fn run(
         .max()
         .map(|v| v.to_string())
         .unwrap_or_default();
-    let previous = skeleton(pkg, &rendered, &found, from.entry_skips);
+    let previous = skeleton(pkg, &rendered, &found);
     let published = Published {
         bundle: previous,
         release: &highest,
@@ -222,22 +214,16 @@ fn heads(step: &FetchStep, snap: &Snapshot) -> Result<Vec<Found>> {
 
 /// The "previous bundle" the decision reads: a package file with each channel's head, and a
 /// CSV per head with its version and edges. When the new CSV is itself a head (a rerun), its
-/// CSV is the rendered one with the edges of its catalog entry (less `catalog.skips`, which the
-/// catalog stage adds to the entry only), which is what the first run put in the image.
-fn skeleton(pkg: &str, rendered: &Bundle, found: &[Found], entry_skips: &[String]) -> Bundle {
+/// CSV is the rendered one with the edges of its catalog entry, which is what the first run put
+/// in the image (`catalog.skips` are in both: render adds them to the CSV's `spec.skips`).
+fn skeleton(pkg: &str, rendered: &Bundle, found: &[Found]) -> Bundle {
     let new = &rendered.csvs[0];
-    let own_skips = skips_of(new);
     let mut csvs: Vec<Manifest> = Vec::new();
     for f in found {
         if csvs.iter().any(|c| c.name() == Some(f.head.name.as_str())) {
             continue;
         }
-        let skips: Vec<String> = f
-            .skips
-            .iter()
-            .filter(|s| !entry_skips.contains(s) || own_skips.contains(s))
-            .cloned()
-            .collect();
+        let skips = f.skips.clone();
         let mut csv = if new.name() == Some(f.head.name.as_str()) {
             new.clone()
         } else {

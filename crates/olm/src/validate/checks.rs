@@ -4,7 +4,7 @@
 
 use super::model::{Options, Profile, Unit};
 use super::sink::Sink;
-use super::{crd, csv, graph, install, load, objects, package, rules, types};
+use super::{crd, csv, deployment, graph, install, load, objects, package, rules, types};
 use crate::{Bundle, Finding, Manifest};
 
 /// Validates an in-memory bundle (as packaged: the package file is `bundle.package.file_name()`).
@@ -74,6 +74,7 @@ pub fn check(unit: &Unit, bundle: &Bundle, package_file: Option<&str>, sink: &mu
 pub fn check_csv(csv: &Manifest, sink: &mut Sink) {
     csv::check(csv, sink);
     install::check(csv, sink);
+    deployment::check(csv, sink);
     types::check(csv, sink);
     objects::requests(csv, sink);
 }

@@ -5,7 +5,8 @@
 //! `.tar.gz`, used by `olm-release verify`), [`verify_tarball`] (a blob), [`verify_packed`] (the
 //! verify stage, on the bundle it has just packed) and [`validate_with`] (an in-memory bundle).
 //! All of them end in the same two passes: the checks of one bundle (each CSV alone in [`csv`],
-//! `examples`, [`present`], [`install`] and `types`; CRDs and what the CSVs own in [`crd`];
+//! `examples`, [`present`], [`install`], `deployment` (the install strategy's Deployments as the
+//! API server reads them) and `types`; CRDs and what the CSVs own in [`crd`];
 //! other objects in `objects`) run on every bundle folder, and the checks across the package
 //! ([`package`], [`graph`]) run once on all its CSVs. [`load`] turns files into bundle folders;
 //! string checks are hand-written in [`text`] (no regular expressions to compile per CSV).
@@ -13,6 +14,7 @@
 mod checks;
 pub mod crd;
 pub mod csv;
+mod deployment;
 mod examples;
 pub mod graph;
 pub mod install;
@@ -33,6 +35,7 @@ pub use checks::{
 };
 pub use model::{Categories, Options, Profile, Unit, VerifyError, read_categories};
 pub use report::{
-    Report, verify_packed, verify_packed_streamed, verify_path, verify_path_with, verify_tarball,
+    Report, verify_history_release, verify_packed, verify_packed_streamed, verify_path,
+    verify_path_with, verify_tarball,
 };
 pub use sink::{At, Sink};

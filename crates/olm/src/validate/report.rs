@@ -171,6 +171,46 @@ pub fn verify_packed_streamed(
     packed_report(shown, packed, sink)
 }
 
+/// Verifies one release of `publish --history`: the release of version folder `folder` (its
+/// path relative to `tree`) of a package-manifest tree is checked exactly as `verify TREE` checks
+/// that folder, so the import refuses nothing `verify TREE` accepts and warns where it warns.
+/// The findings are those of `verify TREE` about files in `folder`, and, for the `first`
+/// release, those about the package and the tree's other files; the cumulative release is not
+/// checked again as one bundle (its older CSVs beside the newest CRDs, which is how the app
+/// registry served it and no tool checked). The tarball is checked to be `packed`'s packing,
+/// as [`verify_packed`] does. A channel whose head is in no version folder is left out of every
+/// release (`headless`, which the import warns about): the package file's error about its
+/// `currentCSV` concerns no release, and is left out too.
+#[allow(clippy::too_many_arguments)]
+pub fn verify_history_release(
+    shown: &str,
+    tree: &Path,
+    folder: &str,
+    first: bool,
+    headless: &[String],
+    packed: &archive::Packed,
+    opts: &Options,
+    limits: &Limits,
+) -> Result<Report, VerifyError> {
+    let whole = verify_path_with(tree, opts, limits)?;
+    let prefix = format!("{}/", folder.trim_end_matches('/'));
+    let in_folder = |file: &str| file.starts_with(&prefix);
+    let elsewhere = |file: &str| !file.contains('/');
+    let headless = |f: &Finding| {
+        f.rule == rules::PACKAGE_CURRENT_CSV.id
+            && headless
+                .iter()
+                .any(|c| f.field == format!("channels[{c}].currentCSV"))
+    };
+    let mut sink = Sink::new(opts);
+    sink.out = whole
+        .findings
+        .into_iter()
+        .filter(|f| in_folder(&f.file) || (first && elsewhere(&f.file) && !headless(f)))
+        .collect();
+    Ok(packed_report(shown, packed, sink))
+}
+
 /// Adds the check that the tarball is the packing, and makes the report.
 fn packed_report(shown: &str, packed: &archive::Packed, mut sink: Sink) -> Report {
     match archive::tar_digest(&packed.gz, Limits::for_packed(packed.tar_size)) {

@@ -69,7 +69,8 @@ catalogue! {
     /// Rule `default-channel`: `defaultChannel` names a channel (required with several channels).
     DEFAULT_CHANNEL = Rule::new("default-channel", "defaultChannel names a channel (required with several channels)",
         "set defaultChannel to one of the package's channels")
-        .registry(E).api(E).opm(E);
+        .registry(E).api(E).opm(E)
+        .own(W, None, "with one channel the registry falls back to it and ignores a defaultChannel that names no channel, but a file-based catalog (opm) refuses the package when it migrates");
     /// Rule `channel-name`: channel names follow the recommended `stable`/`fast`/`candidate`
     /// convention.
     CHANNEL_NAME = Rule::new("channel-name", "channel names follow the recommended stable/fast/candidate convention",
@@ -236,6 +237,26 @@ catalogue! {
     PERMISSION_VERBS = Rule::new("permission-verbs", "permission verbs are those of the 2019 CSV schema (no bind, escalate, impersonate)",
         "use only the verbs the 2019 CSV schema allows")
         .own(W, None, SCHEMA_2019);
+    /// Rule `deployment-selector`: each Deployment of the install strategy has a selector that is
+    /// not empty and matches its template's labels (apps/v1).
+    DEPLOYMENT_SELECTOR = Rule::new("deployment-selector", "each Deployment of the install strategy has a selector, not empty, matching its template's labels (apps/v1)",
+        "set spec.selector.matchLabels to labels of spec.template.metadata.labels")
+        .apiserver(E);
+    /// Rule `deployment-containers`: each Deployment's pods run at least one container; every
+    /// container has a DNS-1123 name of its own and an image (apps/v1).
+    DEPLOYMENT_CONTAINERS = Rule::new("deployment-containers", "each Deployment runs at least one container; every container has a DNS-1123 name of its own and an image (apps/v1)",
+        "give every container a unique lowercase name and its image")
+        .apiserver(E);
+    /// Rule `deployment-service-account`: a Deployment runs as `default` or as a service account a
+    /// `permissions` or `clusterPermissions` entry names (the accounts OLM creates).
+    DEPLOYMENT_SERVICE_ACCOUNT = Rule::new("deployment-service-account", "a Deployment runs as default or as an account a permissions or clusterPermissions entry names (OLM creates only those; the API server's ServiceAccount admission refuses pods of any other)",
+        "name the Deployment's serviceAccountName in a permissions or clusterPermissions entry")
+        .apiserver(E);
+    /// Rule `deployment-permissions`: a Deployment of a CSV that grants permissions runs as an
+    /// account they name, not as the namespace's `default`.
+    DEPLOYMENT_PERMISSIONS = Rule::new("deployment-permissions", "a Deployment of a CSV that grants permissions runs as an account they name, not as the namespace's default account",
+        "set the Deployment's serviceAccountName to the account the operator's permissions name")
+        .own(E, E, "the operator would run without any of the permissions its CSV grants; the API server accepts it and the operator fails at its first request (none of the 256 package-manifest packages of community-operators, July 2021, does this)");
 
     // CRDs.
     /// Rule `crd-fields`: a CRD has `metadata.name`, `apiVersion`, `spec.group`,

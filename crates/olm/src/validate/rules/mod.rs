@@ -6,7 +6,9 @@
 //! A profile *is* a set of tools: `appregistry-2019` is operator-courier 2.1.11 and the
 //! operator-registry loader that served app-registry catalogs (plus courier's
 //! `--ui_validate_io` with `--operatorhub`); `modern` is operator-framework/api's validators and
-//! `opm validate` (plus api's OperatorHub validator with `--operatorhub`). A rule's level in a
+//! `opm validate` (plus api's OperatorHub validator with `--operatorhub`); both also follow the
+//! Kubernetes API server, which validates the Deployments OLM creates from a CSV's install
+//! strategy whatever the catalog format. A rule's level in a
 //! profile is the strictest level any of the profile's tools gives it. Where none of them
 //! checks it, olm-release's own level applies: usually a warning (something a cluster or the
 //! catalog would trip over later), and an error only for the few deliberate deviations whose
@@ -42,6 +44,10 @@ pub(crate) enum Tool {
     ApiHub,
     /// `opm validate` (the file-based catalog model).
     Opm,
+    /// The Kubernetes API server, validating the objects OLM creates from the install strategy
+    /// (apps/v1 Deployments and their pods): every profile follows it, since a CSV the cluster
+    /// cannot install is no release under either.
+    ApiServer,
 }
 
 impl Tool {
@@ -54,27 +60,34 @@ impl Tool {
             Tool::Api => "api",
             Tool::ApiHub => "api-operatorhub",
             Tool::Opm => "opm",
+            Tool::ApiServer => "apiserver",
         }
     }
 
     /// Every tool, in table order.
-    pub(crate) const ALL: [Tool; 6] = [
+    pub(crate) const ALL: [Tool; 7] = [
         Tool::Courier,
         Tool::CourierUi,
         Tool::Registry,
         Tool::Api,
         Tool::ApiHub,
         Tool::Opm,
+        Tool::ApiServer,
     ];
 }
 
 /// The tools a profile follows under these options.
 pub(crate) fn tools(opts: &Options) -> &'static [Tool] {
     match (opts.profile, opts.operatorhub) {
-        (Profile::Appregistry2019, false) => &[Tool::Courier, Tool::Registry],
-        (Profile::Appregistry2019, true) => &[Tool::Courier, Tool::CourierUi, Tool::Registry],
-        (Profile::Modern, false) => &[Tool::Api, Tool::Opm],
-        (Profile::Modern, true) => &[Tool::Api, Tool::ApiHub, Tool::Opm],
+        (Profile::Appregistry2019, false) => &[Tool::Courier, Tool::Registry, Tool::ApiServer],
+        (Profile::Appregistry2019, true) => &[
+            Tool::Courier,
+            Tool::CourierUi,
+            Tool::Registry,
+            Tool::ApiServer,
+        ],
+        (Profile::Modern, false) => &[Tool::Api, Tool::Opm, Tool::ApiServer],
+        (Profile::Modern, true) => &[Tool::Api, Tool::ApiHub, Tool::Opm, Tool::ApiServer],
     }
 }
 
@@ -91,6 +104,7 @@ pub struct Rule {
     pub(crate) api: Option<Level>,
     pub(crate) api_hub: Option<Level>,
     pub(crate) opm: Option<Level>,
+    pub(crate) apiserver: Option<Level>,
     /// olm-release's own level in `appregistry-2019` where none of its tools checks the rule.
     pub(crate) own_2019: Option<Level>,
     /// olm-release's own level in `modern` where none of its tools checks the rule.
@@ -124,6 +138,7 @@ impl Rule {
             api: None,
             api_hub: None,
             opm: None,
+            apiserver: None,
             own_2019: None,
             own_modern: None,
             why: "",
@@ -154,6 +169,12 @@ impl Rule {
     const fn opm(self, l: Option<Level>) -> Rule {
         Rule { opm: l, ..self }
     }
+    const fn apiserver(self, l: Option<Level>) -> Rule {
+        Rule {
+            apiserver: l,
+            ..self
+        }
+    }
     /// olm-release's own levels (2019, modern) and why.
     const fn own(self, y2019: Option<Level>, modern: Option<Level>, why: &'static str) -> Rule {
         Rule {
@@ -173,6 +194,7 @@ impl Rule {
             Tool::Api => self.api,
             Tool::ApiHub => self.api_hub,
             Tool::Opm => self.opm,
+            Tool::ApiServer => self.apiserver,
         }
     }
 
