@@ -4,8 +4,8 @@
 //! and the tags (`olm-release next-version` reads the last release tag), dry-run the release
 //! on every build and pull request (no secrets needed), publish alpha builds from the default
 //! branch (`--variant alpha`) and release tags, and pass each job exactly the secrets its
-//! targets need: the image registry's for the bundle image, GitHub's for the release (with
-//! `contents: write`, which GitHub Actions grants only when asked), Quay's only when the
+//! targets need: the image registry's for the bundle image, GitHub's for the catalog branch and
+//! the release (with `contents: write`, which GitHub Actions grants only when asked), Quay's only when the
 //! pipeline also publishes to an app registry.
 
 use sha2::{Digest, Sha256};
@@ -34,15 +34,15 @@ pub(crate) fn installer() -> (String, String) {
     )
 }
 
-/// The secrets a publishing job needs, as environment variable names.
-fn secrets(c: &Choices, release: bool) -> Vec<&'static str> {
+/// The secrets a publishing job needs, as environment variable names: the image registry's,
+/// the app registry's when asked for, and GitHub's for the catalog branch both jobs push (and
+/// the release, for a tag).
+fn secrets(c: &Choices) -> Vec<&'static str> {
     let mut out = vec!["OCI_USERNAME", "OCI_PASSWORD"];
     if c.app_registry {
         out.extend(["QUAY_USERNAME", "QUAY_PASSWORD", "QUAY_TOKEN"]);
     }
-    if release {
-        out.push("GITHUB_TOKEN");
-    }
+    out.push("GITHUB_TOKEN");
     out
 }
 
@@ -66,7 +66,8 @@ pub(crate) fn travis(c: &Choices) -> String {
 #   head, packages, verifies, lists every write it would make; no secrets);
 # - {branch}: the alpha variant publishes X.(Y+1).0-alpha.<build number>;
 # - tags vX.Y.Z: the release publishes X.Y.Z and attaches the CSV to the GitHub release.
-# Set in the repository settings: {secrets}, GITHUB_TOKEN (a token that may write releases).
+# Set in the repository settings: {secrets}, GITHUB_TOKEN (a token that may write releases
+# and push the olm-catalog branch, where the catalog is kept).
 # Build and push the operator's images before the deploy steps if this file is your only one.
 language: minimal
 dist: jammy
@@ -105,8 +106,8 @@ deploy:
 pub(crate) fn github(c: &Choices) -> String {
     let (url, sha) = installer();
     let branch = &c.branch;
-    let env = |release: bool| -> String {
-        secrets(c, release)
+    let env = || -> String {
+        secrets(c)
             .into_iter()
             .map(|s| format!("          {s}: ${{{{ secrets.{s} }}}}\n"))
             .collect()
@@ -125,7 +126,8 @@ on:
     tags: ["v*"]
   pull_request:
 permissions:
-  contents: write       # the release stage creates the tag's release and uploads its assets
+  contents: write       # the catalog stage pushes the olm-catalog branch; the release stage
+                        # creates the tag's release and uploads its assets
 jobs:
   olm-release:
     runs-on: ubuntu-latest
@@ -158,7 +160,7 @@ jobs:
 {release_env}        run: olm-release run {PATH}
 "#,
         pkg = c.package,
-        alpha_env = env(false),
-        release_env = env(true),
+        alpha_env = env(),
+        release_env = env(),
     )
 }

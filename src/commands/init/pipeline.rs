@@ -80,21 +80,35 @@ pub(crate) enum Catalog {
     Local,
 }
 
-/// The `catalog:` section: the one place where the catalog's target is chosen. Today a folder
-/// of the checkout (`catalog.dir`, the form every pipeline parses); once `catalog.target` exists,
-/// a GitHub repository's release catalog belongs on a branch of its own repository —
-/// `target: git:https://github.com/OWNER/REPO.git`, `branch: olm-catalog`, `path: catalog`
-/// (with `GITHUB_TOKEN` and `contents: write`, which the CI files already carry) — and the
-/// `local` variant's stays a folder.
-pub(crate) fn catalog_section(_c: &Choices, which: Catalog) -> String {
-    let dir = match which {
-        Catalog::Release => "catalog",
-        Catalog::Local => "_out/local/catalog",
-    };
-    format!(
-        "catalog:\n  dir: {dir}                         # the file-based catalog the bundle image joins\n"
-    )
+/// The `catalog:` section: the one place where the catalog's target is chosen. The release's
+/// (and the alpha variant's) catalog is kept on a branch of the operator's own GitHub
+/// repository, `olm-catalog`, folder `catalog/`, so it outlives the CI job and the next
+/// release's fetch-previous reads its head there (pushed with `GITHUB_TOKEN`, which the CI files
+/// pass with `contents: write`); the `local` variant's is a folder under `_out/local/`, its
+/// git keys removed.
+pub(crate) fn catalog_section(c: &Choices, which: Catalog) -> String {
+    match which {
+        Catalog::Release => {
+            let repo = c
+                .github
+                .clone()
+                .unwrap_or_else(|| "${GITHUB_REPOSITORY:-${TRAVIS_REPO_SLUG}}".into());
+            format!(
+                "catalog:                             # the file-based catalog the bundle image joins\n  \
+                 target: {}\n  \
+                 branch: {CATALOG_BRANCH}                # its own branch: pushed, never forced (GITHUB_TOKEN)\n  \
+                 path: catalog\n",
+                yq(&format!("git:https://github.com/{repo}.git"))
+            )
+        }
+        Catalog::Local => {
+            "catalog:\n  target: dir:_out/local/catalog\n  branch: null\n  path: null\n".into()
+        }
+    }
 }
+
+/// The branch of the operator's repository that holds its catalog.
+pub(crate) const CATALOG_BRANCH: &str = "olm-catalog";
 
 fn header(s: &mut String, c: &Choices) {
     let pkg = &c.package;
@@ -104,9 +118,9 @@ fn header(s: &mut String, c: &Choices) {
         ("", "catalog")
     };
     let creds = if c.app_registry {
-        "OCI_USERNAME and OCI_PASSWORD for the\n# bundle image, QUAY_USERNAME and QUAY_PASSWORD (or QUAY_TOKEN) for the app registry, GITHUB_TOKEN\n# for the release."
+        "OCI_USERNAME and OCI_PASSWORD for the\n# bundle image, QUAY_USERNAME and QUAY_PASSWORD (or QUAY_TOKEN) for the app registry, GITHUB_TOKEN\n# for the release and the catalog branch."
     } else {
-        "OCI_USERNAME and OCI_PASSWORD for the\n# bundle image, GITHUB_TOKEN for the release."
+        "OCI_USERNAME and OCI_PASSWORD for the\n# bundle image, GITHUB_TOKEN for the release and the catalog branch."
     };
     let _ = writeln!(
         s,

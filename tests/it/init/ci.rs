@@ -114,7 +114,11 @@ fn ci_configurations_install_the_pinned_release_fetch_tags_and_deploy() {
         step("Release")["env"]["GITHUB_TOKEN"],
         "${{ secrets.GITHUB_TOKEN }}"
     );
-    assert_eq!(env_names("Alpha build"), ["OCI_USERNAME", "OCI_PASSWORD"]);
+    assert_eq!(
+        env_names("Alpha build"),
+        ["OCI_USERNAME", "OCI_PASSWORD", "GITHUB_TOKEN"],
+        "the alpha build pushes the catalog branch too"
+    );
     assert_eq!(
         step("Alpha build")["run"],
         "olm-release run pipelines/release.yaml --variant alpha"

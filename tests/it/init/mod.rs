@@ -118,6 +118,10 @@ fn init_on_the_sample_operator_writes_one_pipeline_whose_variants_run() {
         "icon: icon.png",
         "file: deploy/operator.yaml.in",
         "target: github:example/sample-operator",
+        // The catalog outlives the CI job: a branch of the operator's own repository.
+        "  target: git:https://github.com/example/sample-operator.git\n  branch: olm-catalog",
+        "  path: catalog\n",
+        "      target: dir:_out/local/catalog\n      branch: null\n      path: null\n",
         "assets: [\"{csv}\", sample-operatorsource.yaml]",
         "stages: [render, fetch-previous, package, verify, bundle-image, catalog, release]",
         "profile: modern",
