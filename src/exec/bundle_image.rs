@@ -34,55 +34,21 @@ pub(crate) async fn run(
         ));
         return Ok(None);
     }
-    let (csv, crds) = v
-        .newest
-        .clone()
-        .ok_or_else(|| Error::internal("bundle-image without a verified CSV"))?;
-    // The bundle folder's other objects (RBAC, ConfigMaps, …) as render read them and verify
-    // checked them: OLM installs them from a registry+v1 bundle, so the image carries them
-    // beside the CSV and CRDs.
-    let others = v.objects.iter();
-    let objects: Vec<_> = crds.iter().chain(others).cloned().collect();
-    let folder = labelled(step, v, &csv, &objects, &step.channels)?;
-    folder.write(&step.folder)?;
-    let image = build_image(&folder, step.epoch)?;
+    let built = build(step, v)?;
+    built.folder.write(&step.folder)?;
     report.info(&format!(
         "bundle folder {} ({}); image {}",
         step.folder.display(),
-        olm_release_base::words::count(folder.files().len(), "file"),
-        image.digest()
+        olm_release_base::words::count(built.folder.files().len(), "file"),
+        built.image.digest()
     ));
-    // A published CSV (the same version again, or joining channels): the image at the tag was
-    // built when it was first published, with the channels of that release. When it is this
-    // very bundle labelled with some of this release's channels, it is kept: a file-based
-    // catalog takes a bundle's channels from its own channel entries, not from the image.
-    // Any other difference (the content changed) is refused below, unless --force.
-    let published = matches!(
-        v.decision,
-        Some(Fetched::AddChannels { .. } | Fetched::SameVersion { .. })
-    );
-    let existing = if published && !step.force {
-        store
-            .resolve(&step.tag, &|e: Event| event(report, e))
-            .await?
-            .filter(|e| e != image.digest())
-    } else {
-        None
-    };
-    let labels = match &existing {
-        Some(existing) => labels_of(step, v, &csv, &objects, existing)?,
-        None => None,
-    };
-    if let (Some(existing), None) = (&existing, &labels) {
-        // The refusal below says the tag holds another image; say why that is for a published
-        // version, and what to do.
-        report.note(&format!(
-            "{} is already published, and {existing} at {}:{} is not this run's bundle with other channel labels: the content differs, or the CSV's replaces and skips do (a catalog-only pipeline takes them from the catalog entry of the release's first channel, so list first the channel the version was first published on)",
-            csv.name().unwrap_or("this CSV"),
-            store.describe(),
-            step.tag
-        ));
-    }
+    let (existing, labels) = published_as(step, store, report, v, &built).await?;
+    let Built {
+        csv,
+        objects,
+        image,
+        ..
+    } = built;
     if let (Some(existing), Some(channels)) = (existing, labels) {
         // Pinned in the catalog only when the target holds it intact.
         store.verify(&existing)?;
@@ -138,6 +104,113 @@ pub(crate) async fn run(
         objects,
         metadata: metadata(v),
     }))
+}
+
+/// The bundle of the verified release, built in memory: its CSV, the other objects, the
+/// registry+v1 folder and the image.
+struct Built {
+    csv: olm_release_olm::Manifest,
+    objects: Vec<olm_release_olm::Manifest>,
+    folder: BundleFolder,
+    image: olm_release_olm::bundle_image::OciImage,
+}
+
+/// Builds the step's bundle folder and image from `v` (nothing written).
+fn build(step: &BundleImageStep, v: &Verified) -> Result<Built> {
+    let (csv, crds) = v
+        .newest
+        .clone()
+        .ok_or_else(|| Error::internal("bundle-image without a verified CSV"))?;
+    // The bundle folder's other objects (RBAC, ConfigMaps, …) as render read them and verify
+    // checked them: OLM installs them from a registry+v1 bundle, so the image carries them
+    // beside the CSV and CRDs.
+    let others = v.objects.iter();
+    let objects: Vec<_> = crds.iter().chain(others).cloned().collect();
+    let folder = labelled(step, v, &csv, &objects, &step.channels)?;
+    let image = build_image(&folder, step.epoch)?;
+    Ok(Built {
+        csv,
+        objects,
+        folder,
+        image,
+    })
+}
+
+/// For a published CSV (the same version again, or joining channels), the other image the tag
+/// holds and, when it is this very bundle labelled with some of this release's channels, those
+/// channels. The image at the tag was built when the version was first published, with the
+/// channels of that release; a file-based catalog takes a bundle's channels from its own
+/// channel entries, not from the image, so such an image is kept. Any other difference (the
+/// content changed) is refused by the push, unless --force. Reads only.
+async fn published_as(
+    step: &BundleImageStep,
+    store: &Store,
+    report: &Reporter,
+    v: &Verified,
+    built: &Built,
+) -> Result<(Option<String>, Option<Vec<String>>)> {
+    let Built {
+        csv,
+        objects,
+        image,
+        ..
+    } = built;
+    let published = matches!(
+        v.decision,
+        Some(Fetched::AddChannels { .. } | Fetched::SameVersion { .. })
+    );
+    let existing = if published && !step.force {
+        store
+            .resolve(&step.tag, &|e: Event| event(report, e))
+            .await?
+            .filter(|e| e != image.digest())
+    } else {
+        None
+    };
+    let labels = match &existing {
+        Some(existing) => labels_of(step, v, csv, objects, existing)?,
+        None => None,
+    };
+    if let (Some(existing), None) = (&existing, &labels) {
+        // The refusal says the tag holds another image; say why that is for a published
+        // version, and what to do.
+        report.note(&format!(
+            "{} is already published, and {existing} at {}:{} is not this run's bundle with other channel labels: the content differs, or the CSV's replaces and skips do (a catalog-only pipeline takes them from the catalog entry of the release's first channel, so list first the channel the version was first published on)",
+            csv.name().unwrap_or("this CSV"),
+            store.describe(),
+            step.tag
+        ));
+    }
+    Ok((existing, labels))
+}
+
+/// What the step would refuse, asked read-only before the run's first write to any target: a
+/// pipeline that pushes to the app registry before its bundle image would otherwise stop half
+/// published when the image's tag holds another image of this version. The same decision the
+/// step makes (the same image built in memory, the same published-image rule, the same
+/// [`oci::check`]); a release skipped as older than the head has no image to refuse.
+pub(super) async fn refusal(
+    step: &BundleImageStep,
+    store: &Store,
+    report: &Reporter,
+    v: &Verified,
+) -> Result<()> {
+    if let Some(Fetched::SkipOlder { .. }) = &v.decision {
+        return Ok(());
+    }
+    let built = build(step, v)?;
+    let (existing, labels) = published_as(step, store, report, v, &built).await?;
+    if let (Some(existing), Some(_)) = (existing, labels) {
+        store.verify(&existing)?;
+        return Ok(());
+    }
+    let req = PushRequest {
+        image: &built.image,
+        tag: &step.tag,
+        force: step.force,
+    };
+    oci::check(store, &req, &|e: Event| event(report, e)).await?;
+    Ok(())
 }
 
 /// The registry+v1 bundle folder of the verified bundle `v` of `package` (the CSV, its CRDs

@@ -142,7 +142,7 @@ pub(crate) async fn execute(plan: &Plan, report: &Arc<Reporter>) -> Result<()> {
         }
         if !release_checked && release_check::writes(step) {
             let checked = tokio::select! {
-                r = release_check::run(&exec, carried.sources()) => r,
+                r = before_first_write(&exec, step, &carried) => r,
                 () = interrupt.received() => {
                     let written = report.written();
                     return Err(Interrupted { step: "preflight", written }.into());
@@ -202,6 +202,26 @@ pub(crate) async fn execute(plan: &Plan, report: &Arc<Reporter>) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// All or nothing across targets: what a later step would refuse, asked read-only right before
+/// `first`, the run's first write to any target. A bundle image whose tag holds another image
+/// of this version (the push to the app registry comes first), and a GitHub release that is
+/// published with other assets ([`release_check`]). A dry-run writes nothing, so it asks
+/// nothing here: each step says what it would refuse.
+async fn before_first_write(exec: &Exec<'_>, first: &Step, carried: &Carried) -> Result<()> {
+    let image = exec.plan.steps().iter().find_map(|s| match s {
+        Step::BundleImage(b) => Some(b),
+        _ => None,
+    });
+    if exec.gate.writes()
+        && !matches!(first, Step::BundleImage(_))
+        && let (Some(s), Carried::Verified(v)) = (image, carried)
+    {
+        let store = exec.image(&s.image)?;
+        bundle_image::refusal(s, store, exec.report, v).await?;
+    }
+    release_check::run(exec, carried.sources()).await
 }
 
 /// `catalog.retries` of the plan's catalog step.

@@ -288,3 +288,47 @@ fn the_registry_and_the_catalog_must_agree_on_the_head_before_any_write() {
     assert_eq!(file_contents(&work.path().join("_out/oci")), layout);
     assert!(!catalog.exists(), "no catalog was written");
 }
+
+/// Issue 25 item 9, all or nothing across targets: the push to the app registry comes before
+/// the bundle image, so a tag that holds another image of this version is asked about before
+/// that first write. The run stops in preflight naming the tag and both digests, and neither
+/// the registry, the image layout nor the catalog is written.
+#[test]
+fn a_bundle_image_the_tag_would_refuse_stops_the_run_before_the_registry_push() {
+    let work = Work::sample();
+    let p = work.path().join(SAMPLE);
+    let text = std::fs::read_to_string(&p).unwrap();
+    assert_code(&work.run(&["run", SAMPLE], &[EPOCH]), 0);
+    let layout = work.path().join("_out/oci/sample-operator-bundle");
+    let old = layout_digest(&layout, "0.1.0");
+    // Only the image survives; the next run of 0.1.0 builds other content.
+    std::fs::remove_dir_all(work.path().join("_out/registry")).unwrap();
+    std::fs::remove_dir_all(work.path().join("_out/catalog")).unwrap();
+    std::fs::write(
+        &p,
+        text.replace("Namespace: sample", "Namespace: elsewhere"),
+    )
+    .unwrap();
+    let images = file_contents(&work.path().join("_out/oci"));
+    let refused = work.run(&["run", SAMPLE], &[EPOCH]);
+    assert_code(&refused, 1);
+    let err = stderr(&refused);
+    for part in [
+        "stage preflight",
+        &format!("already holds {old}"),
+        "--force",
+    ] {
+        assert!(err.contains(part), "{part}:\n{err}");
+    }
+    assert!(
+        !work.path().join("_out/registry").exists()
+            || file_contents(&work.path().join("_out/registry")).is_empty(),
+        "the app registry was written before the refusal:\n{err}"
+    );
+    assert_eq!(file_contents(&work.path().join("_out/oci")), images);
+    assert!(!work.path().join("_out/catalog").exists(), "{err}");
+    // --force publishes both ways.
+    assert_code(&work.run(&["run", SAMPLE, "--force"], &[EPOCH]), 0);
+    assert_ne!(layout_digest(&layout, "0.1.0"), old);
+    assert!(catalog_text(&work).contains("name: sample-operator.v0.1.0"));
+}
