@@ -206,8 +206,9 @@ pub(crate) async fn execute(plan: &Plan, report: &Arc<Reporter>) -> Result<()> {
 
 /// All or nothing across targets: what a later step would refuse, asked read-only right before
 /// `first`, the run's first write to any target. A bundle image whose tag holds another image
-/// of this version (the push to the app registry comes first), and a GitHub release that is
-/// published with other assets ([`release_check`]). A dry-run writes nothing, so it asks
+/// of this version (the push to the app registry comes first), a community catalog whose
+/// version folder holds other files (the `operatorhub` step comes last), and a GitHub release
+/// that is published with other assets ([`release_check`]). A dry-run writes nothing, so it asks
 /// nothing here: each step says what it would refuse.
 async fn before_first_write(exec: &Exec<'_>, first: &Step, carried: &Carried) -> Result<()> {
     let image = exec.plan.steps().iter().find_map(|s| match s {
@@ -220,6 +221,16 @@ async fn before_first_write(exec: &Exec<'_>, first: &Step, carried: &Carried) ->
     {
         let store = exec.image(&s.image)?;
         bundle_image::refusal(s, store, exec.report, v).await?;
+    }
+    let hub = exec.plan.steps().iter().find_map(|s| match s {
+        Step::Operatorhub(o) => Some(o),
+        _ => None,
+    });
+    if exec.gate.writes()
+        && !matches!(first, Step::Operatorhub(_))
+        && let (Some(s), Carried::Verified(v) | Carried::Imaged(v, _)) = (hub, carried)
+    {
+        operatorhub::refusal(s, exec, v).await?;
     }
     release_check::run(exec, carried.sources()).await
 }

@@ -6,7 +6,7 @@
 //!
 //! Read first, from the base branch: a version folder the catalog already has with the same
 //! files means nothing to do (a published bundle is not changed: other files are refused
-//! unless `--force`); the package's `ci.yaml` is kept as it is (a package new to the catalog
+//! unless `--force`, asked by [`refusal`] before the run's first write too); the package's `ci.yaml` is kept as it is (a package new to the catalog
 //! gets one naming the fork's owner as reviewer, which the pull request shows). The commit is
 //! signed off (`Signed-off-by:`, the DCO the community repositories check). A rerun finds the
 //! open pull request; a merged one means nothing to do. A dry-run reads everything and lists
@@ -32,19 +32,12 @@ pub(crate) async fn run(step: &OperatorhubStep, exec: &Exec<'_>, v: &Verified) -
         Some(b) => b.clone(),
         None => github::default_branch(&upstream).await?,
     };
-    let folder = bundle_folder(&step.package, v, &step.channels)?;
-    let root = format!("operators/{}/{}", step.package, step.version);
-    let ours: BTreeMap<String, Vec<u8>> = folder
-        .files()
-        .iter()
-        .filter(|(path, _)| path.starts_with("manifests/") || path.starts_with("metadata/"))
-        .map(|(path, bytes)| (path.clone(), bytes.clone()))
-        .collect();
+    let Folders {
+        root,
+        ours,
+        published,
+    } = folders(step, &upstream, &base, v).await?;
     let repo = &step.pull.repository;
-    let published = github::read_folder(&upstream, &base, &root)
-        .await?
-        .map(|(_, files)| files)
-        .unwrap_or_default();
     let mut files: Vec<(String, Option<Vec<u8>>)> = Vec::new();
     if !published.is_empty() {
         if published == ours {
@@ -130,6 +123,70 @@ pub(crate) async fn run(step: &OperatorhubStep, exec: &Exec<'_>, v: &Verified) -
         report.info(&line);
     }
     Ok(())
+}
+
+/// The version folder the step proposes and what the base branch holds there.
+struct Folders {
+    /// `operators/<package>/<version>`.
+    root: String,
+    /// Our files, by their path inside the version folder.
+    ours: BTreeMap<String, Vec<u8>>,
+    /// The base branch's files there (empty when the version is new to the catalog).
+    published: BTreeMap<String, Vec<u8>>,
+}
+
+/// Builds our version folder from `v` and reads the published one from `base` (reads only).
+async fn folders(
+    step: &OperatorhubStep,
+    upstream: &github::Client,
+    base: &str,
+    v: &Verified,
+) -> Result<Folders> {
+    let folder = bundle_folder(&step.package, v, &step.channels)?;
+    let root = format!("operators/{}/{}", step.package, step.version);
+    let ours: BTreeMap<String, Vec<u8>> = folder
+        .files()
+        .iter()
+        .filter(|(path, _)| path.starts_with("manifests/") || path.starts_with("metadata/"))
+        .map(|(path, bytes)| (path.clone(), bytes.clone()))
+        .collect();
+    let published = github::read_folder(upstream, base, &root)
+        .await?
+        .map(|(_, files)| files)
+        .unwrap_or_default();
+    Ok(Folders {
+        root,
+        ours,
+        published,
+    })
+}
+
+/// What the step would refuse, asked read-only before the run's first write to any target (the
+/// push, the bundle image and the catalog come first): a version folder the community catalog
+/// already has with other files, unless `--force`.
+pub(super) async fn refusal(step: &OperatorhubStep, exec: &Exec<'_>, v: &Verified) -> Result<()> {
+    if step.force {
+        return Ok(());
+    }
+    let (upstream, _) = super::catalog_target::clients(&step.pull, &exec.events())?;
+    let base = match &step.base {
+        Some(b) => b.clone(),
+        None => github::default_branch(&upstream).await?,
+    };
+    let Folders {
+        root,
+        ours,
+        published,
+    } = folders(step, &upstream, &base, v).await?;
+    if published.is_empty() || published == ours {
+        return Ok(());
+    }
+    Err(OperatorhubError::Changed {
+        repository: step.pull.repository.clone(),
+        folder: root,
+        differ: differ(&published, &ours),
+    }
+    .into())
 }
 
 /// The files that differ between the published folder and ours, for the refusal.

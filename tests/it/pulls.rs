@@ -348,6 +348,43 @@ async fn a_new_package_gets_a_ci_yaml_and_a_published_folder_with_other_files_is
     assert!(err.contains("metadata/annotations.yaml (changed)"), "{err}");
 }
 
+/// Issue 25 item 9, all or nothing across targets: the operatorhub stage comes after the bundle
+/// image and the catalog, so a community catalog that already holds the version with other
+/// files is asked about before the first write. The run stops in preflight, and neither the
+/// image layout nor the catalog is written; nothing is pushed to GitHub.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_community_folder_the_stage_would_refuse_stops_the_run_before_the_image_and_catalog() {
+    let fake = Fake::start().await;
+    seed_hub(&fake, true);
+    fake.world().commit_files(
+        "community/operators",
+        "main",
+        &[(
+            "operators/sample-operator/0.1.0/metadata/annotations.yaml",
+            Some(b"other: 1\n"),
+        )],
+    );
+    let work = Work::sample();
+    let file = operatorhub_pipeline(&work, &fake.api);
+    let o = run(&work, &file, "0.1.0", &[]).await;
+    assert_code(&o, 1);
+    let err = stderr(&o);
+    for part in [
+        "stage preflight",
+        "community/operators already has operators/sample-operator/0.1.0/ with other files",
+        "metadata/annotations.yaml (changed)",
+    ] {
+        assert!(err.contains(part), "{part}:\n{err}");
+    }
+    for written in ["_out/catalog-only/oci", "_out/catalog-only/catalog"] {
+        assert!(
+            !work.path().join(written).exists(),
+            "{written} was written before the refusal:\n{err}"
+        );
+    }
+    assert!(fake.world().requests("POST").is_empty(), "{err}");
+}
+
 /// Every git data and pulls call of both flows passes `prism proxy --errors` with GitHub's own
 /// description, and the fake's answers pass its response validation.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
