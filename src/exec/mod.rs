@@ -215,9 +215,15 @@ async fn before_first_write(exec: &Exec<'_>, first: &Step, carried: &Carried) ->
         Step::BundleImage(b) => Some(b),
         _ => None,
     });
+    // A version the app registry already serves is the push's to refuse (its own message, and
+    // nothing written): the push rewrites nothing, so no half release can follow from it.
     if exec.gate.writes()
         && !matches!(first, Step::BundleImage(_))
         && let (Some(s), Carried::Verified(v)) = (image, carried)
+        && !matches!(
+            v.decision,
+            Some(olm_release_olm::decision::Decision::SameVersion { .. })
+        )
     {
         let store = exec.image(&s.image)?;
         bundle_image::refusal(s, store, exec.report, v).await?;
