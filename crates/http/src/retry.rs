@@ -72,14 +72,18 @@ impl RetryPolicy {
         Fut: std::future::Future<Output = Result<T, E>>,
         E: std::fmt::Display,
     {
-        let last = std::cell::RefCell::new(None);
+        // A mutex, not a cell, so the future stays `Send` for callers on a multi-threaded
+        // runtime; it is never contended (one attempt at a time).
+        let last = std::sync::Mutex::new(None);
         let run = self.run(op, classify, |n, wait, e| {
-            *last.borrow_mut() = Some(e.to_string());
+            if let Ok(mut l) = last.lock() {
+                *l = Some(e.to_string());
+            }
             on_retry(n, wait, e);
         });
         match tokio::time::timeout(self.max_total, run).await {
             Ok(r) => r,
-            Err(_) => Err(expired(last.borrow_mut().take())),
+            Err(_) => Err(expired(last.lock().ok().and_then(|mut l| l.take()))),
         }
     }
 

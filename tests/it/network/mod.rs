@@ -208,6 +208,38 @@ fn a_hanging_github_api_holds_the_run_no_longer_than_the_retry_budget() {
     assert!(!err.contains(TOKEN));
 }
 
+/// An app registry that accepts connections and never answers: the run gives up when the
+/// registry's retry budget (`registry.retry_max_seconds`, here 1 s) is spent, though one call
+/// may wait 60 s (`registry.timeout_seconds`), as GitHub's calls do.
+#[test]
+fn a_hanging_app_registry_holds_the_run_no_longer_than_the_retry_budget() {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        let mut held = Vec::new();
+        for c in listener.incoming() {
+            held.push(c);
+        }
+    });
+    let work = Work::sample();
+    let p = work.path().join("pipelines/sample.yaml");
+    let text = std::fs::read_to_string(&p).unwrap().replace(
+        "  url: dir:_out/registry\n",
+        &format!(
+            "  url: http://127.0.0.1:{port}/cnr\n  retries: 5\n  retry_max_seconds: 1\n  timeout_seconds: 60\n"
+        ),
+    );
+    assert!(text.contains("retry_max_seconds: 1"), "{text}");
+    std::fs::write(&p, text).unwrap();
+    let o = work.run(&["run", "pipelines/sample.yaml"], &[]);
+    support::assert_code(&o, 1);
+    let err = stderr(&o);
+    assert!(
+        err.contains("no answer within the retry budget of 1s"),
+        "{err}"
+    );
+}
+
 /// Unusable network variables are input errors naming the variable (exit 2).
 #[test]
 fn unusable_network_variables_are_input_errors() {

@@ -244,3 +244,37 @@ async fn an_upload_location_on_another_host_is_refused() {
         "nothing was sent elsewhere or stored"
     );
 }
+
+/// A registry that accepts connections and never answers: the client gives up when the retry
+/// budget (here 1 s) is spent, though one request may wait 60 s: the attempts count against
+/// the budget, and the error says so.
+#[tokio::test]
+async fn a_hanging_registry_holds_the_client_no_longer_than_the_retry_budget() {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        let mut held = Vec::new();
+        for c in listener.incoming() {
+            held.push(c);
+        }
+    });
+    let target = Target::parse(&format!("127.0.0.1:{port}/acme/bundle")).unwrap();
+    let s = Store::open(
+        &target,
+        StoreOptions::default().with_retry(RetryPolicy {
+            max_attempts: 5,
+            base_delay: std::time::Duration::from_millis(5),
+            max_delay: std::time::Duration::from_millis(20),
+            max_total: std::time::Duration::from_secs(1),
+        }),
+        &NoEvents,
+    )
+    .unwrap();
+    let e = s.resolve("0.1.0", &NoEvents).await.unwrap_err();
+    assert!(matches!(e, OciError::Transport { .. }), "{e}");
+    assert!(
+        e.to_string()
+            .contains("no answer within the retry budget of 1s"),
+        "{e}"
+    );
+}

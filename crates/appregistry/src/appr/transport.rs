@@ -100,9 +100,12 @@ impl Transport {
         let at = at(&req.method, &url);
         let max = self.retry.max_attempts;
         let attempts = std::cell::Cell::new(1);
+        let budget = self.retry.max_total;
+        // The attempts count against the budget too: a registry that hangs holds the run no
+        // longer than `retry_max_seconds`, however long one request may take.
         let result = self
             .retry
-            .run(
+            .run_bounded(
                 || self.attempt(req, url.clone()),
                 |f: &Failure| match f {
                     Failure::Transport { .. } => Verdict::Retry(None),
@@ -126,6 +129,16 @@ impl Transport {
                         max_attempts: max,
                         wait,
                     });
+                },
+                |last| Failure::Transport {
+                    at: at.clone(),
+                    detail: format!(
+                        "no answer within the retry budget of {}s{}",
+                        budget.as_secs(),
+                        last.map(|l| format!("; the last attempt: {l}"))
+                            .unwrap_or_default()
+                    ),
+                    timeout: true,
                 },
             )
             .await;

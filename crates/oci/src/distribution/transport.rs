@@ -94,8 +94,11 @@ impl RegistryClient {
         Fut: std::future::Future<Output = Result<T, OciError>>,
     {
         let of = self.retry.max_attempts;
+        let budget = self.retry.max_total;
+        // The attempts count against the budget too: a registry that hangs holds the run no
+        // longer than the budget, however long one request may take.
         self.retry
-            .run(
+            .run_bounded(
                 op,
                 |e: &OciError| match e {
                     OciError::Transport { .. } => Verdict::Retry(None),
@@ -116,6 +119,15 @@ impl RegistryClient {
                         wait,
                         why: e.to_string(),
                     })
+                },
+                |last| OciError::Transport {
+                    at: at.to_string(),
+                    detail: format!(
+                        "no answer within the retry budget of {}s{}",
+                        budget.as_secs(),
+                        last.map(|l| format!("; the last attempt: {l}"))
+                            .unwrap_or_default()
+                    ),
                 },
             )
             .await
