@@ -278,3 +278,71 @@ fn the_action_installs_the_pinned_release_and_runs_a_pipeline() {
     assert!(stderr(&o).contains("checksum mismatch"), "{}", stderr(&o));
     assert!(!runner2.path().join("olm-release/bin/olm-release").exists());
 }
+
+/// The run step's arguments as the runner hands them to olm-release: `args` split on spaces,
+/// or one argument per line when the value has several lines (a YAML block), so an argument may
+/// hold spaces; nothing is expanded as a glob. A stand-in binary prints what it was given.
+#[test]
+fn the_actions_args_are_split_on_spaces_or_one_per_line() {
+    use std::os::unix::fs::PermissionsExt;
+    let action: serde_yaml_ng::Value =
+        serde_yaml_ng::from_str(&read(&root().join("action.yml"))).unwrap();
+    let run = action["runs"]["steps"]
+        .as_sequence()
+        .unwrap()
+        .iter()
+        .find(|s| s["id"].as_str() == Some("run"))
+        .expect("a step with id run")
+        .clone();
+    let runner = tempfile::tempdir().unwrap();
+    let bin = runner.path().join("olm-release/bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let stub = bin.join("olm-release");
+    std::fs::write(
+        &stub,
+        "#!/bin/sh\nfor a in \"$@\"; do printf '[%s]\\n' \"$a\"; done\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&stub, std::fs::Permissions::from_mode(0o755)).unwrap();
+    // A file a glob would match, in the step's working folder.
+    std::fs::write(runner.path().join("x.yaml"), "").unwrap();
+    let given = |args: &str| -> String {
+        let inputs: BTreeMap<String, String> = [
+            ("command", "run"),
+            ("pipeline", "pipelines/release.yaml"),
+            ("args", args),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+        let mut cmd = Command::new("bash");
+        cmd.args([
+            "--noprofile",
+            "--norc",
+            "-e",
+            "-o",
+            "pipefail",
+            "-c",
+            run["run"].as_str().unwrap(),
+        ])
+        .current_dir(runner.path())
+        .env_clear()
+        .env("PATH", std::env::var("PATH").unwrap())
+        .env("RUNNER_TEMP", runner.path());
+        for (k, v) in run["env"].as_mapping().unwrap() {
+            cmd.env(k.as_str().unwrap(), expand(v.as_str().unwrap(), &inputs));
+        }
+        let o = cmd.output().unwrap();
+        assert!(o.status.success(), "{}", stderr(&o));
+        stdout(&o)
+    };
+    assert_eq!(
+        given("--dry-run --var  VERSION=1.2.3 *.yaml"),
+        "[run]\n[pipelines/release.yaml]\n[--dry-run]\n[--var]\n[VERSION=1.2.3]\n[*.yaml]\n"
+    );
+    assert_eq!(
+        given("--var\nTITLE=Release 1.2.3 (two words)\n\n--dry-run\n"),
+        "[run]\n[pipelines/release.yaml]\n[--var]\n[TITLE=Release 1.2.3 (two words)]\n[--dry-run]\n"
+    );
+    assert_eq!(given(""), "[run]\n[pipelines/release.yaml]\n");
+}
