@@ -244,8 +244,10 @@ async fn run_plan(plan: &Plan, report: &Arc<Reporter>) -> Result<()> {
     for line in plan.to_string().lines() {
         report.detail(line);
     }
+    // The plan's notes (a version folder an import leaves out, a preflight skipped) are kept
+    // in the JSON summary and the job summary as well as shown.
     for n in &h.notes {
-        report.info(n);
+        report.note(n);
     }
     for w in &h.warnings {
         report.warn(w);

@@ -166,6 +166,15 @@ fn a_version_on_no_channel_is_left_out_and_a_headless_channel_warned_about() {
         err.contains("0.2.5 is left out: no channel of the package file reaches its CSV widget-operator.v0.2.5"),
         "{err}"
     );
+    // The note is kept in the JSON summary too, for the job that imported the history.
+    assert!(
+        summary["notes"].as_array().is_some_and(|notes| notes.iter().any(|n| n
+            .as_str()
+            .is_some_and(|n| n.ends_with(
+                "0.2.5 is left out: no channel of the package file reaches its CSV widget-operator.v0.2.5"
+            )))),
+        "{summary}"
+    );
     assert!(
         err.contains("warning: channel ocm-1.0: its head (currentCSV) widget-operator.v0.0.3-7-gba4793f is in no version folder; the channel is left out of every release"),
         "{err}"
