@@ -28,15 +28,12 @@ use olm_release_targets::github::{self, Author, Proposal};
 pub(crate) async fn run(step: &OperatorhubStep, exec: &Exec<'_>, v: &Verified) -> Result<()> {
     let report = exec.report;
     let (upstream, fork) = super::catalog_target::clients(&step.pull, &exec.events())?;
-    let base = match &step.base {
-        Some(b) => b.clone(),
-        None => github::default_branch(&upstream).await?,
-    };
+    let (base, folders) = folders(step, &upstream, v).await?;
     let Folders {
         root,
         ours,
         published,
-    } = folders(step, &upstream, &base, v).await?;
+    } = folders;
     let repo = &step.pull.repository;
     let mut files: Vec<(String, Option<Vec<u8>>)> = Vec::new();
     if !published.is_empty() {
@@ -135,13 +132,17 @@ struct Folders {
     published: BTreeMap<String, Vec<u8>>,
 }
 
-/// Builds our version folder from `v` and reads the published one from `base` (reads only).
+/// The base branch (the step's, or the repository's default) and, built from `v`, our version
+/// folder beside the one the base branch holds (reads only).
 async fn folders(
     step: &OperatorhubStep,
     upstream: &github::Client,
-    base: &str,
     v: &Verified,
-) -> Result<Folders> {
+) -> Result<(String, Folders)> {
+    let base = match &step.base {
+        Some(b) => b.clone(),
+        None => github::default_branch(upstream).await?,
+    };
     let folder = bundle_folder(&step.package, v, &step.channels)?;
     let root = format!("operators/{}/{}", step.package, step.version);
     let ours: BTreeMap<String, Vec<u8>> = folder
@@ -150,15 +151,18 @@ async fn folders(
         .filter(|(path, _)| path.starts_with("manifests/") || path.starts_with("metadata/"))
         .map(|(path, bytes)| (path.clone(), bytes.clone()))
         .collect();
-    let published = github::read_folder(upstream, base, &root)
+    let published = github::read_folder(upstream, &base, &root)
         .await?
         .map(|(_, files)| files)
         .unwrap_or_default();
-    Ok(Folders {
-        root,
-        ours,
-        published,
-    })
+    Ok((
+        base,
+        Folders {
+            root,
+            ours,
+            published,
+        },
+    ))
 }
 
 /// What the step would refuse, asked read-only before the run's first write to any target (the
@@ -169,15 +173,12 @@ pub(super) async fn refusal(step: &OperatorhubStep, exec: &Exec<'_>, v: &Verifie
         return Ok(());
     }
     let (upstream, _) = super::catalog_target::clients(&step.pull, &exec.events())?;
-    let base = match &step.base {
-        Some(b) => b.clone(),
-        None => github::default_branch(&upstream).await?,
-    };
+    let (_, folders) = folders(step, &upstream, v).await?;
     let Folders {
         root,
         ours,
         published,
-    } = folders(step, &upstream, &base, v).await?;
+    } = folders;
     if published.is_empty() || published == ours {
         return Ok(());
     }

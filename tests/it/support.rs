@@ -191,3 +191,17 @@ where
     });
     (rx.recv().unwrap(), stop)
 }
+
+/// A loopback port that accepts connections and never answers (each one held open): a server
+/// that hangs, for the retry budget's tests.
+pub fn hanging_port() -> u16 {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        let mut held = Vec::new();
+        for c in listener.incoming() {
+            held.push(c);
+        }
+    });
+    port
+}

@@ -185,14 +185,7 @@ fn a_self_signed_github_api_is_tried_once() {
 /// (`timeout_seconds`): the attempts count against the budget, and the error says so.
 #[test]
 fn a_hanging_github_api_holds_the_run_no_longer_than_the_retry_budget() {
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = listener.local_addr().unwrap().port();
-    std::thread::spawn(move || {
-        let mut held = Vec::new();
-        for c in listener.incoming() {
-            held.push(c);
-        }
-    });
+    let port = support::hanging_port();
     let work = Work::sample();
     let options =
         r#"retries: "5", retry_delay_ms: "5", timeout_seconds: "60", retry_max_seconds: "1""#;
@@ -213,14 +206,7 @@ fn a_hanging_github_api_holds_the_run_no_longer_than_the_retry_budget() {
 /// may wait 60 s (`registry.timeout_seconds`), as GitHub's calls do.
 #[test]
 fn a_hanging_app_registry_holds_the_run_no_longer_than_the_retry_budget() {
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = listener.local_addr().unwrap().port();
-    std::thread::spawn(move || {
-        let mut held = Vec::new();
-        for c in listener.incoming() {
-            held.push(c);
-        }
-    });
+    let port = support::hanging_port();
     let work = Work::sample();
     let p = work.path().join("pipelines/sample.yaml");
     let text = std::fs::read_to_string(&p).unwrap().replace(

@@ -250,14 +250,7 @@ async fn an_upload_location_on_another_host_is_refused() {
 /// the budget, and the error says so.
 #[tokio::test]
 async fn a_hanging_registry_holds_the_client_no_longer_than_the_retry_budget() {
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = listener.local_addr().unwrap().port();
-    std::thread::spawn(move || {
-        let mut held = Vec::new();
-        for c in listener.incoming() {
-            held.push(c);
-        }
-    });
+    let port = crate::support::hanging_port();
     let target = Target::parse(&format!("127.0.0.1:{port}/acme/bundle")).unwrap();
     let s = Store::open(
         &target,
