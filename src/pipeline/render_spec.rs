@@ -34,6 +34,12 @@ pub struct RenderSpec {
     /// `{{index .GeneratedManifests "FILE"}}` renders `manifests/generated/FILE` in place.
     #[serde(default)]
     pub includes: BTreeMap<String, String>,
+    /// Folders of files inserted as they are, by template variable: with `Bundle:
+    /// bundle/manifests`, `{{index .Bundle "FILE"}}` inserts `bundle/manifests/FILE`
+    /// unrendered, so a manifest that is not a template (a CRD whose description quotes
+    /// `{{ .value }}`) stays as written.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub files: BTreeMap<String, String>,
     /// Template variables: any YAML value (strings, numbers, booleans, lists, maps), seen by
     /// templates as Go sees YAML data (`{{range .Images}}` over a list or map).
     #[serde(default)]

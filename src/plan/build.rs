@@ -362,6 +362,19 @@ impl<'a> Builder<'a> {
             .iter()
             .map(|(k, dir)| (k.clone(), resolve_path(&s.source, Path::new(dir))))
             .collect();
+        for name in spec.files.keys().filter(|k| spec.includes.contains_key(*k)) {
+            self.problem(
+                s.file.at(&["render", "files", name]),
+                format!(
+                    "render.files.{name}: {name} is in render.includes too; a variable is one folder, rendered (includes) or inserted as it is (files)"
+                ),
+            );
+        }
+        let files = spec
+            .files
+            .iter()
+            .map(|(k, dir)| (k.clone(), resolve_path(&s.source, Path::new(dir))))
+            .collect();
         Some(RenderStep {
             templates,
             templates_shown: spec.templates.trim_end_matches('/').to_string(),
@@ -379,6 +392,7 @@ impl<'a> Builder<'a> {
             crds,
             created_at: created_at(s.source_date_epoch, &s.source),
             includes,
+            files,
             vars: spec.vars.clone(),
             functions: spec.functions,
             csv: spec.csv.clone().unwrap_or_default(),

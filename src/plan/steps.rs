@@ -117,6 +117,9 @@ pub(crate) struct RenderStep {
     pub(crate) crds: Option<PathBuf>,
     pub(crate) created_at: CreatedAt,
     pub(crate) includes: BTreeMap<String, PathBuf>,
+    /// Folders whose files templates insert as they are (`render.files`).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub(crate) files: BTreeMap<String, PathBuf>,
     pub(crate) vars: BTreeMap<String, serde_yaml_ng::Value>,
     /// The functions templates may call besides Go's builtins.
     pub(crate) functions: crate::pipeline::render_spec::TemplateFunctions,

@@ -204,3 +204,33 @@ fn run_plan_and_render_take_the_variant() {
         stderr(&o)
     );
 }
+
+/// A template variable is one folder: rendered (`render.includes`) or inserted as it is
+/// (`render.files`), never both; the plan names the line.
+#[test]
+fn a_variable_in_both_includes_and_files_is_a_problem_with_its_line() {
+    let work = sample(|t| {
+        t.replace(
+            "  templates: fixtures/sample-operator/olm\n",
+            "  templates: fixtures/sample-operator/olm\n  includes:\n    Shared: fixtures\n  files:\n    Shared: fixtures\n",
+        )
+    });
+    let text = std::fs::read_to_string(work.path().join("pipelines/sample.yaml")).unwrap();
+    assert!(text.contains("  files:\n    Shared: fixtures\n"), "{text}");
+    let line = text
+        .lines()
+        .enumerate()
+        .skip_while(|(_, l)| *l != "  files:")
+        .nth(1)
+        .map(|(i, _)| i + 1)
+        .unwrap();
+    let o = work.run(&["plan", "pipelines/sample.yaml"], &[]);
+    assert_code(&o, 2);
+    let err = stderr(&o);
+    assert!(
+        err.contains(&format!(
+            "pipelines/sample.yaml:{line}: render.files.Shared: Shared is in render.includes too"
+        )),
+        "{err}"
+    );
+}

@@ -19,7 +19,8 @@
 //!   at any column;
 //! - a [`Value::Files`] value names a folder; `{{index .GeneratedManifests "FILE"}}` reads that
 //!   file and renders it as a template with the same data (a missing file is an error), which
-//!   is what KubeVirt's templater did in two passes;
+//!   is what KubeVirt's templater did in two passes; a [`Value::Texts`] folder's files are
+//!   inserted as they are (manifests that are not templates);
 //! - `{{else with}}` is accepted (Go 1.23 syntax); complex numbers and strings that are not
 //!   UTF-8 are refused; `{{template}}` calls nest at most 200 deep.
 

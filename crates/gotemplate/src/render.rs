@@ -90,6 +90,27 @@ mod tests {
     }
 
     #[test]
+    fn text_folders_insert_their_files_as_they_are() {
+        let dir = tempfile::tempdir().unwrap();
+        let crd = "description: resolve `{{ .app.path.path }}` in an ApplicationSet\n";
+        std::fs::write(dir.path().join("crd.yaml"), crd).unwrap();
+        let d = data(&[
+            ("T", Value::Texts(dir.path().to_path_buf())),
+            ("G", Value::Files(dir.path().to_path_buf())),
+        ]);
+        let out = render("t", "a: 1\n{{index .T \"crd.yaml\"}}", &d).unwrap();
+        assert_eq!(out, format!("a: 1\n{crd}"));
+        // The same file included as a template fails on its text.
+        let e = render("t", "{{index .G \"crd.yaml\"}}", &d).unwrap_err();
+        assert!(e.message().contains("\"app\""), "{e}");
+        // The same rules for names: inside the folder, present.
+        let e = render("t", "{{index .T \"../x\"}}", &d).unwrap_err();
+        assert!(e.message().contains("../x"), "{e}");
+        let e = render("t", "{{index .T \"absent\"}}", &d).unwrap_err();
+        assert!(matches!(e, Error::Include { .. }), "{e}");
+    }
+
+    #[test]
     fn functions_with_range_and_pipes() {
         let d = data(&[
             ("L", Value::List(vec![s("a"), s("b")])),

@@ -35,6 +35,9 @@ pub enum Value {
     Block(Yaml),
     /// A folder whose files `index` includes, rendered as templates with the same data.
     Files(PathBuf),
+    /// A folder whose files `index` inserts as they are: manifests that are not templates,
+    /// whose `{{` (a CRD's description quoting a template, say) stay text.
+    Texts(PathBuf),
 }
 
 /// The basic kinds Go's comparison functions know.
@@ -94,7 +97,7 @@ impl Value {
             Value::Str(_) => "string",
             Value::List(_) => "[]interface {}",
             Value::Map(_) => "map[string]interface {}",
-            Value::Files(_) => "includes",
+            Value::Files(_) | Value::Texts(_) => "includes",
             Value::Block(y) => match y {
                 Yaml::Sequence(_) => "[]interface {}",
                 Yaml::Mapping(_) => "map[string]interface {}",
@@ -126,7 +129,7 @@ impl Value {
             Value::Str(s) => !s.is_empty(),
             Value::List(l) => !l.is_empty(),
             Value::Map(m) => !m.is_empty(),
-            Value::Files(_) => true,
+            Value::Files(_) | Value::Texts(_) => true,
             Value::Block(Yaml::Sequence(s)) => !s.is_empty(),
             Value::Block(Yaml::Mapping(m)) => !m.is_empty(),
             Value::Block(_) => self.plain().truth(),

@@ -20,7 +20,11 @@ pub(crate) struct Choices {
     pub branch: String,
     pub templates: String,
     pub bundle: String,
+    /// Include folders of the repository's templates, rendered (`render.includes`).
     pub includes: BTreeMap<String, String>,
+    /// Folders of the repository's manifests the generated templates insert as they are
+    /// (`render.files`).
+    pub files: BTreeMap<String, String>,
     pub csv_name: Option<String>,
     /// Template variables filled from the CSV parts: (variable, part path).
     pub csv_vars: Vec<(String, String)>,

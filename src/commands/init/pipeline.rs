@@ -152,6 +152,15 @@ fn render(s: &mut String, found: &Found, c: &Choices) {
             let _ = writeln!(s, "    {var}: {}", yq(dir));
         }
     }
+    if !c.files.is_empty() {
+        let _ = writeln!(
+            s,
+            "  files:                             # {{{{index .VAR \"FILE\"}}}} inserts FILE of the folder as it is"
+        );
+        for (var, dir) in &c.files {
+            let _ = writeln!(s, "    {var}: {}", yq(dir));
+        }
+    }
     let vars = var_values(Kind::Release, found, c);
     if !vars.is_empty() {
         let _ = writeln!(s, "  vars:");

@@ -1,6 +1,7 @@
 //! Everything `init` would write and say, computed without writing: the scan, what was found,
 //! the user's choices over it, and the files.
 
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Command;
 
@@ -83,6 +84,7 @@ pub(crate) fn plan(args: &InitArgs) -> Result<Plan, InitError> {
         templates: starter::TEMPLATES.into(),
         bundle: starter::BUNDLE.into(),
         includes: found.includes.clone(),
+        files: BTreeMap::new(),
         csv_name: found.csv_name.clone(),
         csv_vars: csv_vars(&found),
         app_registry: args.app_registry,
@@ -101,7 +103,8 @@ pub(crate) fn plan(args: &InitArgs) -> Result<Plan, InitError> {
                 .clone()
                 .unwrap_or_else(|| format!("{}.v{{version}}", c.package));
             let generated = starter::generate(&found, &c.package, &name, owner);
-            c.includes = generated.includes;
+            c.includes = BTreeMap::new();
+            c.files = generated.inserted;
             c.csv_name = Some(name);
             if let Some(csv) = &generated.starter_csv {
                 todo.push(format!(

@@ -104,6 +104,11 @@ pub(crate) fn found_lines(found: &Found, c: &Choices) -> Vec<String> {
             "includes {{{{index .{var} \"FILE\"}}}} from {dir}/"
         ));
     }
+    for (var, dir) in &c.files {
+        out.push(format!(
+            "inserts {{{{index .{var} \"FILE\"}}}} from {dir}/ as it is"
+        ));
+    }
     out.extend(found.notes.iter().cloned());
     out
 }
@@ -131,10 +136,11 @@ pub(crate) fn next_steps(found: &Found, c: &Choices) -> Vec<String> {
         "set these secrets in CI: OCI_USERNAME and OCI_PASSWORD for the bundle image {}{registry}, GITHUB_TOKEN for the release (GitHub Actions provides it)",
         c.bundle_image()
     ));
-    out.push(
-        "the catalog is written to catalog/ in the checkout: commit it from CI, or point catalog.dir elsewhere"
-            .into(),
-    );
+    out.push(format!(
+        "the catalog is kept in catalog/ on the {} branch of {}, pushed by the release job with GITHUB_TOKEN (contents: write): point catalog.target elsewhere to keep it in another repository or an image",
+        super::pipeline::CATALOG_BRANCH,
+        c.github.as_deref().unwrap_or("this repository"),
+    ));
     if c.github.is_none() {
         out.push("no GitHub remote found: the release target reads GITHUB_REPOSITORY or TRAVIS_REPO_SLUG (or pass --github OWNER/REPO)".into());
     }

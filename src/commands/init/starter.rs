@@ -23,8 +23,9 @@ pub(crate) const BUNDLE: &str = "bundle";
 pub(crate) struct Generated {
     /// (path relative to the repository, text).
     pub files: Vec<(String, String)>,
-    /// Include folders by variable.
-    pub includes: BTreeMap<String, String>,
+    /// Folders of the repository's manifests by variable, inserted as they are (not
+    /// templates: a CRD whose description quotes `{{ .value }}` stays as written).
+    pub inserted: BTreeMap<String, String>,
     /// The starting CSV, a new file the user must complete (and `init` never replaces).
     pub starter_csv: Option<String>,
 }
@@ -39,11 +40,11 @@ pub(crate) fn generate(
     let dir = format!("{TEMPLATES}/{BUNDLE}");
     let mut out = Generated {
         files: Vec::new(),
-        includes: BTreeMap::new(),
+        inserted: BTreeMap::new(),
         starter_csv: None,
     };
     let var_for = |folder: &str, out: &mut Generated| -> String {
-        if let Some((v, _)) = out.includes.iter().find(|(_, d)| *d == folder) {
+        if let Some((v, _)) = out.inserted.iter().find(|(_, d)| *d == folder) {
             return v.clone();
         }
         let base = match &found.layout {
@@ -53,11 +54,11 @@ pub(crate) fn generate(
         };
         let mut name = base.to_string();
         let mut n = 1;
-        while out.includes.contains_key(&name) {
+        while out.inserted.contains_key(&name) {
             n += 1;
             name = format!("{base}{n}");
         }
-        out.includes.insert(name.clone(), folder.to_string());
+        out.inserted.insert(name.clone(), folder.to_string());
         name
     };
     let csv_file = format!("{dir}/{package}.vVERSION.clusterserviceversion.yaml.in");

@@ -55,6 +55,9 @@ pub(crate) fn base_data(step: &RenderStep) -> Data {
     for (name, dir) in &step.includes {
         data.vars.insert(name.clone(), Value::Files(dir.clone()));
     }
+    for (name, dir) in &step.files {
+        data.vars.insert(name.clone(), Value::Texts(dir.clone()));
+    }
     for (k, v) in &step.vars {
         data.vars.insert(k.clone(), Value::from_yaml(v));
     }

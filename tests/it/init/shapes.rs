@@ -721,3 +721,72 @@ fn prometheus_operator_shape_takes_the_operator_not_its_admission_webhook() {
         .unwrap();
     assert_eq!(owned.len(), 2, "each CRD once: {owned:?}");
 }
+
+/// argocd-operator's shape: an operator-sdk catalog whose CRD descriptions quote Go templates
+/// (`{{ .app.path.path }}`, ApplicationSet's own syntax) and whose CSV description does too.
+/// `init` inserts the repository's manifests as they are (`render.files`), so they are never
+/// rendered as templates: the release runs, and the bundle image holds the text as written.
+#[test]
+fn argocd_shape_inserts_manifests_that_quote_templates_as_they_are() {
+    let repo = tempfile::tempdir().unwrap();
+    let r = repo.path();
+    let dir = "deploy/olm-catalog/argocd-operator/0.19.0";
+    let quoted =
+        "For ApplicationSet usage, `{{ .app.path.path }}` should be resolved by ApplicationSet";
+    let mut apps = crd("argoproj.io", "applicationsets", "ApplicationSet");
+    apps = apps.replace(
+        "        type: object\n",
+        &format!("        type: object\n        description: '{quoted}'\n"),
+    );
+    put(r, &format!("{dir}/argoproj.io_applicationsets.yaml"), &apps);
+    let text = csv(
+        "argocd-operator",
+        "0.19.0",
+        &[("applicationsets.argoproj.io", "ApplicationSet", "v1")],
+        &[(
+            "argocd-operator-controller-manager",
+            "argocd-operator-controller-manager",
+            "quay.io/argoprojlabs/argocd-operator:v0.19.0",
+        )],
+    )
+    .replace(
+        "  description: The argocd-operator operator.\n",
+        "  description: 'Paths such as {{ .path }} are ApplicationSet templates.'\n",
+    );
+    put(
+        r,
+        &format!("{dir}/argocd-operator.v0.19.0.clusterserviceversion.yaml"),
+        &text,
+    );
+    put(
+        r,
+        "deploy/olm-catalog/argocd-operator/argocd-operator.package.yaml",
+        "packageName: argocd-operator\nchannels:\n- name: alpha\n  currentCSV: argocd-operator.v0.19.0\ndefaultChannel: alpha\n",
+    );
+    let said = init(r, &[]);
+    assert!(
+        said.contains(&format!(
+            "inserts {{{{index .Catalog \"FILE\"}}}} from {dir}/ as it is"
+        )),
+        "{said}"
+    );
+    let pipeline = std::fs::read_to_string(r.join("pipelines/release.yaml")).unwrap();
+    assert!(
+        pipeline.contains("  files:") && pipeline.contains(&format!("    Catalog: {dir}")),
+        "{pipeline}"
+    );
+    assert!(!pipeline.contains("  includes:"), "{pipeline}");
+    run_variant(r, Path::new("."), "local", "0.20.0", &[], false);
+    let released = released_csv(r, "0.20.0", "argocd-operator");
+    assert_eq!(
+        released["spec"]["description"].as_str(),
+        Some("Paths such as {{ .path }} are ApplicationSet templates.")
+    );
+    let manifests = r.join("_out/argocd-operator-local/bundle-image/manifests");
+    let crd_text: String = std::fs::read_dir(&manifests)
+        .unwrap()
+        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+        .filter(|t| t.contains("kind: CustomResourceDefinition"))
+        .collect();
+    assert!(crd_text.contains(quoted), "{crd_text}");
+}

@@ -84,7 +84,7 @@ impl Exec<'_> {
             Value::Nil => out.push_str("<no value>"),
             Value::Block(y) => block::emit(out, y)
                 .map_err(|e| self.fail(pipe.pos, format!("{{{{{pipe}}}}}"), e))?,
-            Value::Files(_) => {
+            Value::Files(_) | Value::Texts(_) => {
                 return Err(self.fail(
                     pipe.pos,
                     format!("{{{{{pipe}}}}}"),
@@ -207,8 +207,15 @@ impl Exec<'_> {
 }
 
 impl Exec<'_> {
-    /// Reads `dir/name` and renders it as a template with the same data and functions.
-    pub(crate) fn include(&self, dir: &std::path::Path, name: &str, pos: usize) -> R<Value> {
+    /// Reads `dir/name` and, when `render`, renders it as a template with the same data and
+    /// functions; otherwise its text is the value.
+    pub(crate) fn include(
+        &self,
+        dir: &std::path::Path,
+        name: &str,
+        pos: usize,
+        render: bool,
+    ) -> R<Value> {
         let plain = std::path::Path::new(name)
             .components()
             .all(|c| matches!(c, std::path::Component::Normal(_)));
@@ -244,6 +251,9 @@ impl Exec<'_> {
                 source,
             }
         })?;
+        if !render {
+            return Ok(Value::Str(text));
+        }
         let shown = path.display().to_string();
         run(&shown, &text, self.data, self.root, self.include_depth + 1).map(Value::Str)
     }

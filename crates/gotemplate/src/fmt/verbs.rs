@@ -125,7 +125,7 @@ impl Printer {
             Value::Uint8(n) => self.fmt_integer(u64::from(*n), false, verb, &plain),
             Value::Float(f) => self.fmt_float_verb(*f, verb, &plain),
             Value::Str(s) => self.fmt_string(s, verb, &plain),
-            Value::Files(p) => self.pad(&p.display().to_string()),
+            Value::Files(p) | Value::Texts(p) => self.pad(&p.display().to_string()),
             Value::Block(_) | Value::Map(_) if plain.is_map() => {
                 let entries = plain.map_entries().unwrap_or_default();
                 if self.sharp_v {

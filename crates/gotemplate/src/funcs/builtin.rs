@@ -30,8 +30,12 @@ pub(super) fn index(exec: &mut Exec<'_>, args: &[Value], pos: usize) -> Res {
     for key in &args[1..] {
         item = match (&item, &*key.plain()) {
             (Value::Files(dir), Value::Str(name)) => exec
-                .include(&dir.clone(), name, pos)
+                .include(&dir.clone(), name, pos, true)
                 .map_err(|e| CallError::Template(Box::new(e)))?,
+            (Value::Texts(dir), Value::Str(name)) => {
+                exec.include(&dir.clone(), name, pos, false)
+                    .map_err(|e| CallError::Template(Box::new(e)))?
+            }
             (Value::Nil, _) => return Err("index of nil pointer".into()),
             (m, k) if m.is_map() => match k {
                 Value::Str(k) => m.map_get(k).unwrap_or(Value::Nil),

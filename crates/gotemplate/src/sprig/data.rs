@@ -25,7 +25,7 @@ pub(super) fn to_json(v: &Value) -> String {
 
 fn write_json(out: &mut String, v: &Value) -> bool {
     match &v.unblock() {
-        Value::Nil | Value::Files(_) => out.push_str("null"),
+        Value::Nil | Value::Files(_) | Value::Texts(_) => out.push_str("null"),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
         Value::Int(n) => out.push_str(&n.to_string()),
         Value::Uint8(n) => out.push_str(&n.to_string()),
@@ -106,7 +106,7 @@ fn json_string(out: &mut String, s: &str) {
 /// The value as Helm's `toYaml` sees it after its trip through JSON.
 fn json_yaml(v: &Value) -> Option<Yaml> {
     Some(match &v.unblock() {
-        Value::Nil | Value::Files(_) | Value::Block(_) => Yaml::Null,
+        Value::Nil | Value::Files(_) | Value::Texts(_) | Value::Block(_) => Yaml::Null,
         Value::Bool(b) => Yaml::Bool(*b),
         Value::Int(n) => Yaml::Number((*n).into()),
         Value::Uint8(n) => Yaml::Number(u64::from(*n).into()),
