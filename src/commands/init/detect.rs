@@ -157,6 +157,20 @@ fn read_plain(scan: &Scan, ask: &Ask) -> Result<Found, InitError> {
         found.csv_name = templates::csv_name(&file.text);
         if matches!(layout, Layout::Kubebuilder { .. }) {
             found.csv_base = file.of_kind("ClusterServiceVersion").next().cloned();
+            // operator-sdk names the CSV base after the project (`PROJECT.v0.0.0`), and the
+            // bundle's package after it too: a better name than the Deployment's, which
+            // config/default's prefix and suffix decorate.
+            if found.package.is_none()
+                && let Some(stem) = found
+                    .csv_name
+                    .as_deref()
+                    .and_then(|n| n.strip_suffix(".v{version}"))
+            {
+                found.package = Some((
+                    stem.to_string(),
+                    format!("the name of the CSV base {}", file.rel),
+                ));
+            }
         }
     }
     match built {

@@ -203,7 +203,7 @@ fn kubebuilder() -> tempfile::TempDir {
     put(
         r,
         "config/manifests/bases/widget.clusterserviceversion.yaml",
-        "apiVersion: operators.coreos.com/v1alpha1\nkind: ClusterServiceVersion\nmetadata:\n  name: widget.v0.0.0\nspec:\n  displayName: Widget\n  version: 0.0.0\n",
+        "apiVersion: operators.coreos.com/v1alpha1\nkind: ClusterServiceVersion\nmetadata:\n  name: widget.v0.0.0\nspec:\n  displayName: Widget\n  version: 0.0.0\n  install:\n    spec:\n      deployments: null\n    strategy: \"\"\n",
     );
     repo
 }
@@ -229,6 +229,7 @@ fn init_on_a_kubebuilder_tree_without_kustomize_says_what_to_run() {
     let said = stderr(&out);
     for needle in [
         "found: layout: kubebuilder config/ (CSV base config/manifests/bases/widget.clusterserviceversion.yaml; objects from config/'s bases, not built)",
+        "found: package widget (from the name of the CSV base config/manifests/bases/widget.clusterserviceversion.yaml)",
         "found: Deployment controller-manager in config/manager/manager.yaml",
         "found: config/default/manager_patch.yaml is a kustomize patch, not a Deployment of its own: not taken",
         "found: service account controller-manager: clusterPermissions from manager-role (config/rbac/role.yaml)",
@@ -236,6 +237,16 @@ fn init_on_a_kubebuilder_tree_without_kustomize_says_what_to_run() {
     ] {
         assert!(said.contains(needle), "missing {needle:?} in\n{said}");
     }
+    // The CSV base's `deployments: null` (as operator-sdk writes it) takes the Deployment.
+    let err = run_variant(r, Path::new("."), "local", "0.1.0", &[], false);
+    assert!(err.contains("bundle valid under profile modern"), "{err}");
+    let csv =
+        super::yaml(&r.join("_out/local/release/v0.1.0/widget.v0.1.0.clusterserviceversion.yaml"));
+    assert_eq!(
+        csv["spec"]["install"]["spec"]["deployments"][0]["name"].as_str(),
+        Some("controller-manager"),
+        "{csv:?}"
+    );
 }
 
 #[test]
@@ -262,6 +273,7 @@ fn init_on_a_kubebuilder_tree_reads_what_kustomize_builds() {
     let said = stderr(&out);
     for needle in [
         "found: layout: kubebuilder config/ (CSV base config/manifests/bases/widget.clusterserviceversion.yaml; objects from olm/kustomize/default.yaml)",
+        "found: package widget (from the name of the CSV base config/manifests/bases/widget.clusterserviceversion.yaml)",
         "found: Deployment widget-controller-manager in olm/kustomize/default.yaml",
         "found: service account controller-manager: clusterPermissions from widget-manager-role (olm/kustomize/default.yaml)",
         "found: CRD widgets.example.com in config/crd/bases/example.com_widgets.yaml",

@@ -311,6 +311,10 @@ pub(crate) fn apply(csv: &mut Value, parts: &Parts) -> Result<(), CsvError> {
         let slot = install
             .entry("deployments".into())
             .or_insert_with(|| Value::Sequence(Vec::new()));
+        // `deployments: null` is what operator-sdk writes into a CSV base: no deployments yet.
+        if slot.is_null() {
+            *slot = Value::Sequence(Vec::new());
+        }
         let list = slot.as_sequence_mut().ok_or(CsvError::DeploymentsNotList)?;
         for d in &parts.deployments {
             match list

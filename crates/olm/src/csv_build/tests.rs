@@ -90,3 +90,20 @@ fn apply_replaces_parts_in_place() {
         y("op")
     );
 }
+
+/// operator-sdk's CSV base says `deployments: null` (no deployments yet): the parts' deployments
+/// are set there; a value that is neither a list nor null is still an error.
+#[test]
+fn apply_sets_deployments_into_a_null_list_of_a_csv_base() {
+    let text = "metadata: {name: x}\nspec:\n  install:\n    strategy: ''\n    spec:\n      deployments: null\n";
+    let mut csv = y(text);
+    apply(&mut csv, &parts()).unwrap();
+    let deployments = csv["spec"]["install"]["spec"]["deployments"]
+        .as_sequence()
+        .unwrap();
+    assert_eq!(deployments.len(), 1);
+    assert_eq!(deployments[0]["name"], y("op"));
+    let mut bad = y(&text.replace("deployments: null", "deployments: op"));
+    let e = apply(&mut bad, &parts()).unwrap_err();
+    assert!(matches!(e, CsvError::DeploymentsNotList), "{e}");
+}
