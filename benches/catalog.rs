@@ -12,38 +12,24 @@
 //! each bundle with an `olm.package` property, three `olm.gvk` properties and a
 //! digest-pinned image.
 
-use std::hint::black_box;
+mod support;
+use support::digest;
+
 use std::path::Path;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use olm_release_olm::fbc::{self, AddBundle, Catalog, Entry, Property, disk};
 
-/// Runs `f` at least 5 times and for at least ~1 s; prints and returns the median.
-fn time<T>(name: &str, mut setup: impl FnMut(), mut f: impl FnMut() -> T) -> Duration {
-    let mut runs = Vec::new();
-    let start = Instant::now();
-    while runs.len() < 5 || (start.elapsed() < Duration::from_secs(1) && runs.len() < 500) {
-        setup();
-        let t = Instant::now();
-        black_box(f());
-        runs.push(t.elapsed());
-    }
-    runs.sort();
-    let median = runs[runs.len() / 2];
-    println!(
-        "{name:<52} {:>9.3} ms  (median of {}, min {:.3} ms)",
-        median.as_secs_f64() * 1e3,
-        runs.len(),
-        runs[0].as_secs_f64() * 1e3
-    );
-    median
-}
+const RUNS: support::Runs = support::Runs {
+    runs: 5,
+    for_at_least: Duration::from_secs(1),
+    at_most: 500,
+    width: 52,
+};
 
-fn digest(seed: usize) -> String {
-    format!(
-        "{:064x}",
-        (seed as u128).wrapping_mul(0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835)
-    )
+/// Times `f` after `setup` with this benchmark's repetitions ([`support::time`]).
+fn time<T>(name: &str, setup: impl FnMut(), f: impl FnMut() -> T) -> Duration {
+    support::time(name, RUNS, setup, f)
 }
 
 fn name(i: usize) -> String {

@@ -10,33 +10,26 @@
 //! The bundle is `_out/bench/bundles/100` (made by `scripts/bench.sh`, KubeVirt-shaped) when
 //! present, else a synthetic 100-CSV chain built here.
 
-use std::hint::black_box;
+mod support;
+
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use olm_release_olm::archive::{self, Layout};
 use olm_release_olm::validate::{self, Options, Profile};
 use olm_release_olm::{Bundle, Channel, Manifest, PackageManifest};
 use serde_yaml_ng::Value;
 
-/// Runs `f` at least 5 times and for at least ~1 s; prints and returns the median.
-fn time<T>(name: &str, mut f: impl FnMut() -> T) -> Duration {
-    let mut runs = Vec::new();
-    let start = Instant::now();
-    while runs.len() < 5 || (start.elapsed() < Duration::from_secs(1) && runs.len() < 1000) {
-        let t = Instant::now();
-        black_box(f());
-        runs.push(t.elapsed());
-    }
-    runs.sort();
-    let median = runs[runs.len() / 2];
-    println!(
-        "{name:<44} {:>10.3} ms  (median of {}, min {:.3} ms)",
-        median.as_secs_f64() * 1e3,
-        runs.len(),
-        runs[0].as_secs_f64() * 1e3
-    );
-    median
+const RUNS: support::Runs = support::Runs {
+    runs: 5,
+    for_at_least: Duration::from_secs(1),
+    at_most: 1000,
+    width: 44,
+};
+
+/// Times `f` with this benchmark's repetitions ([`support::time`]).
+fn time<T>(name: &str, f: impl FnMut() -> T) -> Duration {
+    support::time(name, RUNS, || {}, f)
 }
 
 /// A CSV shaped like KubeVirt's: a base64 icon, an install strategy with rules and a

@@ -12,6 +12,9 @@
 //! Targets: the release costs at most 1.2x what it costs in an empty catalog, with a peak
 //! heap of at most 64 MiB.
 
+mod support;
+use support::digest;
+
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::hint::black_box;
 use std::path::Path;
@@ -54,32 +57,16 @@ fn peak_mib<T>(f: impl FnOnce() -> T) -> f64 {
     (PEAK.load(Ordering::Relaxed) - before) as f64 / (1 << 20) as f64
 }
 
-/// Runs `f` after `setup` at least 15 times and for at least ~2 s; the median.
-fn time<T>(name: &str, mut setup: impl FnMut(), mut f: impl FnMut() -> T) -> Duration {
-    let mut runs = Vec::new();
-    let start = Instant::now();
-    while runs.len() < 15 || (start.elapsed() < Duration::from_secs(2) && runs.len() < 400) {
-        setup();
-        let t = Instant::now();
-        black_box(f());
-        runs.push(t.elapsed());
-    }
-    runs.sort();
-    let median = runs[runs.len() / 2];
-    println!(
-        "{name:<60} {:>8.3} ms  (median of {}, min {:.3} ms)",
-        median.as_secs_f64() * 1e3,
-        runs.len(),
-        runs[0].as_secs_f64() * 1e3
-    );
-    median
-}
+const RUNS: support::Runs = support::Runs {
+    runs: 15,
+    for_at_least: Duration::from_secs(2),
+    at_most: 400,
+    width: 60,
+};
 
-fn digest(seed: usize) -> String {
-    format!(
-        "{:064x}",
-        (seed as u128).wrapping_mul(0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835)
-    )
+/// Times `f` after `setup` with this benchmark's repetitions ([`support::time`]).
+fn time<T>(name: &str, setup: impl FnMut(), f: impl FnMut() -> T) -> Duration {
+    support::time(name, RUNS, setup, f)
 }
 
 /// A CSV shaped like a community operator's: a long description, alm-examples, install modes,

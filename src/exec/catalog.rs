@@ -164,9 +164,22 @@ fn write_template(
         target: path.display().to_string(),
         digest: None,
     };
-    report.block(&disk::diff(&changes), show_diff);
+    apply(dir, &changes, write, show_diff, report, gate)
+}
+
+/// Shows the diff of `changes` (always when `show_diff`, else with `-v`) and applies them under
+/// `dir` if the gate allows `write` (the catalog step's folder and template writes).
+fn apply(
+    dir: &Path,
+    changes: &[FileChange],
+    write: Write,
+    show_diff: bool,
+    report: &Reporter,
+    gate: &dyn Gate,
+) -> Result<()> {
+    report.block(&disk::diff(changes), show_diff);
     if gate.allow(&write) {
-        disk::apply(dir, &changes)?;
+        disk::apply(dir, changes)?;
         gate.done(write);
     }
     Ok(())
@@ -229,10 +242,5 @@ pub(super) fn write(
         ),
         digest: None,
     };
-    report.block(&disk::diff(&changes), show_diff);
-    if gate.allow(&write) {
-        disk::apply(dir, &changes)?;
-        gate.done(write);
-    }
-    Ok(())
+    apply(dir, &changes, write, show_diff, report, gate)
 }

@@ -17,7 +17,7 @@ use super::context::Exec;
 use super::errors::AssetError;
 use super::outputs::AssetSources;
 use crate::error::{Error, Result};
-use crate::plan::{AssetSpec, Notes, ReleaseStep, ReleaseTarget, Sums};
+use crate::plan::{AssetSpec, GitHubJob, Notes, ReleaseStep, ReleaseTarget, Sums};
 use olm_release_base::Class;
 use olm_release_http::events::Gate;
 use olm_release_targets::{Asset, dir, github};
@@ -44,22 +44,32 @@ pub(crate) async fn run(
             gate,
         )?),
         ReleaseTarget::GitHub(job) => {
-            let req = github::Request {
-                api: &job.api,
-                owner: &job.owner,
-                repo: &job.repo,
-                tag: &step.tag,
-                prerelease: step.prerelease,
-                draft: step.draft,
-                force: step.force,
-                body: notes.as_deref(),
-            };
+            let req = request(step, job, notes.as_deref());
             let client = match &job.token {
                 Some(_) => Some(exec.github(job)?),
                 None => None,
             };
             Ok(github::publish(&req, client, &assets, gate, &*exec.events()).await?)
         }
+    }
+}
+
+/// The GitHub client's request for `step`'s release in `job`'s repository, with `body` as its
+/// notes: what the release step publishes and what the check before the first write reads.
+pub(super) fn request<'a>(
+    step: &'a ReleaseStep,
+    job: &'a GitHubJob,
+    body: Option<&'a str>,
+) -> github::Request<'a> {
+    github::Request {
+        api: &job.api,
+        owner: &job.owner,
+        repo: &job.repo,
+        tag: &step.tag,
+        prerelease: step.prerelease,
+        draft: step.draft,
+        force: step.force,
+        body,
     }
 }
 

@@ -9,7 +9,7 @@
 
 use super::context::Exec;
 use super::outputs::AssetSources;
-use super::release_assets::resolve;
+use super::release_assets::{request, resolve};
 use crate::error::Result;
 use crate::plan::{ReleaseTarget, Step};
 use olm_release_targets::github;
@@ -45,16 +45,7 @@ pub(super) async fn run(exec: &Exec<'_>, sources: AssetSources<'_>) -> Result<()
         return Ok(());
     };
     let client = exec.github(job)?;
-    let req = github::Request {
-        api: &job.api,
-        owner: &job.owner,
-        repo: &job.repo,
-        tag: &step.tag,
-        prerelease: step.prerelease,
-        draft: step.draft,
-        force: step.force,
-        body: None,
-    };
+    let req = request(step, job, None);
     if let Some(refusal) = github::refusal(&req, client, &assets).await? {
         return Err(refusal.into());
     }
