@@ -8,6 +8,7 @@
 //! are rendered files. Each stage names the sections it needs; a missing one is a
 //! problem naming the stage and the `stages:` line.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use super::checks;
@@ -357,7 +358,7 @@ impl<'a> Builder<'a> {
                 "default_channel '{d}' is not among this release's channels; the package file must declare it"
             ));
         }
-        let includes = spec
+        let includes: BTreeMap<String, PathBuf> = spec
             .includes
             .iter()
             .map(|(k, dir)| (k.clone(), resolve_path(&s.source, Path::new(dir))))
@@ -370,11 +371,23 @@ impl<'a> Builder<'a> {
                 ),
             );
         }
-        let files = spec
+        let files: BTreeMap<String, PathBuf> = spec
             .files
             .iter()
             .map(|(k, dir)| (k.clone(), resolve_path(&s.source, Path::new(dir))))
             .collect();
+        for (key, folders) in [("includes", &includes), ("files", &files)] {
+            for (name, dir) in folders.iter().filter(|(_, d)| !d.is_dir()) {
+                self.problem(
+                    s.file.at(&["render", key, name]),
+                    format!(
+                        "render.{key}.{name}: {} is not a folder (paths are relative to --source {})",
+                        dir.display(),
+                        s.source.display()
+                    ),
+                );
+            }
+        }
         Some(RenderStep {
             templates,
             templates_shown: spec.templates.trim_end_matches('/').to_string(),

@@ -234,3 +234,24 @@ fn a_variable_in_both_includes_and_files_is_a_problem_with_its_line() {
         "{err}"
     );
 }
+
+/// A folder of `render.includes` or `render.files` that does not exist is a problem with its
+/// line, both named in one run, before anything renders.
+#[test]
+fn include_and_file_folders_that_do_not_exist_are_problems_with_their_lines() {
+    let work = sample(|t| {
+        t.replace(
+            "  templates: fixtures/sample-operator/olm\n",
+            "  templates: fixtures/sample-operator/olm\n  includes:\n    Generated: manifests/generated\n  files:\n    Bundle: bundle/manifests\n",
+        )
+    });
+    let o = work.run(&["plan", "pipelines/sample.yaml"], &[]);
+    assert_code(&o, 2);
+    let err = stderr(&o);
+    for want in [
+        "pipelines/sample.yaml:10: render.includes.Generated: ./manifests/generated is not a folder",
+        "pipelines/sample.yaml:12: render.files.Bundle: ./bundle/manifests is not a folder",
+    ] {
+        assert!(err.contains(want), "{want}\n{err}");
+    }
+}
