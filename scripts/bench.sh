@@ -156,6 +156,12 @@ if [ "${BENCH_MIGRATE:-1}" != 0 ]; then
     | tee "$out/migrate.txt"
 fi
 
+# 6c. A release into an oci: layout whose index.json holds 300,000 manifests (issue 26): peak
+#     memory beyond the file (scripts/bench_layout_index.sh; BENCH_LAYOUT_INDEX=0 leaves it out).
+if [ "${BENCH_LAYOUT_INDEX:-1}" != 0 ]; then
+  BENCH_BIN="$bin" bash scripts/bench_layout_index.sh | tee "$out/layout-index.txt"
+fi
+
 # 7. Bundle image build + push against `skopeo copy` of the same image (scripts/bench_oci.sh;
 #    BENCH_OCI=0 leaves it out).
 if [ "${BENCH_OCI:-1}" != 0 ]; then

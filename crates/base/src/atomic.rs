@@ -17,6 +17,15 @@ use std::path::Path;
 /// Writes `bytes` to `path` atomically, creating its folder; the temporary file is removed
 /// when anything fails.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    write_atomic_with(path, |out| out.write_all(bytes))
+}
+
+/// As [`write_atomic`], with the bytes written by `fill` into the temporary file as they are
+/// produced (buffered), so a large file is never held whole in memory first.
+pub fn write_atomic_with(
+    path: &Path,
+    fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> std::io::Result<()> {
     let parent = path.parent().unwrap_or(Path::new("."));
     fs::create_dir_all(parent)?;
     remove_stale_temps(parent);
@@ -26,8 +35,9 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         .unwrap_or_default();
     let tmp = temp_beside(&parent.join(name));
     let result = (|| {
-        let mut f = fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
+        let mut out = std::io::BufWriter::new(fs::File::create(&tmp)?);
+        fill(&mut out)?;
+        let f = out.into_inner().map_err(std::io::IntoInnerError::into_error)?;
         f.sync_all()?;
         fs::rename(&tmp, path)
     })();

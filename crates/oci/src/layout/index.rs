@@ -1,7 +1,8 @@
 //! `index.json`, read and rewritten in memory bounded by the file: the file is parsed as a
 //! stream, entries are kept as borrowed raw JSON (no value tree), and a look-up keeps only the
 //! entry it wants. A 64 MiB index of 300,000 manifests costs its bytes and, to rewrite it, one
-//! pointer per entry, where a parsed tree cost 16 times its size.
+//! pointer per entry (and a tag per entry when another tool left it unsorted), written to the
+//! file as it is produced, where a parsed tree cost 16 times its size.
 //!
 //! The rewritten index is written as before: keys sorted (`manifests`, `mediaType`,
 //! `schemaVersion`), compact, entries sorted by tag, existing entries byte for byte.
@@ -177,31 +178,48 @@ pub(crate) fn entries(bytes: &[u8]) -> Result<Vec<&RawValue>, String> {
 /// Writes the index holding `kept` and `new` (tagged `tag`), entries sorted by tag (untagged
 /// first), as `{"manifests":[…],"mediaType":…,"schemaVersion":2}`.
 pub(crate) fn write(
-    out: &mut impl Write,
-    mut kept: Vec<&RawValue>,
+    out: &mut (impl Write + ?Sized),
+    kept: Vec<&RawValue>,
     tag: &str,
     new: &RawValue,
     media_type: &str,
 ) -> std::io::Result<()> {
     let sorted = kept.windows(2).all(|w| tag_of(w[0]) <= tag_of(w[1]));
-    if !sorted {
-        let mut keyed: Vec<(Option<Cow<str>>, &RawValue)> =
-            kept.iter().map(|r| (tag_of(r), *r)).collect();
-        keyed.sort_by(|a, b| a.0.cmp(&b.0));
-        kept = keyed.into_iter().map(|(_, r)| r).collect();
-    }
-    let at = kept.partition_point(|r| tag_of(r).as_deref() <= Some(tag));
     out.write_all(b"{\"manifests\":[")?;
-    let all = kept[..at].iter().chain([&new]).chain(&kept[at..]);
-    for (i, raw) in all.enumerate() {
+    if sorted {
+        let at = kept.partition_point(|r| tag_of(r).as_deref() <= Some(tag));
+        let all = kept[..at].iter().copied().chain([new]).chain(kept[at..].iter().copied());
+        entries_to(out, all)?;
+    } else {
+        // An index other tools appended to: sorted by tag here, each tag read once (the
+        // pointers are consumed into the keyed list, never held twice).
+        let mut keyed: Vec<(Option<Cow<str>>, &RawValue)> = Vec::with_capacity(kept.len() + 1);
+        keyed.extend(kept.into_iter().map(|r| (tag_of(r), r)));
+        keyed.push((Some(Cow::Borrowed(tag)), new));
+        // Equal tags keep their order in the file (the entries point into it), as a stable
+        // sort would, without a stable sort's scratch copy of the list.
+        keyed.sort_unstable_by(|a, b| {
+            (&a.0, a.1.get().as_ptr()).cmp(&(&b.0, b.1.get().as_ptr()))
+        });
+        entries_to(out, keyed.iter().map(|(_, r)| *r))?;
+    }
+    let tail = serde_json::json!({"mediaType": media_type, "schemaVersion": 2}).to_string();
+    out.write_all(b"],")?;
+    out.write_all(&tail.as_bytes()[1..])
+}
+
+/// Writes `entries` separated by commas.
+fn entries_to<'r>(
+    out: &mut (impl Write + ?Sized),
+    entries: impl Iterator<Item = &'r RawValue>,
+) -> std::io::Result<()> {
+    for (i, raw) in entries.enumerate() {
         if i > 0 {
             out.write_all(b",")?;
         }
         out.write_all(raw.get().as_bytes())?;
     }
-    let tail = serde_json::json!({"mediaType": media_type, "schemaVersion": 2}).to_string();
-    out.write_all(b"],")?;
-    out.write_all(&tail.as_bytes()[1..])
+    Ok(())
 }
 
 #[cfg(test)]

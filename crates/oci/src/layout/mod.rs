@@ -200,11 +200,13 @@ impl Layout {
             path: self.root.clone(),
             detail: e.to_string(),
         })?;
-        let mut out = Vec::with_capacity(bytes.len() + 512);
-        index::write(&mut out, kept, tag, &entry, INDEX_MEDIA_TYPE)
-            .map_err(|e| OciError::io(self.root.join("index.json"), e))?;
-        drop(bytes);
-        write(&self.root.join("index.json"), &out)?;
+        // Written to the temporary file as it is produced: the index's bytes and one pointer
+        // per entry are all this holds, never a second copy of the index.
+        let path = self.root.join("index.json");
+        olm_release_base::atomic::write_atomic_with(&path, |out| {
+            index::write(out, kept, tag, &entry, INDEX_MEDIA_TYPE)
+        })
+        .map_err(|e| OciError::io(&path, e))?;
         Ok(true)
     }
 
