@@ -37,7 +37,9 @@ pub fn write_atomic_with(
     let result = (|| {
         let mut out = std::io::BufWriter::new(fs::File::create(&tmp)?);
         fill(&mut out)?;
-        let f = out.into_inner().map_err(std::io::IntoInnerError::into_error)?;
+        let f = out
+            .into_inner()
+            .map_err(std::io::IntoInnerError::into_error)?;
         f.sync_all()?;
         fs::rename(&tmp, path)
     })();

@@ -188,7 +188,11 @@ pub(crate) fn write(
     out.write_all(b"{\"manifests\":[")?;
     if sorted {
         let at = kept.partition_point(|r| tag_of(r).as_deref() <= Some(tag));
-        let all = kept[..at].iter().copied().chain([new]).chain(kept[at..].iter().copied());
+        let all = kept[..at]
+            .iter()
+            .copied()
+            .chain([new])
+            .chain(kept[at..].iter().copied());
         entries_to(out, all)?;
     } else {
         // An index other tools appended to: sorted by tag here, each tag read once (the
@@ -198,9 +202,7 @@ pub(crate) fn write(
         keyed.push((Some(Cow::Borrowed(tag)), new));
         // Equal tags keep their order in the file (the entries point into it), as a stable
         // sort would, without a stable sort's scratch copy of the list.
-        keyed.sort_unstable_by(|a, b| {
-            (&a.0, a.1.get().as_ptr()).cmp(&(&b.0, b.1.get().as_ptr()))
-        });
+        keyed.sort_unstable_by(|a, b| (&a.0, a.1.get().as_ptr()).cmp(&(&b.0, b.1.get().as_ptr())));
         entries_to(out, keyed.iter().map(|(_, r)| *r))?;
     }
     let tail = serde_json::json!({"mediaType": media_type, "schemaVersion": 2}).to_string();
