@@ -118,24 +118,25 @@ def use_leaves(tree):
 
 @functools.cache
 def path_roots(text):
-    """The names stripped source `text` starts paths with: (sure, unless bound locally).
+    """The names stripped source `text` starts paths with, its own items left out.
 
-    Sure are `::name::…`, `use name…` and `extern crate name`; the others are `name::…`,
-    which is the file's own item where it binds `name` itself (`mod name`, or a `use` from
-    its own crate), and the crate otherwise.
+    A path starts with a crate in `::name::…`, `extern crate name`, and in `use name…` and
+    `name::…` unless the file binds `name` itself: a `mod name` it declares, or a name it
+    imports from its own crate (`use crate::…::name`, `use super::name as name`).
     """
     sure = set(re.findall(r'(?<![\w:])::\s*(\w+)\s*::', text))
     sure.update(re.findall(r'\bextern\s+crate\s+(\w+)', text))
     local = set(re.findall(r'\bmod\s+(\w+)', text))
+    used = set()
     for m in re.finditer(r'\buse\s+([^;]*);', text):
         for segs, alias in use_leaves(m.group(1)):
             if segs and segs[0] in ('crate', 'self', 'super'):
                 if len(segs) > 1:
                     local.add(alias or segs[-1])
             elif segs:
-                sure.add(segs[0])
-    maybe = set(re.findall(r'(?<![\w:])(\w+)\s*::', text)) - local
-    return sure | maybe
+                used.add(segs[0])
+    used.update(re.findall(r'(?<![\w:])(\w+)\s*::', text))
+    return sure | (used - local)
 
 
 def rust_files(path):
@@ -163,15 +164,22 @@ class Package:
                 test_files.add(os.path.join(here, mod + '.rs'))
                 test_files.update(rust_files(os.path.join(here, mod)))
         # A file under a `#[cfg(test)] mod x;` is test code through and through.
-        for path in list(self.sources):
-            if path in test_files or any(path.startswith(d + os.sep) for d in
-                                         (f[:-3] for f in test_files)):
-                self.sources[path] = (self.sources[path][0], '')
+        for path in test_files & set(self.sources):
+            self.sources[path] = (self.sources[path][0], '')
+        # Tests, benches and examples: their folders, and the folder of any such target whose
+        # `path` Cargo.toml sets elsewhere.
+        folders = [os.path.join(folder, sub) for sub in ('tests', 'benches', 'examples')]
+        for table in ('test', 'bench', 'example'):
+            for target in self.toml.get(table, []):
+                if 'path' in target:
+                    folders.append(os.path.dirname(os.path.join(folder, target['path'])))
         self.tests = {}
-        for sub in ('tests', 'benches', 'examples'):
-            for path in rust_files(os.path.join(folder, sub)):
-                self.tests[path] = strip(open(path, encoding='utf-8').read())
-        build = os.path.join(folder, 'build.rs')
+        for sub in folders:
+            for path in rust_files(sub):
+                if path not in self.sources:
+                    self.tests[path] = strip(open(path, encoding='utf-8').read())
+        build = self.toml.get('package', {}).get('build', 'build.rs')
+        build = os.path.join(folder, build) if isinstance(build, str) else ''
         self.build = {build: strip(open(build).read())} if os.path.isfile(build) else {}
 
     def tables(self):
