@@ -1,4 +1,4 @@
-//! The catalog stage's cost on a large catalog (issue 14, item 8): adding a release's bundle to
+//! The catalog stage's cost on a large catalog: adding a release's bundle to
 //! a file-based catalog of 500 bundles and validating the whole catalog, as the catalog stage
 //! does it — read the folder, add, validate with the `opm validate` rules, render, and write
 //! what changed — with the parts timed alone too. Standard harness, `std::time::Instant`.

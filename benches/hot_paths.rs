@@ -1,4 +1,4 @@
-//! Micro-benchmarks of the hot paths of `publish` and fetch-previous (issue 10), with the
+//! Micro-benchmarks of the hot paths of `publish` and fetch-previous, with the
 //! standard harness and `std::time::Instant` (no criterion, to keep the build lean):
 //! YAML parse and serialise of one CSV, reading a 100-CSV bundle folder, flattening it,
 //! tar + gzip + sha256 of it, unpacking it, and validating it (in memory and as the verify stage

@@ -1,4 +1,4 @@
-//! Adding a release to an OperatorHub-sized catalog (issue 26, item 4), in one run: a catalog
+//! Adding a release to an OperatorHub-sized catalog, in one run: a catalog
 //! generated here (not committed) shaped like OperatorHub's — 400 packages, 8,000 bundles, one
 //! folder per package, each entry with `olm.csv.metadata`, `olm.gvk` and `relatedImages` built by
 //! the same entry builder as a release — and the catalog stage's operation on it (build the
@@ -201,8 +201,8 @@ fn stage(root: &Path, package: &str, version: &str, seed: usize) -> usize {
     changes.len()
 }
 
-/// The catalog stage before issue 26, for comparison: the whole catalog read in full, validated,
-/// rendered in one layout and compared with the disk.
+/// The catalog stage as it was before it read only the package's part, for comparison: the
+/// whole catalog read in full, validated, rendered in one layout and compared with the disk.
 fn stage_whole(root: &Path, package: &str, version: &str, seed: usize) -> usize {
     let req = request(package, version, None, seed);
     let loaded = disk::read(root).expect("reads");

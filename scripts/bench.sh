@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Performance of olm-release against operator-courier and the floor, in one run (issue 10).
+# Performance of olm-release against operator-courier and the floor, in one run.
 #
 #   scripts/bench.sh                 # N = 10, 100, 500; 3 repeats each; medians
 #   BENCH_SIZES=10,100 BENCH_REPEATS=1 scripts/bench.sh     # quicker
@@ -143,20 +143,20 @@ python3 scripts/bench_measure.py --bin "$bin" --appr "$APPR_URL" --bundles "$out
   --model "$model" --work "$out/work" --out "$out/results.json" --extra "$extra"
 echo "binary: $size bytes; olm-release --version: $startup_ms ms ($startup_tool); release build step: ${build_s}s"
 
-# 6. The catalog stage on a 500-bundle catalog (issue 14), and on an OperatorHub-sized catalog
-#    (issue 26: 400 packages, 8,000 bundles; ratios to an empty catalog and peak heap).
+# 6. The catalog stage on a 500-bundle catalog, and on an OperatorHub-sized catalog (400
+#    packages, 8,000 bundles; ratios to an empty catalog and peak heap).
 log "cargo bench --bench catalog"
 cargo bench --quiet --bench catalog | tee "$out/catalog.txt"
 log "cargo bench --bench operatorhub"
 cargo bench --quiet --bench operatorhub | tee "$out/operatorhub.txt"
-# 6b. migrate of a 70-release history (issue 26): peak memory against 64 MiB + the largest
+# 6b. migrate of a 70-release history: peak memory against 64 MiB + the largest
 #     release (scripts/bench_migrate.sh; BENCH_MIGRATE=0 leaves it out).
 if [ "${BENCH_MIGRATE:-1}" != 0 ]; then
   BENCH_BIN="$bin" bash scripts/bench_migrate.sh "$model_dir/model.csv.yaml" "$model_dir/model.crd.yaml" "$package" \
     | tee "$out/migrate.txt"
 fi
 
-# 6c. A release into an oci: layout whose index.json holds 300,000 manifests (issue 26): peak
+# 6c. A release into an oci: layout whose index.json holds 300,000 manifests: peak
 #     memory beyond the file (scripts/bench_layout_index.sh; BENCH_LAYOUT_INDEX=0 leaves it out).
 if [ "${BENCH_LAYOUT_INDEX:-1}" != 0 ]; then
   BENCH_BIN="$bin" bash scripts/bench_layout_index.sh | tee "$out/layout-index.txt"

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Time and peak memory of `olm-release verify` and `graph` on hostile bundles (issue 17).
+"""Time and peak memory of `olm-release verify` and `graph` on hostile bundles.
 
     bench_budgets.py --bin target/release/olm-release [--baseline OLD_BIN] [--out DIR]
                      [--commands verify,graph] [--only NAME,...]
@@ -15,7 +15,7 @@ table; every child runs under an address-space cap (BENCH_AS_MIB, default 4096) 
 shows as "cap" or "timeout".
 
 Inputs:
-  bomb            1 GiB of zeros in one tar entry, gzip -9 (about 1 MB): the issue's bomb
+  bomb            1 GiB of zeros in one tar entry, gzip -9 (about 1 MB): a gzip bomb
   bomb-entries    100 entries of 8 MiB zeros (each under any size limit: the ratio catches it)
   tiny-2.5MB      a flattened bundle whose CSV list is 3.9 M tiny items (random digits), 2.5 MB gz
   tiny-values     one CSV with a 500,000-item keywords list: just under the default value budget

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Reading a large oci: layout index (issue 26): the catalog-only sample publishes into an image
+# Reading a large oci: layout index: the catalog-only sample publishes into an image
 # layout whose index.json has been padded with N other tagged manifests (default 300,000, about
 # 64 MiB, as in the hostile-input probe that cost 1.0 GB), and the peak resident memory (GNU
 # time) of that release is compared with the same release into a layout of two entries. The

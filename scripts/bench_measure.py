@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The measurements of scripts/bench.sh, side by side, in one run (issue 10).
+"""The measurements of scripts/bench.sh, side by side, in one run.
 
 For each bundle size N it times, on the same bundle folder and the same appr server:
   (a) olm-release publish DIR            read + package + verify + push (+ proof by pull-back)

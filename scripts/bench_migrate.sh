@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# migrate of a long app-registry history (issue 26): a package with 70 cumulative releases (the
+# migrate of a long app-registry history: a package with 70 cumulative releases (the
 # newest carrying all 70 CSVs, as the 2019 path carried them) in a dir: registry, migrated to an
 # oci: layout and a file-based catalog; peak resident memory (GNU time) against the target of
 # 64 MiB plus the largest release (its uncompressed size), and the time.

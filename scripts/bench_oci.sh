@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Bundle image build + push against the floor: `skopeo copy` of the same image from an OCI
-# layout to the same registry (issue 14, item 8; target: olm-release ≤ 1.3× the floor).
+# layout to the same registry (target: olm-release ≤ 1.3× the floor).
 #
 #   scripts/bench_oci.sh                  # 15 runs of each, interleaved; medians
 #   BENCH_OCI_RUNS=5 scripts/bench_oci.sh # quicker

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Imports the histories of many package-manifest packages, as `publish --history` would for
 their owners, and counts the false alarms: packages that operator-courier and `verify TREE`
-accept and the import refuses (issue 27's target is none).
+accept and the import refuses (the target is none).
 
     history_import.py --bin target/release/olm-release [--courier PATH] [--out DIR]
                       [--jobs N] [--only NAME,...] FOLDER...

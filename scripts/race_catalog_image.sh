@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Races on one catalog-image tag (issue 25, item 7, the image row): K jobs publish one package
-# (0.2.0, 0.3.0, … on a catalog holding 0.1.0) at once against one tag of a real registry,
-# TRIALS times; prints a table of what the tag's catalog holds afterwards, read back by skopeo.
+# Races on one catalog-image tag (the image row of the README's race table): K jobs publish one
+# package (0.2.0, 0.3.0, … on a catalog holding 0.1.0) at once against one tag of a real
+# registry, TRIALS times; prints a table of what the tag's catalog holds afterwards, read back
+# by skopeo.
 #
 #   scripts/race_catalog_image.sh [TRIALS] [K]     # defaults 20 and 4
 #

@@ -16,7 +16,8 @@ stop_peers() {
 trap stop_peers EXIT
 
 # Each peer script installs its tool (idempotent), starts it on loopback and prints
-# `export NAME=VALUE` lines for the tests (e.g. APPR_URL).
+# `export NAME=VALUE` lines for the tests (e.g. APPR_URL). Their shared helpers,
+# scripts/peers/lib.bash, are sourced by them and not matched here.
 for s in scripts/peers/*.sh; do
   [ -f "$s" ] || continue
   echo "--- peer: $s" >&2

@@ -9,10 +9,8 @@
 # Everything but the export lines goes to stderr. Install location: $OLM_RELEASE_TOOLS/appr
 # (default <repo>/.tools). The PID, port and store live in $OLM_RELEASE_TOOLS/run/appr.*.
 set -euo pipefail
-root="$(cd "$(dirname "$0")/../.." && pwd)"
-tools="${OLM_RELEASE_TOOLS:-$root/.tools}"
+. "$(dirname "$0")/lib.bash"
 appr_dir="$tools/appr"
-run_dir="$tools/run"
 pid_file="$run_dir/appr.pid"
 data_file="$run_dir/appr.data"
 log_file="$run_dir/appr.log"
@@ -24,8 +22,6 @@ pins=(appr==0.7.4 Flask==1.1.4 Werkzeug==0.16.1 Jinja2==2.11.3 MarkupSafe==1.1.1
   idna==2.10 chardet==3.0.4 certifi==2021.10.8 futures==3.3.0 future==0.18.3 tabulate==0.8.10
   termcolor==1.1.0 pathspec==0.9.0 jsonpatch==1.32 jsonpointer==2.3 gunicorn==19.10.0
   redis==3.5.3)
-
-log() { echo "appr.sh: $*" >&2; }
 
 python2() {
   local py
@@ -42,7 +38,7 @@ python2() {
 install() {
   local py stamp="$appr_dir/.installed"
   py="$(python2)"
-  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "${pins[*]}" ]; then
+  if stamped "$stamp" "${pins[*]}"; then
     return 0
   fi
   log "installing appr 0.7.4 into $appr_dir"
@@ -53,26 +49,9 @@ install() {
   echo "${pins[*]}" >"$stamp"
 }
 
-free_port() {
-  "$(python2)" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
-}
-
 stop() {
-  if [ -f "$pid_file" ]; then
-    local pid
-    pid="$(cat "$pid_file")"
-    if kill -0 "$pid" 2>/dev/null; then
-      kill "$pid" 2>/dev/null || true
-      for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-      kill -9 "$pid" 2>/dev/null || true
-      log "stopped appr (pid $pid)"
-    fi
-    rm -f "$pid_file"
-  fi
-  if [ -f "$data_file" ]; then
-    rm -rf "$(cat "$data_file")"
-    rm -f "$data_file"
-  fi
+  stop_recorded "$pid_file" appr
+  remove_recorded "$data_file"
 }
 
 start() {
@@ -81,7 +60,7 @@ start() {
   mkdir -p "$run_dir"
   local py port data scratch url
   py="$(python2)"
-  port="$(free_port)"
+  port="$(free_ports)"
   data="$(mktemp -d "${TMPDIR:-/tmp}/appr-data.XXXXXX")"
   scratch="$data/home"
   mkdir -p "$scratch" "$data/store"
@@ -92,24 +71,9 @@ start() {
     </dev/null >"$log_file" 2>&1 &
   echo $! >"$pid_file"
   url="http://127.0.0.1:$port/cnr"
-  for _ in $(seq 150); do
-    if "$py" -c "import urllib2,sys; urllib2.urlopen(sys.argv[1], timeout=1).read()" \
-      "$url/version" 2>/dev/null; then
-      log "appr 0.7.4 listening on $url (pid $(cat "$pid_file"), store $data/store)"
-      echo "export APPR_URL=$url"
-      return 0
-    fi
-    if ! kill -0 "$(cat "$pid_file")" 2>/dev/null; then
-      log "appr exited during start-up; log:"
-      cat "$log_file" >&2
-      exit 1
-    fi
-    sleep 0.2
-  done
-  log "appr did not answer $url/version within 30 s; log:"
-  cat "$log_file" >&2
-  stop
-  exit 1
+  wait_ready "$(cat "$pid_file")" "$log_file" 30 http_answers "$url/version" || { stop; exit 1; }
+  log "appr 0.7.4 listening on $url (pid $(cat "$pid_file"), store $data/store)"
+  echo "export APPR_URL=$url"
 }
 
 case "${1:-}" in

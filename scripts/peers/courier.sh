@@ -11,18 +11,17 @@
 #   export COURIER_PYTHON=<venv>/bin/python
 # Everything else goes to stderr.
 set -euo pipefail
-cd "$(dirname "$0")/../.."
-tools="${OLM_RELEASE_TOOLS:-$PWD/.tools}"
+. "$(dirname "$0")/lib.bash"
 venv="$tools/courier"
 pins=(operator-courier==2.1.11 PyYAML==6.0.4 requests==2.34.2 urllib3==2.8.0 semver==3.1.2 validators==0.36.0)
 stamp="$venv/.olm-release-pins"
 
 case "${1:-}" in
   start)
-    if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "${pins[*]}" ] || [ ! -x "$venv/bin/operator-courier" ]; then
+    if ! stamped "$stamp" "${pins[*]}" || [ ! -x "$venv/bin/operator-courier" ]; then
       py="${PYTHON311:-python3.11}"
-      command -v "$py" >/dev/null || { echo "courier.sh: $py not found (courier 2.1.11 needs Python 3.11)" >&2; exit 1; }
-      echo "courier.sh: installing operator-courier 2.1.11 into $venv" >&2
+      command -v "$py" >/dev/null || { log "$py not found (courier 2.1.11 needs Python 3.11)"; exit 1; }
+      log "installing operator-courier 2.1.11 into $venv"
       rm -rf "$venv"
       "$py" -m venv "$venv" >&2
       "$venv/bin/pip" install --disable-pip-version-check -q "${pins[@]}" >&2

@@ -13,31 +13,14 @@
 #   export GIT_HTTP_PASSWORD=<random>
 # Everything else goes to stderr. State lives in $OLM_RELEASE_TOOLS/run/git-http.*.
 set -euo pipefail
-root="$(cd "$(dirname "$0")/../.." && pwd)"
-tools="${OLM_RELEASE_TOOLS:-$root/.tools}"
-run_dir="$tools/run"
+. "$(dirname "$0")/lib.bash"
 pid_file="$run_dir/git-http.pid"
 data_file="$run_dir/git-http.data"
 user=olm-release
 
-log() { echo "git-http.sh: $*" >&2; }
-
 stop() {
-  if [ -f "$pid_file" ]; then
-    local pid
-    pid=$(cat "$pid_file")
-    if kill -0 "$pid" 2>/dev/null; then
-      kill "$pid" 2>/dev/null || true
-      for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-      kill -9 "$pid" 2>/dev/null || true
-      log "stopped (pid $pid)"
-    fi
-    rm -f "$pid_file"
-  fi
-  if [ -f "$data_file" ]; then
-    rm -rf "$(cat "$data_file")"
-    rm -f "$data_file"
-  fi
+  stop_recorded "$pid_file" "git http-backend's server"
+  remove_recorded "$data_file"
 }
 
 start() {
@@ -50,18 +33,12 @@ start() {
   echo "$data" >"$data_file"
   mkdir -p "$data/repos"
   port_file="$data/port"
-  password="$(python3 -c 'import secrets; print(secrets.token_urlsafe(18))')"
+  password="$(random_secret)"
   setsid python3 "$root/scripts/peers/git_http.py" "$data/repos" "$port_file" "$user" "$password" \
     </dev/null >"$data/server.log" 2>&1 &
   echo $! >"$pid_file"
-  for _ in $(seq 100); do
-    [ -s "$port_file" ] && break
-    if ! kill -0 "$(cat "$pid_file")" 2>/dev/null; then
-      log "the server exited during start-up:"; cat "$data/server.log" >&2; stop; exit 1
-    fi
-    sleep 0.1
-  done
-  [ -s "$port_file" ] || { log "no port after 10 s"; stop; exit 1; }
+  # The server writes the port it bound to once it listens.
+  wait_ready "$(cat "$pid_file")" "$data/server.log" 10 test -s "$port_file" || { stop; exit 1; }
   log "git http-backend ($(git --version)) on 127.0.0.1:$(cat "$port_file"), repositories under $data/repos"
   echo "export GIT_HTTP_URL=http://127.0.0.1:$(cat "$port_file")"
   echo "export GIT_HTTP_ROOT=$data/repos"

@@ -13,9 +13,7 @@
 #   export GO_TEMPLATE_ORACLE=<dir>/template-oracle
 # Everything else goes to stderr.
 set -euo pipefail
-cd "$(dirname "$0")/../.."
-root=$PWD
-tools="${OLM_RELEASE_TOOLS:-$PWD/.tools}"
+. "$(dirname "$0")/lib.bash"
 dir="$tools/go-oracle"
 gocode=/usr/share/gocode/src
 packages=(golang-go golang-github-masterminds-sprig-dev golang-gopkg-yaml.v2-dev golang-gopkg-yaml.v3-dev)
@@ -25,21 +23,17 @@ install() {
     && [ -d "$gocode/gopkg.in/yaml.v2" ] && [ -d "$gocode/gopkg.in/yaml.v3" ]; then
     return
   fi
-  echo "go.sh: apt-get install ${packages[*]}" >&2
-  local sudo=()
-  [ "$(id -u)" = 0 ] || sudo=(sudo)
-  "${sudo[@]}" apt-get update -qq >&2
-  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq "${packages[@]}" >&2
+  apt_install "${packages[@]}"
 }
 
 build() {
   local src="$root/crates/gotemplate/tests/go-oracle/main.go"
   local stamp
   stamp="$(sha256sum "$src" | cut -d' ' -f1) $(go version)"
-  if [ -x "$dir/template-oracle" ] && [ "$(cat "$dir/.stamp" 2>/dev/null)" = "$stamp" ]; then
+  if [ -x "$dir/template-oracle" ] && stamped "$dir/.stamp" "$stamp"; then
     return
   fi
-  echo "go.sh: building the template oracle with $(go version)" >&2
+  log "building the template oracle with $(go version)"
   local gopath="$dir/gopath"
   rm -rf "$gopath"
   mkdir -p "$gopath/src/github.com/Masterminds/sprig" "$gopath/src/github.com/Masterminds/semver" \

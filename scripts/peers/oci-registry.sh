@@ -15,14 +15,10 @@
 #   export OCI_REGISTRY_PASSWORD=…
 # Everything else goes to stderr. State lives in $OLM_RELEASE_TOOLS/run/oci-registry.*.
 set -euo pipefail
-root="$(cd "$(dirname "$0")/../.." && pwd)"
-tools="${OLM_RELEASE_TOOLS:-$root/.tools}"
-run_dir="$tools/run"
+. "$(dirname "$0")/lib.bash"
 pid_file="$run_dir/oci-registry.pids"
 data_file="$run_dir/oci-registry.data"
 user=olm-release
-
-log() { echo "oci-registry.sh: $*" >&2; }
 
 install() {
   local missing=()
@@ -31,35 +27,12 @@ install() {
   command -v umoci >/dev/null || missing+=(umoci)
   command -v htpasswd >/dev/null || missing+=(apache2-utils)
   [ ${#missing[@]} -eq 0 ] && return 0
-  log "installing ${missing[*]} with apt-get"
-  export DEBIAN_FRONTEND=noninteractive
-  if ! apt-get install -y --no-install-recommends "${missing[@]}" >&2; then
-    apt-get update >&2
-    apt-get install -y --no-install-recommends "${missing[@]}" >&2
-  fi
-}
-
-free_port() {
-  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
+  apt_install --no-install-recommends "${missing[@]}"
 }
 
 stop() {
-  if [ -f "$pid_file" ]; then
-    local pid
-    for pid in $(cat "$pid_file"); do
-      if kill -0 "$pid" 2>/dev/null; then
-        kill "$pid" 2>/dev/null || true
-        for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-        kill -9 "$pid" 2>/dev/null || true
-        log "stopped docker-registry (pid $pid)"
-      fi
-    done
-    rm -f "$pid_file"
-  fi
-  if [ -f "$data_file" ]; then
-    rm -rf "$(cat "$data_file")"
-    rm -f "$data_file"
-  fi
+  stop_recorded "$pid_file" docker-registry
+  remove_recorded "$data_file"
 }
 
 # config DIR PORT [HTPASSWD]: a loopback-only config with its own store.
@@ -85,28 +58,10 @@ launch() {
   echo $! >>"$pid_file"
 }
 
-wait_ready() {
-  local dir=$1 port=$2 pid=$3
-  for _ in $(seq 150); do
-    if python3 - "$port" <<'PY' 2>/dev/null; then
-import sys, urllib.request, urllib.error
-try:
-    urllib.request.urlopen(f"http://127.0.0.1:{sys.argv[1]}/v2/", timeout=1)
-except urllib.error.HTTPError as e:
-    sys.exit(0 if e.code == 401 else 1)
-PY
-      return 0
-    fi
-    if ! kill -0 "$pid" 2>/dev/null; then
-      log "docker-registry exited during start-up; log:"
-      cat "$dir/registry.log" >&2
-      return 1
-    fi
-    sleep 0.1
-  done
-  log "docker-registry did not answer on 127.0.0.1:$port within 15 s; log:"
-  cat "$dir/registry.log" >&2
-  return 1
+# registry_ready DIR PORT PID: waits until the registry of DIR answers /v2/ (200, or 401 behind
+# auth).
+registry_ready() {
+  wait_ready "$3" "$1/registry.log" 15 http_answers "http://127.0.0.1:$2/v2/"
 }
 
 start() {
@@ -117,10 +72,8 @@ start() {
   data="$(mktemp -d "${TMPDIR:-/tmp}/oci-registry.XXXXXX")"
   echo "$data" >"$data_file"
   : >"$pid_file"
-  open_port="$(free_port)"
-  auth_port="$(free_port)"
-  while [ "$auth_port" = "$open_port" ]; do auth_port="$(free_port)"; done
-  password="$(python3 -c 'import secrets; print(secrets.token_urlsafe(18))')"
+  { read -r open_port; read -r auth_port; } < <(free_ports 2)
+  password="$(random_secret)"
   mkdir -p "$data/auth"
   htpasswd -B -b -c "$data/auth/htpasswd" "$user" "$password" 2>/dev/null
   config "$data/open" "$open_port"
@@ -129,7 +82,8 @@ start() {
   launch "$data/auth"
   local pids
   read -r -a pids <<<"$(tr '\n' ' ' <"$pid_file")"
-  if ! wait_ready "$data/open" "$open_port" "${pids[0]}" || ! wait_ready "$data/auth" "$auth_port" "${pids[1]}"; then
+  if ! registry_ready "$data/open" "$open_port" "${pids[0]}" ||
+    ! registry_ready "$data/auth" "$auth_port" "${pids[1]}"; then
     stop
     exit 1
   fi

@@ -17,12 +17,10 @@
 #   export PRISM_UPSTREAM_PORT=Q
 # Everything else goes to stderr.
 set -euo pipefail
-cd "$(dirname "$0")/../.."
-root=$PWD
-tools="${OLM_RELEASE_TOOLS:-$root/.tools}"
+. "$(dirname "$0")/lib.bash"
 dir="$tools/prism"
 pidfile="$dir/prism.pid"
-log="$dir/prism.log"
+log_file="$dir/prism.log"
 PRISM_VERSION=5.14.2
 OPENAPI_VERSION=23.0.2
 
@@ -33,7 +31,7 @@ install() {
      grep -q "\"version\": \"$PRISM_VERSION\"" "$dir/node_modules/@stoplight/prism-cli/package.json" 2>/dev/null; then
     return
   fi
-  echo "prism: installing @stoplight/prism-cli@$PRISM_VERSION @octokit/openapi@$OPENAPI_VERSION into $dir" >&2
+  log "installing @stoplight/prism-cli@$PRISM_VERSION @octokit/openapi@$OPENAPI_VERSION into $dir" >&2
   [ -f "$dir/package.json" ] || echo '{"name":"olm-release-prism","private":true}' > "$dir/package.json"
   (cd "$dir" && npm install --no-audit --no-fund --loglevel=error \
       "@stoplight/prism-cli@$PRISM_VERSION" "@octokit/openapi@$OPENAPI_VERSION") >&2
@@ -44,7 +42,7 @@ trim() {
   local spec="$dir/node_modules/@octokit/openapi/generated/api.github.com.json"
   local out="$dir/github-trimmed.json"
   if [ -s "$out" ] && [ "$out" -nt "$spec" ]; then return; fi
-  echo "prism: trimming $spec to the paths the tests use" >&2
+  log "trimming $spec to the paths the tests use"
   node -e '
     const fs = require("fs");
     const [src, dst] = process.argv.slice(1);
@@ -64,60 +62,32 @@ trim() {
   ' "$spec" "$out"
 }
 
-free_port() {
-  node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'
-}
-
 running() {
   [ -f "$pidfile" ] && kill -0 "$(cat "$pidfile")" 2>/dev/null
 }
 
 start() {
   if running; then
-    echo "prism: already running (PID $(cat "$pidfile")); stop it first" >&2
+    log "already running (PID $(cat "$pidfile")); stop it first"
     exit 1
   fi
   install
   trim
   local port upstream
-  port=$(free_port)
-  upstream=$(free_port)
-  while [ "$upstream" = "$port" ]; do upstream=$(free_port); done
-  echo "prism: proxy on 127.0.0.1:$port -> fake GitHub on 127.0.0.1:$upstream" >&2
+  { read -r port; read -r upstream; } < <(free_ports 2)
+  log "proxy on 127.0.0.1:$port -> fake GitHub on 127.0.0.1:$upstream"
   # The bin is a node script: the PID recorded is node's own.
   "$dir/node_modules/.bin/prism" proxy -h 127.0.0.1 -p "$port" --errors \
-    "$dir/github-trimmed.json" "http://127.0.0.1:$upstream" >"$log" 2>&1 &
+    "$dir/github-trimmed.json" "http://127.0.0.1:$upstream" >"$log_file" 2>&1 &
   echo $! > "$pidfile"
-  for _ in $(seq 1 240); do
-    if grep -q "Prism is listening" "$log"; then
-      echo "export PRISM_URL=http://127.0.0.1:$port"
-      echo "export PRISM_UPSTREAM_PORT=$upstream"
-      return
-    fi
-    if ! running; then
-      echo "prism: exited during start-up; last lines of $log:" >&2
-      tail -n 20 "$log" >&2
-      rm -f "$pidfile"
-      exit 1
-    fi
-    sleep 0.5
-  done
-  echo "prism: not listening after 120 s; see $log" >&2
-  stop
-  exit 1
+  wait_ready "$(cat "$pidfile")" "$log_file" 120 grep -q "Prism is listening" "$log_file" ||
+    { stop; exit 1; }
+  echo "export PRISM_URL=http://127.0.0.1:$port"
+  echo "export PRISM_UPSTREAM_PORT=$upstream"
 }
 
 stop() {
-  if [ -f "$pidfile" ]; then
-    local pid
-    pid=$(cat "$pidfile")
-    if kill -0 "$pid" 2>/dev/null; then
-      kill "$pid" 2>/dev/null || true
-      for _ in $(seq 1 20); do kill -0 "$pid" 2>/dev/null || break; sleep 0.25; done
-      kill -9 "$pid" 2>/dev/null || true
-    fi
-    rm -f "$pidfile"
-  fi
+  stop_recorded "$pidfile" prism
 }
 
 case "${1:-}" in

@@ -10,6 +10,7 @@
 # Everything else goes to stderr. Installing needs root (CI runs as root); without it, a
 # missing shell is reported and its tests skip outside CI.
 set -euo pipefail
+. "$(dirname "$0")/lib.bash"
 
 case "${1:-}" in
   start)
@@ -18,12 +19,9 @@ case "${1:-}" in
     command -v fish >/dev/null || missing+=(fish)
     if [ ${#missing[@]} -gt 0 ]; then
       if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-        echo "shells.sh: installing ${missing[*]} from Debian" >&2
-        export DEBIAN_FRONTEND=noninteractive
-        apt-get install -y -q --no-install-recommends "${missing[@]}" >&2 \
-          || { apt-get update -q >&2 && apt-get install -y -q --no-install-recommends "${missing[@]}" >&2; }
+        apt_install --no-install-recommends "${missing[@]}"
       else
-        echo "shells.sh: ${missing[*]} missing and cannot install (needs root and apt-get)" >&2
+        log "${missing[*]} missing and cannot install (needs root and apt-get)"
       fi
     fi
     if command -v zsh >/dev/null; then echo "export OLM_RELEASE_ZSH=$(command -v zsh)"; fi

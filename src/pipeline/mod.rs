@@ -111,7 +111,7 @@ pub fn parse_as(
     vars: &Vars,
     select: &Select,
 ) -> Result<Pipeline, PipelineError> {
-    // Nesting and size measured in linear time before the YAML parser runs (issue 17).
+    // Nesting and size measured in linear time before the YAML parser runs.
     olm_release_olm::archive::Budget::new(&Default::default())
         .check(origin, text)
         .map_err(PipelineError::Budget)?;

@@ -217,7 +217,7 @@ pub struct CatalogSpec {
     /// (publish nothing, exit 0).
     #[serde(default)]
     pub older: OlderPolicy,
-    // Entries, templates and deprecations (issue 26).
+    // Entries, templates and deprecations.
     /// Write each entry's manifests as `olm.bundle.object` properties (what `opm render` writes
     /// without a migration) instead of one `olm.csv.metadata` property (the default).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]

@@ -1,4 +1,4 @@
-//! The objects OLM installs from a bundle besides the CSV and CRDs (issue #20): render hands
+//! The objects OLM installs from a bundle besides the CSV and CRDs: render hands
 //! them on as parsed manifests, and the bundle-image stage carries them in `manifests/`, with
 //! the same content and a reproducible digest. `fixtures/widget-operator` has a ClusterRole
 //! and a ConfigMap in every version folder.

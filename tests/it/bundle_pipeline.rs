@@ -246,7 +246,7 @@ fn another_image_at_the_tag_is_refused_unless_forced() {
     assert!(text.contains(&new) && !text.contains(&old), "{text}");
 }
 
-/// Issue #14 item 3: when a pipeline publishes both ways, the app registry's head and the
+/// When a pipeline publishes both ways, the app registry's head and the
 /// catalog's head must agree before any write. A catalog that lost the published 0.1.0 stops
 /// the 0.2.0 run with both heads named and nothing written anywhere; the one allowed difference,
 /// this very release on one side only (the catalog write of an earlier run did not happen), is
@@ -289,7 +289,7 @@ fn the_registry_and_the_catalog_must_agree_on_the_head_before_any_write() {
     assert!(!catalog.exists(), "no catalog was written");
 }
 
-/// Issue 25 item 9, all or nothing across targets: the push to the app registry comes before
+/// All or nothing across targets: the push to the app registry comes before
 /// the bundle image, so a tag that holds another image of this version is asked about before
 /// that first write. The run stops in preflight naming the tag and both digests, and neither
 /// the registry, the image layout nor the catalog is written.

@@ -1,4 +1,4 @@
-//! git catalog targets (issue 25): `pipelines/sample-catalog.yaml` with `catalog.target:
+//! git catalog targets: `pipelines/sample-catalog.yaml` with `catalog.target:
 //! git:…`, against the real `git` binary over a local bare repository and over smart HTTP
 //! (`git http-backend` behind Basic auth, `scripts/peers/git-http.sh`). fetch-previous reads
 //! the branch's catalog, the catalog step commits (author and date from the pipeline and

@@ -1,4 +1,4 @@
-//! Catalog images (issue 25): `pipelines/sample-catalog.yaml` with `catalog.target: image:…`
+//! Catalog images: `pipelines/sample-catalog.yaml` with `catalog.target: image:…`
 //! on a stand-in opm base the test builds (a layer with `bin/opm` as a text file, a config
 //! with a label of its own), against the real registry of `scripts/peers/oci-registry.sh` and
 //! an `oci:` layout; skopeo and umoci read the images back. fetch-previous reads the tag's

@@ -391,7 +391,7 @@ fn a_published_version_joins_a_channel_from_the_catalog_and_a_rerun_writes_nothi
 }
 
 /// A catalog-only run holds the catalog folder's lock from fetch-previous to the catalog write,
-/// so racing jobs on one folder read, decide and write one after the other (issue 25).
+/// so racing jobs on one folder read, decide and write one after the other.
 #[test]
 fn a_catalog_only_run_holds_the_folder_lock_from_fetch_previous_to_the_write() {
     let work = Work::sample();

@@ -1,4 +1,4 @@
-//! An already-published version joins another channel (issue #20): a new release of the same
+//! An already-published version joins another channel: a new release of the same
 //! bundle whose package file adds the channel, named above the highest release
 //! (`0.2.0` → `0.2.1-0.1`); a rerun writes nothing; a changed CSV or a channel headed by a CSV
 //! it does not replace is refused; a later real release is the highest again and keeps the

@@ -538,7 +538,7 @@ async fn a_replace_interrupted_after_its_upload_is_finished_without_uploading_ag
     assert!(!stderr(&o).contains(TOKEN));
 }
 
-/// All or nothing across targets (issue 25): a rerun whose OperatorSource differs from the one
+/// All or nothing across targets: a rerun whose OperatorSource differs from the one
 /// on the published GitHub release is refused before the push, so the app registry is not
 /// written and the run is not left half published.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

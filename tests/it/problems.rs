@@ -1,4 +1,4 @@
-//! Every problem at once (issue 27): every unset variable of a pipeline in one run, each with its
+//! Every problem at once: every unset variable of a pipeline in one run, each with its
 //! line, and only where the command reads (`render` never asks for the release's
 //! `TRAVIS_REPO_SLUG`); every CRD rendered twice, each with its source files; `plan` and
 //! `render` warn about a `--var` the file never reads, as `run` does. Also the pipeline's variants: merged over the file, each checked on every run.

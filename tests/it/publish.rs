@@ -272,7 +272,7 @@ fn streamed_equals_whole(opts: &olm_release_olm::validate::Options) {
     );
 }
 
-/// Issue #18 item 3: a release pulled with `registry pull` and published again from that folder
+/// A release pulled with `registry pull` and published again from that folder
 /// has the digest the registry has, although the folder lists its CSVs by file name (0.1.0
 /// before 0.2.0) and the pipeline wrote the newest first: both are written in one canonical
 /// order. So a re-publish from a pulled copy is recognised as already published.

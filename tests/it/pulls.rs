@@ -1,4 +1,4 @@
-//! Pull requests (issue 25): a git catalog target on GitHub with `catalog.pull_request`, and the
+//! Pull requests: a git catalog target on GitHub with `catalog.pull_request`, and the
 //! `operatorhub` stage, against the in-process fake of GitHub's git data and pulls APIs
 //! (`pulls_fake`), and through `prism proxy --errors` with GitHub's OpenAPI description. The
 //! change is committed on a branch of a fork named after package and version, the pull request
@@ -348,7 +348,7 @@ async fn a_new_package_gets_a_ci_yaml_and_a_published_folder_with_other_files_is
     assert!(err.contains("metadata/annotations.yaml (changed)"), "{err}");
 }
 
-/// Issue 25 item 9, all or nothing across targets: the operatorhub stage comes after the bundle
+/// All or nothing across targets: the operatorhub stage comes after the bundle
 /// image and the catalog, so a community catalog that already holds the version with other
 /// files is asked about before the first write. The run stops in preflight, and neither the
 /// image layout nor the catalog is written; nothing is pushed to GitHub.

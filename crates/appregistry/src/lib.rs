@@ -11,9 +11,8 @@ pub mod appr;
 pub mod dir;
 mod error;
 mod registry;
+mod release;
 
 pub use error::RegistryError;
-pub use registry::{
-    Location, PackageSummary, PushOutcome, PushRequest, QUAY_LIST_CAP, Registry, ReleaseInfo,
-    Result,
-};
+pub use registry::{Location, PackageSummary, PushRequest, QUAY_LIST_CAP, Registry};
+pub use release::{PushOutcome, ReleaseInfo, Result};

@@ -1,39 +1,10 @@
 //! The app registry behind one type: an appr/Quay server over HTTP, or a `dir:` folder, with
-//! the plain data both answer in (a release, a package, a push).
+//! where it lives, a package as a listing shows it, and how a push would be sent.
 
 use std::path::PathBuf;
 
 use crate::error::RegistryError;
-
-/// A registry call's result.
-pub type Result<T, E = RegistryError> = std::result::Result<T, E>;
-
-/// One published release of a package.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct ReleaseInfo {
-    /// The release name (strict SemVer).
-    pub release: String,
-    /// sha256 (hex) of the uncompressed tar.
-    pub digest: String,
-    /// Size of the compressed blob in bytes.
-    pub size: u64,
-}
-
-impl ReleaseInfo {
-    /// The release name parsed as SemVer; `None` when it is not SemVer.
-    pub fn version(&self) -> Option<semver::Version> {
-        semver::Version::parse(&self.release).ok()
-    }
-}
-
-/// What a push did.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PushOutcome {
-    /// The release was stored.
-    Pushed,
-    /// The release already exists and the push was not forced (HTTP 409).
-    Exists,
-}
+use crate::release::{PushOutcome, ReleaseInfo, Result};
 
 /// Where a registry lives, as written in the pipeline file.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,4 +1,4 @@
-//! Micro-benchmark of the template engine (issue 19), with the standard harness and
+//! Micro-benchmark of the template engine, with the standard harness and
 //! `std::time::Instant` like `hot_paths`:
 //!
 //! - every case of the differential corpus (`tests/corpus`), parsed and executed;

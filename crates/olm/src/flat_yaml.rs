@@ -4,7 +4,7 @@
 //! Why: the three strings hold the whole bundle (megabytes for a cumulative bundle of a hundred
 //! KubeVirt-sized CSVs), and pushing them through a general YAML emitter and scanner a second
 //! time, one character at a time, cost as much as serialising and parsing every CSV itself
-//! (issue 10's profile: about 50 ms to write and 40 ms to read at 100 CSVs). Here each string is
+//! (profiled: about 50 ms to write and 40 ms to read at 100 CSVs). Here each string is
 //! a literal block scalar copied line by line.
 //!
 //! Both directions are exact or decline: [`emit`] produces byte for byte what `serde_yaml_ng`

@@ -1,4 +1,4 @@
-//! A budget for every input (issue 17): gzip bombs refused while streaming, parsing refused
+//! A budget for every input: gzip bombs refused while streaming, parsing refused
 //! before it passes the value budget, nesting refused at a fixed depth, devices and FIFOs
 //! refused at once, and the limit settable with `--max-bundle-bytes`. Memory is measured on the
 //! real binary (peak RSS from `wait4`) only where the bound is behavioural: a refusal before
@@ -116,7 +116,7 @@ fn gzip_bombs_are_refused_while_streaming_within_64_mib() {
         &["verify", small.to_str().unwrap()],
         Duration::from_secs(60),
     );
-    // The issue's bomb: 1 GiB of zeros in one entry, about 1 MB compressed.
+    // A gzip bomb: 1 GiB of zeros in one entry, about 1 MB compressed.
     let one = tmp.path().join("bomb.tar.gz");
     std::fs::write(&one, zeros_tgz(1, 1 << 30)).unwrap();
     // Entries each under any size limit: only the ratio, checked while streaming, stops them.

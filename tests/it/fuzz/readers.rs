@@ -1,4 +1,4 @@
-//! Property tests of the budgets (issue 17): the YAML scan never sees less than the parser
+//! Property tests of the budgets: the YAML scan never sees less than the parser
 //! builds, deep nesting, huge counts and bombs stop at the limits, and the flattened-YAML fast
 //! readers agree with the general parser or decline. Case counts as in the parent module.
 

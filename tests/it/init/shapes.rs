@@ -1,4 +1,4 @@
-//! `init` on fixtures in the shapes of the repositories where it went wrong (issue 27), each
+//! `init` on fixtures in the shapes of the repositories where it went wrong, each
 //! small and written here: HCO's operator-sdk catalog (package-manifest and registry+v1 version
 //! folders mixed, the newest by SemVer; a complete CSV with several deployments and service
 //! accounts beside plain manifests and cert-manager's RBAC), jaeger's registry+v1 `bundle/`

@@ -1,4 +1,4 @@
-//! Racing publishes to a catalog target (issue 25): K = 4 catalog-only jobs (versions 0.2.0 to
+//! Racing publishes to a catalog target: K = 4 catalog-only jobs (versions 0.2.0 to
 //! 0.5.0 above a published 0.1.0) started together, in random order with random delays of up
 //! to 40 ms, as separate `olm-release` processes with their own output folders, against one
 //! shared `dir:` catalog folder and against one bare git repository (`git:` target, the real

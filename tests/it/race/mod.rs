@@ -1,4 +1,4 @@
-//! Racing publishes converge (issue #17): K jobs publishing K versions of one package at once,
+//! Racing publishes converge: K jobs publishing K versions of one package at once,
 //! as separate `olm-release` processes started together with small random delays, against a
 //! `dir:` registry and the real appr server, many trials (`RACE_TRIALS`, default 4), with the
 //! figures printed; and each branch of the convergence decision made deterministic by the fault

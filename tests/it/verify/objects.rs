@@ -1,4 +1,4 @@
-//! One verify (issue #20 item 4) on the objects a bundle carries beside its CSV and CRDs
+//! One verify on the objects a bundle carries beside its CSV and CRDs
 //! (RBAC, ConfigMaps, PriorityClasses, PodDisruptionBudgets, …): a pipeline's verify stage,
 //! `verify DIR` and `publish DIR` give the validator the same unit — the CSV, its CRDs, the
 //! package file and the objects — under the same profile, so each of operator-framework/api's

@@ -252,7 +252,7 @@ pub(crate) fn package_file(path: &str, doc: Value) -> Result<PackageManifest, Re
 }
 
 /// Parses each file as one YAML document, on every core: a cumulative bundle's CSVs are
-/// independent, and parsing them is most of the cost of reading a folder (issue 10).
+/// independent, and parsing them is most of the cost of reading a folder.
 fn parse_all(files: &[&(String, Vec<u8>)]) -> Vec<Result<Value, ReadError>> {
     let one = |(path, content): &(String, Vec<u8>)| parse_single(path, utf8(path, content)?);
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));

@@ -1,5 +1,5 @@
 //! An already-published CSV joining more channels: the same CSV, a new release of the package
-//! whose package file adds the channels (issue #20). Not a conflict, and never an edit of the
+//! whose package file adds the channels. Not a conflict, and never an edit of the
 //! published CSV: its `replaces` and `skips` are fixed, since OLM's graph and every cluster
 //! that installed it rely on them.
 //!
