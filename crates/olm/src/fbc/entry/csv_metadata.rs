@@ -9,6 +9,12 @@
 //! (`apiServiceDefinitions`, `crdDescriptions`, `provider`) always present, `{}` when empty, as
 //! Go's encoder writes them. Keys are sorted, as `opm render -o yaml` writes every mapping. The
 //! icon is not part of it (the package carries it).
+//!
+//! Keys are matched as Go's `encoding/json` matches an object's keys to a struct's fields
+//! (<https://pkg.go.dev/encoding/json#Unmarshal>): the exact name, or failing that a key equal to
+//! it without regard to case (Unicode simple folding, as `bytes.EqualFold`), so a CSV writing
+//! `Kind: Job` gives `kind: Job`, as opm writes it. When several keys match one field, the last
+//! one in the document is the value (Go decodes each in turn into the same field).
 
 use serde_yaml_ng::{Mapping, Value};
 
@@ -93,14 +99,14 @@ const GVK: &[Field] = &[
 
 /// The value of the `olm.csv.metadata` property of the bundle holding `csv`.
 pub fn csv_metadata(csv: &Manifest) -> Value {
-    let meta = csv.doc.get("metadata");
-    let spec = csv.doc.get("spec");
-    let from_spec = |k: &str| spec.and_then(|s| s.get(k));
+    let meta = field(Some(&csv.doc), "metadata");
+    let spec = field(Some(&csv.doc), "spec");
+    let from_spec = |k: &str| field(spec, k);
     // (key, source, kind, omitempty), in the Go struct's order; sorted below.
     let fields: [(&str, Option<&Value>, Kind, bool); 14] = [
         (
             "annotations",
-            meta.and_then(|m| m.get("annotations")),
+            field(meta, "annotations"),
             Kind::StringMap,
             true,
         ),
@@ -125,12 +131,7 @@ pub fn csv_metadata(csv: &Manifest) -> Value {
             true,
         ),
         ("keywords", from_spec("keywords"), Kind::Strings, true),
-        (
-            "labels",
-            meta.and_then(|m| m.get("labels")),
-            Kind::StringMap,
-            true,
-        ),
+        ("labels", field(meta, "labels"), Kind::StringMap, true),
         ("links", from_spec("links"), Kind::List(APP_LINK), true),
         (
             "maintainers",
@@ -209,7 +210,7 @@ fn convert(source: Option<&Value>, kind: Kind) -> Value {
         Kind::Struct(fields) => {
             let mut out = Mapping::new();
             for &(key, kind, omit) in fields {
-                put(&mut out, key, source.and_then(|s| s.get(key)), kind, omit);
+                put(&mut out, key, field(source, key), kind, omit);
             }
             Value::Mapping(out)
         }
@@ -225,6 +226,35 @@ fn convert(source: Option<&Value>, kind: Kind) -> Value {
                 .unwrap_or_default(),
         ),
     }
+}
+
+/// The value Go's `encoding/json` decodes into the struct field named `name` from the object
+/// `source`: the last key equal to `name`, or equal to it without regard to case.
+fn field<'a>(source: Option<&'a Value>, name: &str) -> Option<&'a Value> {
+    let map = untag(source?).as_mapping()?;
+    map.iter()
+        .filter(|(k, _)| matches!(untag(k), Value::String(k) if folds_to(k, name)))
+        .map(|(_, v)| v)
+        .last()
+}
+
+/// Whether `key` equals the ASCII field name `name` under Unicode simple case folding, as Go's
+/// `bytes.EqualFold`: ASCII letters in either case, and the two non-ASCII letters that fold to
+/// ASCII ones, `ſ` (U+017F, to `s`) and the Kelvin sign `K` (U+212A, to `k`).
+fn folds_to(key: &str, name: &str) -> bool {
+    let mut key = key.chars();
+    for n in name.chars() {
+        let Some(k) = key.next() else { return false };
+        let k = match k {
+            '\u{017F}' => 's',
+            '\u{212A}' => 'k',
+            k => k,
+        };
+        if !k.eq_ignore_ascii_case(&n) {
+            return false;
+        }
+    }
+    key.next().is_none()
 }
 
 fn untag(v: &Value) -> &Value {
@@ -267,6 +297,39 @@ mod tests {
 
     fn csv(yaml: &str) -> Manifest {
         Manifest::new("csv.yaml", serde_yaml_ng::from_str(yaml).unwrap())
+    }
+
+    #[test]
+    fn keys_match_fields_as_go_decodes_them_without_regard_to_case() {
+        let m = csv_metadata(&csv(
+            "Metadata:\n  ANNOTATIONS: {a: b}\nspec:\n  displayname: First\n  displayName: Last\n  CustomResourceDefinitions:\n    Owned:\n    - {Name: jobs.example.com, Version: v1, Kind: Job, \u{017F}pecdescriptors: [{Path: size}]}\n  provider: {NAME: Acme, \u{212A}ind: x}\n",
+        ));
+        let crd = &m["crdDescriptions"]["owned"][0];
+        assert_eq!(crd["kind"], Value::from("Job"));
+        assert_eq!(crd["name"], Value::from("jobs.example.com"));
+        assert_eq!(crd["version"], Value::from("v1"));
+        assert_eq!(crd["specDescriptors"][0]["path"], Value::from("size"));
+        assert_eq!(m["annotations"]["a"], Value::from("b"));
+        assert_eq!(
+            m["displayName"],
+            Value::from("Last"),
+            "the last matching key wins"
+        );
+        assert_eq!(m["provider"]["name"], Value::from("Acme"));
+        assert!(
+            m["provider"].get("kind").is_none(),
+            "unknown fields dropped"
+        );
+    }
+
+    #[test]
+    fn folding_is_go_equal_fold_for_ascii_names() {
+        assert!(folds_to("KIND", "kind"));
+        assert!(folds_to("\u{212A}ind", "kind"));
+        assert!(folds_to("\u{017F}pec", "spec"));
+        assert!(!folds_to("kinds", "kind"));
+        assert!(!folds_to("kin", "kind"));
+        assert!(!folds_to("k\u{0130}nd", "kind"));
     }
 
     #[test]
