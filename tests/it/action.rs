@@ -181,7 +181,8 @@ fn the_action_installs_the_pinned_release_and_runs_a_pipeline() {
     // README's example and the book's GitHub Actions page use the action of this version.
     for doc in ["README.md", "docs/src/ci/github-actions.md"] {
         assert!(
-            read(&root().join(doc)).contains(&format!("uses: olm-release/olm-release@v{}", version())),
+            read(&root().join(doc))
+                .contains(&format!("uses: olm-release/olm-release@v{}", version())),
             "{doc}: the GitHub Actions example names another version"
         );
     }

@@ -29,7 +29,13 @@ fn short(name: &str) -> &str {
 fn workspace() -> BTreeMap<String, Crate> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let out = std::process::Command::new(cargo)
-        .args(["metadata", "--format-version", "1", "--no-deps", "--offline"])
+        .args([
+            "metadata",
+            "--format-version",
+            "1",
+            "--no-deps",
+            "--offline",
+        ])
         .current_dir(root())
         .output()
         .expect("cargo metadata runs");
@@ -76,7 +82,11 @@ fn workspace() -> BTreeMap<String, Crate> {
                 .filter(|d| names.contains(d))
                 .map(|d| short(d).to_string())
                 .collect();
-            let folder = if folder.is_empty() { ".".into() } else { folder };
+            let folder = if folder.is_empty() {
+                ".".into()
+            } else {
+                folder
+            };
             let name = p["name"].as_str().unwrap().to_string();
             (name, Crate { folder, depends_on })
         })
@@ -179,7 +189,9 @@ fn the_table_check_catches_a_crate_missing_renamed_or_rewired() {
         "{wrong:?}"
     );
     assert!(
-        wrong.iter().any(|w| w == "olm-release-new is not in the drawing"),
+        wrong
+            .iter()
+            .any(|w| w == "olm-release-new is not in the drawing"),
         "{wrong:?}"
     );
     // A crate renamed: the old name is left in the table.

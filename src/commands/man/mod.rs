@@ -133,7 +133,10 @@ fn commands_entry(text: &mut String, cmd: &Command) {
             (Some(s), None) => format!("-{s}"),
             (None, None) => value,
         };
-        text.push_str(&format!(".TP\n\\fB{}\\fR\n", reference::escape(flag.trim())));
+        text.push_str(&format!(
+            ".TP\n\\fB{}\\fR\n",
+            reference::escape(flag.trim())
+        ));
         if let Some(help) = arg.get_long_help().or(arg.get_help()) {
             text.push_str(&format!("{}\n", reference::escape(&help.to_string())));
         }

@@ -127,7 +127,10 @@ mod tests {
     #[test]
     fn sections_come_from_the_reference_pages() {
         let s = sections();
-        assert!(s.starts_with(".SH \"PIPELINE FILE\"\n.RS 2\n.nf\nname:"), "{s}");
+        assert!(
+            s.starts_with(".SH \"PIPELINE FILE\"\n.RS 2\n.nf\nname:"),
+            "{s}"
+        );
         assert!(s.contains(".SS \"Before anything runs\"\n"), "{s}");
         assert!(!s.contains("# Pipeline files") && !s.contains("## "), "{s}");
         assert!(s.contains("concurrent_wait_seconds"), "{s}");

@@ -136,7 +136,10 @@ fn the_book_lists_the_limits_the_code_has() {
         "--max-bundle-bytes".to_string(),
         "OLM_RELEASE_MAX_BUNDLE_BYTES".to_string(),
     ] {
-        assert!(section.contains(&figure), "the book's limits miss {figure:?}");
+        assert!(
+            section.contains(&figure),
+            "the book's limits miss {figure:?}"
+        );
     }
     assert_eq!(d.max_bytes, 64 << 20);
     assert_eq!(d.max_nodes(), 1 << 20);
