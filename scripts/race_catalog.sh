@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Measures racing publishes to catalog targets and prints the README's table:
+# Measures racing publishes to catalog targets and prints the table of docs/src/targets/catalogs.md:
 # K = 4 catalog-only jobs (0.2.0 … 0.5.0 above a published 0.1.0) started together against one
 # shared dir: folder and one bare git repository, RACE_TRIALS trials each (default 20).
 #

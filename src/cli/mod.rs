@@ -42,7 +42,7 @@ pub(crate) struct Cli {
     pub(crate) format: Format,
     /// Largest bundle read, uncompressed (a .tar.gz's tar, a bundle.yaml, a folder's YAML
     /// files): bytes, or with a KiB/MiB/GiB suffix [default: 64MiB, or
-    /// OLM_RELEASE_MAX_BUNDLE_BYTES]. See README "Limits and network".
+    /// OLM_RELEASE_MAX_BUNDLE_BYTES]. See the book, docs/src/limits.md.
     #[arg(long, global = true, value_name = "SIZE", value_parser = parse_size)]
     pub(crate) max_bundle_bytes: Option<u64>,
 }

@@ -2,7 +2,7 @@
 //! against the source folder), the tag checked, plain http refused off loopback unless
 //! `--insecure`, and the image registry's credentials read from `OCI_USERNAME` and
 //! `OCI_PASSWORD` (which catalog images use too); and `catalog.skips`/`catalog.skip_range`
-//! joined to the CSV's own edges (the README promises them in the CSV's `spec.skips` and
+//! joined to the CSV's own edges (the book's pipeline reference promises them in the CSV's `spec.skips` and
 //! `olm.skipRange`, so the CSV in the image says what its catalog entry says).
 
 use std::path::Path;

@@ -178,12 +178,14 @@ fn the_action_installs_the_pinned_release_and_runs_a_pipeline() {
             "output {out}"
         );
     }
-    // README's example uses the action of this version.
-    let readme = read(&root().join("README.md"));
-    assert!(
-        readme.contains(&format!("uses: olm-release/olm-release@v{}", version())),
-        "README's GitHub Actions example names another version"
-    );
+    // README's example and the book's GitHub Actions page use the action of this version.
+    for doc in ["README.md", "docs/src/ci/github-actions.md"] {
+        assert!(
+            read(&root().join(doc))
+                .contains(&format!("uses: olm-release/olm-release@v{}", version())),
+            "{doc}: the GitHub Actions example names another version"
+        );
+    }
     let Some(files) = dist_files() else { return };
     let server = Releases::serve(files);
     let sha = olm_release_base::digest::sha256_hex(

@@ -4,6 +4,7 @@ mod support;
 
 mod action;
 mod appr;
+mod book;
 mod budgets;
 mod bundle_objects;
 mod bundle_pipeline;

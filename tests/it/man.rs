@@ -132,3 +132,63 @@ fn man_dir_writes_a_page_per_command_and_every_reference_resolves() {
         "only {referenced} references found"
     );
 }
+
+#[test]
+fn man_page_sections_are_the_books_reference_pages() {
+    let work = Work::sample();
+    let o = work.run(&["man"], &[]);
+    assert_code(&o, 0);
+    let page = stdout(&o).replace("\\-", "-");
+    let book =
+        |p: &str| std::fs::read_to_string(root().join("docs/src/reference").join(p)).unwrap();
+    // Every variable of the book's environment table is a tagged paragraph of ENVIRONMENT.
+    let env = section(&page, "ENVIRONMENT");
+    let rows: Vec<String> = book("environment.md")
+        .lines()
+        .filter(|l| l.starts_with("| `"))
+        .map(|l| {
+            l.trim_matches('|')
+                .split(" | ")
+                .next()
+                .unwrap()
+                .trim()
+                .replace('`', "")
+        })
+        .collect();
+    assert!(rows.len() >= 10, "{rows:?}");
+    for name in &rows {
+        assert!(
+            env.contains(&format!(".TP\n\\fB{name}\\fR\n")),
+            "{name} missing: {env}"
+        );
+    }
+    // Each heading of the pipeline reference is a subsection of PIPELINE FILE, in its order.
+    let pipeline = section(&page, "\"PIPELINE FILE\"");
+    let mut at = 0;
+    for heading in book("pipeline.md")
+        .lines()
+        .filter_map(|l| l.strip_prefix("## "))
+    {
+        let ss = format!(".SS \"{}\"\n", heading.replace('`', ""));
+        let found = pipeline[at..]
+            .find(&ss)
+            .unwrap_or_else(|| panic!("{ss} missing or out of order"));
+        at += found + ss.len();
+    }
+    // The exit codes are the reference's paragraph, marks and links removed.
+    let exit = book("commands.md");
+    let exit = exit
+        .split("\n\n")
+        .find(|p| p.starts_with("Exit codes:"))
+        .unwrap();
+    let first = exit
+        .lines()
+        .next()
+        .unwrap()
+        .replace("**", "")
+        .replace('`', "");
+    assert!(
+        section(&page, "\"EXIT STATUS\"").starts_with(&first[..40]),
+        "{first}"
+    );
+}

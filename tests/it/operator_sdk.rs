@@ -1,4 +1,4 @@
-//! "Releasing an operator-sdk style package" (README): `fixtures/widget-operator`, a package
+//! "Releasing an operator-sdk style package" (docs/src/guide/operator-sdk.md): `fixtures/widget-operator`, a package
 //! tree kept as operator-sdk users kept theirs (the package file at the top, one folder per
 //! version with a complete CSV, its CRD, a ClusterRole and a ConfigMap; channels `stable` and
 //! `fast`), released version by version with `pipelines/widget.yaml`: against the real appr

@@ -165,9 +165,13 @@ fn the_readme_installer_line_is_pinned() {
         .nth(1)
         .and_then(|s| s.split("\n### ").next())
         .expect("README has an \"Installing in CI\" section");
-    assert_pinned_installer(section);
-    assert!(
-        section.contains(&format!("--version {}", env!("CARGO_PKG_VERSION"))),
-        "{section}"
-    );
+    // The book's page shows the same lines.
+    let page = std::fs::read_to_string(root().join("docs/src/ci/install.md")).unwrap();
+    for section in [section, page.as_str()] {
+        assert_pinned_installer(section);
+        assert!(
+            section.contains(&format!("--version {}", env!("CARGO_PKG_VERSION"))),
+            "{section}"
+        );
+    }
 }

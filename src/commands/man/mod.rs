@@ -3,9 +3,10 @@
 //! page as `olm-release.1` plus one `olm-release-<command>.1` per subcommand, so the references
 //! between them resolve. The command and option parts come from the clap definition
 //! ([`clap_mangen`] renders them); the pipeline keys, the environment table and the exit codes
-//! come from README.md, embedded at build time, so the page and the user guide cannot drift.
+//! come from the book's reference pages (`docs/src/reference/`), embedded at build time, so the
+//! page and the book cannot drift.
 
-mod readme;
+mod reference;
 
 use std::path::{Path, PathBuf};
 
@@ -43,7 +44,7 @@ pub(crate) fn page(see_also: bool) -> Result<String> {
     for sub in subcommands(&cmd) {
         commands_entry(&mut text, sub);
     }
-    text.push_str(&readme::sections());
+    text.push_str(&reference::sections());
     text.push_str(EXAMPLES);
     if see_also {
         text.push_str(".SH \"SEE ALSO\"\n");
@@ -105,9 +106,9 @@ fn display(cmd: &Command) -> &str {
 /// global ones are listed once, under OPTIONS).
 fn commands_entry(text: &mut String, cmd: &Command) {
     let name = words(cmd);
-    text.push_str(&format!(".SS \"{}\"\n", readme::escape(&name)));
+    text.push_str(&format!(".SS \"{}\"\n", reference::escape(&name)));
     if let Some(about) = cmd.get_long_about().or(cmd.get_about()) {
-        text.push_str(&format!("{}\n", readme::escape(&about.to_string())));
+        text.push_str(&format!("{}\n", reference::escape(&about.to_string())));
     }
     for arg in cmd
         .get_arguments()
@@ -132,9 +133,12 @@ fn commands_entry(text: &mut String, cmd: &Command) {
             (Some(s), None) => format!("-{s}"),
             (None, None) => value,
         };
-        text.push_str(&format!(".TP\n\\fB{}\\fR\n", readme::escape(flag.trim())));
+        text.push_str(&format!(
+            ".TP\n\\fB{}\\fR\n",
+            reference::escape(flag.trim())
+        ));
         if let Some(help) = arg.get_long_help().or(arg.get_help()) {
-            text.push_str(&format!("{}\n", readme::escape(&help.to_string())));
+            text.push_str(&format!("{}\n", reference::escape(&help.to_string())));
         }
         let values: Vec<String> = arg
             .get_possible_values()

@@ -1,5 +1,5 @@
 //! What a user meets: input errors that say what was expected, the settable limit, and the
-//! README's limits table kept true to the code.
+//! The book's limits table (docs/src/limits.md) kept true to the code.
 
 use olm_release_olm::archive::Limits;
 
@@ -120,12 +120,12 @@ fn the_size_limit_is_settable() {
 }
 
 #[test]
-fn the_readme_lists_the_limits_the_code_has() {
-    let readme = std::fs::read_to_string(support::root().join("README.md")).unwrap();
-    let section = readme
-        .split("## Limits and network")
+fn the_book_lists_the_limits_the_code_has() {
+    let page = std::fs::read_to_string(support::root().join("docs/src/limits.md")).unwrap();
+    let section = page
+        .split("## Limits")
         .nth(1)
-        .expect("README has a 'Limits and network' section");
+        .expect("docs/src/limits.md has a 'Limits' section");
     let d = Limits::default();
     for figure in [
         "64 MiB".to_string(),
@@ -136,7 +136,10 @@ fn the_readme_lists_the_limits_the_code_has() {
         "--max-bundle-bytes".to_string(),
         "OLM_RELEASE_MAX_BUNDLE_BYTES".to_string(),
     ] {
-        assert!(section.contains(&figure), "README limits miss {figure:?}");
+        assert!(
+            section.contains(&figure),
+            "the book's limits miss {figure:?}"
+        );
     }
     assert_eq!(d.max_bytes, 64 << 20);
     assert_eq!(d.max_nodes(), 1 << 20);

@@ -3,7 +3,7 @@
 //! to 40 ms, as separate `olm-release` processes with their own output folders, against one
 //! shared `dir:` catalog folder and against one bare git repository (`git:` target, the real
 //! `git` binary). `RACE_TRIALS` trials each (default 2; `scripts/race_catalog.sh` runs 20 and
-//! prints the table the README shows).
+//! prints the table docs/src/targets/catalogs.md shows).
 //!
 //! Read from the final catalog: **lost** = a job that exited 0 whose entry is not in it;
 //! **forks** = a channel with more than one head (an entry nothing replaces or skips) or an

@@ -28,7 +28,7 @@ pub struct Packed {
 }
 
 /// Limits applied when reading a bundle: a `.tar.gz` (from a registry or a file), a flattened
-/// `bundle.yaml` or a folder. README "Limits and network" lists them for users.
+/// `bundle.yaml` or a folder. The book lists them for users (docs/src/limits.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
     /// Largest bundle in bytes: the uncompressed tar of a `.tar.gz`, a `bundle.yaml`, or a

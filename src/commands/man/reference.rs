@@ -1,20 +1,27 @@
-//! The man page's sections taken from README.md (the source of truth for the pipeline file's
-//! keys, the environment variables and the exit codes), turned from Markdown into roff.
+//! The man page's sections taken from the book's reference pages (`docs/src/reference/`: the
+//! source of truth for the pipeline file's keys, the exit codes and the environment variables),
+//! turned from Markdown into roff. The pages are embedded at build time, so the man page and the
+//! book cannot drift.
 
-const README: &str = include_str!("../../../README.md");
+/// `docs/src/reference/pipeline.md`: every key of the pipeline file.
+const PIPELINE: &str = include_str!("../../../docs/src/reference/pipeline.md");
+/// `docs/src/reference/commands.md`: its "Exit codes:" paragraph.
+const COMMANDS: &str = include_str!("../../../docs/src/reference/commands.md");
+/// `docs/src/reference/environment.md`: the table of environment variables.
+const ENVIRONMENT: &str = include_str!("../../../docs/src/reference/environment.md");
 
 /// The PIPELINE FILE, EXIT STATUS and ENVIRONMENT sections.
 pub(super) fn sections() -> String {
     let mut out = String::from(".SH \"PIPELINE FILE\"\n");
-    out.push_str(&blocks(section("### Pipeline files")));
+    out.push_str(&blocks(body(PIPELINE)));
     out.push_str(".SH \"EXIT STATUS\"\n");
-    let exit = section("### Commands")
+    let exit = body(COMMANDS)
         .split("\n\n")
         .find(|p| p.starts_with("Exit codes:"))
         .unwrap_or_default();
     out.push_str(&format!("{}\n", escape(&inline(&exit.replace('\n', " ")))));
     out.push_str(".SH ENVIRONMENT\n");
-    for row in section("### Environment")
+    for row in body(ENVIRONMENT)
         .lines()
         .filter(|l| l.starts_with('|') && !l.starts_with("|---") && !l.starts_with("| variable"))
     {
@@ -30,32 +37,25 @@ pub(super) fn sections() -> String {
     out
 }
 
-/// The text of a README section, up to the next heading of the same or a higher level.
-fn section(heading: &str) -> &'static str {
-    let level = heading.split(' ').next().unwrap_or("#");
-    let Some(start) = README.find(&format!("\n{heading}\n")) else {
-        return "";
-    };
-    let body = &README[start + heading.len() + 2..];
-    let end = body
-        .match_indices("\n#")
-        .find(|(i, _)| {
-            let rest = &body[i + 1..];
-            let hashes = rest.chars().take_while(|c| *c == '#').count();
-            hashes <= level.len() && rest[hashes..].starts_with(' ')
-        })
-        .map_or(body.len(), |(i, _)| i);
-    &body[..end]
+/// A page without its title (the `# …` line the page opens with).
+fn body(page: &str) -> &str {
+    match page.strip_prefix("# ") {
+        Some(rest) => rest.split_once('\n').map_or("", |(_, body)| body),
+        None => page,
+    }
 }
 
-/// Markdown paragraphs and fenced code blocks as roff: code blocks verbatim (`.nf`), paragraphs
-/// filled.
+/// Markdown paragraphs, `## ` headings and fenced code blocks as roff: headings as `.SS`, code
+/// blocks verbatim (`.nf`), paragraphs filled.
 fn blocks(md: &str) -> String {
     let mut out = String::new();
     let mut in_code = false;
     let mut para = String::new();
     for line in md.lines() {
-        if line.starts_with("```") {
+        if !in_code && let Some(heading) = line.strip_prefix("## ") {
+            flush(&mut out, &mut para);
+            out.push_str(&format!(".SS \"{}\"\n", escape(&inline(heading))));
+        } else if line.starts_with("```") {
             flush(&mut out, &mut para);
             out.push_str(if in_code {
                 ".fi\n.RE\n"
@@ -125,8 +125,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn sections_come_from_the_readme() {
+    fn sections_come_from_the_reference_pages() {
         let s = sections();
+        assert!(
+            s.starts_with(".SH \"PIPELINE FILE\"\n.RS 2\n.nf\nname:"),
+            "{s}"
+        );
+        assert!(s.contains(".SS \"Before anything runs\"\n"), "{s}");
+        assert!(!s.contains("# Pipeline files") && !s.contains("## "), "{s}");
         assert!(s.contains("concurrent_wait_seconds"), "{s}");
         assert!(s.contains("\\fBOLM_RELEASE_MAX_BUNDLE_BYTES\\fR"), "{s}");
         assert!(s.contains("130"), "{s}");
