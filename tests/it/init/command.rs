@@ -86,3 +86,18 @@ fn a_rerun_says_nothing_changed_refuses_an_edit_and_its_pipeline_still_runs() {
         stderr(&forced)
     );
 }
+
+#[test]
+fn a_write_failing_part_way_says_what_was_written_before_the_error() {
+    let repo = sample_repo();
+    let r = repo.path();
+    std::fs::write(r.join(".github"), "not a folder\n").unwrap();
+    let out = olm_release(r, &["init"], &[]);
+    assert_code(&out, 1);
+    let said = stderr(&out);
+    let found = said.find("found: layout: templates in olm/").expect(&said);
+    let wrote = said.find("wrote ./.travis.yml\n").expect(&said);
+    let error = said.find("./.github/workflows: ").expect(&said);
+    assert!(found < wrote && wrote < error, "{said}");
+    assert!(!said.contains("try it, offline"), "no next steps:\n{said}");
+}
