@@ -25,8 +25,10 @@ pub(crate) struct ScaffoldFile {
 /// Everything `init` would write and say.
 pub(crate) struct Scaffold {
     pub files: Vec<ScaffoldFile>,
+    /// What was found, one finding a line.
     pub found_lines: Vec<String>,
-    pub todo: Vec<String>,
+    /// What is left for the user to do.
+    pub next_steps: Vec<String>,
 }
 
 /// Scans, detects and renders every file.
@@ -91,7 +93,7 @@ pub(crate) fn scaffold(request: &Request) -> Result<Scaffold, InitError> {
         package,
     };
     let mut files = Vec::new();
-    let mut todo = found.todo.clone();
+    let mut next_steps = found.todo.clone();
     match &found.layout {
         Layout::Templates { templates, bundle } => {
             c.templates = templates.clone();
@@ -107,7 +109,7 @@ pub(crate) fn scaffold(request: &Request) -> Result<Scaffold, InitError> {
             c.files = generated.inserted;
             c.csv_name = Some(name);
             if let Some(csv) = &generated.starter_csv {
-                todo.push(format!(
+                next_steps.push(format!(
                     "edit {csv}: the CSV to start from (description, maintainers, links)"
                 ));
             }
@@ -143,11 +145,11 @@ pub(crate) fn scaffold(request: &Request) -> Result<Scaffold, InitError> {
             seed: false,
         });
     }
-    todo.extend(messages::next_steps(&found, &c));
+    next_steps.extend(messages::next_steps(&found, &c));
     Ok(Scaffold {
         found_lines: messages::found_lines(&found, &c),
         files,
-        todo,
+        next_steps,
     })
 }
 

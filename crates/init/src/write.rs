@@ -61,6 +61,6 @@ pub(crate) fn write(root: &Path, force: bool, scaffold: Scaffold) -> Result<Outc
         }
         outcome.files.push(FileFate { path, fate });
     }
-    outcome.next_steps = scaffold.todo;
+    outcome.next_steps = scaffold.next_steps;
     Ok(outcome)
 }
