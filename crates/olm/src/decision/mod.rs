@@ -1,7 +1,8 @@
 //! The release decision: where a new version goes against the channel heads that are
-//! published, as plain data. The executor reads the heads (from an app registry's highest
-//! release, or from a file-based catalog) and calls [`decide`] once; the decision is the same
-//! for both sources, so the CSV in a bundle image and its catalog entry always agree.
+//! published, as plain data. The executor reads the heads (an app registry's highest release,
+//! or a file-based catalog's channel heads) and calls [`decide_from_registry`] or
+//! [`decide_from_catalog`] once; both take [`decide`]'s decision, so the CSV in a bundle image
+//! and its catalog entry always agree, and a first release ([`first`]) is the same for both.
 //!
 //! - Versions compare as SemVer on every channel of the release. Above every head: the new
 //!   CSV `replaces` the head of the first channel and `skips` the heads of the others
@@ -14,9 +15,12 @@
 //! - A release published concurrently is taken into a cumulative bundle at its SemVer place
 //!   ([`splice`]), as a sequential publication would have placed it.
 
+mod catalog;
 mod decide;
+mod first;
 mod join;
 mod name;
+mod registry;
 mod splice;
 
 use serde::{Deserialize, Serialize};
@@ -25,7 +29,10 @@ pub use decide::{
     Decided, Published, ReadFrom, clear_dangling, decide, first_package, set_heads, set_skips,
     skips_of,
 };
+pub use catalog::{CatalogRead, decide_from_catalog, skeleton};
+pub use first::{first, usual_first_version};
 pub use join::edges;
+pub use registry::{decide_from_registry, default_channel_note};
 pub use name::channel_release;
 pub use splice::{chain, splice};
 
