@@ -13,13 +13,15 @@
 //! - The previous bundle's other CSVs and CRDs are carried, and the package file points every
 //!   channel of the release at the new CSV ([`decide`] returns the merged bundle).
 //! - A release published concurrently is taken into a cumulative bundle at its SemVer place
-//!   ([`splice`]), as a sequential publication would have placed it.
+//!   ([`splice`]), as a sequential publication would have placed it; [`race`] holds the rules
+//!   that say when a racing release forks the channel and what a re-base takes in.
 
 mod catalog;
 mod decide;
 mod first;
 mod join;
 mod name;
+pub mod race;
 mod registry;
 mod splice;
 
