@@ -34,8 +34,6 @@ mod rebase;
 
 use std::time::{Duration, Instant};
 
-use semver::Version;
-
 pub(crate) use error::ConvergeError;
 
 use rebase::{missing_in_channel, rebase};
@@ -117,10 +115,8 @@ pub(crate) async fn run(cx: &Context<'_>, mut v: Verified) -> Result<Verified> {
     let (Some(basis), Some((fetch, _, _))) = (v.basis.clone(), cx.steps) else {
         return Ok(v);
     };
-    let Some(ours) = Version::parse(&cx.push.release).ok() else {
-        return Ok(v);
-    };
-    let (ns, pkg, release) = (&cx.push.namespace, &cx.push.package, &cx.push.release);
+    let ours = &cx.push.release;
+    let (ns, pkg, release) = (&cx.push.namespace, &cx.push.package, &ours.to_string());
     let csv = basis
         .rendered
         .csvs
@@ -159,7 +155,7 @@ pub(crate) async fn run(cx: &Context<'_>, mut v: Verified) -> Result<Verified> {
             .into());
         }
         let carried = &v.basis.as_ref().unwrap_or(&basis).carried;
-        let reading = race::read(&now, &seen, (release, &ours), carried);
+        let reading = race::read(&now, &seen, (release, ours), carried);
         let (candidates, base) = match reading {
             None | Some(Reading::Seen) => return Ok(v),
             Some(Reading::Above(top)) => {
@@ -224,7 +220,7 @@ pub(crate) async fn run(cx: &Context<'_>, mut v: Verified) -> Result<Verified> {
             base.release
         ));
         let base = base.clone();
-        v = rebase(cx, v, &basis, &base, missing, (&now, &ours)).await?;
+        v = rebase(cx, v, &basis, &base, missing, &now).await?;
         seen = now;
         pause(50, 250).await;
     }
@@ -239,7 +235,7 @@ async fn withdraw(
     csv: &str,
     waited: Duration,
 ) -> crate::error::Error {
-    let (ns, pkg, release) = (&cx.push.namespace, &cx.push.package, &cx.push.release);
+    let (ns, pkg, release) = (&cx.push.namespace, &cx.push.package, &cx.push.release.to_string());
     let w = olm_release_http::events::Write {
         what: format!(
             "withdrawal of bundle release {release} (below {top}, which does not carry it)"

@@ -57,14 +57,13 @@ pub(super) async fn missing_in_channel(
 
 /// Re-assembles our release on the highest release below it, with the other missing releases'
 /// CSVs spliced in, packages and verifies it as the plan does, and overwrites our release.
-/// `now`: the release list read, `version`: our release's.
 pub(super) async fn rebase(
     cx: &Context<'_>,
     v: Verified,
     basis: &Basis,
     base: &ReleaseInfo,
     mut missing: Vec<(ReleaseInfo, Bundle)>,
-    (now, version): (&[ReleaseInfo], &Version),
+    now: &[ReleaseInfo],
 ) -> Result<Verified> {
     let (fetch, pack, check) = cx.steps.expect("converge runs only with fetch-previous");
     let at = cx.at();
@@ -103,8 +102,8 @@ pub(super) async fn rebase(
     }
     // Every other release below ours that the re-based bundle lacks, lowest first: those
     // pulled already, and any the new base dropped (a base that raced the others).
-    let ours = (cx.push.release.as_str(), version);
-    for r in race::lower_releases(now, base, ours) {
+    let ours = (cx.push.release.to_string(), &cx.push.release);
+    for r in race::lower_releases(now, base, (&ours.0, ours.1)) {
         let version = r.version();
         if race::carries(&bundle, version.as_ref()) {
             continue;
@@ -161,7 +160,7 @@ pub(super) async fn rebase(
         report: cx.report,
         step: cx.push,
     };
-    let (ns, pkg, release) = (&cx.push.namespace, &cx.push.package, &cx.push.release);
+    let (ns, pkg, release) = (&cx.push.namespace, &cx.push.package, &cx.push.release.to_string());
     let packed = &verified.packed;
     let w = p.write(packed.gz.len(), &packed.digest, true);
     if cx.gate.allow(&w) {

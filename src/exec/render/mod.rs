@@ -180,7 +180,8 @@ fn render_all(step: &RenderStep, data: &template::Data) -> Result<Vec<Output>> {
         }
         .into());
     }
-    let version = &step.version;
+    // A file name: the version's text.
+    let version = step.version.to_string();
     let mut outputs = Vec::new();
     for rel in inputs {
         let src = templates.join(&rel);
@@ -203,7 +204,7 @@ fn render_all(step: &RenderStep, data: &template::Data) -> Result<Vec<Output>> {
             .into_iter()
             .map(|d| d.value)
             .collect();
-        let out_rel = out_rel.replace("VERSION", version);
+        let out_rel = out_rel.replace("VERSION", &version);
         outputs.push(Output {
             in_bundle: bundle::in_bundle(&step.bundle_dir, &out_rel),
             rel: out_rel,
