@@ -235,7 +235,11 @@ async fn withdraw(
     csv: &str,
     waited: Duration,
 ) -> crate::error::Error {
-    let (ns, pkg, release) = (&cx.push.namespace, &cx.push.package, &cx.push.release.to_string());
+    let (ns, pkg, release) = (
+        &cx.push.namespace,
+        &cx.push.package,
+        &cx.push.release.to_string(),
+    );
     let w = olm_release_http::events::Write {
         what: format!(
             "withdrawal of bundle release {release} (below {top}, which does not carry it)"

@@ -160,7 +160,11 @@ pub(super) async fn rebase(
         report: cx.report,
         step: cx.push,
     };
-    let (ns, pkg, release) = (&cx.push.namespace, &cx.push.package, &cx.push.release.to_string());
+    let (ns, pkg, release) = (
+        &cx.push.namespace,
+        &cx.push.package,
+        &cx.push.release.to_string(),
+    );
     let packed = &verified.packed;
     let w = p.write(packed.gz.len(), &packed.digest, true);
     if cx.gate.allow(&w) {

@@ -26,9 +26,9 @@ use crate::plan::RenderStep;
 use crate::report::Reporter;
 use olm_release_base::Class;
 use olm_release_gotemplate as template;
-use olm_release_olm::render_checks::{self, Wanted};
 use olm_release_olm::Bundle;
 use olm_release_olm::csv_build::{self, spec::CreatedAtPolicy};
+use olm_release_olm::render_checks::{self, Wanted};
 
 /// The render step: renders, reports, and hands the result on.
 pub(crate) fn run(step: &RenderStep, report: &Reporter) -> Result<Rendered> {

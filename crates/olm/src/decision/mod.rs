@@ -27,15 +27,15 @@ mod splice;
 
 use serde::{Deserialize, Serialize};
 
+pub use catalog::{CatalogRead, decide_from_catalog, skeleton};
 pub use decide::{
     Decided, Published, ReadFrom, clear_dangling, decide, first_package, set_heads, set_skips,
     skips_of,
 };
-pub use catalog::{CatalogRead, decide_from_catalog, skeleton};
 pub use first::{first, usual_first_version};
 pub use join::edges;
-pub use registry::{decide_from_registry, default_channel_note};
 pub use name::channel_release;
+pub use registry::{decide_from_registry, default_channel_note};
 pub use splice::{chain, splice};
 
 /// What to do with a version below the channel head.

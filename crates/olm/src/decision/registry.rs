@@ -53,8 +53,14 @@ mod tests {
     #[test]
     fn no_release_is_a_first_release_naming_where() {
         let rendered = bundle(&[("stable", "op.v0.1.0")], vec![csv("0.1.0", None)]);
-        let d = decide_from_registry(rendered, &stable(), "quay.io ns/op", None, OlderPolicy::Refuse)
-            .unwrap();
+        let d = decide_from_registry(
+            rendered,
+            &stable(),
+            "quay.io ns/op",
+            None,
+            OlderPolicy::Refuse,
+        )
+        .unwrap();
         assert_eq!(
             d.decision,
             Decision::First {
@@ -73,8 +79,14 @@ mod tests {
             releases: vec!["0.1.0"],
             from: ReadFrom::Registry,
         };
-        let d = decide_from_registry(rendered, &stable(), "at", Some(published), OlderPolicy::Refuse)
-            .unwrap();
+        let d = decide_from_registry(
+            rendered,
+            &stable(),
+            "at",
+            Some(published),
+            OlderPolicy::Refuse,
+        )
+        .unwrap();
         assert_eq!(
             d.decision,
             Decision::Replaces {
@@ -95,7 +107,9 @@ mod tests {
         assert_eq!(default_channel_note(false, &b), None);
         b.package.default_channel = Some("stable".into());
         let note = default_channel_note(false, &b).unwrap();
-        assert!(note.starts_with("the package now has channels stable, fast; defaultChannel is stable"));
+        assert!(
+            note.starts_with("the package now has channels stable, fast; defaultChannel is stable")
+        );
         assert_eq!(default_channel_note(true, &b), None);
         b.package.channels.pop();
         assert_eq!(default_channel_note(false, &b), None);

@@ -17,14 +17,20 @@ fn subscription(name: &str, channel: &str) -> (String, Value) {
 }
 
 fn rules(findings: &[Finding]) -> Vec<(&str, Level)> {
-    findings.iter().map(|f| (f.rule.as_str(), f.level)).collect()
+    findings
+        .iter()
+        .map(|f| (f.rule.as_str(), f.level))
+        .collect()
 }
 
 #[test]
 fn one_check_repairs_the_csv_and_reports_in_order() {
     let mut csv: Value = serde_yaml_ng::from_str(CSV).unwrap();
     let pkg = package(&[("beta", "op.v0.1.0")]);
-    let helpers = [subscription("kubevirt", "beta"), subscription("op", "alpha")];
+    let helpers = [
+        subscription("kubevirt", "beta"),
+        subscription("op", "alpha"),
+    ];
     let findings = check(
         Rendered {
             csv: &mut csv,
@@ -51,7 +57,11 @@ fn one_check_repairs_the_csv_and_reports_in_order() {
     );
     assert_eq!(findings[1].file, "op.package.yaml.in");
     assert_eq!(findings[3].file, "deploy/sub.yaml.in");
-    assert!(findings[4].message.contains("only beta"), "{}", findings[4].message);
+    assert!(
+        findings[4].message.contains("only beta"),
+        "{}",
+        findings[4].message
+    );
     // The CSV the executor writes is the repaired one.
     let d = &csv["spec"]["customresourcedefinitions"]["owned"][0]["statusDescriptors"][0];
     assert_eq!(d["path"], Value::from("phase"));

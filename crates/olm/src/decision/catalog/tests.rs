@@ -64,8 +64,8 @@ fn read<'a>(heads: &'a [ChannelHead]) -> CatalogRead<'a> {
 
 #[test]
 fn the_heads_of_the_release_channels_in_their_order() {
-    let heads = fbc::channel_heads(&catalog(), "op", &channels(&["fast", "beta", "stable"]))
-        .unwrap();
+    let heads =
+        fbc::channel_heads(&catalog(), "op", &channels(&["fast", "beta", "stable"])).unwrap();
     let found: Vec<(&str, &str, Option<String>, &[String])> = heads
         .iter()
         .map(|h| {
@@ -81,7 +81,12 @@ fn the_heads_of_the_release_channels_in_their_order() {
         found,
         [
             ("fast", "op.v0.3.0", Some("0.3.0".into()), &[][..]),
-            ("stable", "op.v0.2.0", Some("0.2.0".into()), &["op.v0.0.9".to_string()][..]),
+            (
+                "stable",
+                "op.v0.2.0",
+                Some("0.2.0".into()),
+                &["op.v0.0.9".to_string()][..]
+            ),
         ]
     );
 }
@@ -124,18 +129,31 @@ fn above_every_head_replaces_the_first_and_skips_the_others_carrying_nothing() {
     assert_eq!(d.bundle.csvs.len(), 1);
     assert_eq!(d.bundle.csvs[0].replaces(), Some("op.v0.2.0"));
     assert_eq!(super::super::skips_of(&d.bundle.csvs[0]), ["op.v0.3.0"]);
-    assert_eq!(d.bundle.package.channel("fast").unwrap().current_csv, "op.v0.4.0");
+    assert_eq!(
+        d.bundle.package.channel("fast").unwrap().current_csv,
+        "op.v0.4.0"
+    );
 }
 
 #[test]
 fn below_a_head_is_refused_or_skipped_naming_the_catalog() {
     let heads = fbc::channel_heads(&catalog(), "op", &channels(&["fast"])).unwrap();
     let rendered = || bundle(&[("fast", "op.v0.2.5")], vec![csv("0.2.5", None)]);
-    let err = decide_from_catalog(rendered(), &channels(&["fast"]), read(&heads), OlderPolicy::Refuse)
-        .unwrap_err();
+    let err = decide_from_catalog(
+        rendered(),
+        &channels(&["fast"]),
+        read(&heads),
+        OlderPolicy::Refuse,
+    )
+    .unwrap_err();
     assert!(err.to_string().contains("the catalog catalog/"), "{err}");
-    let d = decide_from_catalog(rendered(), &channels(&["fast"]), read(&heads), OlderPolicy::Skip)
-        .unwrap();
+    let d = decide_from_catalog(
+        rendered(),
+        &channels(&["fast"]),
+        read(&heads),
+        OlderPolicy::Skip,
+    )
+    .unwrap();
     assert_eq!(
         d.decision,
         Decision::SkipOlder {
@@ -151,16 +169,26 @@ fn no_head_is_a_first_release_saying_why() {
         fresh: true,
         ..read(&[])
     };
-    let d = decide_from_catalog(rendered(), &channels(&["stable"]), fresh, OlderPolicy::Refuse)
-        .unwrap();
+    let d = decide_from_catalog(
+        rendered(),
+        &channels(&["stable"]),
+        fresh,
+        OlderPolicy::Refuse,
+    )
+    .unwrap();
     assert_eq!(
         d.decision,
         Decision::First {
             reason: "the catalog catalog/ does not exist yet".into()
         }
     );
-    let d = decide_from_catalog(rendered(), &channels(&["beta", "alpha"]), read(&[]), OlderPolicy::Refuse)
-        .unwrap();
+    let d = decide_from_catalog(
+        rendered(),
+        &channels(&["beta", "alpha"]),
+        read(&[]),
+        OlderPolicy::Refuse,
+    )
+    .unwrap();
     assert_eq!(
         d.decision,
         Decision::First {

@@ -123,10 +123,22 @@ fn a_lower_release_that_added_a_channel_is_missing_until_ours_has_it() {
     let carried = [v("0.3.0"), v("0.2.0"), v("0.1.0")];
     let ours = package(&[("stable", "op.v0.3.0")]);
     let release = Some(v("0.2.1-0.1"));
-    assert!(is_missing(&added, release.clone(), &stable, &ours, &carried));
+    assert!(is_missing(
+        &added,
+        release.clone(),
+        &stable,
+        &ours,
+        &carried
+    ));
     // Once ours has fast, it is carried.
     let merged = package(&[("stable", "op.v0.3.0"), ("fast", "op.v0.3.0")]);
-    assert!(!is_missing(&added, release.clone(), &stable, &merged, &carried));
+    assert!(!is_missing(
+        &added,
+        release.clone(),
+        &stable,
+        &merged,
+        &carried
+    ));
     // A channel whose head ours does not carry is not ours to take in.
     assert!(!is_missing(&added, release, &stable, &ours, &[v("0.3.0")]));
     // The old rule stands: a release whose CSV heads the pipeline's channel.
@@ -144,10 +156,22 @@ fn a_lower_release_heading_only_a_second_channel_is_missing() {
     let ours = package(&[("stable", "op.v0.3.0"), ("fast", "op.v0.3.0")]);
     let carried = [v("0.3.0"), v("0.2.0")];
     let both = ["stable".to_string(), "fast".to_string()];
-    assert!(is_missing(&fast_only, Some(v("0.2.1")), &both, &ours, &carried));
+    assert!(is_missing(
+        &fast_only,
+        Some(v("0.2.1")),
+        &both,
+        &ours,
+        &carried
+    ));
     // A pipeline on stable alone has nothing to chain there.
     let stable = ["stable".to_string()];
-    assert!(!is_missing(&fast_only, Some(v("0.2.1")), &stable, &ours, &carried));
+    assert!(!is_missing(
+        &fast_only,
+        Some(v("0.2.1")),
+        &stable,
+        &ours,
+        &carried
+    ));
 }
 
 #[test]
