@@ -3,9 +3,8 @@
 //! executor renders and parses the templates, then calls [`check`] once with what it rendered;
 //! [`image_tags`] is the tagged release's look at the CSV's images.
 //!
-//! - **Folded descriptor paths** ([`descriptors`]): a descriptor written without its
-//!   `x-descriptors:` key is repaired in the CSV and warned about; any other path holding
-//!   whitespace is an error.
+//! - **Folded descriptor paths**: a descriptor written without its `x-descriptors:` key is
+//!   repaired in the CSV and warned about; any other path holding whitespace is an error.
 //! - **Subscription vs package**: a rendered Subscription that names another package or a
 //!   channel the package file does not have would never resolve (KubeVirt's kept `kubevirt` /
 //!   `beta` after the package and channel changed). A warning.
