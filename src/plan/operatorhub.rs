@@ -26,7 +26,7 @@ pub(crate) struct OperatorhubStep {
     /// The commit date (`SOURCE_DATE_EPOCH`, else the source's commit time).
     pub(crate) date: u64,
     pub(crate) package: String,
-    #[serde(serialize_with = "super::steps::as_text")]
+    #[serde(serialize_with = "super::json::as_text")]
     pub(crate) version: semver::Version,
     /// The bundle's channels annotation.
     pub(crate) channels: Vec<String>,

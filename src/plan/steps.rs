@@ -97,7 +97,7 @@ pub(crate) struct RenderStep {
     pub(crate) into: PathBuf,
     #[serde(skip)]
     pub(crate) source: PathBuf,
-    #[serde(serialize_with = "as_text")]
+    #[serde(serialize_with = "super::json::as_text")]
     pub(crate) version: Version,
     pub(crate) package: String,
     pub(crate) channel: String,
@@ -199,7 +199,7 @@ pub(crate) enum BundleSource {
     /// `version` are published (`publish --history`).
     History {
         tree: PathBuf,
-        #[serde(serialize_with = "as_text")]
+        #[serde(serialize_with = "super::json::as_text")]
         version: Version,
     },
 }
@@ -219,7 +219,7 @@ pub(crate) struct PackageStep {
     /// Tar entry times (`SOURCE_DATE_EPOCH`, else 0).
     pub(crate) mtime: u64,
     pub(crate) package: String,
-    #[serde(serialize_with = "as_text")]
+    #[serde(serialize_with = "super::json::as_text")]
     pub(crate) version: Version,
     /// The channel whose head the summary names (`None`: the bundle's default channel).
     pub(crate) channel: Option<String>,
@@ -303,7 +303,7 @@ pub(crate) struct PushStep {
     pub(crate) namespace: String,
     pub(crate) package: String,
     /// The release's name on the registry: its version.
-    #[serde(serialize_with = "as_text")]
+    #[serde(serialize_with = "super::json::as_text")]
     pub(crate) release: Version,
     /// The channel whose head messages name (`None`: the bundle's default channel).
     pub(crate) channel: Option<String>,
@@ -333,11 +333,6 @@ pub(crate) struct MigrateStep {
     pub(crate) limits: olm_release_olm::archive::Limits,
     /// How entries carry their manifests (`--bundle-objects`).
     pub(crate) style: olm_release_olm::fbc::ObjectStyle,
-}
-
-/// A version in the plan's JSON: its text, as the pipeline wrote it.
-pub(crate) fn as_text<S: Serializer>(v: &Version, s: S) -> Result<S::Ok, S::Error> {
-    s.collect_str(v)
 }
 
 fn layout_name<S: Serializer>(l: &Layout, s: S) -> Result<S::Ok, S::Error> {
