@@ -11,6 +11,7 @@
 
 pub mod archive;
 pub mod bundle_image;
+pub mod cluster;
 pub mod csv_build;
 pub mod decision;
 pub mod drawing;

@@ -1,0 +1,2 @@
+//! This repository's fixtures in the goldens' shapes (`fixtures/install/`): rendered and
+//! compared object by object, everywhere (no snapshot needed).
