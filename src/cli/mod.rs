@@ -71,6 +71,8 @@ pub(crate) enum Command {
     Verify(VerifyArgs),
     /// Draw a package's upgrade graph per channel (text, --format dot or --format mermaid).
     Graph(GraphArgs),
+    /// Print the objects OLM v1 applies for a registry+v1 bundle folder, as one YAML stream.
+    InstallManifests(InstallManifestsArgs),
     /// Print the version for an alpha build: after the last release, before the next one.
     NextVersion(NextVersionArgs),
     /// Scaffold an operator repository: release and alpha pipelines and a CI configuration.
@@ -189,6 +191,35 @@ pub(crate) struct GraphArgs {
     /// Allow a plain http:// --registry URL on a host other than loopback.
     #[arg(long, requires = "registry")]
     pub(crate) insecure: bool,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct InstallManifestsArgs {
+    /// A registry+v1 bundle folder (manifests/ and metadata/).
+    pub(crate) bundle: PathBuf,
+    /// The namespace the operator is installed into (a ClusterExtension's spec.namespace).
+    #[arg(long, value_name = "NS")]
+    pub(crate) install_namespace: String,
+    /// The one namespace the operator watches (its watchNamespace): the install namespace for
+    /// OwnNamespace, another for SingleNamespace; default: all namespaces.
+    #[arg(long, value_name = "NS")]
+    pub(crate) watch_namespace: Option<String>,
+    /// A deploymentConfig (YAML or JSON, as in a ClusterExtension's config.inline) applied to
+    /// every Deployment.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) deployment_config: Option<PathBuf>,
+    /// Who provides the webhooks' serving certificates.
+    #[arg(long, value_enum, default_value_t = CertificateProviderArg::CertManager)]
+    pub(crate) certificate_provider: CertificateProviderArg,
+}
+
+/// `--certificate-provider` of `install-manifests`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum CertificateProviderArg {
+    /// cert-manager (OLM v1's default).
+    CertManager,
+    /// OpenShift's service CA operator.
+    OpenshiftServiceCa,
 }
 
 #[derive(Debug, Args)]
