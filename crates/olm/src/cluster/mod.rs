@@ -15,7 +15,7 @@
 mod bundle;
 mod config;
 mod deployment;
-mod names;
+pub(crate) mod names;
 mod rbac;
 mod refuse;
 mod webhooks;
