@@ -360,9 +360,10 @@ pub(crate) struct VerifyArgs {
     #[arg(required_unless_present = "list_rules")]
     pub(crate) path: Option<PathBuf>,
     /// Which tools' rules apply: appregistry-2019 (operator-courier 2.1.11 and the registry
-    /// loader) or modern (operator-framework/api and opm validate).
-    #[arg(long, default_value = "appregistry-2019", value_parser = profile_parser())]
-    pub(crate) profile: Profile,
+    /// loader) or modern (operator-framework/api and opm validate) [default: modern for a
+    /// registry+v1 bundle folder (manifests/ and metadata/), appregistry-2019 otherwise].
+    #[arg(long, value_parser = profile_parser())]
+    pub(crate) profile: Option<Profile>,
     /// Also enforce OperatorHub's rules as errors (courier's --ui_validate_io, api's
     /// OperatorHub validator).
     #[arg(long)]

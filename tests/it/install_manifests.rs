@@ -128,3 +128,48 @@ fn no_bundle_or_a_bad_deployment_config_is_an_input_error() {
     assert_code(&out, 2);
     assert!(stderr(&out).contains("unknown field \"replicas\""), "{}", stderr(&out));
 }
+
+#[test]
+fn verify_reads_a_registry_v1_folder_under_the_modern_profile_and_its_dockerfile() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bundle = tmp.path().join("bundle");
+    crate::support::copy_dir(&fixtures().join("bundles/webhook-mini.v0.1.0"), &bundle);
+    std::fs::write(bundle.join("bundle.Dockerfile"), "FROM scratch\n").unwrap();
+    let out = olm_release(&root(), &["verify", bundle.to_str().unwrap()], &[]);
+    assert_code(&out, 0);
+    assert!(stderr(&out).contains("(profile modern)"), "{}", stderr(&out));
+    assert!(!stdout(&out).contains("bundle.Dockerfile"), "{}", stdout(&out));
+    // Told otherwise, the app-registry tools' rules apply (they need a package file).
+    let out = olm_release(
+        &root(),
+        &["verify", "--profile", "appregistry-2019", bundle.to_str().unwrap()],
+        &[],
+    );
+    assert_code(&out, 1);
+}
+
+#[test]
+fn verify_refuses_a_bundle_whose_pods_cannot_start() {
+    let bundle = fixtures().join("unstartable/kubebuilder-unwired.v0.1.0");
+    let out = olm_release(&root(), &["verify", bundle.to_str().unwrap()], &[]);
+    assert_code(&out, 1);
+    let text = stdout(&out);
+    for rule in [
+        "error[deployment-references]",
+        "error[crd-conversion-webhook]",
+        "error[object-webhook-configuration]",
+        "warning[deployment-pull-secrets]",
+    ] {
+        assert!(text.contains(rule), "{rule}: {text}");
+    }
+    let rules = stdout(&olm_release(&root(), &["verify", "--list-rules"], &[]));
+    for id in [
+        "deployment-references",
+        "deployment-pull-secrets",
+        "crd-conversion-webhook",
+        "crd-conversion-schemas",
+        "object-webhook-configuration",
+    ] {
+        assert!(rules.contains(id), "{id} is listed");
+    }
+}
