@@ -360,7 +360,8 @@ pub(crate) struct VerifyArgs {
     #[arg(required_unless_present = "list_rules")]
     pub(crate) path: Option<PathBuf>,
     /// Which tools' rules apply: appregistry-2019 (operator-courier 2.1.11 and the registry
-    /// loader) or modern (operator-framework/api and opm validate) [default: modern for a
+    /// loader), modern (operator-framework/api and opm validate) or olm-v1 (modern and what OLM
+    /// v1, operator-controller, refuses or does not support) [default: modern for a
     /// registry+v1 bundle folder (manifests/ and metadata/), appregistry-2019 otherwise].
     #[arg(long, value_parser = profile_parser())]
     pub(crate) profile: Option<Profile>,
@@ -380,8 +381,9 @@ pub(crate) struct VerifyArgs {
 
 /// `--profile` by name (the domain's [`Profile`] has no clap).
 fn profile_parser() -> impl TypedValueParser<Value = Profile> {
-    PossibleValuesParser::new(["appregistry-2019", "modern"]).map(|s| match s.as_str() {
+    PossibleValuesParser::new(["appregistry-2019", "modern", "olm-v1"]).map(|s| match s.as_str() {
         "modern" => Profile::Modern,
+        "olm-v1" => Profile::OlmV1,
         _ => Profile::Appregistry2019,
     })
 }

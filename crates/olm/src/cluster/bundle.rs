@@ -86,6 +86,21 @@ impl RegistryV1 {
         Ok(bundle)
     }
 
+    /// A bundle made of objects already parsed (what `verify` holds): the properties are those
+    /// the CSV declares (no `metadata/` files).
+    pub(crate) fn from_objects(csv: Value, crds: Vec<Value>, others: Vec<Value>) -> Self {
+        let mut b = RegistryV1 {
+            package_name: String::new(),
+            csv,
+            crds,
+            others,
+            property_types: Vec::new(),
+        };
+        // The CSV's own annotation may not parse; verify's olm-properties rule says so.
+        let _ = b.read_properties(&None, &None);
+        b
+    }
+
     /// The CSV's name.
     pub fn csv_name(&self) -> &str {
         value_at(&self.csv, "metadata.name")

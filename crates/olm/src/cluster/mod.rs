@@ -17,7 +17,7 @@ mod config;
 mod deployment;
 pub(crate) mod names;
 mod rbac;
-mod refuse;
+pub(crate) mod refuse;
 mod webhooks;
 
 pub use bundle::RegistryV1;

@@ -46,7 +46,7 @@ const FORBIDDEN_ADMISSION_RESOURCES: [&str; 5] = [
 ];
 
 /// The dependency properties OLM v1 does not resolve.
-const DEPENDENCY_TYPES: [&str; 3] = ["olm.package.required", "olm.gvk.required", "olm.constraint"];
+pub(crate) const DEPENDENCY_TYPES: [&str; 3] = ["olm.package.required", "olm.gvk.required", "olm.constraint"];
 
 const DNS1123_SUBDOMAIN: &str = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
 

@@ -21,6 +21,7 @@ pub mod install;
 pub mod load;
 mod model;
 mod objects;
+mod olm_v1;
 mod pods;
 pub mod package;
 pub mod present;

@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use super::checks::{check, check_across, check_loaded};
 use super::model::{Options, Profile, Unit, VerifyError};
-use super::{crd, load, objects, pods, rules};
+use super::{crd, load, objects, olm_v1, pods, rules};
 
 use super::sink::{At, Sink};
 use crate::Finding;
@@ -168,6 +168,7 @@ pub fn verify_packed_streamed(
     crd::check(&unit, &mut sink);
     objects::check(&unit, &mut sink);
     pods::check(&unit, &mut sink);
+    olm_v1::check(&unit, &mut sink);
     check_across(bundle, Some(&file), &mut sink);
     packed_report(shown, packed, sink)
 }

@@ -88,3 +88,67 @@ fn different_schemas_without_a_webhook_are_a_warning() {
     assert_eq!(f.level, Level::Warning);
     assert!(f.message.contains("serves v1 and v2 with different schemas"), "{}", f.message);
 }
+
+/// Findings of the `olm-v1-*` rules for a copy of a fixture with `from` replaced by `to` in
+/// its CSV, under `profile`.
+fn olm_v1_findings(fixture_path: &str, from: &str, to: &str, profile: Profile) -> Vec<(Level, String, String)> {
+    let tmp = tempfile::tempdir().unwrap();
+    let src = fixture(fixture_path);
+    for sub in ["manifests", "metadata"] {
+        std::fs::create_dir_all(tmp.path().join(sub)).unwrap();
+        for e in std::fs::read_dir(src.join(sub)).unwrap() {
+            let e = e.unwrap();
+            let text = std::fs::read_to_string(e.path()).unwrap();
+            std::fs::write(tmp.path().join(sub).join(e.file_name()), text.replace(from, to)).unwrap();
+        }
+    }
+    let opts = Options { profile, ..Options::default() };
+    let report = validate::verify_path(tmp.path(), &opts).unwrap();
+    report
+        .findings
+        .into_iter()
+        .filter(|f| f.rule.starts_with("olm-v1-"))
+        .map(|f| (f.level, f.rule, f.message))
+        .collect()
+}
+
+#[test]
+fn the_olm_v1_profile_says_what_olm_v1_refuses() {
+    let got = olm_v1_findings("bundles/scoped-mini.v0.2.0", "", "", Profile::OlmV1);
+    let rules: Vec<(Level, &str)> = got.iter().map(|(l, r, _)| (*l, r.as_str())).collect();
+    assert_eq!(
+        rules,
+        [(Level::Error, "olm-v1-install-modes"), (Level::Warning, "olm-v1-webhooks")]
+    );
+    assert!(got[0].2.contains("unsupported bundle: bundle does not support AllNamespaces install mode"));
+    // The same bundle under modern: none of these rules.
+    assert_eq!(olm_v1_findings("bundles/scoped-mini.v0.2.0", "", "", Profile::Modern), []);
+}
+
+#[test]
+fn dependencies_api_services_and_operator_conditions_under_olm_v1() {
+    let got = olm_v1_findings(
+        "bundles/webhook-mini.v0.1.0",
+        "  webhookdefinitions:",
+        "  apiservicedefinitions:\n    owned:\n    - {group: mini.example.com, version: v1, kind: Gizmo, name: gizmos, deploymentName: mini.manager}\n  webhookdefinitions:",
+        Profile::OlmV1,
+    );
+    let rules: Vec<&str> = got.iter().map(|(_, r, _)| r.as_str()).collect();
+    assert!(rules.contains(&"olm-v1-api-services"), "{got:?}");
+    let got = olm_v1_findings(
+        "bundles/webhook-mini.v0.1.0",
+        "  customresourcedefinitions:\n    owned:",
+        "  customresourcedefinitions:\n    required:\n    - {name: etcds.etcd.example.com, kind: Etcd, version: v1}\n    owned:",
+        Profile::OlmV1,
+    );
+    let dep = got.iter().find(|f| f.1 == "olm-v1-dependencies").unwrap();
+    assert!(dep.2.contains("has a dependency declared via property \"olm.gvk.required\" which is currently not supported"), "{}", dep.2);
+    let got = olm_v1_findings(
+        "bundles/scoped-mini.v0.2.0",
+        "- {name: LOG_LEVEL, value: info}",
+        "- {name: LOG_LEVEL, value: info}\n                - {name: OPERATOR_CONDITION_NAME, value: x}",
+        Profile::OlmV1,
+    );
+    let cond = got.iter().find(|f| f.1 == "olm-v1-operator-conditions").expect("reported");
+    assert_eq!(cond.0, Level::Warning);
+}

@@ -258,17 +258,10 @@ catalogue! {
         "set the Deployment's serviceAccountName to the account the operator's permissions name")
         .own(E, E, "the operator would run without any of the permissions its CSV grants; the API server accepts it and the operator fails at its first request (none of the 256 package-manifest packages of community-operators, July 2021, does this)");
 
-    /// Rule `deployment-references`: every Secret, ConfigMap and PersistentVolumeClaim a
-    /// Deployment's pods name (volumes, `envFrom`, `env[].valueFrom`) is in the bundle or is the
-    /// certificate Secret OLM creates for the CSV's webhook or API service definitions, unless
-    /// marked `optional`.
-    DEPLOYMENT_REFERENCES = Rule::new("deployment-references", "every Secret, ConfigMap and PersistentVolumeClaim a Deployment's pods name (volumes, envFrom, env valueFrom) is in the bundle or is a certificate Secret OLM creates for the CSV's webhookdefinitions or apiservicedefinitions, unless optional",
-        "ship the object in the bundle, declare the webhooks in spec.webhookdefinitions (OLM then mounts its certificate), or mark the reference optional: true")
-        .own(E, E, "the kubelet never starts a pod whose Secret, ConfigMap or claim does not exist, and nothing OLM installs creates it (OLM's own docs: the objects of the bundle and of the CSV are all it creates)");
-    /// Rule `deployment-pull-secrets`: every `imagePullSecrets` entry is a Secret of the bundle.
-    DEPLOYMENT_PULL_SECRETS = Rule::new("deployment-pull-secrets", "every imagePullSecrets entry of a Deployment is a Secret of the bundle",
-        "ship the Secret in the bundle, drop the entry, or document that the cluster admin must create it in the install namespace")
-        .own(W, W, "the kubelet pulls without a missing pull secret, so a private image fails to pull");
+    /// Rule `deployment-references` (see [`super::cluster`]).
+    DEPLOYMENT_REFERENCES = super::cluster::DEPLOYMENT_REFERENCES;
+    /// Rule `deployment-pull-secrets`.
+    DEPLOYMENT_PULL_SECRETS = super::cluster::DEPLOYMENT_PULL_SECRETS;
 
     // CRDs.
     /// Rule `crd-fields`: a CRD has `metadata.name`, `apiVersion`, `spec.group`,
@@ -286,16 +279,10 @@ catalogue! {
     CRD_CONVERSION = Rule::new("crd-conversion", "a v1 CRD's conversion webhook lists conversionReviewVersions",
         "add spec.conversion.webhook.conversionReviewVersions: [v1]")
         .api(E);
-    /// Rule `crd-conversion-webhook`: a CRD whose conversion strategy is `Webhook` is named by a
-    /// `ConversionWebhook` of the CSV's `webhookdefinitions`.
-    CRD_CONVERSION_WEBHOOK = Rule::new("crd-conversion-webhook", "a CRD whose conversion strategy is Webhook is named by a ConversionWebhook of the CSV's webhookdefinitions",
-        "declare the conversion webhook in spec.webhookdefinitions (type ConversionWebhook, conversionCRDs), or set the CRD's conversion strategy to None")
-        .own(E, E, "OLM points a CRD's conversion at its own Service only for a declared ConversionWebhook; otherwise the CRD calls a Service nobody installs and every read of another version fails");
-    /// Rule `crd-conversion-schemas`: a CRD serving several versions with different schemas
-    /// converts them through a webhook.
-    CRD_CONVERSION_SCHEMAS = Rule::new("crd-conversion-schemas", "a CRD serving several versions with different schemas converts them through a conversion webhook",
-        "declare a ConversionWebhook for the CRD in spec.webhookdefinitions, or keep the versions' schemas equal")
-        .own(W, W, "with strategy None the API server only rewrites apiVersion, so fields the other version's schema lacks are pruned; a warning, since schemas that only add optional fields convert safely");
+    /// Rule `crd-conversion-webhook` (see [`super::cluster`]).
+    CRD_CONVERSION_WEBHOOK = super::cluster::CRD_CONVERSION_WEBHOOK;
+    /// Rule `crd-conversion-schemas`.
+    CRD_CONVERSION_SCHEMAS = super::cluster::CRD_CONVERSION_SCHEMAS;
     /// Rule `crd-owned`: each owned CRD (name, version, kind) is a CRD of the bundle with that
     /// group, version and kind, named `<plural>.<group>`.
     CRD_OWNED = Rule::new("crd-owned", "each owned CRD (name, version, kind) is a CRD of the bundle with that group, version and kind, named <plural>.<group>",
@@ -331,11 +318,8 @@ catalogue! {
     SERVICE_ACCOUNT = Rule::new("service-account", "no ServiceAccount manifest shares its name with a service account the CSV creates",
         "drop the ServiceAccount manifest: OLM creates the service accounts the CSV's deployments use")
         .api(E);
-    /// Rule `object-webhook-configuration`: no Validating- or MutatingWebhookConfiguration in
-    /// `manifests/`.
-    OBJECT_WEBHOOK_CONFIGURATION = Rule::new("object-webhook-configuration", "no ValidatingWebhookConfiguration or MutatingWebhookConfiguration in manifests/ (OLM installs webhooks only from spec.webhookdefinitions)",
-        "move the webhook into the CSV's spec.webhookdefinitions (operator-sdk generate bundle does this for kubebuilder webhooks)")
-        .own(E, E, "OLM does not install these kinds from a bundle: the webhook would never exist, or the bundle fails to unpack");
+    /// Rule `object-webhook-configuration`: see [`super::cluster`].
+    OBJECT_WEBHOOK_CONFIGURATION = super::cluster::OBJECT_WEBHOOK_CONFIGURATION;
     /// Rule `object-pdb`: a PodDisruptionBudget allows disruption (`maxUnavailable` not 0,
     /// `minAvailable` not 100%).
     OBJECT_PDB = Rule::new("object-pdb", "a PodDisruptionBudget allows disruption (maxUnavailable not 0, minAvailable not 100%)",
@@ -411,4 +395,18 @@ catalogue! {
     SKIP_RANGE = Rule::new("skip-range", "olm.skipRange parses as a semver range",
         "write olm.skipRange as a semver range such as '>=1.0.0 <1.2.0'")
         .opm(E).own(W, None, "OLM cannot use a skipRange it cannot parse");
+
+    // OLM v1 (operator-controller): see [`super::cluster`].
+    /// Rule `olm-v1-install-modes`.
+    OLM_V1_INSTALL_MODES = super::cluster::OLM_V1_INSTALL_MODES;
+    /// Rule `olm-v1-dependencies`.
+    OLM_V1_DEPENDENCIES = super::cluster::OLM_V1_DEPENDENCIES;
+    /// Rule `olm-v1-api-services`.
+    OLM_V1_API_SERVICES = super::cluster::OLM_V1_API_SERVICES;
+    /// Rule `olm-v1-webhooks`.
+    OLM_V1_WEBHOOKS = super::cluster::OLM_V1_WEBHOOKS;
+    /// Rule `olm-v1-bundle`.
+    OLM_V1_BUNDLE = super::cluster::OLM_V1_BUNDLE;
+    /// Rule `olm-v1-operator-conditions`.
+    OLM_V1_OPERATOR_CONDITIONS = super::cluster::OLM_V1_OPERATOR_CONDITIONS;
 }
