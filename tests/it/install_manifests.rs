@@ -15,7 +15,10 @@ fn fixtures() -> PathBuf {
 
 /// The expected objects of a fixture case, in order.
 fn expected(bundle: &str, case: &str) -> Vec<Value> {
-    let dir = fixtures().join("expected-manifests").join(bundle).join(case);
+    let dir = fixtures()
+        .join("expected-manifests")
+        .join(bundle)
+        .join(case);
     let mut names: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -74,7 +77,12 @@ fn cert_manager_is_the_default_provider() {
     let bundle = fixtures().join("bundles/webhook-mini.v0.1.0");
     let out = olm_release(
         &root(),
-        &["install-manifests", bundle.to_str().unwrap(), "--install-namespace", "mini-system"],
+        &[
+            "install-manifests",
+            bundle.to_str().unwrap(),
+            "--install-namespace",
+            "mini-system",
+        ],
         &[],
     );
     assert_code(&out, 0);
@@ -89,12 +97,18 @@ fn a_bundle_olm_v1_refuses_fails_with_its_reason() {
     let bundle = fixtures().join("bundles/scoped-mini.v0.2.0");
     let out = olm_release(
         &root(),
-        &["install-manifests", bundle.to_str().unwrap(), "--install-namespace", "scoped-system"],
+        &[
+            "install-manifests",
+            bundle.to_str().unwrap(),
+            "--install-namespace",
+            "scoped-system",
+        ],
         &[],
     );
     assert_code(&out, 1);
     assert!(
-        stderr(&out).contains("unsupported bundle: bundle does not support AllNamespaces install mode"),
+        stderr(&out)
+            .contains("unsupported bundle: bundle does not support AllNamespaces install mode"),
         "{}",
         stderr(&out)
     );
@@ -105,7 +119,12 @@ fn a_bundle_olm_v1_refuses_fails_with_its_reason() {
 fn no_bundle_or_a_bad_deployment_config_is_an_input_error() {
     let out = olm_release(
         &root(),
-        &["install-manifests", "fixtures/install", "--install-namespace", "x"],
+        &[
+            "install-manifests",
+            "fixtures/install",
+            "--install-namespace",
+            "x",
+        ],
         &[],
     );
     assert_code(&out, 2);
@@ -126,7 +145,11 @@ fn no_bundle_or_a_bad_deployment_config_is_an_input_error() {
         &[],
     );
     assert_code(&out, 2);
-    assert!(stderr(&out).contains("unknown field \"replicas\""), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("unknown field \"replicas\""),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]
@@ -137,12 +160,25 @@ fn verify_reads_a_registry_v1_folder_under_the_modern_profile_and_its_dockerfile
     std::fs::write(bundle.join("bundle.Dockerfile"), "FROM scratch\n").unwrap();
     let out = olm_release(&root(), &["verify", bundle.to_str().unwrap()], &[]);
     assert_code(&out, 0);
-    assert!(stderr(&out).contains("(profile modern)"), "{}", stderr(&out));
-    assert!(!stdout(&out).contains("bundle.Dockerfile"), "{}", stdout(&out));
+    assert!(
+        stderr(&out).contains("(profile modern)"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(
+        !stdout(&out).contains("bundle.Dockerfile"),
+        "{}",
+        stdout(&out)
+    );
     // Told otherwise, the app-registry tools' rules apply (they need a package file).
     let out = olm_release(
         &root(),
-        &["verify", "--profile", "appregistry-2019", bundle.to_str().unwrap()],
+        &[
+            "verify",
+            "--profile",
+            "appregistry-2019",
+            bundle.to_str().unwrap(),
+        ],
         &[],
     );
     assert_code(&out, 1);

@@ -41,9 +41,8 @@ impl RegistryV1 {
                 })
                 .transpose()
         };
-        let annotations = text("metadata/annotations.yaml")?.ok_or_else(|| {
-            InstallError::Unreadable("metadata/annotations.yaml: missing".into())
-        })?;
+        let annotations = text("metadata/annotations.yaml")?
+            .ok_or_else(|| InstallError::Unreadable("metadata/annotations.yaml: missing".into()))?;
         let annotations = parse_one("metadata/annotations.yaml", &annotations)?;
         let package_name = annotations
             .get("annotations")
@@ -82,7 +81,10 @@ impl RegistryV1 {
                 "no ClusterServiceVersion found in \"manifests\"".into(),
             ));
         }
-        bundle.read_properties(&text("metadata/properties.yaml")?, &text("metadata/dependencies.yaml")?)?;
+        bundle.read_properties(
+            &text("metadata/properties.yaml")?,
+            &text("metadata/dependencies.yaml")?,
+        )?;
         Ok(bundle)
     }
 
@@ -201,8 +203,9 @@ fn parse_one(path: &str, text: &str) -> Result<Value, InstallError> {
 fn parse_all(path: &str, text: &str) -> Result<Vec<Value>, InstallError> {
     let mut out = Vec::new();
     for de in serde_yaml_ng::Deserializer::from_str(text) {
-        let doc = <Value as serde::Deserialize>::deserialize(de)
-            .map_err(|e| InstallError::Unreadable(format!("error parsing objects in {path:?}: {e}")))?;
+        let doc = <Value as serde::Deserialize>::deserialize(de).map_err(|e| {
+            InstallError::Unreadable(format!("error parsing objects in {path:?}: {e}"))
+        })?;
         match doc {
             Value::Null => {}
             Value::Mapping(_) if doc.get("kind").and_then(Value::as_str) == Some("List") => {

@@ -107,7 +107,10 @@ impl DeploymentConfig {
         }
         if let Some(Value::Mapping(extra)) = self.get("annotations") {
             add_annotations(deployment, extra);
-            if let Some(t) = deployment.get_mut("spec").and_then(|s| s.get_mut("template")) {
+            if let Some(t) = deployment
+                .get_mut("spec")
+                .and_then(|s| s.get_mut("template"))
+            {
                 add_annotations(t, extra);
             }
         }

@@ -12,7 +12,7 @@ use serde_json::json;
 use serde_yaml_ng::{Mapping, Value};
 
 use super::names::webhook_cert;
-use super::{Rendering, RegistryV1, to_value};
+use super::{RegistryV1, Rendering, to_value};
 use crate::value_at;
 
 /// The certificate volumes OLM mounts into a webhook deployment: volume name, mount path, and
@@ -52,7 +52,8 @@ pub(crate) fn deployments(b: &RegistryV1, r: &Rendering) -> Vec<Value> {
             .cloned()
             .unwrap_or_else(|| Value::Mapping(Mapping::new()));
         let mut annotations = csv_annotations.clone();
-        if let Some(own) = value_at(&spec, "template.metadata.annotations").and_then(Value::as_mapping)
+        if let Some(own) =
+            value_at(&spec, "template.metadata.annotations").and_then(Value::as_mapping)
         {
             for (k, v) in own {
                 annotations.insert(k.clone(), v.clone());
@@ -132,10 +133,10 @@ fn mount_certificates(deployment: &mut Value, secret: &str) {
             .flatten()
         {
             let path = m.get("mountPath").and_then(Value::as_str);
-            if CERT_VOLUMES.iter().any(|cv| Some(cv.1) == path) {
-                if let Some(n) = m.get("name").and_then(Value::as_str) {
-                    remove.push(n.to_string());
-                }
+            if CERT_VOLUMES.iter().any(|cv| Some(cv.1) == path)
+                && let Some(n) = m.get("name").and_then(Value::as_str)
+            {
+                remove.push(n.to_string());
             }
         }
     }

@@ -142,13 +142,10 @@ fn others(b: &RegistryV1, r: &Rendering) -> Vec<Value> {
         .map(|o| {
             let mut o = o.clone();
             let kind = o.get("kind").and_then(Value::as_str).unwrap_or_default();
-            let namespaced = refuse::OTHER_KINDS
-                .iter()
-                .any(|(k, ns)| *k == kind && *ns);
-            if namespaced {
-                if let Some(meta) = o.get_mut("metadata").and_then(Value::as_mapping_mut) {
-                    meta.insert("namespace".into(), r.install_namespace.clone().into());
-                }
+            let namespaced = refuse::OTHER_KINDS.iter().any(|(k, ns)| *k == kind && *ns);
+            if namespaced && let Some(meta) = o.get_mut("metadata").and_then(Value::as_mapping_mut)
+            {
+                meta.insert("namespace".into(), r.install_namespace.clone().into());
             }
             o
         })

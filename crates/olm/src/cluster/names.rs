@@ -41,7 +41,10 @@ pub(crate) fn webhook_cert(deployment: &str) -> String {
 /// The generated name of the Role or ClusterRole for one CSV permission (`permission` as the
 /// CSV holds it, with the namespaces rule already added where OLM adds one).
 pub(crate) fn permission_role(csv: &str, account: &str, permission: &Value) -> String {
-    with_suffix(&format!("{csv}-{account}"), &hash(&permission_json(permission)))
+    with_suffix(
+        &format!("{csv}-{account}"),
+        &hash(&permission_json(permission)),
+    )
 }
 
 /// base36(SHA-224(json)).

@@ -10,7 +10,7 @@ use serde_json::json;
 use serde_yaml_ng::Value;
 
 use super::names::{permission_role, scalar, strings};
-use super::{Rendering, RegistryV1, to_value};
+use super::{RegistryV1, Rendering, to_value};
 
 const PERMISSIONS: &str = "spec.install.spec.permissions";
 const CLUSTER_PERMISSIONS: &str = "spec.install.spec.clusterPermissions";

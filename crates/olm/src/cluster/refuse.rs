@@ -46,7 +46,8 @@ const FORBIDDEN_ADMISSION_RESOURCES: [&str; 5] = [
 ];
 
 /// The dependency properties OLM v1 does not resolve.
-pub(crate) const DEPENDENCY_TYPES: [&str; 3] = ["olm.package.required", "olm.gvk.required", "olm.constraint"];
+pub(crate) const DEPENDENCY_TYPES: [&str; 3] =
+    ["olm.package.required", "olm.gvk.required", "olm.constraint"];
 
 const DNS1123_SUBDOMAIN: &str = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
 
@@ -238,7 +239,12 @@ fn webhook_errors(b: &RegistryV1, deployments: &[&str], owned: &[&str]) -> Vec<S
     }
     for w in hooks.iter().filter(|w| s(w, "type") != "ConversionWebhook") {
         let name = s(w, "generateName");
-        for rule in w.get("rules").and_then(Value::as_sequence).into_iter().flatten() {
+        for rule in w
+            .get("rules")
+            .and_then(Value::as_sequence)
+            .into_iter()
+            .flatten()
+        {
             for group in super::names::strings(rule.get("apiGroups")).unwrap_or_default() {
                 if group == "olm.operatorframework.io" || group == "*" {
                     errs.push(format!("webhook \"{name}\" contains forbidden rule: admission webhook rules cannot reference API group \"{group}\""));
@@ -280,7 +286,9 @@ pub(crate) fn target_namespaces(
         None if has("MultiNamespace") => Err(invalid(
             "at least one target namespace must be specified".into(),
         )),
-        None => Err(invalid("exactly one target namespace must be specified".into())),
+        None => Err(invalid(
+            "exactly one target namespace must be specified".into(),
+        )),
         Some("") if has("AllNamespaces") => Ok(targets),
         Some("") => Err(invalid(format!(
             "supported install modes [{list}] do not support targeting all namespaces"

@@ -13,7 +13,7 @@ use serde_json::json;
 use serde_yaml_ng::{Mapping, Value};
 
 use super::names::{scalar, webhook_cert, webhook_service, with_suffix};
-use super::{CertProvider, InstallError, Rendering, RegistryV1, to_value};
+use super::{CertProvider, InstallError, RegistryV1, Rendering, to_value};
 
 const CERT_MANAGER_INJECT: &str = "cert-manager.io/inject-ca-from";
 const SERVICE_CA_INJECT: &str = "service.beta.openshift.io/inject-cabundle";
@@ -215,7 +215,7 @@ pub(crate) fn services(b: &RegistryV1, r: &Rendering) -> Vec<Value> {
             }
         }
         let target_int = |t: &Value| t.as_i64().unwrap_or(0);
-        ports.sort_by(|a, b| (a.0, target_int(&a.1)).cmp(&(b.0, target_int(&b.1))));
+        ports.sort_by_key(|(port, target)| (*port, target_int(target)));
         let ports: Vec<Value> = ports
             .into_iter()
             .map(|(port, target)| {

@@ -42,11 +42,21 @@ pub(crate) fn check(unit: &Unit, sink: &mut Sink) {
                 "bundle \"{}\" has a dependency declared via property \"{t}\" which is currently not supported (declared in {from})",
                 b.csv_name()
             );
-            sink.add(&rules::OLM_V1_DEPENDENCIES, &at, "spec.customresourcedefinitions.required", msg);
+            sink.add(
+                &rules::OLM_V1_DEPENDENCIES,
+                &at,
+                "spec.customresourcedefinitions.required",
+                msg,
+            );
         }
         if !b.csv_list("spec.apiservicedefinitions.owned").is_empty() {
             let msg = "unsupported bundle: apiServiceDefintions are not supported";
-            sink.add(&rules::OLM_V1_API_SERVICES, &at, "spec.apiservicedefinitions.owned", msg);
+            sink.add(
+                &rules::OLM_V1_API_SERVICES,
+                &at,
+                "spec.apiservicedefinitions.owned",
+                msg,
+            );
         }
         if !b.csv_list("spec.webhookdefinitions").is_empty() {
             let msg = "declares webhooks: OLM v1 installs them only through a certificate provider (cert-manager by default, or OpenShift's service CA), which must be on the cluster";
@@ -71,13 +81,17 @@ fn operator_conditions(b: &RegistryV1) -> Option<String> {
     for key in ["permissions", "clusterPermissions"] {
         let path = format!("spec.install.spec.{key}");
         for p in b.csv_list(&path) {
-            for r in p.get("rules").and_then(Value::as_sequence).into_iter().flatten() {
+            for r in p
+                .get("rules")
+                .and_then(Value::as_sequence)
+                .into_iter()
+                .flatten()
+            {
                 let names = r.get("resources").and_then(Value::as_sequence);
-                if names
-                    .into_iter()
-                    .flatten()
-                    .any(|n| n.as_str().is_some_and(|n| n.starts_with("operatorconditions")))
-                {
+                if names.into_iter().flatten().any(|n| {
+                    n.as_str()
+                        .is_some_and(|n| n.starts_with("operatorconditions"))
+                }) {
                     return Some(format!("{path}.rules.resources"));
                 }
             }
@@ -87,9 +101,11 @@ fn operator_conditions(b: &RegistryV1) -> Option<String> {
         let containers = value_at(d, "spec.template.spec.containers").and_then(Value::as_sequence);
         for c in containers.into_iter().flatten() {
             let env = c.get("env").and_then(Value::as_sequence);
-            if env.into_iter().flatten().any(|e| {
-                e.get("name").and_then(Value::as_str) == Some("OPERATOR_CONDITION_NAME")
-            }) {
+            if env
+                .into_iter()
+                .flatten()
+                .any(|e| e.get("name").and_then(Value::as_str) == Some("OPERATOR_CONDITION_NAME"))
+            {
                 let name = d.get("name").and_then(Value::as_str).unwrap_or_default();
                 return Some(format!(
                     "spec.install.spec.deployments[{name}].spec.template.spec.containers.env"

@@ -39,12 +39,17 @@ pub(crate) fn check(unit: &Unit, sink: &mut Sink) {
                 "{kind} {} is in manifests/, but OLM installs webhooks only from the CSV's spec.webhookdefinitions",
                 m.name().unwrap_or_default()
             );
-            sink.add(&rules::OBJECT_WEBHOOK_CONFIGURATION, &At::of(m), "kind", msg);
+            sink.add(
+                &rules::OBJECT_WEBHOOK_CONFIGURATION,
+                &At::of(m),
+                "kind",
+                msg,
+            );
         }
     }
 }
 
-fn list<'a>(v: Option<&'a Value>) -> &'a [Value] {
+fn list(v: Option<&Value>) -> &[Value] {
     v.and_then(Value::as_sequence)
         .map(Vec::as_slice)
         .unwrap_or_default()
@@ -67,6 +72,20 @@ fn certified(csv: &Manifest) -> Vec<&str> {
         .collect()
 }
 
+/// The certificate Secrets OLM creates in the install namespace: `<deployment>-service-cert`
+/// for each deployment serving webhooks or API services (OLM v0's current naming, kept by
+/// operator-controller), and `<version>.<group>-cert` for each owned API service (the name
+/// older OLM v0 releases gave it, which CSVs such as service catalog's mount).
+fn provided_secrets(csv: &Manifest, certified: &[&str]) -> Vec<String> {
+    let mut out: Vec<String> = certified.iter().map(|d| webhook_cert(d)).collect();
+    for a in list(value_at(&csv.doc, "spec.apiservicedefinitions.owned")) {
+        if let (Some(v), Some(g)) = (s(a, "version"), s(a, "group")) {
+            out.push(format!("{v}.{g}-cert"));
+        }
+    }
+    out
+}
+
 /// One reference: kind, name, field (relative to the pod spec), and whether it is a volume
 /// mounted at a certificate path.
 struct Ref {
@@ -78,6 +97,7 @@ struct Ref {
 
 fn deployments(csv: &Manifest, objects: &[Manifest], sink: &mut Sink) {
     let certified = certified(csv);
+    let provided = provided_secrets(csv, &certified);
     let at = At::of(csv);
     for (i, d) in list(value_at(&csv.doc, "spec.install.spec.deployments"))
         .iter()
@@ -93,7 +113,6 @@ fn deployments(csv: &Manifest, objects: &[Manifest], sink: &mut Sink) {
             continue;
         };
         let has_cert = certified.contains(&name);
-        let provided = has_cert.then(|| webhook_cert(name));
         for r in references(pod) {
             if r.at_cert_path && has_cert {
                 continue; // OLM replaces this volume with its certificate
@@ -101,7 +120,7 @@ fn deployments(csv: &Manifest, objects: &[Manifest], sink: &mut Sink) {
             let present = objects
                 .iter()
                 .any(|m| m.kind() == Some(r.kind) && m.name() == Some(&r.name));
-            if present || (r.kind == "Secret" && provided.as_deref() == Some(&r.name)) {
+            if present || (r.kind == "Secret" && provided.contains(&r.name)) {
                 continue;
             }
             let field = format!("{base}.{}", r.field);
@@ -162,23 +181,53 @@ fn references(pod: &Value) -> Vec<Ref> {
     };
     for (i, v) in list(pod.get("volumes")).iter().enumerate() {
         let vname = s(v, "name").unwrap_or_default();
-        let cert = mounted_at_cert.contains(&vname) || ["webhook-cert", "apiservice-cert"].contains(&vname);
-        let key = if vname.is_empty() { i.to_string() } else { vname.to_string() };
+        let cert = mounted_at_cert.contains(&vname)
+            || ["webhook-cert", "apiservice-cert"].contains(&vname);
+        let key = if vname.is_empty() {
+            i.to_string()
+        } else {
+            vname.to_string()
+        };
         if let Some(sec) = v.get("secret").filter(|x| !optional(x)) {
-            push("Secret", s(sec, "secretName"), format!("volumes[{key}].secret.secretName"), cert);
+            push(
+                "Secret",
+                s(sec, "secretName"),
+                format!("volumes[{key}].secret.secretName"),
+                cert,
+            );
         }
         if let Some(cm) = v.get("configMap").filter(|x| !optional(x)) {
-            push("ConfigMap", s(cm, "name"), format!("volumes[{key}].configMap.name"), cert);
+            push(
+                "ConfigMap",
+                s(cm, "name"),
+                format!("volumes[{key}].configMap.name"),
+                cert,
+            );
         }
         if let Some(pvc) = v.get("persistentVolumeClaim") {
-            push("PersistentVolumeClaim", s(pvc, "claimName"), format!("volumes[{key}].persistentVolumeClaim.claimName"), false);
+            push(
+                "PersistentVolumeClaim",
+                s(pvc, "claimName"),
+                format!("volumes[{key}].persistentVolumeClaim.claimName"),
+                false,
+            );
         }
         for (j, src) in list(value_at(v, "projected.sources")).iter().enumerate() {
             if let Some(sec) = src.get("secret").filter(|x| !optional(x)) {
-                push("Secret", s(sec, "name"), format!("volumes[{key}].projected.sources[{j}].secret.name"), cert);
+                push(
+                    "Secret",
+                    s(sec, "name"),
+                    format!("volumes[{key}].projected.sources[{j}].secret.name"),
+                    cert,
+                );
             }
             if let Some(cm) = src.get("configMap").filter(|x| !optional(x)) {
-                push("ConfigMap", s(cm, "name"), format!("volumes[{key}].projected.sources[{j}].configMap.name"), cert);
+                push(
+                    "ConfigMap",
+                    s(cm, "name"),
+                    format!("volumes[{key}].projected.sources[{j}].configMap.name"),
+                    cert,
+                );
             }
         }
     }
@@ -186,24 +235,49 @@ fn references(pod: &Value) -> Vec<Ref> {
         let cname = s(c, "name").unwrap_or_default();
         for (j, e) in list(c.get("envFrom")).iter().enumerate() {
             if let Some(r) = e.get("secretRef").filter(|x| !optional(x)) {
-                push("Secret", s(r, "name"), format!("{list_key}[{cname}].envFrom[{j}].secretRef.name"), false);
+                push(
+                    "Secret",
+                    s(r, "name"),
+                    format!("{list_key}[{cname}].envFrom[{j}].secretRef.name"),
+                    false,
+                );
             }
             if let Some(r) = e.get("configMapRef").filter(|x| !optional(x)) {
-                push("ConfigMap", s(r, "name"), format!("{list_key}[{cname}].envFrom[{j}].configMapRef.name"), false);
+                push(
+                    "ConfigMap",
+                    s(r, "name"),
+                    format!("{list_key}[{cname}].envFrom[{j}].configMapRef.name"),
+                    false,
+                );
             }
         }
         for e in list(c.get("env")) {
             let ename = s(e, "name").unwrap_or_default();
             if let Some(r) = value_at(e, "valueFrom.secretKeyRef").filter(|x| !optional(x)) {
-                push("Secret", s(r, "name"), format!("{list_key}[{cname}].env[{ename}].valueFrom.secretKeyRef.name"), false);
+                push(
+                    "Secret",
+                    s(r, "name"),
+                    format!("{list_key}[{cname}].env[{ename}].valueFrom.secretKeyRef.name"),
+                    false,
+                );
             }
             if let Some(r) = value_at(e, "valueFrom.configMapKeyRef").filter(|x| !optional(x)) {
-                push("ConfigMap", s(r, "name"), format!("{list_key}[{cname}].env[{ename}].valueFrom.configMapKeyRef.name"), false);
+                push(
+                    "ConfigMap",
+                    s(r, "name"),
+                    format!("{list_key}[{cname}].env[{ename}].valueFrom.configMapKeyRef.name"),
+                    false,
+                );
             }
         }
     }
     for (i, p) in list(pod.get("imagePullSecrets")).iter().enumerate() {
-        push("Secret", s(p, "name"), format!("imagePullSecrets[{i}].name"), false);
+        push(
+            "Secret",
+            s(p, "name"),
+            format!("imagePullSecrets[{i}].name"),
+            false,
+        );
     }
     out
 }
@@ -226,13 +300,21 @@ fn crds(unit: &Unit, sink: &mut Sink) {
         let strategy = s(&crd.doc, "spec.conversion.strategy").unwrap_or("None");
         let at = At::of(crd);
         if strategy == "Webhook" {
-            let service = s(&crd.doc, "spec.conversion.webhook.clientConfig.service.name")
-                .map(|n| format!(" (Service {n})"))
-                .unwrap_or_default();
+            let service = s(
+                &crd.doc,
+                "spec.conversion.webhook.clientConfig.service.name",
+            )
+            .map(|n| format!(" (Service {n})"))
+            .unwrap_or_default();
             let msg = format!(
                 "CRD {name} converts through a webhook{service}, but no ConversionWebhook of the CSV's spec.webhookdefinitions names it, so OLM installs the CRD pointing at a Service nobody creates"
             );
-            sink.add(&rules::CRD_CONVERSION_WEBHOOK, &at, "spec.conversion.strategy", msg);
+            sink.add(
+                &rules::CRD_CONVERSION_WEBHOOK,
+                &at,
+                "spec.conversion.strategy",
+                msg,
+            );
             continue;
         }
         let served: Vec<(&str, Option<&Value>)> = list(value_at(&crd.doc, "spec.versions"))

@@ -16,7 +16,10 @@ pub fn bundle_files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
         for entry in std::fs::read_dir(dir.join(sub)).expect("a bundle folder") {
             let entry = entry.unwrap();
             let name = entry.file_name().into_string().unwrap();
-            files.insert(format!("{sub}/{name}"), std::fs::read(entry.path()).unwrap());
+            files.insert(
+                format!("{sub}/{name}"),
+                std::fs::read(entry.path()).unwrap(),
+            );
         }
     }
     files
@@ -58,7 +61,11 @@ pub fn compare(bundle: &Path, case: &Path, opts: &Options) -> Vec<String> {
     };
     let want = expected(case);
     let mut diffs = Vec::new();
-    let got_names: Vec<String> = got.iter().enumerate().map(|(i, o)| file_name(i, o)).collect();
+    let got_names: Vec<String> = got
+        .iter()
+        .enumerate()
+        .map(|(i, o)| file_name(i, o))
+        .collect();
     let want_names: Vec<&String> = want.iter().map(|(n, _)| n).collect();
     if got_names.iter().collect::<Vec<_>>() != want_names {
         diffs.push(format!(

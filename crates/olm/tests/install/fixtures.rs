@@ -16,11 +16,42 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/install")
 }
 
-/// bundle, case, install namespace, watch namespace, provider, deployment configuration file.
-const CASES: &[(&str, &str, &str, Option<&str>, CertProvider, Option<&str>)] = &[
-    ("webhook-mini.v0.1.0", "cert-manager", "mini-system", None, CertProvider::CertManager, None),
-    ("webhook-mini.v0.1.0", "openshift-service-ca", "mini-system", None, CertProvider::OpenshiftServiceCa, None),
-    ("scoped-mini.v0.2.0", "own-namespace", "scoped-system", Some("scoped-system"), CertProvider::CertManager, None),
+/// One case: bundle, case, install namespace, watch namespace, provider, deployment
+/// configuration file.
+type Case = (
+    &'static str,
+    &'static str,
+    &'static str,
+    Option<&'static str>,
+    CertProvider,
+    Option<&'static str>,
+);
+
+const CASES: &[Case] = &[
+    (
+        "webhook-mini.v0.1.0",
+        "cert-manager",
+        "mini-system",
+        None,
+        CertProvider::CertManager,
+        None,
+    ),
+    (
+        "webhook-mini.v0.1.0",
+        "openshift-service-ca",
+        "mini-system",
+        None,
+        CertProvider::OpenshiftServiceCa,
+        None,
+    ),
+    (
+        "scoped-mini.v0.2.0",
+        "own-namespace",
+        "scoped-system",
+        Some("scoped-system"),
+        CertProvider::CertManager,
+        None,
+    ),
     (
         "scoped-mini.v0.2.0",
         "single-namespace",

@@ -68,13 +68,55 @@ annotations:
 /// generate-manifests.go's cases: bundle, case folder, install namespace, watch namespace,
 /// deployment configuration.
 const CASES: &[(&str, &str, &str, &str, Option<&str>)] = &[
-    ("argocd-operator.v0.6.0", "all-namespaces", "argocd-system", "", None),
-    ("argocd-operator.v0.6.0", "single-namespace", "argocd-system", "argocd-watch", None),
-    ("argocd-operator.v0.6.0", "own-namespace", "argocd-system", "argocd-system", None),
-    ("webhook-operator.v0.0.5", "all-webhook-types", "webhook-system", "", None),
-    ("argocd-operator.v0.6.0", "with-deploymentconfig-options", "argocd-system", "", Some(ALL_OPTIONS)),
-    ("argocd-operator.v0.6.0", "with-empty-affinity", "argocd-system", "", Some("affinity: {}")),
-    ("argocd-operator.v0.6.0", "with-empty-affinity-subtype", "argocd-system", "", Some("affinity: {nodeAffinity: {}}")),
+    (
+        "argocd-operator.v0.6.0",
+        "all-namespaces",
+        "argocd-system",
+        "",
+        None,
+    ),
+    (
+        "argocd-operator.v0.6.0",
+        "single-namespace",
+        "argocd-system",
+        "argocd-watch",
+        None,
+    ),
+    (
+        "argocd-operator.v0.6.0",
+        "own-namespace",
+        "argocd-system",
+        "argocd-system",
+        None,
+    ),
+    (
+        "webhook-operator.v0.0.5",
+        "all-webhook-types",
+        "webhook-system",
+        "",
+        None,
+    ),
+    (
+        "argocd-operator.v0.6.0",
+        "with-deploymentconfig-options",
+        "argocd-system",
+        "",
+        Some(ALL_OPTIONS),
+    ),
+    (
+        "argocd-operator.v0.6.0",
+        "with-empty-affinity",
+        "argocd-system",
+        "",
+        Some("affinity: {}"),
+    ),
+    (
+        "argocd-operator.v0.6.0",
+        "with-empty-affinity-subtype",
+        "argocd-system",
+        "",
+        Some("affinity: {nodeAffinity: {}}"),
+    ),
 ];
 
 /// The snapshot, or why the test is skipped.
@@ -82,7 +124,8 @@ fn source() -> Result<PathBuf, String> {
     if std::env::var("CI").as_deref() == Ok("true") {
         return Err("CI=true: CI machines keep no snapshot of operator-framework/operator-controller; the fixtures test covers the rendering there".into());
     }
-    let path = std::env::var("OPERATOR_CONTROLLER_SOURCE").unwrap_or_else(|_| DEFAULT_SOURCE.into());
+    let path =
+        std::env::var("OPERATOR_CONTROLLER_SOURCE").unwrap_or_else(|_| DEFAULT_SOURCE.into());
     let path = PathBuf::from(path);
     if !path.exists() {
         return Err(format!(
@@ -100,7 +143,11 @@ fn git(source: &Path, args: &[&str]) -> Vec<u8> {
         .args(args)
         .output()
         .expect("git runs");
-    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     out.stdout
 }
 
@@ -136,7 +183,10 @@ fn every_golden_of_operator_controller_is_rendered_equal() {
         };
         diffs.extend(compare(
             &tmp.path().join("bundles").join(bundle),
-            &tmp.path().join("expected-manifests").join(bundle).join(case),
+            &tmp.path()
+                .join("expected-manifests")
+                .join(bundle)
+                .join(case),
             &opts,
         ));
     }

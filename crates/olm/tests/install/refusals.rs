@@ -137,12 +137,15 @@ fn dependencies_are_refused_in_the_resolvers_words() {
     let mut files = fixture("webhook-mini.v0.1.0");
     files.insert(
         "metadata/dependencies.yaml".into(),
-        b"dependencies:\n- type: olm.package\n  value: {packageName: etcd, version: '>0.9.0'}\n".to_vec(),
+        b"dependencies:\n- type: olm.package\n  value: {packageName: etcd, version: '>0.9.0'}\n"
+            .to_vec(),
     );
     let b = RegistryV1::from_files(&files).unwrap();
     assert_eq!(
         cluster::install_refusals(&b, &opts("mini-system", None)),
-        ["bundle \"webhook-mini.v0.1.0\" has a dependency declared via property \"olm.package.required\" which is currently not supported (declared in metadata/dependencies.yaml)"]
+        [
+            "bundle \"webhook-mini.v0.1.0\" has a dependency declared via property \"olm.package.required\" which is currently not supported (declared in metadata/dependencies.yaml)"
+        ]
     );
 }
 

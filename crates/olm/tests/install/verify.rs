@@ -9,7 +9,9 @@ use olm_release_olm::Level;
 use olm_release_olm::validate::{self, Options, Profile};
 
 fn fixture(path: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/install").join(path)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../fixtures/install")
+        .join(path)
 }
 
 const OURS: [&str; 5] = [
@@ -47,20 +49,66 @@ fn an_unwired_kubebuilder_bundle_is_refused_with_every_reason() {
     assert_eq!(
         summary,
         [
-            (Level::Error, "crd-conversion-webhook", "spec.conversion.strategy"),
-            (Level::Warning, "deployment-pull-secrets", &*format!("{pod}.imagePullSecrets[0].name")),
-            (Level::Error, "deployment-references", &*format!("{pod}.containers[manager].envFrom[0].configMapRef.name")),
-            (Level::Error, "deployment-references", &*format!("{pod}.containers[manager].env[TOKEN].valueFrom.secretKeyRef.name")),
-            (Level::Error, "deployment-references", &*format!("{pod}.volumes[cert].secret.secretName")),
+            (
+                Level::Error,
+                "crd-conversion-webhook",
+                "spec.conversion.strategy"
+            ),
+            (
+                Level::Warning,
+                "deployment-pull-secrets",
+                &*format!("{pod}.imagePullSecrets[0].name")
+            ),
+            (
+                Level::Error,
+                "deployment-references",
+                &*format!("{pod}.containers[manager].envFrom[0].configMapRef.name")
+            ),
+            (
+                Level::Error,
+                "deployment-references",
+                &*format!("{pod}.containers[manager].env[TOKEN].valueFrom.secretKeyRef.name")
+            ),
+            (
+                Level::Error,
+                "deployment-references",
+                &*format!("{pod}.volumes[cert].secret.secretName")
+            ),
             (Level::Error, "object-webhook-configuration", "kind"),
         ]
     );
-    let cert = got.iter().find(|f| f.2.ends_with("volumes[cert].secret.secretName")).unwrap();
-    assert!(cert.3.contains("Deployment unwired-controller-manager needs Secret webhook-server-cert"), "{}", cert.3);
-    assert!(cert.4.contains("spec.webhookdefinitions with deploymentName unwired-controller-manager"), "{}", cert.4);
-    assert!(cert.4.contains("unwired-controller-manager-service-cert"), "{}", cert.4);
-    let crd = got.iter().find(|f| f.1 == "crd-conversion-webhook").unwrap();
-    assert!(crd.3.contains("CRD engines.unwired.example.com converts through a webhook (Service webhook-service)"), "{}", crd.3);
+    let cert = got
+        .iter()
+        .find(|f| f.2.ends_with("volumes[cert].secret.secretName"))
+        .unwrap();
+    assert!(
+        cert.3
+            .contains("Deployment unwired-controller-manager needs Secret webhook-server-cert"),
+        "{}",
+        cert.3
+    );
+    assert!(
+        cert.4
+            .contains("spec.webhookdefinitions with deploymentName unwired-controller-manager"),
+        "{}",
+        cert.4
+    );
+    assert!(
+        cert.4.contains("unwired-controller-manager-service-cert"),
+        "{}",
+        cert.4
+    );
+    let crd = got
+        .iter()
+        .find(|f| f.1 == "crd-conversion-webhook")
+        .unwrap();
+    assert!(
+        crd.3.contains(
+            "CRD engines.unwired.example.com converts through a webhook (Service webhook-service)"
+        ),
+        "{}",
+        crd.3
+    );
 }
 
 #[test]
@@ -79,19 +127,40 @@ fn different_schemas_without_a_webhook_are_a_warning() {
         for e in std::fs::read_dir(src.join(sub)).unwrap() {
             let e = e.unwrap();
             let text = std::fs::read_to_string(e.path()).unwrap();
-            std::fs::write(tmp.path().join(sub).join(e.file_name()), text.replace("strategy: Webhook", "strategy: None")).unwrap();
+            std::fs::write(
+                tmp.path().join(sub).join(e.file_name()),
+                text.replace("strategy: Webhook", "strategy: None"),
+            )
+            .unwrap();
         }
     }
-    let opts = Options { profile: Profile::Modern, ..Options::default() };
+    let opts = Options {
+        profile: Profile::Modern,
+        ..Options::default()
+    };
     let report = validate::verify_path(tmp.path(), &opts).unwrap();
-    let f = report.findings.iter().find(|f| f.rule == "crd-conversion-schemas").expect("reported");
+    let f = report
+        .findings
+        .iter()
+        .find(|f| f.rule == "crd-conversion-schemas")
+        .expect("reported");
     assert_eq!(f.level, Level::Warning);
-    assert!(f.message.contains("serves v1 and v2 with different schemas"), "{}", f.message);
+    assert!(
+        f.message
+            .contains("serves v1 and v2 with different schemas"),
+        "{}",
+        f.message
+    );
 }
 
 /// Findings of the `olm-v1-*` rules for a copy of a fixture with `from` replaced by `to` in
 /// its CSV, under `profile`.
-fn olm_v1_findings(fixture_path: &str, from: &str, to: &str, profile: Profile) -> Vec<(Level, String, String)> {
+fn olm_v1_findings(
+    fixture_path: &str,
+    from: &str,
+    to: &str,
+    profile: Profile,
+) -> Vec<(Level, String, String)> {
     let tmp = tempfile::tempdir().unwrap();
     let src = fixture(fixture_path);
     for sub in ["manifests", "metadata"] {
@@ -99,10 +168,17 @@ fn olm_v1_findings(fixture_path: &str, from: &str, to: &str, profile: Profile) -
         for e in std::fs::read_dir(src.join(sub)).unwrap() {
             let e = e.unwrap();
             let text = std::fs::read_to_string(e.path()).unwrap();
-            std::fs::write(tmp.path().join(sub).join(e.file_name()), text.replace(from, to)).unwrap();
+            std::fs::write(
+                tmp.path().join(sub).join(e.file_name()),
+                text.replace(from, to),
+            )
+            .unwrap();
         }
     }
-    let opts = Options { profile, ..Options::default() };
+    let opts = Options {
+        profile,
+        ..Options::default()
+    };
     let report = validate::verify_path(tmp.path(), &opts).unwrap();
     report
         .findings
@@ -118,11 +194,21 @@ fn the_olm_v1_profile_says_what_olm_v1_refuses() {
     let rules: Vec<(Level, &str)> = got.iter().map(|(l, r, _)| (*l, r.as_str())).collect();
     assert_eq!(
         rules,
-        [(Level::Error, "olm-v1-install-modes"), (Level::Warning, "olm-v1-webhooks")]
+        [
+            (Level::Error, "olm-v1-install-modes"),
+            (Level::Warning, "olm-v1-webhooks")
+        ]
     );
-    assert!(got[0].2.contains("unsupported bundle: bundle does not support AllNamespaces install mode"));
+    assert!(
+        got[0]
+            .2
+            .contains("unsupported bundle: bundle does not support AllNamespaces install mode")
+    );
     // The same bundle under modern: none of these rules.
-    assert_eq!(olm_v1_findings("bundles/scoped-mini.v0.2.0", "", "", Profile::Modern), []);
+    assert_eq!(
+        olm_v1_findings("bundles/scoped-mini.v0.2.0", "", "", Profile::Modern),
+        []
+    );
 }
 
 #[test]
@@ -149,6 +235,9 @@ fn dependencies_api_services_and_operator_conditions_under_olm_v1() {
         "- {name: LOG_LEVEL, value: info}\n                - {name: OPERATOR_CONDITION_NAME, value: x}",
         Profile::OlmV1,
     );
-    let cond = got.iter().find(|f| f.1 == "olm-v1-operator-conditions").expect("reported");
+    let cond = got
+        .iter()
+        .find(|f| f.1 == "olm-v1-operator-conditions")
+        .expect("reported");
     assert_eq!(cond.0, Level::Warning);
 }

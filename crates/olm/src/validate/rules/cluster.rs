@@ -41,9 +41,12 @@ pub(crate) const OLM_V1_DEPENDENCIES: Rule = Rule::new("olm-v1-dependencies", "t
     "drop the dependency (metadata/dependencies.yaml, spec.customresourcedefinitions.required) and document what must be installed first")
     .olm_v1(E);
 /// Rule `olm-v1-api-services`: the CSV owns no API services.
-pub(crate) const OLM_V1_API_SERVICES: Rule = Rule::new("olm-v1-api-services", "the CSV owns no API services (spec.apiservicedefinitions.owned)",
-    "serve the API through CRDs; OLM v1 does not install API services")
-    .olm_v1(E);
+pub(crate) const OLM_V1_API_SERVICES: Rule = Rule::new(
+    "olm-v1-api-services",
+    "the CSV owns no API services (spec.apiservicedefinitions.owned)",
+    "serve the API through CRDs; OLM v1 does not install API services",
+)
+.olm_v1(E);
 /// Rule `olm-v1-webhooks`: webhooks need a certificate provider on the cluster.
 pub(crate) const OLM_V1_WEBHOOKS: Rule = Rule::new("olm-v1-webhooks", "webhooks are installed only through a certificate provider (cert-manager by default, or OpenShift's service CA)",
     "document that cert-manager (or OpenShift's service CA) must be installed before the ClusterExtension")
