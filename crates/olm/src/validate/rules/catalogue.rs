@@ -5,10 +5,11 @@
 use super::{E, Rule, W};
 
 macro_rules! catalogue {
-    ($($(#[$doc:meta])* $name:ident = $rule:expr;)*) => {
+    ($($(#[$doc:meta])* $name:ident = $rule:expr;)* @cluster $($more:ident),*) => {
         $($(#[$doc])* pub const $name: Rule = $rule;)*
-        /// Every rule, in table order.
-        pub(crate) const ALL: &[Rule] = &[$($name),*];
+        /// Every rule, in table order: these, then the rules about what the cluster gets
+        /// ([`super::cluster`]).
+        pub(crate) const ALL: &[Rule] = &[$($name,)* $(super::cluster::$more),*];
     };
 }
 
@@ -258,11 +259,6 @@ catalogue! {
         "set the Deployment's serviceAccountName to the account the operator's permissions name")
         .own(E, E, "the operator would run without any of the permissions its CSV grants; the API server accepts it and the operator fails at its first request (none of the 256 package-manifest packages of community-operators, July 2021, does this)");
 
-    /// Rule `deployment-references` (see [`super::cluster`]).
-    DEPLOYMENT_REFERENCES = super::cluster::DEPLOYMENT_REFERENCES;
-    /// Rule `deployment-pull-secrets`.
-    DEPLOYMENT_PULL_SECRETS = super::cluster::DEPLOYMENT_PULL_SECRETS;
-
     // CRDs.
     /// Rule `crd-fields`: a CRD has `metadata.name`, `apiVersion`, `spec.group`,
     /// `spec.names.kind`/`plural` and versions with `name`, `served` and `storage`, exactly one
@@ -279,10 +275,6 @@ catalogue! {
     CRD_CONVERSION = Rule::new("crd-conversion", "a v1 CRD's conversion webhook lists conversionReviewVersions",
         "add spec.conversion.webhook.conversionReviewVersions: [v1]")
         .api(E);
-    /// Rule `crd-conversion-webhook` (see [`super::cluster`]).
-    CRD_CONVERSION_WEBHOOK = super::cluster::CRD_CONVERSION_WEBHOOK;
-    /// Rule `crd-conversion-schemas`.
-    CRD_CONVERSION_SCHEMAS = super::cluster::CRD_CONVERSION_SCHEMAS;
     /// Rule `crd-owned`: each owned CRD (name, version, kind) is a CRD of the bundle with that
     /// group, version and kind, named `<plural>.<group>`.
     CRD_OWNED = Rule::new("crd-owned", "each owned CRD (name, version, kind) is a CRD of the bundle with that group, version and kind, named <plural>.<group>",
@@ -318,8 +310,6 @@ catalogue! {
     SERVICE_ACCOUNT = Rule::new("service-account", "no ServiceAccount manifest shares its name with a service account the CSV creates",
         "drop the ServiceAccount manifest: OLM creates the service accounts the CSV's deployments use")
         .api(E);
-    /// Rule `object-webhook-configuration`: see [`super::cluster`].
-    OBJECT_WEBHOOK_CONFIGURATION = super::cluster::OBJECT_WEBHOOK_CONFIGURATION;
     /// Rule `object-pdb`: a PodDisruptionBudget allows disruption (`maxUnavailable` not 0,
     /// `minAvailable` not 100%).
     OBJECT_PDB = Rule::new("object-pdb", "a PodDisruptionBudget allows disruption (maxUnavailable not 0, minAvailable not 100%)",
@@ -395,18 +385,8 @@ catalogue! {
     SKIP_RANGE = Rule::new("skip-range", "olm.skipRange parses as a semver range",
         "write olm.skipRange as a semver range such as '>=1.0.0 <1.2.0'")
         .opm(E).own(W, None, "OLM cannot use a skipRange it cannot parse");
-
-    // OLM v1 (operator-controller): see [`super::cluster`].
-    /// Rule `olm-v1-install-modes`.
-    OLM_V1_INSTALL_MODES = super::cluster::OLM_V1_INSTALL_MODES;
-    /// Rule `olm-v1-dependencies`.
-    OLM_V1_DEPENDENCIES = super::cluster::OLM_V1_DEPENDENCIES;
-    /// Rule `olm-v1-api-services`.
-    OLM_V1_API_SERVICES = super::cluster::OLM_V1_API_SERVICES;
-    /// Rule `olm-v1-webhooks`.
-    OLM_V1_WEBHOOKS = super::cluster::OLM_V1_WEBHOOKS;
-    /// Rule `olm-v1-bundle`.
-    OLM_V1_BUNDLE = super::cluster::OLM_V1_BUNDLE;
-    /// Rule `olm-v1-operator-conditions`.
-    OLM_V1_OPERATOR_CONDITIONS = super::cluster::OLM_V1_OPERATOR_CONDITIONS;
+    @cluster DEPLOYMENT_REFERENCES, DEPLOYMENT_PULL_SECRETS, CRD_CONVERSION_WEBHOOK,
+    CRD_CONVERSION_SCHEMAS, OBJECT_WEBHOOK_CONFIGURATION, OLM_V1_INSTALL_MODES,
+    OLM_V1_DEPENDENCIES, OLM_V1_API_SERVICES, OLM_V1_WEBHOOKS, OLM_V1_BUNDLE,
+    OLM_V1_OPERATOR_CONDITIONS
 }

@@ -26,6 +26,7 @@ use super::model::{Options, Profile};
 use crate::Level;
 
 pub use catalogue::*;
+pub use cluster::*;
 pub use table::{Row, table, table_text};
 
 /// An upstream tool whose verdict a profile follows.
