@@ -5,6 +5,8 @@
 //! (exit 1); an unreadable path or categories file, or a path that cannot be read as a bundle
 //! within the limits (see [`validate::verify_path_with`]), is an input error (exit 2). `-q` shows
 //! errors only (the closing line still counts the warnings).
+//! A registry+v1 bundle folder (`manifests/` and `metadata/`) is verified under the modern
+//! profile unless `--profile` says otherwise; the others under appregistry-2019.
 //! `verify --list-rules` prints the rule catalogue instead. A file-based catalog folder is read
 //! through the catalog loader `graph` and the catalog stage use (the same refusals, exit 2) and
 //! checked with `opm validate`'s rules (any error: exit 1).

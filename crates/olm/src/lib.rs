@@ -7,6 +7,8 @@
 //! every CSV and CRD that is published together; [`archive`] turns it into the app registry's
 //! tarball and back, and [`validate`] checks it. [`fbc`] is the modern publishing path's half:
 //! file-based catalogs, their validation, and the migration from an app-registry release.
+//! [`cluster`] renders a registry+v1 bundle into the objects OLM v1 applies for it, and says
+//! why OLM v1 would refuse it.
 #![deny(missing_docs)]
 
 pub mod archive;
