@@ -127,6 +127,7 @@ fn command_name(c: &Command) -> &'static str {
         Command::Render(_) => "render",
         Command::Verify(_) => "verify",
         Command::Graph(_) => "graph",
+        Command::InstallManifests(_) => "install-manifests",
         Command::NextVersion(_) => "next-version",
         Command::Init(_) => "init",
         Command::Completions(_) => "completions",
@@ -183,6 +184,7 @@ async fn dispatch(
         Command::Render(args) => commands::render::run(args, env, report),
         Command::Verify(args) => commands::verify::run(&args, json, quiet, &limits()?, report),
         Command::Graph(args) => commands::graph::run(&args, format, env, &limits()?, report).await,
+        Command::InstallManifests(args) => commands::install_manifests::run(&args, json),
         Command::NextVersion(args) => {
             let ci = crate::ci::CiContext::from_env(env);
             Ok(commands::next_version::run(

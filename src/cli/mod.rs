@@ -71,6 +71,8 @@ pub(crate) enum Command {
     Verify(VerifyArgs),
     /// Draw a package's upgrade graph per channel (text, --format dot or --format mermaid).
     Graph(GraphArgs),
+    /// Print the objects OLM v1 applies for a registry+v1 bundle folder, as one YAML stream.
+    InstallManifests(InstallManifestsArgs),
     /// Print the version for an alpha build: after the last release, before the next one.
     NextVersion(NextVersionArgs),
     /// Scaffold an operator repository: release and alpha pipelines and a CI configuration.
@@ -189,6 +191,35 @@ pub(crate) struct GraphArgs {
     /// Allow a plain http:// --registry URL on a host other than loopback.
     #[arg(long, requires = "registry")]
     pub(crate) insecure: bool,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct InstallManifestsArgs {
+    /// A registry+v1 bundle folder (manifests/ and metadata/).
+    pub(crate) bundle: PathBuf,
+    /// The namespace the operator is installed into (a ClusterExtension's spec.namespace).
+    #[arg(long, value_name = "NS")]
+    pub(crate) install_namespace: String,
+    /// The one namespace the operator watches (its watchNamespace): the install namespace for
+    /// OwnNamespace, another for SingleNamespace; default: all namespaces.
+    #[arg(long, value_name = "NS")]
+    pub(crate) watch_namespace: Option<String>,
+    /// A deploymentConfig (YAML or JSON, as in a ClusterExtension's config.inline) applied to
+    /// every Deployment.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) deployment_config: Option<PathBuf>,
+    /// Who provides the webhooks' serving certificates.
+    #[arg(long, value_enum, default_value_t = CertificateProviderArg::CertManager)]
+    pub(crate) certificate_provider: CertificateProviderArg,
+}
+
+/// `--certificate-provider` of `install-manifests`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum CertificateProviderArg {
+    /// cert-manager (OLM v1's default).
+    CertManager,
+    /// OpenShift's service CA operator.
+    OpenshiftServiceCa,
 }
 
 #[derive(Debug, Args)]
@@ -329,9 +360,11 @@ pub(crate) struct VerifyArgs {
     #[arg(required_unless_present = "list_rules")]
     pub(crate) path: Option<PathBuf>,
     /// Which tools' rules apply: appregistry-2019 (operator-courier 2.1.11 and the registry
-    /// loader) or modern (operator-framework/api and opm validate).
-    #[arg(long, default_value = "appregistry-2019", value_parser = profile_parser())]
-    pub(crate) profile: Profile,
+    /// loader), modern (operator-framework/api and opm validate) or olm-v1 (modern and what OLM
+    /// v1, operator-controller, refuses or does not support) [default: modern for a
+    /// registry+v1 bundle folder (manifests/ and metadata/), appregistry-2019 otherwise].
+    #[arg(long, value_parser = profile_parser())]
+    pub(crate) profile: Option<Profile>,
     /// Also enforce OperatorHub's rules as errors (courier's --ui_validate_io, api's
     /// OperatorHub validator).
     #[arg(long)]
@@ -348,8 +381,9 @@ pub(crate) struct VerifyArgs {
 
 /// `--profile` by name (the domain's [`Profile`] has no clap).
 fn profile_parser() -> impl TypedValueParser<Value = Profile> {
-    PossibleValuesParser::new(["appregistry-2019", "modern"]).map(|s| match s.as_str() {
+    PossibleValuesParser::new(["appregistry-2019", "modern", "olm-v1"]).map(|s| match s.as_str() {
         "modern" => Profile::Modern,
+        "olm-v1" => Profile::OlmV1,
         _ => Profile::Appregistry2019,
     })
 }

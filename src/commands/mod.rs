@@ -3,6 +3,7 @@
 pub(crate) mod completions;
 pub(crate) mod graph;
 pub(crate) mod init;
+pub(crate) mod install_manifests;
 pub(crate) mod man;
 pub(crate) mod migrate;
 pub(crate) mod next_version;

@@ -5,6 +5,8 @@
 //! (exit 1); an unreadable path or categories file, or a path that cannot be read as a bundle
 //! within the limits (see [`validate::verify_path_with`]), is an input error (exit 2). `-q` shows
 //! errors only (the closing line still counts the warnings).
+//! A registry+v1 bundle folder (`manifests/` and `metadata/`) is verified under the modern
+//! profile unless `--profile` says otherwise; the others under appregistry-2019.
 //! `verify --list-rules` prints the rule catalogue instead. A file-based catalog folder is read
 //! through the catalog loader `graph` and the catalog stage use (the same refusals, exit 2) and
 //! checked with `opm validate`'s rules (any error: exit 1).
@@ -14,7 +16,7 @@ use crate::cli::VerifyArgs;
 use crate::error::{Error, Result};
 use crate::report::Reporter;
 use olm_release_olm::archive::Limits;
-use olm_release_olm::validate::{self, Options, VerifyError, rules};
+use olm_release_olm::validate::{self, Options, Profile, VerifyError, rules};
 use olm_release_olm::{Level, fbc};
 
 /// `verify PATH` or `verify --list-rules`; `quiet` leaves warnings out of the output. In GitHub
@@ -50,7 +52,11 @@ pub(crate) fn run(
         None => None,
     };
     let opts = Options {
-        profile: args.profile,
+        profile: args.profile.unwrap_or(if is_registry_v1_folder(path) {
+            Profile::Modern
+        } else {
+            Profile::Appregistry2019
+        }),
         operatorhub: args.operatorhub,
         categories,
     };
@@ -92,6 +98,12 @@ pub(crate) fn run(
         ));
     }
     Ok(())
+}
+
+/// A registry+v1 bundle folder (`manifests/` and `metadata/annotations.yaml`): a modern
+/// bundle, which no app-registry tool reads, so `modern` is its default profile.
+fn is_registry_v1_folder(path: &std::path::Path) -> bool {
+    path.join("manifests").is_dir() && path.join("metadata/annotations.yaml").is_file()
 }
 
 /// `verify CATALOG_DIR`: every document through the catalog loader, then `opm validate`'s rules

@@ -84,11 +84,11 @@ fn bash_completes_nested_subcommands_options_and_their_values() {
     // verify --profile <TAB>, also as --profile=<TAB> and after a global option.
     assert_eq!(
         c(&["olm-release", "verify", "--profile", ""]),
-        ["appregistry-2019", "modern"]
+        ["appregistry-2019", "modern", "olm-v1"]
     );
     assert_eq!(
         c(&["olm-release", "verify", "--profile", "=", ""]),
-        ["appregistry-2019", "modern"]
+        ["appregistry-2019", "modern", "olm-v1"]
     );
     assert_eq!(
         c(&["olm-release", "-v", "verify", "--profile", "m"]),

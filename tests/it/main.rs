@@ -30,6 +30,7 @@ mod history_import;
 mod hostile;
 mod init;
 mod install;
+mod install_manifests;
 mod interrupt;
 mod kubevirt_chain;
 mod kubevirt_modern;

@@ -4,7 +4,9 @@
 
 use super::model::{Options, Profile, Unit};
 use super::sink::Sink;
-use super::{crd, csv, deployment, graph, install, load, objects, package, rules, types};
+use super::{
+    crd, csv, deployment, graph, install, load, objects, olm_v1, package, pods, rules, types,
+};
 use crate::{Bundle, Finding, Manifest};
 
 /// Validates an in-memory bundle (as packaged: the package file is `bundle.package.file_name()`).
@@ -99,6 +101,8 @@ pub fn check_size_streamed(
 pub fn check_unit(unit: &Unit, sink: &mut Sink) {
     crd::check(unit, sink);
     objects::check(unit, sink);
+    pods::check(unit, sink);
+    olm_v1::check(unit, sink);
     if sink.on(&rules::BUNDLE_SIZE) {
         package::check_size(unit, sink);
     }

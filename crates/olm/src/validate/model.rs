@@ -20,6 +20,9 @@ pub enum Profile {
     Appregistry2019,
     /// What operator-framework/api's validators and `opm validate` enforce today.
     Modern,
+    /// `modern` and what OLM v1 (operator-controller) refuses or does not support.
+    #[serde(rename = "olm-v1")]
+    OlmV1,
 }
 
 impl Profile {
@@ -28,6 +31,7 @@ impl Profile {
         match self {
             Profile::Appregistry2019 => "appregistry-2019",
             Profile::Modern => "modern",
+            Profile::OlmV1 => "olm-v1",
         }
     }
 }

@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use super::checks::{check, check_across, check_loaded};
 use super::model::{Options, Profile, Unit, VerifyError};
-use super::{crd, load, objects, rules};
+use super::{crd, load, objects, olm_v1, pods, rules};
 
 use super::sink::{At, Sink};
 use crate::Finding;
@@ -167,6 +167,8 @@ pub fn verify_packed_streamed(
     let unit = Unit::of(bundle, &skeletons.objects);
     crd::check(&unit, &mut sink);
     objects::check(&unit, &mut sink);
+    pods::check(&unit, &mut sink);
+    olm_v1::check(&unit, &mut sink);
     check_across(bundle, Some(&file), &mut sink);
     packed_report(shown, packed, sink)
 }

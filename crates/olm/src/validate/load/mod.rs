@@ -120,6 +120,19 @@ fn parent(path: &str) -> &str {
         .map_or("", |(d, _)| d)
 }
 
+/// A registry+v1 bundle folder's `bundle.Dockerfile`, beside its `metadata/annotations.yaml`:
+/// the image recipe operator-registry's `docs/design/operator-bundle.md` describes, which
+/// `operator-sdk generate bundle` and olm-release's bundle stage write. Not a stray file.
+fn is_bundle_recipe(path: &str, files: &[(String, Vec<u8>)]) -> bool {
+    let Some(dir) = path.strip_suffix("bundle.Dockerfile") else {
+        return false;
+    };
+    (dir.is_empty() || dir.ends_with('/'))
+        && files
+            .iter()
+            .any(|(p, _)| p.strip_prefix(dir) == Some("metadata/annotations.yaml"))
+}
+
 /// Whether `folder` is `ancestor` or inside it.
 fn within(folder: &str, ancestor: &str) -> bool {
     ancestor.is_empty() || folder == ancestor || folder.starts_with(&format!("{ancestor}/"))
@@ -260,6 +273,7 @@ pub(crate) fn tree(files: &[(String, Vec<u8>)], sink: &mut Sink) -> Loaded {
                 "is hidden inside a bundle folder; operator-framework/api refuses hidden files there",
             ),
             _ if path.ends_with('/') => {}
+            _ if is_bundle_recipe(path, files) => {}
             _ => stray(path, "is not a YAML manifest; nothing reads it", sink),
         }
     }

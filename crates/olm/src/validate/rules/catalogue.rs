@@ -5,10 +5,11 @@
 use super::{E, Rule, W};
 
 macro_rules! catalogue {
-    ($($(#[$doc:meta])* $name:ident = $rule:expr;)*) => {
+    ($($(#[$doc:meta])* $name:ident = $rule:expr;)* @cluster $($more:ident),*) => {
         $($(#[$doc])* pub const $name: Rule = $rule;)*
-        /// Every rule, in table order.
-        pub(crate) const ALL: &[Rule] = &[$($name),*];
+        /// Every rule, in table order: these, then the rules about what the cluster gets
+        /// ([`super::cluster`]).
+        pub(crate) const ALL: &[Rule] = &[$($name,)* $(super::cluster::$more),*];
     };
 }
 
@@ -384,4 +385,8 @@ catalogue! {
     SKIP_RANGE = Rule::new("skip-range", "olm.skipRange parses as a semver range",
         "write olm.skipRange as a semver range such as '>=1.0.0 <1.2.0'")
         .opm(E).own(W, None, "OLM cannot use a skipRange it cannot parse");
+    @cluster DEPLOYMENT_REFERENCES, DEPLOYMENT_PULL_SECRETS, CRD_CONVERSION_WEBHOOK,
+    CRD_CONVERSION_SCHEMAS, OBJECT_WEBHOOK_CONFIGURATION, OLM_V1_INSTALL_MODES,
+    OLM_V1_DEPENDENCIES, OLM_V1_API_SERVICES, OLM_V1_WEBHOOKS, OLM_V1_BUNDLE,
+    OLM_V1_OPERATOR_CONDITIONS
 }

@@ -17,6 +17,7 @@
 //! a finding never claims a tool rejects what it accepts.
 
 mod catalogue;
+mod cluster;
 mod table;
 
 use serde::Serialize;
@@ -25,6 +26,7 @@ use super::model::{Options, Profile};
 use crate::Level;
 
 pub use catalogue::*;
+pub use cluster::*;
 pub use table::{Row, table, table_text};
 
 /// An upstream tool whose verdict a profile follows.
@@ -48,6 +50,8 @@ pub(crate) enum Tool {
     /// (apps/v1 Deployments and their pods): every profile follows it, since a CSV the cluster
     /// cannot install is no release under either.
     ApiServer,
+    /// OLM v1 (operator-controller): its registry+v1 renderer, manifest provider and resolver.
+    OlmV1,
 }
 
 impl Tool {
@@ -61,11 +65,12 @@ impl Tool {
             Tool::ApiHub => "api-operatorhub",
             Tool::Opm => "opm",
             Tool::ApiServer => "apiserver",
+            Tool::OlmV1 => "olm-v1",
         }
     }
 
     /// Every tool, in table order.
-    pub(crate) const ALL: [Tool; 7] = [
+    pub(crate) const ALL: [Tool; 8] = [
         Tool::Courier,
         Tool::CourierUi,
         Tool::Registry,
@@ -73,6 +78,7 @@ impl Tool {
         Tool::ApiHub,
         Tool::Opm,
         Tool::ApiServer,
+        Tool::OlmV1,
     ];
 }
 
@@ -88,6 +94,14 @@ pub(crate) fn tools(opts: &Options) -> &'static [Tool] {
         ],
         (Profile::Modern, false) => &[Tool::Api, Tool::Opm, Tool::ApiServer],
         (Profile::Modern, true) => &[Tool::Api, Tool::ApiHub, Tool::Opm, Tool::ApiServer],
+        (Profile::OlmV1, false) => &[Tool::Api, Tool::Opm, Tool::ApiServer, Tool::OlmV1],
+        (Profile::OlmV1, true) => &[
+            Tool::Api,
+            Tool::ApiHub,
+            Tool::Opm,
+            Tool::ApiServer,
+            Tool::OlmV1,
+        ],
     }
 }
 
@@ -105,6 +119,7 @@ pub struct Rule {
     pub(crate) api_hub: Option<Level>,
     pub(crate) opm: Option<Level>,
     pub(crate) apiserver: Option<Level>,
+    pub(crate) olm_v1: Option<Level>,
     /// olm-release's own level in `appregistry-2019` where none of its tools checks the rule.
     pub(crate) own_2019: Option<Level>,
     /// olm-release's own level in `modern` where none of its tools checks the rule.
@@ -139,6 +154,7 @@ impl Rule {
             api_hub: None,
             opm: None,
             apiserver: None,
+            olm_v1: None,
             own_2019: None,
             own_modern: None,
             why: "",
@@ -175,6 +191,9 @@ impl Rule {
             ..self
         }
     }
+    const fn olm_v1(self, l: Option<Level>) -> Rule {
+        Rule { olm_v1: l, ..self }
+    }
     /// olm-release's own levels (2019, modern) and why.
     const fn own(self, y2019: Option<Level>, modern: Option<Level>, why: &'static str) -> Rule {
         Rule {
@@ -195,6 +214,7 @@ impl Rule {
             Tool::ApiHub => self.api_hub,
             Tool::Opm => self.opm,
             Tool::ApiServer => self.apiserver,
+            Tool::OlmV1 => self.olm_v1,
         }
     }
 
@@ -202,7 +222,7 @@ impl Rule {
     pub(crate) fn own_level(&self, profile: Profile) -> Option<Level> {
         match profile {
             Profile::Appregistry2019 => self.own_2019,
-            Profile::Modern => self.own_modern,
+            Profile::Modern | Profile::OlmV1 => self.own_modern,
         }
     }
 

@@ -41,6 +41,7 @@ pub fn table() -> Vec<Row> {
                 ),
                 ("modern", Profile::Modern, false),
                 ("modern+operatorhub", Profile::Modern, true),
+                ("olm-v1", Profile::OlmV1, false),
             ] {
                 let opts = Options {
                     profile,
@@ -75,8 +76,8 @@ pub fn table_text() -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "{:<26} {:>4} {:>4} {:>4} {:>4}  enforced by (E error, W warning)",
-        "rule", "2019", "+hub", "mod", "+hub"
+        "{:<26} {:>4} {:>4} {:>4} {:>4} {:>4}  enforced by (E error, W warning)",
+        "rule", "2019", "+hub", "mod", "+hub", "v1"
     );
     for r in ALL {
         let levels: Vec<&str> = [
@@ -84,6 +85,7 @@ pub fn table_text() -> String {
             (Profile::Appregistry2019, true),
             (Profile::Modern, false),
             (Profile::Modern, true),
+            (Profile::OlmV1, false),
         ]
         .iter()
         .map(|&(profile, operatorhub)| {
@@ -105,14 +107,14 @@ pub fn table_text() -> String {
         };
         let _ = writeln!(
             out,
-            "{:<26} {:>4} {:>4} {:>4} {:>4}  {by}",
-            r.id, levels[0], levels[1], levels[2], levels[3]
+            "{:<26} {:>4} {:>4} {:>4} {:>4} {:>4}  {by}",
+            r.id, levels[0], levels[1], levels[2], levels[3], levels[4]
         );
     }
     let own = |l: Option<Level>| lv(l);
     let _ = writeln!(
         out,
-        "\nWhere no tool of a profile checks a rule, olm-release's own level applies (appregistry-2019 / modern):"
+        "\nWhere no tool of a profile checks a rule, olm-release's own level applies (appregistry-2019 / modern and olm-v1):"
     );
     for r in ALL.iter().filter(|r| !r.why.is_empty()) {
         let _ = writeln!(
