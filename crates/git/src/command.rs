@@ -8,10 +8,19 @@
 //! shell snippet that answers `get` with `username=` and `password=` read from two variables
 //! of git's own environment. So the token reaches git through its environment only, as
 //! `GIT_ASKPASS` programs do, and never appears in a URL, an argument list or a message.
+//!
+//! A command that talks to a remote (`ls-remote`, `fetch`, `push`) runs within the caller's
+//! budget ([`Git::within`]): curl's low-speed limit (`GIT_HTTP_LOW_SPEED_LIMIT` and
+//! `GIT_HTTP_LOW_SPEED_TIME`, git-config(1) `http.lowSpeedLimit`) ends an HTTP transfer that
+//! stalls, and a wall clock kills the command when the budget is spent whatever the transport
+//! (a server that accepts and never answers, an SSH remote that hangs), with an error naming the
+//! command and the remote, credentials removed from both ([`GitError::TimedOut`]).
 
 use std::ffi::OsStr;
+use std::io::Read as _;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 use olm_release_base::secret::{Secret, redact};
 
@@ -34,7 +43,14 @@ pub struct Credentials {
 pub struct Git {
     program: std::path::PathBuf,
     credentials: Option<Credentials>,
+    /// How long one command that talks to a remote may take (`None`: unbounded).
+    budget: Option<Duration>,
 }
+
+/// The transfer rate below which an HTTP transfer counts as stalled (bytes per second).
+const LOW_SPEED_BYTES: u32 = 1000;
+/// How long a transfer may stall before curl ends it, at most (less when the budget is less).
+const LOW_SPEED_SECONDS: u64 = 30;
 
 impl Git {
     /// `git` from `PATH`, offering `credentials` to HTTPS remotes that ask.
@@ -42,15 +58,23 @@ impl Git {
         Git {
             program: "git".into(),
             credentials,
+            budget: None,
         }
     }
 
-    /// `text` without the credentials.
+    /// The same client, each command that talks to a remote stopped after `budget`.
+    pub fn within(mut self, budget: Duration) -> Self {
+        self.budget = Some(budget.max(Duration::from_secs(1)));
+        self
+    }
+
+    /// `text` without the credentials, nor the user information of any URL in it.
     pub(crate) fn scrub(&self, text: &str) -> String {
-        match &self.credentials {
+        let text = match &self.credentials {
             Some(c) => redact(text, &[c.password.expose()]),
             None => text.to_string(),
-        }
+        };
+        without_userinfo(&text)
     }
 
     /// A command in `dir` (or none), with the environment every command gets.
@@ -104,6 +128,80 @@ impl Git {
         Err(self.failed(&args, &out))
     }
 
+    /// [`Git::run`] for a command that talks to `remote`: within the budget, if any (see the
+    /// module doc).
+    pub(crate) fn run_remote<I, S>(
+        &self,
+        dir: Option<&Path>,
+        args: I,
+        ok: &[i32],
+        remote: &str,
+    ) -> Result<Output, GitError>
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        let Some(budget) = self.budget else {
+            return self.run(dir, args, ok);
+        };
+        let args: Vec<std::ffi::OsString> = args
+            .into_iter()
+            .map(|a| a.as_ref().to_os_string())
+            .collect();
+        let mut cmd = self.command(dir);
+        let stall = budget.as_secs().clamp(1, LOW_SPEED_SECONDS);
+        cmd.args(&args)
+            .env("GIT_HTTP_LOW_SPEED_LIMIT", LOW_SPEED_BYTES.to_string())
+            .env("GIT_HTTP_LOW_SPEED_TIME", stall.to_string())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let mut child = cmd.spawn().map_err(|source| GitError::Missing { source })?;
+        // Read both pipes on their own threads, so a chatty command never blocks on a full
+        // pipe; a helper git started may hold them open after git is killed, so they are
+        // joined only when git exited by itself.
+        let drain = |pipe: Option<Box<dyn std::io::Read + Send>>| {
+            std::thread::spawn(move || {
+                let mut out = Vec::new();
+                if let Some(mut p) = pipe {
+                    let _ = p.read_to_end(&mut out);
+                }
+                out
+            })
+        };
+        let stdout = drain(child.stdout.take().map(|p| Box::new(p) as _));
+        let stderr = drain(child.stderr.take().map(|p| Box::new(p) as _));
+        let started = Instant::now();
+        let status = loop {
+            match child.try_wait() {
+                Ok(Some(status)) => break status,
+                Ok(None) if started.elapsed() >= budget => {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    let shown: Vec<String> = args
+                        .iter()
+                        .map(|a| a.to_string_lossy().into_owned())
+                        .collect();
+                    return Err(GitError::TimedOut {
+                        command: self.scrub(&format!("git {}", shown.join(" "))),
+                        remote: self.scrub(remote),
+                        seconds: budget.as_secs(),
+                    });
+                }
+                Ok(None) => std::thread::sleep(Duration::from_millis(20)),
+                Err(source) => return Err(GitError::Missing { source }),
+            }
+        };
+        let out = Output {
+            status,
+            stdout: stdout.join().unwrap_or_default(),
+            stderr: stderr.join().unwrap_or_default(),
+        };
+        if out.status.success() || out.status.code().is_some_and(|c| ok.contains(&c)) {
+            return Ok(out);
+        }
+        Err(self.failed(&args, &out))
+    }
+
     /// The error for a command that failed.
     pub(crate) fn failed(&self, args: &[std::ffi::OsString], out: &Output) -> GitError {
         let shown: Vec<String> = args
@@ -119,6 +217,30 @@ impl Git {
             stderr: self.scrub(&shorten(&String::from_utf8_lossy(&out.stderr))),
         }
     }
+}
+
+/// `text` with the user information of every URL in it (`https://user:token@host`) shown as
+/// `***@`.
+pub(crate) fn without_userinfo(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find("://") {
+        let (head, tail) = rest.split_at(i + 3);
+        out.push_str(head);
+        let end = tail
+            .find(|c: char| c == '/' || c.is_whitespace() || c == '\'' || c == '"')
+            .unwrap_or(tail.len());
+        match tail[..end].rfind('@') {
+            Some(at) => {
+                out.push_str("***");
+                out.push_str(&tail[at..end]);
+            }
+            None => out.push_str(&tail[..end]),
+        }
+        rest = &tail[end..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// git's stderr as one short line: the lines that say what failed (hints and progress left
