@@ -7,6 +7,7 @@ mod appr;
 mod budgets;
 mod bundle_objects;
 mod bundle_pipeline;
+mod catalog_base_checks;
 mod catalog_entries;
 mod catalog_git;
 mod catalog_git_budget;

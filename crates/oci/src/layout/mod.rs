@@ -154,6 +154,22 @@ impl Layout {
         write(&self.blob_path(&blob.digest)?, &blob.bytes)
     }
 
+    /// The size of the blob `digest`, `None` if absent; a blob that is not a regular file of
+    /// the right bytes is an error naming it.
+    pub(crate) fn blob_size(&self, digest: &str) -> Result<Option<u64>, OciError> {
+        let path = self.blob_path(digest)?;
+        match blobs::state(&path, digest, MAX_BLOB).map_err(|e| OciError::io(&path, e))? {
+            BlobState::Good => std::fs::metadata(&path)
+                .map(|m| Some(m.len()))
+                .map_err(|e| OciError::io(&path, e)),
+            BlobState::Missing => Ok(None),
+            BlobState::Bad(why) => Err(OciError::Layout {
+                path,
+                detail: format!("blob {digest} {why}"),
+            }),
+        }
+    }
+
     /// The bytes of a blob (a manifest, for the read-back), `None` if absent.
     pub(crate) fn get_blob(&self, digest: &str) -> Result<Option<Vec<u8>>, OciError> {
         let path = self.blob_path(digest)?;
