@@ -11,6 +11,7 @@ mod catalog_base_checks;
 mod catalog_entries;
 mod catalog_git;
 mod catalog_git_budget;
+mod catalog_git_env;
 mod catalog_image;
 mod catalog_inputs;
 mod catalog_links;

@@ -7,7 +7,9 @@
 //! the helpers of the user's and the system's configuration, gitcredentials(7)), then to a
 //! shell snippet that answers `get` with `username=` and `password=` read from two variables
 //! of git's own environment. So the token reaches git through its environment only, as
-//! `GIT_ASKPASS` programs do, and never appears in a URL, an argument list or a message.
+//! `GIT_ASKPASS` programs do, and never appears in a URL, an argument list or a message. The
+//! caller's other secrets are withheld from every command ([`Git::withholding`]): git, its
+//! remote helpers and the credential helper see the git credentials and nothing else secret.
 //!
 //! A command that talks to a remote (`ls-remote`, `fetch`, `push`) runs within the caller's
 //! budget ([`Git::within`]): curl's low-speed limit (`GIT_HTTP_LOW_SPEED_LIMIT` and
@@ -45,7 +47,13 @@ pub struct Git {
     credentials: Option<Credentials>,
     /// How long one command that talks to a remote may take (`None`: unbounded).
     budget: Option<Duration>,
+    /// Variables of this process no git command inherits (other clients' secrets).
+    withheld: Vec<String>,
 }
+
+/// The variables the helper answers from: set from [`Credentials`], else removed, so a value
+/// of the caller's environment never reaches a remote.
+const HELPER_VARIABLES: [&str; 2] = ["OLM_RELEASE_GIT_USERNAME", "OLM_RELEASE_GIT_PASSWORD"];
 
 /// The transfer rate below which an HTTP transfer counts as stalled (bytes per second).
 const LOW_SPEED_BYTES: u32 = 1000;
@@ -59,7 +67,18 @@ impl Git {
             program: "git".into(),
             credentials,
             budget: None,
+            withheld: Vec::new(),
         }
+    }
+
+    /// The same client, with the variables `names` removed from every command's environment:
+    /// the caller's other secrets (a registry's password, an API token), which git, its
+    /// transports and the credential helper have no use for. The helper's own variables are
+    /// always set from the credentials or removed.
+    pub fn withholding<S: AsRef<str>>(mut self, names: &[S]) -> Self {
+        self.withheld
+            .extend(names.iter().map(|n| n.as_ref().to_string()));
+        self
     }
 
     /// The same client, each command that talks to a remote stopped after `budget`.
@@ -89,6 +108,14 @@ impl Git {
             .env("GIT_EDITOR", "true")
             .env("GIT_PAGER", "cat")
             .stdin(Stdio::null());
+        for name in self
+            .withheld
+            .iter()
+            .map(String::as_str)
+            .chain(HELPER_VARIABLES)
+        {
+            cmd.env_remove(name);
+        }
         if let Some(c) = &self.credentials {
             cmd.env("GIT_CONFIG_COUNT", "2")
                 .env("GIT_CONFIG_KEY_0", "credential.helper")
@@ -256,5 +283,65 @@ pub(crate) fn shorten(stderr: &str) -> String {
         Some((i, _)) => format!("{}…", &text[..i]),
         None if text.is_empty() => "(nothing on stderr)".into(),
         None => text,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The environment `cmd` changes: set values, and `None` for removed ones.
+    fn envs(cmd: &Command) -> Vec<(String, Option<String>)> {
+        cmd.get_envs()
+            .map(|(k, v)| {
+                (
+                    k.to_string_lossy().into_owned(),
+                    v.map(|v| v.to_string_lossy().into_owned()),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn other_secrets_are_withheld_and_the_helper_variables_are_only_the_credentials() {
+        let bare = Git::new(None).withholding(&["OCI_PASSWORD", "QUAY_TOKEN"]);
+        let env = envs(&bare.command(None));
+        for name in [
+            "OCI_PASSWORD",
+            "QUAY_TOKEN",
+            "OLM_RELEASE_GIT_PASSWORD",
+            "OLM_RELEASE_GIT_USERNAME",
+        ] {
+            assert!(
+                env.contains(&(name.to_string(), None)),
+                "{name} inherited: {env:?}"
+            );
+        }
+        let with = Git::new(Some(Credentials {
+            username: "bot".into(),
+            password: Secret::new("tok"),
+        }))
+        .withholding(&["GIT_TOKEN"]);
+        let env = envs(&with.command(None));
+        assert!(env.contains(&("GIT_TOKEN".to_string(), None)), "{env:?}");
+        assert!(
+            env.contains(&(
+                "OLM_RELEASE_GIT_PASSWORD".to_string(),
+                Some("tok".to_string())
+            )),
+            "{env:?}"
+        );
+    }
+
+    #[test]
+    fn user_information_in_urls_is_hidden() {
+        assert_eq!(
+            without_userinfo("fatal: unable to access 'https://bot:tok@example.com/r.git/': x"),
+            "fatal: unable to access 'https://***@example.com/r.git/': x"
+        );
+        assert_eq!(
+            without_userinfo("http://example.com/a b://c"),
+            "http://example.com/a b://c"
+        );
     }
 }

@@ -32,7 +32,9 @@ impl Opened {
 }
 
 pub(super) fn open(job: &GitJob, report: &Reporter) -> Result<Read<Opened>> {
-    let git = Git::new(job.secret.clone()).within(job.budget);
+    let git = Git::new(job.secret.clone())
+        .within(job.budget)
+        .withholding(&crate::settings::SECRET_VARIABLES);
     let at = job.git.clone();
     let checkout = git
         .checkout(&job.remote(), &job.scratch)
