@@ -204,6 +204,11 @@ pub struct CatalogSpec {
     /// between the read and the write (git and image targets). Default 5.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub retries: Option<u32>,
+    /// git targets: how long one git command that talks to the remote (`ls-remote`, `fetch`,
+    /// `push`) may take before it is stopped, in seconds. Default 120 (the image registries'
+    /// retry budget).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retry_max_seconds: Option<u64>,
     /// Names of bundles this release's entry skips; added to the CSV's `spec.skips` too, so the
     /// CSV in the bundle image says what its catalog entry says.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

@@ -109,6 +109,9 @@ pub(crate) struct GitJob {
     pub(crate) secret: Option<olm_release_git::Credentials>,
     /// Decisions taken again after someone else moved the branch (`catalog.retries`).
     pub(crate) retries: u32,
+    /// How long one git command that talks to the remote may take (`catalog.retry_max_seconds`).
+    #[serde(skip)]
+    pub(crate) budget: std::time::Duration,
     /// Propose the change as a pull request instead of pushing it (`catalog.pull_request`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) pull_request: Option<PullJob>,
@@ -256,6 +259,7 @@ pub(crate) fn target_job(s: &Settings, problems: &mut Vec<Problem>) -> Option<Ta
                 credentials: s.credentials.git.as_ref().map(|_| GIT_CREDENTIALS),
                 secret: s.credentials.git.clone(),
                 retries: c.retries,
+                budget: c.git_budget,
                 pull_request,
                 scratch: s.out.join("catalog-git"),
             }))

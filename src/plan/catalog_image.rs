@@ -30,6 +30,9 @@ pub(crate) struct CatalogImageJob {
     pub(crate) epoch: u64,
     /// Decisions taken again after someone else moved the tag (`catalog.retries`).
     pub(crate) retries: u32,
+    /// The bounds on the base (`OLM_RELEASE_MAX_BASE_LAYERS`, `OLM_RELEASE_MAX_BASE_BYTES`).
+    #[serde(skip)]
+    pub(crate) base_limits: olm_release_oci::catalog_image::BaseLimits,
     /// Where the tag's catalog is read into (under the output folder).
     #[serde(skip)]
     pub(crate) scratch: PathBuf,
@@ -90,6 +93,7 @@ pub(crate) fn job(
         tag: i.tag,
         epoch,
         retries,
+        base_limits: s.base_limits,
         scratch: s.out.join("catalog-image"),
     })
 }

@@ -35,6 +35,8 @@ pub(crate) struct CatalogSettings {
     pub(crate) older: crate::pipeline::OlderPolicy,
     /// `catalog.retries`: decisions taken again after the target moved.
     pub(crate) retries: u32,
+    /// `catalog.retry_max_seconds`: how long one git command that talks to the remote may take.
+    pub(crate) git_budget: std::time::Duration,
     /// What the entries carry: `catalog.bundle_objects`, `catalog.template`, `catalog.deprecate`.
     pub(crate) content: CatalogContent,
 }
@@ -269,6 +271,10 @@ pub(crate) fn catalog(
         skip_range: spec.skip_range.clone(),
         older: spec.older,
         retries: spec.retries.unwrap_or(DEFAULT_RETRIES),
+        git_budget: spec.retry_max_seconds.map_or(
+            olm_release_http::retry::RetryPolicy::default().max_total,
+            std::time::Duration::from_secs,
+        ),
         content: content(spec, file, source, problems),
     }
 }

@@ -7,6 +7,22 @@ use olm_release_base::secret::Secret;
 
 use super::inputs::Env;
 
+/// Every variable a credential is read from (the app registry's, GitHub's, git's, the image
+/// registry's): what a child process that needs none of them is not given (git gets its own
+/// credentials through variables of its own, see `olm_release_git`).
+pub(crate) const SECRET_VARIABLES: [&str; 10] = [
+    "QUAY_TOKEN",
+    "QUAY_USERNAME",
+    "QUAY_PASSWORD",
+    "GITHUB_TOKEN",
+    "GH_TOKEN",
+    "GIT_TOKEN",
+    "GIT_USERNAME",
+    super::images::OCI_USERNAME,
+    super::images::OCI_PASSWORD,
+    "OLM_RELEASE_GIT_PASSWORD",
+];
+
 /// `QUAY_TOKEN`, or `QUAY_USERNAME` with `QUAY_PASSWORD`.
 pub(crate) fn registry(env: &Env) -> Option<Credentials> {
     let get = |k: &str| env.get(k).filter(|v| !v.is_empty());

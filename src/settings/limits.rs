@@ -1,8 +1,11 @@
 //! The reading limits of bundles: `--max-bundle-bytes`, else `OLM_RELEASE_MAX_BUNDLE_BYTES`,
-//! else the default of [`Limits`]. The other limits (depth, entries, ratio) are fixed.
+//! else the default of [`Limits`]. The other limits (depth, entries, ratio) are fixed. The
+//! bounds on a catalog image's base: `OLM_RELEASE_MAX_BASE_LAYERS` and
+//! `OLM_RELEASE_MAX_BASE_BYTES`, else the defaults of [`BaseLimits`].
 
 use super::inputs::Env;
 use crate::error::Problem;
+use olm_release_oci::catalog_image::BaseLimits;
 use olm_release_olm::archive::Limits;
 
 /// The variable that sets the largest bundle read when `--max-bundle-bytes` is not given.
@@ -17,6 +20,33 @@ pub(crate) fn bundle_limits(flag: Option<u64>, env: &Env) -> Result<Limits, Prob
         (None, None) => None,
     };
     Ok(Limits::with_max_bytes(max))
+}
+
+/// The variable that sets the most layers of a catalog image's base.
+const BASE_LAYERS: &str = "OLM_RELEASE_MAX_BASE_LAYERS";
+/// The variable that sets the most bytes of a catalog image's base.
+const BASE_BYTES: &str = "OLM_RELEASE_MAX_BASE_BYTES";
+
+/// The bounds on a catalog image's base: the variables, else the defaults. A variable that is
+/// not a count (or a size) is a problem naming it.
+pub(crate) fn base_limits(env: &Env, problems: &mut Vec<Problem>) -> BaseLimits {
+    let mut limits = BaseLimits::DEFAULT;
+    if let Some(v) = env.get(BASE_LAYERS) {
+        match v.trim().parse::<usize>() {
+            Ok(n) if n > 0 => limits.max_layers = n,
+            _ => problems.push(Problem::new(
+                BASE_LAYERS,
+                format!("{BASE_LAYERS}={v}: not a count of layers (a whole number above 0)"),
+            )),
+        }
+    }
+    if let Some(v) = env.get(BASE_BYTES) {
+        match crate::cli::parse_size(v) {
+            Ok(n) => limits.max_bytes = n,
+            Err(e) => problems.push(Problem::new(BASE_BYTES, e)),
+        }
+    }
+    limits
 }
 
 #[cfg(test)]
@@ -37,5 +67,27 @@ mod tests {
         assert_eq!(bundle_limits(None, &Env::new()).unwrap(), Limits::default());
         let bad: Env = [(VAR.to_string(), "big".to_string())].into();
         assert_eq!(bundle_limits(None, &bad).unwrap_err().at, VAR);
+    }
+
+    #[test]
+    fn base_limits_come_from_their_variables_else_the_defaults() {
+        let mut problems = Vec::new();
+        assert_eq!(base_limits(&Env::new(), &mut problems), BaseLimits::DEFAULT);
+        let env: Env = [
+            (BASE_LAYERS.to_string(), "12".to_string()),
+            (BASE_BYTES.to_string(), "1GiB".to_string()),
+        ]
+        .into();
+        let limits = base_limits(&env, &mut problems);
+        assert_eq!((limits.max_layers, limits.max_bytes), (12, 1 << 30));
+        assert!(problems.is_empty());
+        let bad: Env = [
+            (BASE_LAYERS.to_string(), "0".to_string()),
+            (BASE_BYTES.to_string(), "huge".to_string()),
+        ]
+        .into();
+        assert_eq!(base_limits(&bad, &mut problems), BaseLimits::DEFAULT);
+        let at: Vec<_> = problems.iter().map(|p| p.at.as_str()).collect();
+        assert_eq!(at, [BASE_LAYERS, BASE_BYTES]);
     }
 }

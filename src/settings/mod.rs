@@ -26,7 +26,7 @@ mod urls;
 mod verify;
 
 pub(crate) use catalog::{CatalogTarget, ImageTarget};
-pub(crate) use credentials::{GIT_CREDENTIALS, github_problem, registry_problem};
+pub(crate) use credentials::{GIT_CREDENTIALS, SECRET_VARIABLES, github_problem, registry_problem};
 pub(crate) use images::{OCI_PASSWORD, OCI_USERNAME};
 pub use inputs::Env;
 pub(crate) use limits::bundle_limits;

@@ -191,6 +191,7 @@ pub(crate) fn resolve(
         bundle_limits: limits::bundle_limits(None, env)
             .map_err(|p| problems.push(p))
             .unwrap_or_default(),
+        base_limits: limits::base_limits(env, &mut problems),
         problems,
         warnings,
         file,

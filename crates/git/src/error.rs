@@ -25,6 +25,21 @@ pub enum GitError {
         /// What it printed on stderr, shortened, secrets removed.
         stderr: String,
     },
+    /// A command that talks to a remote did not end within the budget, and was stopped.
+    #[error(
+        "`{command}` got no answer from {remote} within the retry budget of {seconds} s and was stopped (catalog.retry_max_seconds; check that the remote is reachable and answers)"
+    )]
+    TimedOut {
+        /// The command as run, without credentials.
+        command: String,
+        /// The remote, without credentials.
+        remote: String,
+        /// The budget, in seconds.
+        seconds: u64,
+    },
+    /// A symbolic link on the way to the catalog folder in the checkout: never followed.
+    #[error("{0}")]
+    Link(olm_release_base::links::Refused),
     /// The remote refused the push for another reason than a moved branch (a protected
     /// branch, a hook).
     #[error("pushing to branch {branch} of {url} was refused: {reason}")]
@@ -48,11 +63,12 @@ pub enum GitError {
 }
 
 impl Classified for GitError {
-    /// A missing git binary is the environment's to fix before anything runs (exit 2); a
-    /// command that failed or a refused push fails the stage (exit 1).
+    /// A missing git binary is the environment's to fix before anything runs, a link in the
+    /// checkout the content's (exit 2); a command that failed, timed out or a refused push fails
+    /// the stage (exit 1).
     fn class(&self) -> Class {
         match self {
-            GitError::Missing { .. } => Class::Input,
+            GitError::Missing { .. } | GitError::Link(_) => Class::Input,
             _ => Class::Stage,
         }
     }

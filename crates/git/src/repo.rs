@@ -82,7 +82,7 @@ impl Git {
         if let Some(b) = &remote.branch {
             args.push(format!("refs/heads/{b}"));
         }
-        let out = self.run(None, &args, &[])?;
+        let out = self.run_remote(None, &args, &[], &remote.url)?;
         let text = String::from_utf8_lossy(&out.stdout);
         let mut default = None;
         let mut heads: Vec<(String, String)> = Vec::new();
@@ -119,7 +119,7 @@ impl Git {
         let mut base = None;
         if head.is_some() {
             let refspec = format!("+refs/heads/{branch}:refs/remotes/origin/{branch}");
-            self.run(
+            self.run_remote(
                 Some(dir),
                 [
                     "fetch",
@@ -130,6 +130,7 @@ impl Git {
                     &refspec,
                 ],
                 &[],
+                &remote.url,
             )?;
             let fetched = format!("refs/remotes/origin/{branch}");
             let out = self.run(Some(dir), ["rev-parse", "--verify", &fetched], &[])?;
@@ -149,6 +150,13 @@ impl Git {
 }
 
 impl Checkout {
+    /// The folder `path` (relative to the work tree) in the checkout, refused when a component
+    /// of it is a symbolic link ([`GitError::Link`]): a branch's content never sends a read or
+    /// a write outside the checkout.
+    pub fn folder(&self, path: &str) -> Result<PathBuf, GitError> {
+        olm_release_base::links::join(&self.dir, path).map_err(GitError::Link)
+    }
+
     /// Stages everything under `path` (relative to the work tree) and commits it with
     /// `message`, signed `sig`; `None` when nothing changed (no empty commit).
     pub fn commit(
@@ -236,7 +244,7 @@ impl Checkout {
                 .iter()
                 .map(Into::into)
                 .collect();
-        let out = git.run(Some(&self.dir), &args, &[1])?;
+        let out = git.run_remote(Some(&self.dir), &args, &[1], &self.url)?;
         let stdout = String::from_utf8_lossy(&out.stdout);
         // `<flag>\t<from>:<to>\t<summary> (<reason>)`; `!` is a rejection.
         for line in stdout.lines() {

@@ -98,6 +98,15 @@ pub enum OciError {
         /// digest, the lock not taken, …).
         detail: String,
     },
+    /// A symbolic link inside an OCI image layout (the layout folder itself, `blobs`,
+    /// `index.json`, …): never followed.
+    #[error("the OCI layout {}: {source}", layout.display())]
+    Link {
+        /// The layout folder.
+        layout: PathBuf,
+        /// The link and where it points.
+        source: olm_release_base::links::Refused,
+    },
     /// A catalog image's base or current image is not what a catalog image is built from.
     #[error("{image}: {detail}")]
     CatalogImage {
@@ -141,7 +150,8 @@ impl olm_release_base::Classified for OciError {
         match self {
             OciError::Target { .. }
             | OciError::InsecureHttp { .. }
-            | OciError::Credentials { .. } => Class::Input,
+            | OciError::Credentials { .. }
+            | OciError::Link { .. } => Class::Input,
             _ => Class::Stage,
         }
     }

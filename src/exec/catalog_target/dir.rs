@@ -35,6 +35,8 @@ impl Drop for Locked {
 }
 
 pub(super) fn open(dir: &Path, writes: bool, report: &Reporter) -> Result<Read<Option<Locked>>> {
+    // A link is never locked, read or written through.
+    olm_release_olm::fbc::disk::check_folder(dir)?;
     let fresh = !dir.exists();
     let lock = if writes {
         let (lock, waited) = lock(dir).map_err(|source| TargetError::Lock {

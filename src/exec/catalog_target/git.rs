@@ -32,7 +32,9 @@ impl Opened {
 }
 
 pub(super) fn open(job: &GitJob, report: &Reporter) -> Result<Read<Opened>> {
-    let git = Git::new(job.secret.clone());
+    let git = Git::new(job.secret.clone())
+        .within(job.budget)
+        .withholding(&crate::settings::SECRET_VARIABLES);
     let at = job.git.clone();
     let checkout = git
         .checkout(&job.remote(), &job.scratch)
@@ -49,7 +51,12 @@ pub(super) fn open(job: &GitJob, report: &Reporter) -> Result<Read<Opened>> {
         checkout.url,
         checkout.dir.display()
     ));
-    let dir = checkout.dir.join(&job.path);
+    let dir = checkout
+        .folder(&job.path)
+        .map_err(|source| TargetError::Git {
+            at: job.git.clone(),
+            source,
+        })?;
     let shown = format!(
         "{}/ of branch {} of {} at {base}",
         job.path, checkout.branch, checkout.url

@@ -179,7 +179,8 @@ pub(super) fn publish(
     let store = Store::open(&job.image.target, job.image.options(), &quiet)?;
     let base_store = Store::open(&job.base, job.base_job().options(), &quiet)?;
     let (image, swapped) = blocking(async {
-        let base = ci::read_base(&base_store, &job.base_digest, &quiet).await?;
+        let base =
+            ci::read_base_within(&base_store, &job.base_digest, &job.base_limits, &quiet).await?;
         let image = ci::build(&base, files, job.epoch)?;
         let swapped = ci::publish(
             &store,

@@ -51,15 +51,17 @@ pub struct BaseImage {
 }
 
 impl BaseImage {
-    /// The base's layer digests, each once, in order.
-    pub(crate) fn layers(&self) -> Vec<String> {
-        let mut out: Vec<String> = Vec::new();
+    /// The base's layers, each once, in order: digest and size (checked against the blob when
+    /// the base was read).
+    pub(crate) fn layers(&self) -> Vec<(String, u64)> {
+        let mut out: Vec<(String, u64)> = Vec::new();
         for p in &self.platforms {
             for l in layers_of(&p.manifest) {
                 if let Some(d) = l.get("digest").and_then(Value::as_str)
-                    && !out.iter().any(|o| o == d)
+                    && !out.iter().any(|(o, _)| o == d)
                 {
-                    out.push(d.to_string());
+                    let size = l.get("size").and_then(Value::as_u64).unwrap_or_default();
+                    out.push((d.to_string(), size));
                 }
             }
         }
@@ -83,8 +85,8 @@ pub struct CatalogImage {
     pub(crate) configs: Vec<Blob>,
     /// The catalog layer.
     pub layer: Blob,
-    /// The base's layer digests.
-    pub(crate) base_layers: Vec<String>,
+    /// The base's layers: digest and size.
+    pub(crate) base_layers: Vec<(String, u64)>,
 }
 
 impl CatalogImage {

@@ -5,6 +5,7 @@
 use bytes::Bytes;
 use serde_json::Value;
 
+use super::base_check::BaseLimits;
 use super::build::{BaseImage, BasePlatform, layers_of};
 use crate::{Events, OciError, Store};
 use olm_release_base::digest::sha256_hex;
@@ -39,6 +40,19 @@ impl Store {
             Store::Layout(l) => l.get_blob(digest)?.map(Bytes::from),
         };
         Ok(bytes)
+    }
+
+    /// The size of the blob `digest` as the store holds it, `None` when absent: a layout's
+    /// file (hashed: a file of other bytes is an error), a registry's `HEAD` `Content-Length`.
+    pub(crate) async fn blob_size(
+        &self,
+        digest: &str,
+        events: &dyn Events,
+    ) -> Result<Option<u64>, OciError> {
+        match self {
+            Store::Registry(c) => c.blob_size(digest, events).await,
+            Store::Layout(l) => l.blob_size(digest),
+        }
     }
 
     /// The manifest (or index) `digest`, parsed after its bytes are checked against it.
@@ -100,8 +114,31 @@ fn digest_of(v: &Value) -> Option<&str> {
     v.get("digest").and_then(Value::as_str)
 }
 
-/// Reads the base image `digest` from `store`.
+/// Reads the base image `digest` from `store` and checks it within the default
+/// [`BaseLimits`] ([`read_base_within`]).
 pub async fn read_base(
+    store: &Store,
+    digest: &str,
+    events: &dyn Events,
+) -> Result<BaseImage, OciError> {
+    read_base_within(store, digest, &BaseLimits::DEFAULT, events).await
+}
+
+/// Reads the base image `digest` from `store`, then checks every config and layer it names
+/// against its blob, and the base against `limits` (see `base_check`).
+pub async fn read_base_within(
+    store: &Store,
+    digest: &str,
+    limits: &BaseLimits,
+    events: &dyn Events,
+) -> Result<BaseImage, OciError> {
+    let base = read_unchecked(store, digest, events).await?;
+    super::base_check::check(store, &base, limits, events).await?;
+    Ok(base)
+}
+
+/// Reads the base image `digest` from `store`.
+async fn read_unchecked(
     store: &Store,
     digest: &str,
     events: &dyn Events,

@@ -59,8 +59,8 @@ pub async fn publish(
     }
     let mut uploaded = Vec::new();
     let mut mounted = Vec::new();
-    for digest in &image.base_layers {
-        match carry(store, base, digest, events).await? {
+    for (digest, size) in &image.base_layers {
+        match carry(store, base, digest, *size, events).await? {
             Carried::Present => {}
             Carried::Mounted => mounted.push(digest.clone()),
             Carried::Copied => uploaded.push(digest.clone()),
@@ -114,16 +114,25 @@ enum Carried {
     Copied,
 }
 
-/// Makes the base layer `digest` present in `store`.
+/// Makes the base layer `digest` of `size` bytes present in `store`: a blob already there, or
+/// mounted, must be `size` bytes; a copied one is checked (size and digest) before it is
+/// written.
 async fn carry(
     store: &Store,
     base: &Store,
     digest: &str,
+    size: u64,
     events: &dyn Events,
 ) -> Result<Carried, OciError> {
-    let present = match store {
-        Store::Registry(c) => c.has_blob(digest, events).await?,
-        Store::Layout(l) => l.has_blob(digest)?,
+    let wrong = |held: u64, there: &str| OciError::CatalogImage {
+        image: base.describe(),
+        detail: format!(
+            "its manifest says the layer {digest} is {size} bytes, the blob {there} is {held}; a manifest that lies about a blob is never pushed"
+        ),
+    };
+    let present = match store.blob_size(digest, events).await? {
+        Some(held) if held != size => return Err(wrong(held, "in the target")),
+        held => held.is_some(),
     };
     if present {
         events.event(Event::BlobPresent {
@@ -137,6 +146,11 @@ async fn carry(
             .mount_blob(digest, &from.reference().repository, events)
             .await?
     {
+        if let Some(held) = store.blob_size(digest, events).await?
+            && held != size
+        {
+            return Err(wrong(held, "mounted"));
+        }
         return Ok(Carried::Mounted);
     }
     let bytes = base
@@ -146,6 +160,10 @@ async fn carry(
             image: base.describe(),
             detail: format!("its layer {digest} is missing"),
         })?;
+    let hashed = format!("sha256:{}", olm_release_base::digest::sha256_hex(&bytes));
+    if bytes.len() as u64 != size || hashed != digest {
+        return Err(wrong(bytes.len() as u64, &format!("read (of {hashed})")));
+    }
     let blob = olm_release_olm::bundle_image::Blob {
         media_type: "application/octet-stream".into(),
         digest: digest.to_string(),

@@ -189,6 +189,31 @@ impl RegistryClient {
         Ok(self.send(req, events).await?.status == 200)
     }
 
+    /// `HEAD /v2/<name>/blobs/<digest>`: the blob's size (`Content-Length`), `None` on 404.
+    pub(crate) async fn blob_size(
+        &self,
+        digest: &str,
+        events: &dyn Events,
+    ) -> Result<Option<u64>, OciError> {
+        let url = self.url(&["blobs", digest]);
+        let answer = self
+            .send(Req::new(Method::HEAD, url.clone(), &[200, 404]), events)
+            .await?;
+        if answer.status == 404 {
+            return Ok(None);
+        }
+        answer
+            .headers
+            .get(reqwest::header::CONTENT_LENGTH)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.parse().ok())
+            .map(Some)
+            .ok_or_else(|| OciError::Invalid {
+                at: transport::at(&Method::HEAD, &url),
+                detail: "the answer gives no Content-Length".into(),
+            })
+    }
+
     /// Uploads a blob in one piece: `POST /v2/<name>/blobs/uploads/`, then `PUT` of the bytes
     /// to the returned location with `?digest=`. A failed pair is retried from the `POST`.
     pub(crate) async fn upload_blob(

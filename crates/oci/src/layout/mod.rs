@@ -12,7 +12,10 @@
 //! Inputs are checked before they are trusted ([`blobs`]): an existing folder must be a layout
 //! (`oci-layout` present and 1.0.0), and an image is reported at a tag only when its manifest and
 //! every blob it names are present, regular and of the right digest. `index.json` is read as a
-//! stream ([`index`]), costing its bytes and little more.
+//! stream ([`index`]), costing its bytes and little more. No symbolic link is followed: the
+//! layout folder, `blobs`, `blobs/sha256`, `index.json`, `oci-layout` or `.lock` that is one is
+//! refused, naming it and where it points ([`OciError::Link`]); a blob that is one is a bad
+//! blob, replaced by a push with `--force`.
 
 mod blobs;
 mod index;
@@ -60,13 +63,25 @@ impl Layout {
                 path: self.root.clone(),
                 detail: format!("'{digest}' is not a sha256 digest"),
             })?;
-        Ok(self.root.join("blobs/sha256").join(hex))
+        // The blob itself may be a link: `blobs::state` reports it as a bad blob, and a write
+        // renames a regular file over it (replacing the link, never writing through it).
+        Ok(self.inside("blobs/sha256")?.join(hex))
+    }
+
+    /// `root/rel`, refused when the layout folder or any component on the way is a symbolic
+    /// link (a layout is content someone else may have filled: a link would send a read or a
+    /// write outside it).
+    fn inside(&self, rel: &str) -> Result<PathBuf, OciError> {
+        olm_release_base::links::join(&self.root, rel).map_err(|source| OciError::Link {
+            layout: self.root.clone(),
+            source,
+        })
     }
 
     /// The bytes of `index.json` (`None`: the folder is new), after checking that an existing
     /// index sits in a layout (`oci-layout` present and 1.0.0).
     fn index_bytes(&self) -> Result<Option<Vec<u8>>, OciError> {
-        let path = self.root.join("index.json");
+        let path = self.inside("index.json")?;
         match input::read(&path, input::MAX_FILE_BYTES) {
             Ok(b) => {
                 self.check_layout_file(false)?;
@@ -139,6 +154,22 @@ impl Layout {
         write(&self.blob_path(&blob.digest)?, &blob.bytes)
     }
 
+    /// The size of the blob `digest`, `None` if absent; a blob that is not a regular file of
+    /// the right bytes is an error naming it.
+    pub(crate) fn blob_size(&self, digest: &str) -> Result<Option<u64>, OciError> {
+        let path = self.blob_path(digest)?;
+        match blobs::state(&path, digest, MAX_BLOB).map_err(|e| OciError::io(&path, e))? {
+            BlobState::Good => std::fs::metadata(&path)
+                .map(|m| Some(m.len()))
+                .map_err(|e| OciError::io(&path, e)),
+            BlobState::Missing => Ok(None),
+            BlobState::Bad(why) => Err(OciError::Layout {
+                path,
+                detail: format!("blob {digest} {why}"),
+            }),
+        }
+    }
+
     /// The bytes of a blob (a manifest, for the read-back), `None` if absent.
     pub(crate) fn get_blob(&self, digest: &str) -> Result<Option<Vec<u8>>, OciError> {
         let path = self.blob_path(digest)?;
@@ -165,7 +196,7 @@ impl Layout {
         expected: Option<Option<&str>>,
     ) -> Result<bool, OciError> {
         self.put_blob(manifest)?;
-        let lock = self.root.join(".lock");
+        let lock = self.inside(".lock")?;
         let _lock = olm_release_base::lock::lock_file(&lock).map_err(|e| OciError::Layout {
             path: self.root.clone(),
             detail: format!("locking the layout: {}: {e}", lock.display()),
@@ -202,7 +233,7 @@ impl Layout {
         })?;
         // Written to the temporary file as it is produced: the index's bytes and one pointer
         // per entry are all this holds, never a second copy of the index.
-        let path = self.root.join("index.json");
+        let path = self.inside("index.json")?;
         olm_release_base::atomic::write_atomic_with(&path, |out| {
             index::write(out, kept, tag, &entry, INDEX_MEDIA_TYPE)
         })
@@ -213,7 +244,7 @@ impl Layout {
     /// Checks `oci-layout`; when it is missing, writes it if `create` (a new layout), else
     /// refuses the folder.
     fn check_layout_file(&self, create: bool) -> Result<(), OciError> {
-        let path = self.root.join("oci-layout");
+        let path = self.inside("oci-layout")?;
         match input::read(&path, 4096) {
             Ok(b) => {
                 let v: serde_json::Value = serde_json::from_slice(&b).unwrap_or_default();
@@ -247,3 +278,6 @@ fn write(path: &Path, bytes: &[u8]) -> Result<(), OciError> {
         detail: e.to_string(),
     })
 }
+
+#[cfg(test)]
+mod tests;

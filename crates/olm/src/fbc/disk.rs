@@ -7,7 +7,9 @@
 //! changes (new and changed files, and files of another layout that the chosen one replaces);
 //! [`diff`] shows them; [`apply`] performs them, each file written to a temporary name and
 //! renamed, so a reader never sees half a file (and the temporary files a killed run left in a
-//! folder are removed by the next write there). Nothing changes when nothing differs.
+//! folder are removed by the next write there). Nothing changes when nothing differs. No
+//! symbolic link is read or written through ([`olm_release_base::links`]): a link on the way to
+//! a file is refused, naming it and where it points.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -38,7 +40,7 @@ pub fn plan(
 ) -> Result<Vec<FileChange>, CatalogError> {
     let mut changes = Vec::new();
     for (rel, new) in rendered {
-        let path = root.join(rel);
+        let path = inside(root, rel)?;
         let old = match input::read(&path, input::MAX_FILE_BYTES) {
             Ok(bytes) => Some(String::from_utf8_lossy(&bytes).into_owned()),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
@@ -53,7 +55,7 @@ pub fn plan(
         }
     }
     for rel in read_files.iter().filter(|f| !rendered.contains_key(*f)) {
-        let path = root.join(rel);
+        let path = inside(root, rel)?;
         let old =
             input::read(&path, input::MAX_FILE_BYTES).map_err(|e| CatalogError::io(&path, e))?;
         changes.push(FileChange {
@@ -97,7 +99,7 @@ pub fn diff(changes: &[FileChange]) -> String {
 /// files the layout replaced, and folders they leave empty.
 pub fn apply(root: &Path, changes: &[FileChange]) -> Result<(), CatalogError> {
     for c in changes {
-        let path = root.join(&c.path);
+        let path = inside(root, &c.path)?;
         match &c.new {
             Some(text) => write_atomic(&path, text.as_bytes())?,
             None => {
@@ -113,6 +115,20 @@ pub fn apply(root: &Path, changes: &[FileChange]) -> Result<(), CatalogError> {
         }
     }
     Ok(())
+}
+
+/// `root/rel`, refused when the root or any folder or file on the way is a symbolic link: a
+/// write never goes through one (out of the catalog, or replacing a linked catalog file by what
+/// it points to), and no file is read through one into the diff.
+fn inside(root: &Path, rel: &str) -> Result<std::path::PathBuf, CatalogError> {
+    olm_release_base::links::join(root, rel).map_err(CatalogError::Link)
+}
+
+/// Checks the catalog folder a `dir:` target names before it is locked or read: no component
+/// of a relative path (from the working folder), nor the last one of an absolute path, is a
+/// symbolic link.
+pub fn check_folder(path: &Path) -> Result<(), CatalogError> {
+    olm_release_base::links::no_link_in(path).map_err(CatalogError::Link)
 }
 
 /// [`olm_release_base::atomic::write_atomic`]: the temporary `.NAME.tmp-PID` of a killed run is removed

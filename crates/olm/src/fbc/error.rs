@@ -19,6 +19,11 @@ pub enum CatalogError {
         #[source]
         source: std::io::Error,
     },
+    /// A symbolic link where the catalog a release writes back must have none (the root, a
+    /// package's folder, a catalog file): never followed, so nothing outside the catalog is
+    /// read into it or written for it.
+    #[error("{0}")]
+    Link(olm_release_base::links::Refused),
     /// The catalog root exists but is not a folder.
     #[error("{}: the catalog must be a folder (one sub-folder per package)", path.display())]
     NotAFolder {
@@ -324,6 +329,7 @@ impl olm_release_base::Classified for CatalogError {
             | PackageMismatch { .. }
             | BundleDir { .. }
             | Template { .. }
+            | Link(_)
             | Budget(_) => Class::Input,
             Io { .. }
             | ImageConflict { .. }

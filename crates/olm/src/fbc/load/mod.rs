@@ -28,6 +28,8 @@ use super::error::CatalogError;
 use super::model::{Catalog, PROPERTY_BUNDLE_OBJECT, PROPERTY_CSV_METADATA};
 use super::parse;
 
+use walk::Links;
+
 pub use walk::is_catalog;
 
 /// What a catalog file held, for writing one package's part back.
@@ -150,7 +152,7 @@ pub fn read(root: &Path) -> Result<Loaded, CatalogError> {
         return Ok(loaded);
     }
     let mut files = Vec::new();
-    walk::files(root, "", &mut files)?;
+    walk::files(root, "", Links::Follow, &mut files)?;
     read_files(root, files, None, false, &mut loaded)?;
     Ok(loaded)
 }
@@ -162,18 +164,23 @@ pub fn read_summary(root: &Path) -> Result<Loaded, CatalogError> {
         return Ok(loaded);
     }
     let mut files = Vec::new();
-    walk::files(root, "", &mut files)?;
+    walk::files(root, "", Links::Follow, &mut files)?;
     read_files(root, files, None, true, &mut loaded)?;
     Ok(loaded)
 }
 
 /// Reads the part of the catalog at `root` that `package`'s release needs (see the module doc).
+///
+/// The catalog is one the release writes back, so no symbolic link is followed: the root being
+/// a link, or a link among the root's entries or under the package's folder, is refused
+/// ([`CatalogError::Link`]) before anything is read through it.
 pub fn read_package(root: &Path, package: &str) -> Result<Loaded, CatalogError> {
     let mut loaded = Loaded::default();
+    olm_release_base::links::no_link(root, root).map_err(CatalogError::Link)?;
     if !open_root(root)? {
         return Ok(loaded);
     }
-    let top = walk::entries(root, "")?;
+    let top = walk::entries(root, "", Links::Refuse)?;
     let per_package = top
         .iter()
         .all(|(name, is_dir)| *is_dir || !walk::is_catalog_file(name));
@@ -181,13 +188,13 @@ pub fn read_package(root: &Path, package: &str) -> Result<Loaded, CatalogError> 
     if per_package {
         for (name, _) in &top {
             if name == package {
-                walk::files(root, name, &mut files)?;
+                walk::files(root, name, Links::Refuse, &mut files)?;
             } else {
                 loaded.unopened += 1;
             }
         }
     } else {
-        walk::files(root, "", &mut files)?;
+        walk::files(root, "", Links::Refuse, &mut files)?;
     }
     read_files(root, files, Some(package), false, &mut loaded)?;
     Ok(loaded)

@@ -9,13 +9,28 @@ use std::path::Path;
 
 use super::super::error::CatalogError;
 
+/// What a listing does with a symbolic link.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Links {
+    /// A link to a folder is walked as a folder, a link to a file read as a file (`graph`,
+    /// `verify`: folders the user names).
+    Follow,
+    /// A link is refused, naming it and where it points ([`CatalogError::Link`]): the catalog
+    /// of a target, which the run writes back.
+    Refuse,
+}
+
 pub(crate) fn is_catalog_file(name: &str) -> bool {
     [".yaml", ".yml", ".json"].iter().any(|e| name.ends_with(e))
 }
 
 /// The entries of the folder `rel` under `root`: (name, is a folder), hidden ones left out,
-/// sorted by name.
-pub(crate) fn entries(root: &Path, rel: &str) -> Result<Vec<(String, bool)>, CatalogError> {
+/// sorted by name; `links`: what a link is.
+pub(crate) fn entries(
+    root: &Path,
+    rel: &str,
+    links: Links,
+) -> Result<Vec<(String, bool)>, CatalogError> {
     let dir = root.join(rel);
     let mut out = Vec::new();
     for entry in std::fs::read_dir(&dir).map_err(|e| CatalogError::io(&dir, e))? {
@@ -27,6 +42,12 @@ pub(crate) fn entries(root: &Path, rel: &str) -> Result<Vec<(String, bool)>, Cat
         let kind = entry
             .file_type()
             .map_err(|e| CatalogError::io(entry.path(), e))?;
+        if kind.is_symlink() && links == Links::Refuse {
+            return Err(CatalogError::Link(olm_release_base::links::refused(
+                root,
+                &entry.path(),
+            )));
+        }
         // A link to a folder is followed as a folder.
         let is_dir = kind.is_dir() || (kind.is_symlink() && entry.path().is_dir());
         out.push((name, is_dir));
@@ -44,11 +65,16 @@ fn join(rel: &str, name: &str) -> String {
 }
 
 /// Every catalog file under the folder `rel` of `root`, relative to `root`, sorted.
-pub(crate) fn files(root: &Path, rel: &str, out: &mut Vec<String>) -> Result<(), CatalogError> {
-    for (name, is_dir) in entries(root, rel)? {
+pub(crate) fn files(
+    root: &Path,
+    rel: &str,
+    links: Links,
+    out: &mut Vec<String>,
+) -> Result<(), CatalogError> {
+    for (name, is_dir) in entries(root, rel, links)? {
         let child = join(rel, &name);
         if is_dir {
-            files(root, &child, out)?;
+            files(root, &child, links, out)?;
         } else if is_catalog_file(&name) {
             out.push(child);
         }
@@ -65,7 +91,7 @@ const SNIFF_BYTES: u64 = 64 << 10;
 /// `schema`. Only the first bytes of each file are read, and only regular files.
 pub fn is_catalog(dir: &Path) -> bool {
     let mut found = Vec::new();
-    if files(dir, "", &mut found).is_err() {
+    if files(dir, "", Links::Follow, &mut found).is_err() {
         return false;
     }
     found.iter().any(|rel| {
