@@ -64,11 +64,24 @@ pub(crate) async fn run(
     if step.skip_range.is_some() {
         req.skip_range = step.skip_range.clone();
     }
+    req.default_channel.clone_from(&step.default_channel);
     req.force = step.force;
     let what = format!("catalog entry {} ({})", req.name, image.pinned);
     let (lines, template_text) = match &step.template {
         None => {
-            let mut lines = fbc::add(&mut catalog, &req)?.lines();
+            let outcome = fbc::add(&mut catalog, &req)?;
+            if let fbc::add::DefaultChange::Set {
+                from: Some(from),
+                to,
+                ..
+            } = &outcome.default_channel
+            {
+                report.note(&format!(
+                    "the catalog's defaultChannel of {} changes from {from} to {to}, the pipeline's default_channel",
+                    step.package
+                ));
+            }
+            let mut lines = outcome.lines();
             lines.extend(fbc::deprecate(
                 &mut catalog,
                 &step.package,

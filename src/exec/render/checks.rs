@@ -5,7 +5,9 @@
 //!   YAML fold the list item into `path` (`observedKubeVirtVersion - 'urn:alm:descriptor:text'`,
 //!   KubeVirt v0.16–v0.19). The intent is unambiguous, so the descriptor is repaired (path and
 //!   `x-descriptors` split again) and a warning names the template line; any other path holding
-//!   whitespace cannot be a field path and is an error.
+//!   whitespace is a warning, kept as written: no upstream validator checks descriptor paths,
+//!   OLM's console accepts them (it shows no value for a path it cannot follow), and
+//!   OperatorHub's catalogs ship such CSVs.
 //! - **Subscription vs package.** A rendered Subscription that names another package or a
 //!   channel the package file does not have would never resolve (KubeVirt's kept `kubevirt` /
 //!   `beta` after the package and channel changed). A warning: the Subscription is a helper
@@ -79,13 +81,15 @@ pub(crate) fn descriptor_paths(csv: &mut Value, file: &str, text: &str) -> Vec<F
                         }
                     }
                     _ => Finding {
-                        level: Level::Error,
+                        level: Level::Warning,
                         rule: "descriptor-path".into(),
                         mirrors: String::new(),
                         file: file.to_string(),
                         object: object.clone(),
                         field,
-                        message: format!("'{path}' is not a field path (it holds whitespace)"),
+                        message: format!(
+                            "'{path}' is not a field path (it holds whitespace); the console shows no value for it"
+                        ),
                         fix:
                             "write a dotted field path of the custom resource, e.g. 'status.phase'"
                                 .into(),

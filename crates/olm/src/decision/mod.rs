@@ -5,7 +5,9 @@
 //!
 //! - Versions compare as SemVer on every channel of the release. Above every head: the new
 //!   CSV `replaces` the head of the first channel and `skips` the heads of the others
-//!   ([`Decision::Replaces`]). Equal: the same release again ([`Decision::SameVersion`]).
+//!   ([`Decision::Replaces`]); a CSV that names its own `replaces` keeps it, and its `skips`,
+//!   as its maintainer wrote them, and one that would leave a head behind is refused
+//!   ([`DecisionError::ReplacesConflict`]). Equal: the same release again ([`Decision::SameVersion`]).
 //!   Below a head: refused, or nothing published under [`OlderPolicy::Skip`].
 //! - A CSV already published joins more channels unchanged, under a new release
 //!   ([`Decision::AddChannels`], named by [`channel_release`]).
@@ -17,6 +19,7 @@
 mod decide;
 mod join;
 mod name;
+mod own;
 mod splice;
 
 use serde::{Deserialize, Serialize};
@@ -140,6 +143,22 @@ pub enum DecisionError {
         release: String,
         /// The field changes, on one line.
         changes: String,
+    },
+    /// The new CSV's own `replaces` would leave a channel's head behind.
+    #[error(
+        "{csv} replaces {replaces} (its spec.replaces), but the head of channel {channel} is {head}, {why}: publishing it would strand {head}. Replace {head} instead, or add it to spec.skips"
+    )]
+    ReplacesConflict {
+        /// The new CSV.
+        csv: String,
+        /// What it replaces.
+        replaces: String,
+        /// The channel.
+        channel: String,
+        /// Its head.
+        head: String,
+        /// Why they do not fit.
+        why: String,
     },
     /// A published CSV cannot head a channel another CSV heads.
     #[error(

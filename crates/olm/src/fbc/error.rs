@@ -201,6 +201,25 @@ pub enum CatalogError {
     /// The bundle is older than the head of the channel it joins.
     #[error("{0}")]
     OlderThanHead(Box<OlderThanHead>),
+    /// The CSV's own `replaces` would leave the channel's head behind.
+    #[error(
+        "{bundle} replaces {replaces} (its spec.replaces), but the head of channel {channel} of package {package} is {head}, {why}: publishing it would strand {head}. Replace {head} instead, or add it to spec.skips"
+    )]
+    ReplacesConflict {
+        /// The package's name.
+        package: String,
+        /// The channel's name.
+        channel: String,
+        /// The bundle added.
+        bundle: String,
+        /// What its CSV replaces.
+        replaces: String,
+        /// The channel's head.
+        head: String,
+        /// Why the two do not fit (`which it neither replaces nor skips`, `and the channel has no
+        /// entry {replaces}`).
+        why: String,
+    },
     /// The channel has no head or several, so "the head" is undefined.
     #[error(
         "channel {channel} of package {package} {}",
@@ -330,6 +349,7 @@ impl olm_release_base::Classified for CatalogError {
             | DuplicateVersion { .. }
             | EntryConflict { .. }
             | OlderThanHead { .. }
+            | ReplacesConflict { .. }
             | Heads { .. }
             | Drawing { .. } => Class::Stage,
             Internal(_) => Class::Internal,
