@@ -11,6 +11,7 @@ mod catalog_entries;
 mod catalog_git;
 mod catalog_image;
 mod catalog_inputs;
+mod catalog_own_edges;
 mod catalog_previous;
 mod catalog_templates;
 mod channels;

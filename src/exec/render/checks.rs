@@ -259,6 +259,20 @@ mod tests {
     }
 
     #[test]
+    fn a_path_holding_a_space_is_a_warning_and_kept() {
+        let text = "spec:\n  customresourcedefinitions:\n    owned:\n    - specDescriptors:\n      - path: Pod Count\n";
+        let mut csv: Value = serde_yaml_ng::from_str(text).unwrap();
+        let f = descriptor_paths(&mut csv, "csv.yaml", text);
+        assert_eq!(f.len(), 1);
+        assert_eq!(
+            (f[0].rule.as_str(), f[0].level),
+            ("descriptor-path", Level::Warning)
+        );
+        let d = &csv["spec"]["customresourcedefinitions"]["owned"][0]["specDescriptors"][0];
+        assert_eq!(d["path"], Value::from("Pod Count"));
+    }
+
+    #[test]
     fn repairs_a_folded_descriptor_and_names_the_line() {
         let text = "spec:\n  customresourcedefinitions:\n    owned:\n    - statusDescriptors:\n      - path: phase\n          - 'urn:alm:descriptor:text'\n";
         let mut csv: Value = serde_yaml_ng::from_str(text).unwrap();

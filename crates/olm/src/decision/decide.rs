@@ -231,7 +231,13 @@ pub fn decide(
     let decision = if let Some(first) = above.first() {
         let own = rendered.csvs[0].replaces().map(str::to_string);
         let registry = matches!(from, ReadFrom::Registry);
-        let first = match own_edges(&rendered.csvs[0], own.as_deref(), &above, &previous, registry)? {
+        let first = match own_edges(
+            &rendered.csvs[0],
+            own.as_deref(),
+            &above,
+            &previous,
+            registry,
+        )? {
             Some(covered) => {
                 if own.as_deref() != Some(covered.name.as_str()) {
                     notes.push(format!(

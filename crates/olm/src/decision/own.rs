@@ -61,7 +61,10 @@ mod tests {
     use crate::{Bundle, Manifest};
 
     fn with_skips(mut m: Manifest, skips: &[&str]) -> Manifest {
-        let list = skips.iter().map(|s| serde_yaml_ng::Value::from(*s)).collect();
+        let list = skips
+            .iter()
+            .map(|s| serde_yaml_ng::Value::from(*s))
+            .collect();
         m.doc["spec"]["skips"] = serde_yaml_ng::Value::Sequence(list);
         m
     }
@@ -74,7 +77,11 @@ mod tests {
         )
     }
 
-    fn run(new: Manifest, previous: Bundle, from: ReadFrom<'_>) -> Result<crate::decision::Decided, DecisionError> {
+    fn run(
+        new: Manifest,
+        previous: Bundle,
+        from: ReadFrom<'_>,
+    ) -> Result<crate::decision::Decided, DecisionError> {
         let rendered = bundle(&[("stable", "op.v0.3.0")], vec![new]);
         let published = Published {
             bundle: previous,
@@ -93,19 +100,41 @@ mod tests {
             let csv = &d.bundle.csvs[0];
             assert_eq!(csv.replaces(), Some("op.v0.1.0"), "not the SemVer head");
             assert_eq!(skips_of(csv), ["op.v0.2.0"]);
-            assert!(matches!(d.decision, Decision::Replaces { ref head, .. } if head == "op.v0.2.0"));
-            assert!(d.notes.iter().any(|n| n.contains("keeps its own spec.replaces op.v0.1.0")), "{:?}", d.notes);
+            assert!(
+                matches!(d.decision, Decision::Replaces { ref head, .. } if head == "op.v0.2.0")
+            );
+            assert!(
+                d.notes
+                    .iter()
+                    .any(|n| n.contains("keeps its own spec.replaces op.v0.1.0")),
+                "{:?}",
+                d.notes
+            );
         }
         // Naming the head is the same as naming none.
-        let d = run(csv("0.3.0", Some("op.v0.2.0")), published(), ReadFrom::Registry).unwrap();
+        let d = run(
+            csv("0.3.0", Some("op.v0.2.0")),
+            published(),
+            ReadFrom::Registry,
+        )
+        .unwrap();
         assert_eq!(d.bundle.csvs[0].replaces(), Some("op.v0.2.0"));
         let d = run(csv("0.3.0", None), published(), ReadFrom::Registry).unwrap();
-        assert_eq!(d.bundle.csvs[0].replaces(), Some("op.v0.2.0"), "filled from the head");
+        assert_eq!(
+            d.bundle.csvs[0].replaces(),
+            Some("op.v0.2.0"),
+            "filled from the head"
+        );
     }
 
     #[test]
     fn an_own_replaces_that_would_strand_the_head_stops_naming_both() {
-        let e = run(csv("0.3.0", Some("op.v0.1.0")), published(), ReadFrom::Registry).unwrap_err();
+        let e = run(
+            csv("0.3.0", Some("op.v0.1.0")),
+            published(),
+            ReadFrom::Registry,
+        )
+        .unwrap_err();
         assert_eq!(
             e.to_string(),
             "op.v0.3.0 replaces op.v0.1.0 (its spec.replaces), but the head of channel stable is op.v0.2.0, which it neither replaces nor skips: publishing it would strand op.v0.2.0. Replace op.v0.2.0 instead, or add it to spec.skips"
@@ -113,7 +142,8 @@ mod tests {
         let new = with_skips(csv("0.3.0", Some("op.v0.0.9")), &["op.v0.2.0"]);
         let e = run(new, published(), ReadFrom::Registry).unwrap_err();
         assert!(
-            e.to_string().contains("and the published package has no CSV op.v0.0.9"),
+            e.to_string()
+                .contains("and the published package has no CSV op.v0.0.9"),
             "{e}"
         );
     }

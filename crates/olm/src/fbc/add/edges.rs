@@ -17,7 +17,7 @@
 //! replace a bundle the channel does not hold).
 
 use super::AddBundle;
-use crate::fbc::error::{CatalogError, OlderThanHead};
+use crate::fbc::error::{CatalogError, OlderThanHead, StrandedHead};
 use crate::fbc::head::{edges, heads};
 use crate::fbc::model::{BundleDoc, Catalog, ChannelDoc, Entry};
 
@@ -43,14 +43,16 @@ pub(super) fn entry_in(
     let Some(head) = head(catalog, channel, &req.name, version)? else {
         return Ok(entry(req.replaces.as_deref(), None));
     };
-    let skips_head = req.skips.iter().any(|s| *s == head);
-    let conflict = |replaces: &str, why: String| CatalogError::ReplacesConflict {
-        package: channel.package.clone(),
-        channel: channel.name.clone(),
-        bundle: req.name.clone(),
-        replaces: replaces.into(),
-        head: head.clone(),
-        why,
+    let skips_head = req.skips.contains(&head);
+    let conflict = |replaces: &str, why: String| {
+        CatalogError::ReplacesConflict(Box::new(StrandedHead {
+            package: channel.package.clone(),
+            channel: channel.name.clone(),
+            bundle: req.name.clone(),
+            replaces: replaces.into(),
+            head: head.clone(),
+            why,
+        }))
     };
     match req.replaces.as_deref() {
         None => Ok(entry(Some(&head), Some(&head))),
@@ -155,7 +157,11 @@ mod tests {
         assert!(add(&mut c, &r).unwrap().is_noop());
         // Replacing the head and skipping it too: both kept, as opm renders the CSV.
         let mut c = two();
-        add(&mut c, &req("0.3.0", Some("op.v0.2.0"), &["op.v0.2.0"], &["stable"])).unwrap();
+        add(
+            &mut c,
+            &req("0.3.0", Some("op.v0.2.0"), &["op.v0.2.0"], &["stable"]),
+        )
+        .unwrap();
         assert_eq!(entry(&c, "stable", "op.v0.3.0").skips, ["op.v0.2.0"]);
     }
 
@@ -164,13 +170,17 @@ mod tests {
         let mut c = two();
         let before = c.clone();
         let err = add(&mut c, &req("0.3.0", Some("op.v0.1.0"), &[], &["stable"])).unwrap_err();
-        assert!(matches!(err, CatalogError::ReplacesConflict { .. }));
+        assert!(matches!(err, CatalogError::ReplacesConflict(_)));
         assert_eq!(
             err.to_string(),
             "op.v0.3.0 replaces op.v0.1.0 (its spec.replaces), but the head of channel stable of package op is op.v0.2.0, which it neither replaces nor skips: publishing it would strand op.v0.2.0. Replace op.v0.2.0 instead, or add it to spec.skips"
         );
         let err = add(&mut c, &req("0.3.0", Some("op.v0.0.1"), &[], &["stable"])).unwrap_err();
-        assert!(err.to_string().contains("and the channel has no entry op.v0.0.1"), "{err}");
+        assert!(
+            err.to_string()
+                .contains("and the channel has no entry op.v0.0.1"),
+            "{err}"
+        );
         assert_eq!(c, before, "nothing changed");
     }
 
@@ -180,21 +190,48 @@ mod tests {
         // head) and skip 0.2.5 (fast's).
         let mut c = two();
         add(&mut c, &req("0.2.5", None, &[], &["fast"])).unwrap();
-        let r = req("0.3.0", Some("op.v0.2.0"), &["op.v0.2.5"], &["stable", "fast", "new"]);
+        let r = req(
+            "0.3.0",
+            Some("op.v0.2.0"),
+            &["op.v0.2.5"],
+            &["stable", "fast", "new"],
+        );
         let out = add(&mut c, &r).unwrap();
         let replaces = |r: &str| Some(r.to_string());
         assert_eq!(
             out.channels,
             [
-                ("stable".into(), EntryChange::Added { replaces: replaces("op.v0.2.0") }),
-                ("fast".into(), EntryChange::Added { replaces: replaces("op.v0.2.5") }),
-                ("new".into(), EntryChange::ChannelCreated { replaces: replaces("op.v0.2.0") }),
+                (
+                    "stable".into(),
+                    EntryChange::Added {
+                        replaces: replaces("op.v0.2.0")
+                    }
+                ),
+                (
+                    "fast".into(),
+                    EntryChange::Added {
+                        replaces: replaces("op.v0.2.5")
+                    }
+                ),
+                (
+                    "new".into(),
+                    EntryChange::ChannelCreated {
+                        replaces: replaces("op.v0.2.0")
+                    }
+                ),
             ]
         );
         assert_eq!(entry(&c, "stable", "op.v0.3.0").skips, ["op.v0.2.5"]);
         assert!(entry(&c, "fast", "op.v0.3.0").skips.is_empty());
-        assert!(crate::fbc::validate(&c).is_empty(), "{:?}", crate::fbc::validate(&c));
-        assert!(add(&mut c, &r).unwrap().is_noop(), "a rerun finds the same edges");
+        assert!(
+            crate::fbc::validate(&c).is_empty(),
+            "{:?}",
+            crate::fbc::validate(&c)
+        );
+        assert!(
+            add(&mut c, &r).unwrap().is_noop(),
+            "a rerun finds the same edges"
+        );
     }
 
     #[test]
@@ -210,7 +247,11 @@ mod tests {
         r.default_channel = Some("stable".into());
         add(&mut c, &r).unwrap();
         let p = c.package("op").unwrap();
-        assert_eq!(p.default_channel.as_deref(), Some("stable"), "the pipeline's, not the first channel");
+        assert_eq!(
+            p.default_channel.as_deref(),
+            Some("stable"),
+            "the pipeline's, not the first channel"
+        );
         assert_eq!(p.icon.as_ref(), Some(&icon));
         assert_eq!(p.description.as_deref(), Some("Runs things."));
         // A later release leaves the package's icon alone, and a named default wins over the
@@ -219,7 +260,9 @@ mod tests {
         next.default_channel = Some("alpha".into());
         next.icon = None;
         let out = add(&mut c, &next).unwrap();
-        assert!(matches!(out.default_channel, DefaultChange::Set { from: Some(ref f), ref to, .. } if f == "stable" && to == "alpha"));
+        assert!(
+            matches!(out.default_channel, DefaultChange::Set { from: Some(ref f), ref to, .. } if f == "stable" && to == "alpha")
+        );
         assert_eq!(c.package("op").unwrap().icon.as_ref(), Some(&icon));
     }
 }

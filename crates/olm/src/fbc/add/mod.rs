@@ -296,15 +296,14 @@ pub fn add(catalog: &mut Catalog, req: &AddBundle) -> Result<AddOutcome, Catalog
                     .collect(),
                 ..doc.clone()
             };
-            let wanted = edges::entry_in(catalog, &without, req, &version).unwrap_or_else(|_| {
-                Entry {
+            let wanted =
+                edges::entry_in(catalog, &without, req, &version).unwrap_or_else(|_| Entry {
                     name: req.name.clone(),
                     replaces: req.replaces.clone().or_else(|| have.replaces.clone()),
                     skips: req.skips.clone(),
                     skip_range: req.skip_range.clone(),
                     ..Entry::default()
-                }
-            });
+                });
             let asked = Entry {
                 extra: have.extra.clone(),
                 ..wanted
