@@ -92,6 +92,22 @@ pub(crate) async fn run(
         Some(path) => {
             let release = template::Release::new(&req, &step.deprecate, &image.csv);
             let r = template::release_file(path, &mut catalog, &release)?;
+            // A semver template chooses its default channel as opm renders it; say so when the
+            // pipeline names another.
+            let rendered = catalog
+                .package(&step.package)
+                .and_then(|p| p.default_channel.as_deref());
+            if let Some(d) = step
+                .default_channel
+                .as_deref()
+                .filter(|d| Some(*d) != rendered)
+            {
+                report.note(&format!(
+                    "the catalog template {} renders defaultChannel {}, not the pipeline's default_channel {d}; set it in the template",
+                    path.display(),
+                    rendered.unwrap_or("(none)")
+                ));
+            }
             (r.lines, r.text.map(|t| (path, t)))
         }
     };
