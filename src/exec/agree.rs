@@ -87,10 +87,14 @@ pub(crate) fn check(
     }
     // The registry is one release ahead with this very release (the catalog write of an
     // earlier run did not happen), or the catalog is.
-    let registry_ahead =
-        from_registry.as_deref() == Some(ours_name.as_str()) && catalog_name == ours_replaces;
+    // The behind side's head is one our CSV replaces or skips (its own edges, kept as written).
+    let ours_edges = olm_release_olm::decision::edges(ours);
+    let edge = |head: &Option<String>| head.as_ref().is_some_and(|h| ours_edges.contains(h));
+    let registry_ahead = from_registry.as_deref() == Some(ours_name.as_str())
+        && (catalog_name == ours_replaces || edge(&catalog_name));
     let catalog_ahead = catalog_name.as_deref() == Some(ours_name.as_str())
-        && from_catalog.as_ref().and_then(|h| h.replaces.clone()) == from_registry;
+        && (from_catalog.as_ref().and_then(|h| h.replaces.clone()) == from_registry
+            || edge(&from_registry));
     if registry_ahead || catalog_ahead {
         let (ahead, behind) = if registry_ahead {
             ("the app registry", "catalog")

@@ -64,11 +64,24 @@ pub(crate) async fn run(
     if step.skip_range.is_some() {
         req.skip_range = step.skip_range.clone();
     }
+    req.default_channel.clone_from(&step.default_channel);
     req.force = step.force;
     let what = format!("catalog entry {} ({})", req.name, image.pinned);
     let (lines, template_text) = match &step.template {
         None => {
-            let mut lines = fbc::add(&mut catalog, &req)?.lines();
+            let outcome = fbc::add(&mut catalog, &req)?;
+            if let fbc::add::DefaultChange::Set {
+                from: Some(from),
+                to,
+                ..
+            } = &outcome.default_channel
+            {
+                report.note(&format!(
+                    "the catalog's defaultChannel of {} changes from {from} to {to}, the pipeline's default_channel",
+                    step.package
+                ));
+            }
+            let mut lines = outcome.lines();
             lines.extend(fbc::deprecate(
                 &mut catalog,
                 &step.package,
@@ -79,6 +92,22 @@ pub(crate) async fn run(
         Some(path) => {
             let release = template::Release::new(&req, &step.deprecate, &image.csv);
             let r = template::release_file(path, &mut catalog, &release)?;
+            // A semver template chooses its default channel as opm renders it; say so when the
+            // pipeline names another.
+            let rendered = catalog
+                .package(&step.package)
+                .and_then(|p| p.default_channel.as_deref());
+            if let Some(d) = step
+                .default_channel
+                .as_deref()
+                .filter(|d| Some(*d) != rendered)
+            {
+                report.note(&format!(
+                    "the catalog template {} renders defaultChannel {}, not the pipeline's default_channel {d}; set it in the template",
+                    path.display(),
+                    rendered.unwrap_or("(none)")
+                ));
+            }
             (r.lines, r.text.map(|t| (path, t)))
         }
     };

@@ -30,6 +30,10 @@ pub(crate) struct CatalogStep {
     pub(crate) channels: Vec<String>,
     pub(crate) skips: Vec<String>,
     pub(crate) skip_range: Option<String>,
+    /// The pipeline's `default_channel`: the package's `defaultChannel` after the release (it
+    /// wins over the catalog's, and the diff and a note show the change).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) default_channel: Option<String>,
     /// How the entry carries the bundle's manifests (`catalog.bundle_objects`).
     #[serde(skip_serializing_if = "is_csv_metadata")]
     pub(crate) style: ObjectStyle,
@@ -285,6 +289,7 @@ pub(crate) fn catalog_step(
         channel,
         skips: c.skips.clone(),
         skip_range: c.skip_range.clone(),
+        default_channel: s.default_channel.clone(),
         style: c.content.style,
         template: c.content.template.clone(),
         deprecate: c.content.deprecate.clone(),
@@ -359,6 +364,9 @@ pub(crate) fn show_catalog(c: &CatalogStep) -> Vec<String> {
     }
     if let Some(r) = &c.skip_range {
         out.push(format!("skipRange: {r}"));
+    }
+    if let Some(d) = &c.default_channel {
+        out.push(format!("defaultChannel: {d}"));
     }
     out
 }

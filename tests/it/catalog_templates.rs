@@ -145,10 +145,20 @@ fn a_semver_template_gains_the_image_and_renders_generated_channels() {
         "Schema: olm.semver\nGenerateMajorChannels: true\nGenerateMinorChannels: false\nStable:\n  Bundles: []\n",
     )
     .unwrap();
-    pipeline(&work, "stable", "  template: semver.yaml");
+    // The pipeline names a default channel the semver template does not render: a note.
+    pipeline(
+        &work,
+        "stable\ndefault_channel: stable",
+        "  template: semver.yaml",
+    );
     for v in ["0.1.0", "0.2.0", "1.0.0"] {
         let out = run(&work, v);
         assert_code(&out, 0);
+        let err = stderr(&out);
+        assert!(
+            err.contains("not the pipeline's default_channel stable; set it in the template"),
+            "{err}"
+        );
     }
     let text = std::fs::read_to_string(&template).unwrap();
     assert_eq!(

@@ -16,6 +16,7 @@ mod catalog_git_env;
 mod catalog_image;
 mod catalog_inputs;
 mod catalog_links;
+mod catalog_own_edges;
 mod catalog_previous;
 mod catalog_templates;
 mod channels;

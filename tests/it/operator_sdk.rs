@@ -112,20 +112,21 @@ fn a_csv_joining_channels_with_different_heads_replaces_one_and_skips_the_other(
     let fast = with_channels(&w, "fast", "channels: [fast]");
     release(&w, &stable, "0.1.0", &[]);
     release(&w, &fast, "0.2.0", &[]);
+    // The CSV names its own replaces (0.2.0, fast's head): kept, and stable's head is skipped.
     let log = release(&w, "pipelines/widget.yaml", "0.3.0", &[]);
     assert!(
-        log.contains("skips widget-operator.v0.2.0, head of channel fast"),
+        log.contains("skips widget-operator.v0.1.0, head of channel stable: a CSV has one replaces (the head of fast)"),
         "{log}"
     );
     let bundle = w.path().join("_out/widget-release/bundle");
     let csv =
         std::fs::read_to_string(bundle.join("widget-operator.v0.3.0.clusterserviceversion.yaml"))
             .unwrap();
-    assert!(csv.contains("replaces: widget-operator.v0.1.0"), "{csv}");
-    assert!(csv.contains("skips:\n  - widget-operator.v0.2.0"), "{csv}");
+    assert!(csv.contains("replaces: widget-operator.v0.2.0"), "{csv}");
+    assert!(csv.contains("skips:\n  - widget-operator.v0.1.0"), "{csv}");
     // Each channel reaches its old head from the new one; the validator agrees.
     let drawn = graph(&w, &[bundle.to_str().unwrap()]);
-    assert!(drawn.contains("skips widget-operator.v0.2.0"), "{drawn}");
+    assert!(drawn.contains("skips widget-operator.v0.1.0"), "{drawn}");
     let o = w.run(&["verify", bundle.to_str().unwrap()], &[]);
     assert_code(&o, 0);
 }

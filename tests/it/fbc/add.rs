@@ -287,7 +287,11 @@ fn from_csv_takes_name_version_properties_skips_and_skip_range() {
     );
     assert_eq!(r.skips, ["widget.v0.2.1"]);
     assert_eq!(r.skip_range.as_deref(), Some(">=0.2.0 <0.3.0"));
-    assert_eq!(r.replaces, None, "the channel head decides");
+    assert_eq!(
+        r.replaces.as_deref(),
+        Some("widget.v0.2.0"),
+        "the CSV's own replaces, kept where it fits the channel"
+    );
     let gvks: Vec<String> = r
         .properties
         .iter()
@@ -370,9 +374,23 @@ fn an_older_version_than_the_head_is_refused() {
 #[test]
 fn a_channel_with_two_heads_has_no_head_to_replace() {
     let mut c = two_releases();
+    // A CSV's own replaces that would leave the head behind is refused, so the second head is
+    // written as a catalog someone edited by hand.
     let mut side = req("widget.v0.2.1", "0.2.1", &["stable"]);
     side.replaces = Some("widget.v0.1.0".into());
-    fbc::add(&mut c, &side).unwrap();
+    let err = fbc::add(&mut c, &side).unwrap_err();
+    assert!(matches!(err, CatalogError::ReplacesConflict(_)), "{err}");
+    c.bundles.push(olm_release_olm::fbc::BundleDoc {
+        package: "widget".into(),
+        name: "widget.v0.2.1".into(),
+        image: image("widget.v0.2.1"),
+        properties: vec![olm_release_olm::fbc::Property::package("widget", "0.2.1")],
+        ..Default::default()
+    });
+    c.channels[0].entries.push(olm_release_olm::fbc::Entry::new(
+        "widget.v0.2.1",
+        Some("widget.v0.1.0"),
+    ));
     let err = fbc::head(&c, "widget", "stable").unwrap_err();
     assert_eq!(
         err.to_string(),

@@ -233,6 +233,25 @@ fn what_cannot_go_into_a_bundle_is_refused_with_its_file() {
     ));
     let e = BundleFolder::build(&i).unwrap_err();
     assert!(matches!(e, BundleImageError::DuplicateFile { .. }), "{e}");
+    // A v1 and a v1beta1 ClusterRole of one name (bundles written for clusters of both ages):
+    // both shipped, the second under its version.
+    let mut both = input("0.1.0");
+    for (file, api) in [
+        ("role.yaml", "rbac.authorization.k8s.io/v1"),
+        ("role_v1beta1.yaml", "rbac.authorization.k8s.io/v1beta1"),
+    ] {
+        both.objects.push(m(
+            file,
+            &format!("apiVersion: {api}\nkind: ClusterRole\nmetadata: {{name: viewer}}\n"),
+        ));
+    }
+    let built = BundleFolder::build(&both).unwrap();
+    let paths: Vec<&str> = built.files().keys().map(String::as_str).collect();
+    assert!(
+        paths.contains(&"manifests/viewer.clusterrole.yaml")
+            && paths.contains(&"manifests/viewer.clusterrole.v1beta1.yaml"),
+        "{paths:?}"
+    );
     // The message names both source files and the path they would share.
     assert!(
         e.to_string().starts_with(

@@ -128,7 +128,7 @@ fn a_deployment_from_a_kustomize_patch_fails_under_both_profiles_naming_each_fie
                 "error[deployment-containers] jaeger-operator.v1.24.0.clusterserviceversion.yaml: jaeger-operator.v1.24.0 {base}.spec.template.spec.containers[manager].image: is missing (Required value)"
             ),
             format!(
-                "error[deployment-permissions] jaeger-operator.v1.24.0.clusterserviceversion.yaml: jaeger-operator.v1.24.0 {base}.spec.template.spec.serviceAccountName: is missing: the pods run as the namespace's default account, which the CSV grants nothing; its permissions go to jaeger-operator"
+                "warning[deployment-permissions] jaeger-operator.v1.24.0.clusterserviceversion.yaml: jaeger-operator.v1.24.0 {base}.spec.template.spec.serviceAccountName: is missing: the pods run as the namespace's default account, which the CSV grants nothing; its permissions go to jaeger-operator"
             ),
             "(enforced by apiserver)".to_string(),
         ] {
@@ -219,7 +219,7 @@ fn the_rules_are_listed_with_the_api_server_as_their_tool() {
         );
     }
     assert!(
-        text.contains("deployment-permissions (E/E): the operator would run without"),
+        text.contains("deployment-permissions (W/W): the operator may run without"),
         "{text}"
     );
     let o = olm_release(

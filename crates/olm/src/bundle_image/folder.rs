@@ -317,24 +317,55 @@ fn required_name(m: &Manifest) -> Result<&str, E> {
         })
 }
 
-/// The manifests being built: each path's bytes and the file its object came from.
+/// The manifests being built: each path's bytes, the file its object came from and its
+/// `apiVersion`.
 #[derive(Default)]
 struct Files {
     bytes: BTreeMap<String, Vec<u8>>,
-    from: BTreeMap<String, String>,
+    from: BTreeMap<String, (String, String)>,
+}
+
+/// The `apiVersion` of `m` (empty when it has none).
+fn api_version(m: &Manifest) -> String {
+    m.doc
+        .get("apiVersion")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_string()
 }
 
 impl Files {
-    /// Adds `m` as `path`; a second object at the same path is an error naming both files.
+    /// Adds `m` as `path`. A second object at the same path is an error naming both files,
+    /// unless its `apiVersion` differs (a v1 and a v1beta1 ClusterRole of one name, as bundles
+    /// written for clusters of both ages ship them): it goes to `NAME.KIND.VERSION.yaml`.
     fn add(&mut self, path: String, m: &Manifest) -> Result<(), E> {
-        if let Some(first) = self.from.get(&path) {
-            return Err(E::DuplicateFile {
-                path,
-                first: first.clone(),
-                second: m.file.clone(),
-            });
-        }
-        self.from.insert(path.clone(), m.file.clone());
+        let api = api_version(m);
+        let path = match self.from.get(&path) {
+            Some((_, first_api)) if *first_api != api && !api.is_empty() => {
+                let version = api.rsplit('/').next().unwrap_or_default();
+                let versioned = path
+                    .strip_suffix(".yaml")
+                    .map(|p| format!("{p}.{version}.yaml"))
+                    .unwrap_or_else(|| path.clone());
+                if let Some((first, _)) = self.from.get(&versioned) {
+                    return Err(E::DuplicateFile {
+                        path: versioned,
+                        first: first.clone(),
+                        second: m.file.clone(),
+                    });
+                }
+                versioned
+            }
+            Some((first, _)) => {
+                return Err(E::DuplicateFile {
+                    path,
+                    first: first.clone(),
+                    second: m.file.clone(),
+                });
+            }
+            None => path,
+        };
+        self.from.insert(path.clone(), (m.file.clone(), api));
         self.bytes
             .insert(path, olm_release_base::yaml::to_string(&m.doc).into_bytes());
         Ok(())

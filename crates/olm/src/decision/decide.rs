@@ -16,6 +16,7 @@
 
 use std::cmp::Ordering;
 
+use super::own::own_edges;
 use super::{Decision, DecisionError, Older, OlderPolicy, join};
 use crate::{Bundle, Manifest, PackageManifest};
 
@@ -80,10 +81,10 @@ pub fn clear_dangling(bundle: &mut Bundle, previous: Option<&Bundle>) -> Option<
 }
 
 /// One channel's head in the previous bundle, compared with the new version.
-struct Head {
-    channel: String,
-    name: String,
-    order: Ordering,
+pub(super) struct Head {
+    pub(super) channel: String,
+    pub(super) name: String,
+    pub(super) order: Ordering,
 }
 
 /// Where the previous heads were read, for the refusal of an older version.
@@ -228,9 +229,33 @@ pub fn decide(
         .filter(|h| h.order == Ordering::Greater)
         .collect();
     let decision = if let Some(first) = above.first() {
-        rendered.csvs[0].set_replaces(Some(&first.name));
+        let own = rendered.csvs[0].replaces().map(str::to_string);
+        let registry = matches!(from, ReadFrom::Registry);
+        let first = match own_edges(
+            &rendered.csvs[0],
+            own.as_deref(),
+            &above,
+            &previous,
+            registry,
+        )? {
+            Some(covered) => {
+                if own.as_deref() != Some(covered.name.as_str()) {
+                    notes.push(format!(
+                        "{new_name} keeps its own spec.replaces {} and skips {}, the head of channel {}",
+                        own.as_deref().unwrap_or_default(),
+                        covered.name,
+                        covered.channel
+                    ));
+                }
+                covered
+            }
+            None => {
+                rendered.csvs[0].set_replaces(Some(&first.name));
+                first
+            }
+        };
         let mut skips = skips_of(&rendered.csvs[0]);
-        for h in &above[1..] {
+        for h in above.iter().filter(|h| h.channel != first.channel) {
             if h.name != first.name && !skips.contains(&h.name) {
                 skips.push(h.name.clone());
                 notes.push(format!(

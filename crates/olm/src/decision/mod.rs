@@ -6,7 +6,9 @@
 //!
 //! - Versions compare as SemVer on every channel of the release. Above every head: the new
 //!   CSV `replaces` the head of the first channel and `skips` the heads of the others
-//!   ([`Decision::Replaces`]). Equal: the same release again ([`Decision::SameVersion`]).
+//!   ([`Decision::Replaces`]); a CSV that names its own `replaces` keeps it, and its `skips`,
+//!   as its maintainer wrote them, and one that would leave a head behind is refused
+//!   ([`DecisionError::ReplacesConflict`]). Equal: the same release again ([`Decision::SameVersion`]).
 //!   Below a head: refused, or nothing published under [`OlderPolicy::Skip`].
 //! - A CSV already published joins more channels unchanged, under a new release
 //!   ([`Decision::AddChannels`], named by [`channel_release`]).
@@ -22,6 +24,7 @@ mod first;
 mod join;
 mod model;
 mod name;
+mod own;
 pub mod race;
 mod registry;
 mod splice;

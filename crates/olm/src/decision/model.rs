@@ -116,6 +116,22 @@ pub enum DecisionError {
         /// The field changes, on one line.
         changes: String,
     },
+    /// The new CSV's own `replaces` would leave a channel's head behind.
+    #[error(
+        "{csv} replaces {replaces} (its spec.replaces), but the head of channel {channel} is {head}, {why}: publishing it would strand {head}. Replace {head} instead, or add it to spec.skips"
+    )]
+    ReplacesConflict {
+        /// The new CSV.
+        csv: String,
+        /// What it replaces.
+        replaces: String,
+        /// The channel.
+        channel: String,
+        /// Its head.
+        head: String,
+        /// Why they do not fit.
+        why: String,
+    },
     /// A published CSV cannot head a channel another CSV heads.
     #[error(
         "channel {channel} has head {head} in release {release}; {csv} is already published and cannot become \

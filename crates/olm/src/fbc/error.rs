@@ -206,6 +206,9 @@ pub enum CatalogError {
     /// The bundle is older than the head of the channel it joins.
     #[error("{0}")]
     OlderThanHead(Box<OlderThanHead>),
+    /// The CSV's own `replaces` would leave the channel's head behind.
+    #[error(transparent)]
+    ReplacesConflict(Box<StrandedHead>),
     /// The channel has no head or several, so "the head" is undefined.
     #[error(
         "channel {channel} of package {package} {}",
@@ -257,6 +260,22 @@ pub enum CatalogError {
         /// between channels).
         message: String,
     },
+}
+
+/// The details of [`CatalogError::ReplacesConflict`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "{bundle} replaces {replaces} (its spec.replaces), but the head of channel {channel} of package {package} is {head}, {why}: publishing it would strand {head}. Replace {head} instead, or add it to spec.skips"
+)]
+pub struct StrandedHead {
+    pub(crate) package: String,
+    pub(crate) channel: String,
+    pub(crate) bundle: String,
+    pub(crate) replaces: String,
+    pub(crate) head: String,
+    /// Why the two do not fit (`which it neither replaces nor skips`, `and the channel has no
+    /// entry …`).
+    pub(crate) why: String,
 }
 
 /// The details of [`CatalogError::OlderThanHead`].
@@ -336,6 +355,7 @@ impl olm_release_base::Classified for CatalogError {
             | DuplicateVersion { .. }
             | EntryConflict { .. }
             | OlderThanHead { .. }
+            | ReplacesConflict(_)
             | Heads { .. }
             | Drawing { .. } => Class::Stage,
             Internal(_) => Class::Internal,

@@ -2,7 +2,9 @@
 //! makes YAML fold the list item into `path` (`observedKubeVirtVersion - 'urn:alm:descriptor:text'`,
 //! KubeVirt v0.16–v0.19). The intent is unambiguous, so the descriptor is repaired (path and
 //! `x-descriptors` split again) and a warning names the template line; any other path holding
-//! whitespace cannot be a field path and is an error. OLM's descriptor docs: a descriptor's
+//! whitespace is a warning, kept as written: no upstream validator checks descriptor paths,
+//! OLM's console accepts them (it shows no value for a path it cannot follow), and
+//! OperatorHub's catalogs ship such CSVs. OLM's descriptor docs: a descriptor's
 //! `path` is a dot-delimited field path of the custom resource, and `x-descriptors` a list.
 
 use serde_yaml_ng::Value;
@@ -70,13 +72,15 @@ pub(super) fn descriptor_paths(csv: &mut Value, file: &str, text: &str) -> Vec<F
                         }
                     }
                     _ => Finding {
-                        level: Level::Error,
+                        level: Level::Warning,
                         rule: "descriptor-path".into(),
                         mirrors: String::new(),
                         file: file.to_string(),
                         object: object.clone(),
                         field,
-                        message: format!("'{path}' is not a field path (it holds whitespace)"),
+                        message: format!(
+                            "'{path}' is not a field path (it holds whitespace); the console shows no value for it"
+                        ),
                         fix:
                             "write a dotted field path of the custom resource, e.g. 'status.phase'"
                                 .into(),
@@ -149,5 +153,19 @@ mod tests {
             d["x-descriptors"][0],
             Value::from("urn:alm:descriptor:text")
         );
+    }
+
+    #[test]
+    fn a_path_holding_a_space_is_a_warning_and_kept() {
+        let text = "spec:\n  customresourcedefinitions:\n    owned:\n    - specDescriptors:\n      - path: Pod Count\n";
+        let mut csv: Value = serde_yaml_ng::from_str(text).unwrap();
+        let f = descriptor_paths(&mut csv, "csv.yaml", text);
+        assert_eq!(f.len(), 1);
+        assert_eq!(
+            (f[0].rule.as_str(), f[0].level),
+            ("descriptor-path", crate::Level::Warning)
+        );
+        let d = &csv["spec"]["customresourcedefinitions"]["owned"][0]["specDescriptors"][0];
+        assert_eq!(d["path"], Value::from("Pod Count"));
     }
 }

@@ -2,24 +2,27 @@
 //! function on the model (plain request in, typed outcome out; the caller reads and writes).
 //!
 //! The bundle goes in by image digest with its `olm.package` property; in every channel it
-//! joins, its entry `replaces` the channel's head (the rule of olm-docs "file-based-catalogs"
-//! and of the app-registry path's `replaces`), unless the request names what it replaces; it
-//! may `skips` and `skipRange` too. A missing channel is created. `defaultChannel` follows the
-//! app-registry path's rule: a package's implicit default (its only channel) stays the default
-//! when a channel is added, unless the request names another.
+//! joins, its entry carries the CSV's own `replaces`, `skips` and `skipRange` as written, and
+//! `replaces` the channel's head where the CSV names none ([`edges`] has the rule, and the
+//! conflicts it refuses). A missing channel is created. `defaultChannel` is the one the release
+//! names (the pipeline's `default_channel`), else the app-registry path's rule: a package's
+//! implicit default (its only channel) stays the default when a channel is added. A package's
+//! first entry writes its `olm.package` document with the CSV's icon and description, as
+//! `opm init --icon --description` writes them.
 //!
 //! Safe to re-run: the same bundle with the same image is a no-op (the same file bytes); the
 //! same bundle with another image is refused unless forced; a bundle older than a channel's
 //! head, or a second bundle with the same version, is refused. Every decision is taken before
 //! the model changes, so a refused request leaves the catalog as it was.
 
+mod edges;
 mod outcome;
 
 pub use outcome::{AddOutcome, BundleChange, DefaultChange, EntryChange};
 
 use super::entry::{BundleSource, ObjectStyle, bundle_entry};
-use super::error::{CatalogError, OlderThanHead};
-use super::head::{edges, heads};
+use super::error::CatalogError;
+use super::migrate::icon_of;
 use super::model::*;
 use super::properties;
 use super::write;
@@ -47,21 +50,29 @@ pub struct AddBundle {
     pub channels: Vec<String>,
     /// Make this the package's default channel (else the rule above decides).
     pub default_channel: Option<String>,
-    /// What its entries replace (else each channel's head).
+    /// The CSV's `spec.replaces`: what its entries replace where it fits the channel; `None`:
+    /// each channel's head ([`edges`] has the rule).
     pub replaces: Option<String>,
-    /// The entries' `skips` (the CSV's `spec.skips`); a channel's entry leaves out the bundle it
-    /// replaces there.
+    /// The entries' `skips` (the CSV's `spec.skips`), as written; an entry that replaces a
+    /// channel's head in place of `replaces` leaves that head out.
     pub skips: Vec<String>,
     /// The entries' `skipRange` (the CSV's `olm.skipRange` annotation); it must parse as a range.
     pub skip_range: Option<String>,
+    /// The icon of the package's `olm.package` document when this is its first entry (the CSV's
+    /// `spec.icon[0]`).
+    pub icon: Option<Icon>,
+    /// The description of the package's `olm.package` document when this is its first entry
+    /// (the CSV's `spec.description`, or a file the pipeline names).
+    pub description: Option<String>,
     /// Replace a bundle of the same name that has another image, or rewrite its entries.
     pub force: bool,
 }
 
 impl AddBundle {
     /// The request for the bundle `src` describes: its entry as `opm render` writes it
-    /// ([`super::entry::bundle_entry`]), the CSV's name and version, `spec.skips` and the
-    /// `olm.skipRange` annotation.
+    /// ([`super::entry::bundle_entry`]), the CSV's name and version, its `spec.replaces`,
+    /// `spec.skips` and `olm.skipRange` annotation, and its icon and description for a first
+    /// entry's package document.
     pub fn from_source(src: &BundleSource, channels: &[String]) -> Result<Self, CatalogError> {
         let entry = bundle_entry(src)?;
         Ok(AddBundle {
@@ -77,6 +88,12 @@ impl AddBundle {
                 .map(str::to_string)
                 .collect(),
             skip_range: properties::skip_range(src.csv).map(str::to_string),
+            replaces: src.csv.replaces().map(str::to_string),
+            icon: icon_of(src.csv),
+            description: crate::value_at(&src.csv.doc, "spec.description")
+                .and_then(serde_yaml_ng::Value::as_str)
+                .filter(|d| !d.is_empty())
+                .map(str::to_string),
             ..AddBundle::default()
         })
     }
@@ -257,24 +274,12 @@ pub fn add(catalog: &mut Catalog, req: &AddBundle) -> Result<AddOutcome, Catalog
             requested: req.name.clone(),
         });
     }
-    // The entries, channel by channel. A channel's entry does not also skip the CSV it
-    // replaces (the CSV skips other channels' heads; in their own channel they are replaced).
-    let wanted = |replaces: Option<String>| Entry {
-        name: req.name.clone(),
-        skips: req
-            .skips
-            .iter()
-            .filter(|s| Some(*s) != replaces.as_ref())
-            .cloned()
-            .collect(),
-        replaces,
-        skip_range: req.skip_range.clone(),
-        ..Entry::default()
-    };
+    // The entries, channel by channel ([`edges`]); an entry already there is compared with what
+    // the request asks in the channel as it was without it, so a rerun finds the same edges.
     let mut entries: Vec<(String, EntryChange, Option<Entry>)> = Vec::new();
     for ch in &req.channels {
         let Some(doc) = catalog.channel(pkg, ch) else {
-            let e = wanted(req.replaces.clone());
+            let e = edges::entry_in(catalog, &ChannelDoc::default(), req, &version)?;
             let change = EntryChange::ChannelCreated {
                 replaces: e.replaces.clone(),
             };
@@ -282,9 +287,26 @@ pub fn add(catalog: &mut Catalog, req: &AddBundle) -> Result<AddOutcome, Catalog
             continue;
         };
         if let Some(have) = doc.entry(&req.name) {
+            let without = ChannelDoc {
+                entries: doc
+                    .entries
+                    .iter()
+                    .filter(|e| e.name != req.name)
+                    .cloned()
+                    .collect(),
+                ..doc.clone()
+            };
+            let wanted =
+                edges::entry_in(catalog, &without, req, &version).unwrap_or_else(|_| Entry {
+                    name: req.name.clone(),
+                    replaces: req.replaces.clone().or_else(|| have.replaces.clone()),
+                    skips: req.skips.clone(),
+                    skip_range: req.skip_range.clone(),
+                    ..Entry::default()
+                });
             let asked = Entry {
                 extra: have.extra.clone(),
-                ..wanted(req.replaces.clone().or_else(|| have.replaces.clone()))
+                ..wanted
             };
             if *have == asked {
                 entries.push((ch.clone(), EntryChange::Unchanged, None));
@@ -301,14 +323,11 @@ pub fn add(catalog: &mut Catalog, req: &AddBundle) -> Result<AddOutcome, Catalog
             }
             continue;
         }
-        let replaces = match &req.replaces {
-            Some(r) => Some(r.clone()),
-            None => predecessor(catalog, doc, &req.name, &version)?,
-        };
+        let e = edges::entry_in(catalog, doc, req, &version)?;
         let change = EntryChange::Added {
-            replaces: replaces.clone(),
+            replaces: e.replaces.clone(),
         };
-        entries.push((ch.clone(), change, Some(wanted(replaces))));
+        entries.push((ch.clone(), change, Some(e)));
     }
     let default_change = default_channel(catalog, req);
 
@@ -353,6 +372,8 @@ pub fn add(catalog: &mut Catalog, req: &AddBundle) -> Result<AddOutcome, Catalog
             None => catalog.packages.push(PackageDoc {
                 name: pkg.into(),
                 default_channel: Some(to.clone()),
+                icon: req.icon.clone(),
+                description: req.description.clone(),
                 origin: origin.clone(),
                 ..PackageDoc::default()
             }),
@@ -380,42 +401,6 @@ fn describe(e: &Entry) -> String {
         parts.push(format!("skipRange {r:?}"));
     }
     parts.join(", ")
-}
-
-/// What a new entry in `channel` replaces: its head, which must be older.
-fn predecessor(
-    catalog: &Catalog,
-    channel: &ChannelDoc,
-    name: &str,
-    version: &semver::Version,
-) -> Result<Option<String>, CatalogError> {
-    if channel.entries.is_empty() {
-        return Ok(None);
-    }
-    let found = heads(channel);
-    let [head] = found.as_slice() else {
-        return Err(CatalogError::Heads {
-            package: channel.package.clone(),
-            channel: channel.name.clone(),
-            heads: found.iter().map(|s| s.to_string()).collect(),
-            edges: edges(channel),
-        });
-    };
-    if let Some(head_version) = catalog
-        .bundle(&channel.package, head)
-        .and_then(BundleDoc::version)
-        && head_version >= *version
-    {
-        return Err(CatalogError::OlderThanHead(Box::new(OlderThanHead {
-            package: channel.package.clone(),
-            channel: channel.name.clone(),
-            bundle: name.into(),
-            version: version.to_string(),
-            head: head.to_string(),
-            head_version: head_version.to_string(),
-        })));
-    }
-    Ok(Some(head.to_string()))
 }
 
 /// The default channel after the request: the named one; else the package's; else, when the

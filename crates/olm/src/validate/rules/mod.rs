@@ -307,6 +307,14 @@ mod tests {
             PERMISSION_VERBS.judge(&y2019, &[]),
             Some((Level::Warning, "olm-release".into()))
         );
+        // No upstream validator checks the account a Deployment runs as against the
+        // permissions, and OperatorHub's catalogs ship such operators: a warning.
+        for opts in [&y2019, &modern] {
+            assert_eq!(
+                DEPLOYMENT_PERMISSIONS.judge(opts, &[]),
+                Some((Level::Warning, "olm-release".into()))
+            );
+        }
         // A tool that accepts this case is left out of the attribution.
         let (_, by) = PACKAGE_CURRENT_CSV.judge(&y2019, &[Tool::Courier]).unwrap();
         assert_eq!(by, "registry");
