@@ -27,7 +27,6 @@ mod github;
 mod github_fake;
 mod graph;
 mod history_import;
-mod hostile;
 mod init;
 mod install;
 mod interrupt;
