@@ -48,7 +48,6 @@ mod pulls;
 mod pulls_fake;
 mod quay_fake;
 mod race;
-mod registry_dir;
 mod render;
 mod review_diff;
 mod schema_check;
