@@ -59,4 +59,3 @@ mod template;
 mod travis;
 mod verify;
 mod warnings;
-mod yaml_compat;
