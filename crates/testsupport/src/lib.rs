@@ -3,12 +3,14 @@
 //! the same way: the repository root and `../shared` beside it ([`root`], [`shared`]), the
 //! peers `scripts/test.sh` starts ([`peer`]), file trees ([`copy_dir`], [`list_files`],
 //! [`file_contents`]), servers on loopback ports ([`serve_on_loopback`], [`hanging_port`]), and
-//! external tools run to read results back ([`run`], [`umoci_unpack`]).
+//! external tools run to read results back ([`run`], [`umoci_unpack`]), and the case counts and
+//! YAML values of property tests ([`fuzz`]).
 //!
 //! A test-only crate: nothing outside `[dev-dependencies]` uses it.
 #![deny(missing_docs)]
 
 mod files;
+pub mod fuzz;
 mod loopback;
 mod paths;
 mod tools;
