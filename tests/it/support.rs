@@ -1,44 +1,16 @@
-//! Shared test helpers: the binary, temporary work folders, the shared reference folder and the
-//! real peers that `scripts/test.sh` starts (their URLs come in environment variables).
+//! The application's test helpers: the binary run in a temporary work folder, its output, and
+//! the OCI layouts it writes. What every crate's tests share (the repository root, `../shared`,
+//! the peers `scripts/test.sh` starts, file trees, loopback servers, external readers) is
+//! `olm_release_testsupport`, re-exported here.
 
 #![allow(dead_code)]
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
-/// The repository root.
-pub fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// `../shared` beside the project, if present. Under `CI=true` it must be there; elsewhere a
-/// test that needs it skips and says why.
-pub fn shared() -> Option<PathBuf> {
-    let dir = root().join("../shared");
-    if dir.join("kubevirt").is_dir() {
-        return Some(dir.canonicalize().unwrap());
-    }
-    if std::env::var("CI").as_deref() == Ok("true") {
-        panic!("CI=true but ../shared (KubeVirt's inputs) is missing beside the project");
-    }
-    eprintln!("skipping: ../shared is not beside this clone (KubeVirt's real inputs live there)");
-    None
-}
-
-/// The URL of a peer started by scripts/test.sh (e.g. `APPR_URL`). Under `CI=true` it must be
-/// set; elsewhere the test skips and says how to get it.
-pub fn peer(var: &str) -> Option<String> {
-    match std::env::var(var) {
-        Ok(v) if !v.is_empty() => Some(v),
-        _ if std::env::var("CI").as_deref() == Ok("true") => {
-            panic!("CI=true but {var} is not set: run the tests through scripts/test.sh")
-        }
-        _ => {
-            eprintln!("skipping: {var} is not set (scripts/test.sh starts that peer)");
-            None
-        }
-    }
-}
+pub use olm_release_testsupport::{
+    copy_dir, file_contents, hanging_port, list_files, peer, root, serve_on_loopback, shared,
+};
 
 /// A temporary folder holding a copy of the sample pipeline's inputs, so each test has its own
 /// `_out`.
@@ -101,29 +73,6 @@ pub fn assert_code(o: &Output, code: i32) {
     );
 }
 
-pub fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let dest = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &dest);
-        } else {
-            std::fs::copy(entry.path(), dest).unwrap();
-        }
-    }
-}
-
-/// Every file under `dir`, relative, sorted.
-pub fn list_files(dir: &Path) -> Vec<String> {
-    let mut out = Vec::new();
-    if dir.exists() {
-        walk(dir, dir, &mut out);
-    }
-    out.sort();
-    out
-}
-
 /// The manifest digest an OCI image layout's `index.json` names for `tag` (panics, listing the
 /// index, when it names none).
 pub fn layout_digest(layout: &Path, tag: &str) -> String {
@@ -138,70 +87,4 @@ pub fn layout_digest(layout: &Path, tag: &str) -> String {
         .as_str()
         .unwrap()
         .to_string()
-}
-
-/// Every file under `dir` (relative path, bytes), sorted by path; none when `dir` is missing.
-/// What a test compares before and after a run to prove the run wrote nothing.
-pub fn file_contents(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    list_files(dir)
-        .into_iter()
-        .map(|rel| {
-            let bytes = std::fs::read(dir.join(&rel)).unwrap();
-            (rel, bytes)
-        })
-        .collect()
-}
-
-fn walk(root: &Path, dir: &Path, out: &mut Vec<String>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let p = entry.unwrap().path();
-        if p.is_dir() {
-            walk(root, &p, out);
-        } else {
-            out.push(p.strip_prefix(root).unwrap().to_string_lossy().into_owned());
-        }
-    }
-}
-
-/// Runs a test server on its own thread and runtime, on a fresh 127.0.0.1 port: `serve` gets
-/// the bound listener and runs until it returns or the returned sender is dropped (the owner
-/// keeps it as long as the server should live).
-pub fn serve_on_loopback<F, Fut>(
-    serve: F,
-) -> (std::net::SocketAddr, tokio::sync::oneshot::Sender<()>)
-where
-    F: FnOnce(tokio::net::TcpListener) -> Fut + Send + 'static,
-    Fut: std::future::Future<Output = ()>,
-{
-    let (tx, rx) = std::sync::mpsc::channel();
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    std::thread::spawn(move || {
-        let rt = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .unwrap();
-        rt.block_on(async move {
-            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-            tx.send(listener.local_addr().unwrap()).unwrap();
-            tokio::select! {
-                _ = serve(listener) => {}
-                _ = stopped => {}
-            }
-        });
-    });
-    (rx.recv().unwrap(), stop)
-}
-
-/// A loopback port that accepts connections and never answers (each one held open): a server
-/// that hangs, for the retry budget's tests.
-pub fn hanging_port() -> u16 {
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = listener.local_addr().unwrap().port();
-    std::thread::spawn(move || {
-        let mut held = Vec::new();
-        for c in listener.incoming() {
-            held.push(c);
-        }
-    });
-    port
 }
