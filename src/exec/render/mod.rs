@@ -8,7 +8,8 @@
 //! the bundle sub-folder ([`bundle`]); the parts set into the CSV, which is then written back
 //! re-serialised; and the defects of the inputs reported ([`checks`]). Nothing is written
 //! before everything has rendered and parsed, so a failed render leaves no half-written folder.
-//! Same inputs, same bytes: the only clock is `createdAt`, taken from `SOURCE_DATE_EPOCH` or
+//! Same inputs, same bytes: the only clock is `createdAt` (the `{{.CreatedAt}}` variable, and
+//! the CSV's annotation with `render.csv.created_at: set`), taken from `SOURCE_DATE_EPOCH` or
 //! the source's commit time.
 
 mod bundle;
@@ -127,10 +128,19 @@ pub(crate) fn render(step: &RenderStep) -> Result<Rendered> {
         let found = bundle::find(&step.bundle_dir, &outputs, outside)?;
         Ok::<_, Error>(Templates { outputs, found })
     })?;
-    if assembled.template_created_at && step.csv.created_at == CreatedAtPolicy::Keep {
+    let mut csv = assembled.csv;
+    // The epoch warning only where the CSV holds the release time: asked for, or written by
+    // the template's `{{.CreatedAt}}`.
+    let holds_release_time = csv
+        .doc
+        .get("metadata")
+        .and_then(|m| m.get("annotations"))
+        .and_then(|a| a.get("createdAt"))
+        .and_then(Value::as_str)
+        == Some(step.created_at.value.as_str());
+    if step.csv.created_at == CreatedAtPolicy::Keep && !holds_release_time {
         findings.retain(|f| f.rule != "created-at");
     }
-    let mut csv = assembled.csv;
     let Templates { mut outputs, found } = assembled.rendered;
     let (ci, di) = found.csv;
     let csv_out = &mut outputs[ci];
