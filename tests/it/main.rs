@@ -55,6 +55,7 @@ mod review_diff;
 mod schema_check;
 mod secrets;
 mod self_release;
+mod shipped_bundle;
 mod snapshots;
 mod stale_temps;
 mod template;

@@ -29,6 +29,7 @@ use crate::report::Reporter;
 use olm_release_base::Class;
 use olm_release_gotemplate as template;
 use olm_release_olm::Bundle;
+use olm_release_olm::bundle_image::names::object_key;
 use olm_release_olm::csv_build::{self, spec::CreatedAtPolicy};
 
 /// The render step: renders, reports, and hands the result on.
@@ -150,6 +151,16 @@ pub(crate) fn render(step: &RenderStep) -> Result<Rendered> {
         &csv_out.source_text,
     ));
     csv.doc = csv_out.docs[di].clone();
+    let mut found = found;
+    if csv_out.docs.len() == 1 {
+        // The file's own name, which the bundle image keeps (a file of several documents is
+        // named after the CSV).
+        let own = csv_out.rel.rsplit('/').next().unwrap_or(&csv_out.rel);
+        found
+            .metadata
+            .file_names
+            .insert(object_key(&csv), own.to_string());
+    }
     csv_out.content = to_yaml(&csv_out.docs, &csv_out.template)?;
 
     findings.extend(checks::package(
