@@ -6,6 +6,7 @@ mod action;
 mod appr;
 mod book;
 mod budgets;
+mod bundle_diff;
 mod bundle_objects;
 mod bundle_pipeline;
 mod catalog_entries;

@@ -115,6 +115,27 @@ fn the_image_is_the_bundle_the_project_ships() {
     );
 }
 
+/// `olm-release diff` between the project's bundle and the release's: the one deliberate
+/// difference is the default channel annotation, which olm-release always writes.
+#[test]
+fn the_release_differs_from_the_projects_bundle_only_by_the_default_channel() {
+    let (w, _) = released();
+    let o = w.run(
+        &[
+            "diff",
+            "--ignore-release-fields",
+            "fixtures/memcached-operator/bundle",
+            "_out/memcached-release/bundle-image",
+        ],
+        &[],
+    );
+    assert_code(&o, 1);
+    assert_eq!(
+        crate::support::stdout(&o),
+        "file metadata/annotations.yaml: 1 field\n  + annotations[\"operators.operatorframework.io.bundle.channel.default.v1\"]: \"alpha\"\n"
+    );
+}
+
 /// The release time goes into the CSV only when the pipeline asks, and the operator's image
 /// into `containerImage` only when the pipeline names it.
 #[test]
