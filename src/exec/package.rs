@@ -66,7 +66,7 @@ pub(crate) fn run(step: &PackageStep, report: &Reporter, input: Input) -> Result
             let at = history
                 .versions
                 .iter()
-                .position(|v| v.version.to_string() == *version)
+                .position(|v| v.version == *version)
                 .ok_or_else(|| {
                     PackageError::History(format!(
                         "{}: no version folder holds {version} any more",

@@ -51,15 +51,17 @@ pub(crate) async fn run(cx: &Context<'_>, verified: Verified) -> Result<Verified
     }
     // The decision names the release when it is not the version: re-publishing a CSV that a
     // later release serves, or adding a published CSV to more channels (`fetch_previous::name`).
-    let named = verified
-        .decision
-        .as_ref()
-        .and_then(Decision::release)
-        .filter(|r| *r != cx.push.release)
-        .map(|release| PushStep {
-            release: release.to_string(),
+    let named = match verified.decision.as_ref().and_then(Decision::release) {
+        Some(release) if *release != cx.push.release.to_string() => Some(PushStep {
+            release: semver::Version::parse(release).map_err(|e| {
+                crate::error::Error::internal(format!(
+                    "the decision names release {release}, which is not SemVer: {e}"
+                ))
+            })?,
             ..cx.push.clone()
-        });
+        }),
+        _ => None,
+    };
     let cx = &match &named {
         Some(step) => Context { push: step, ..*cx },
         None => Context { ..*cx },
@@ -85,7 +87,7 @@ async fn push(
         report,
         step,
     };
-    let (ns, pkg, release) = (&step.namespace, &step.package, &step.release);
+    let (ns, pkg, release) = (&step.namespace, &step.package, &step.release.to_string());
     let packed: &Packed = &verified.packed;
     let channel = step
         .channel

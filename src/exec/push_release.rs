@@ -40,7 +40,7 @@ impl Push<'_> {
 
     pub(super) fn conflict(&self, published: &str, ours: &str) -> PushError {
         PushError::Conflict {
-            release: self.step.release.clone(),
+            release: self.step.release.to_string(),
             namespace: self.step.namespace.clone(),
             package: self.step.package.clone(),
             published: published.into(),

@@ -228,7 +228,7 @@ impl<'a> Builder<'a> {
             }
             StageName::Package => {
                 let package = self.need(stage, "package: (the OLM package)", s.package.as_ref())?;
-                let version = s.version.as_ref()?.to_string();
+                let version = s.version.clone()?;
                 let tarball = s.out.join(format!("{package}-{version}.tar.gz"));
                 Step::Package(PackageStep {
                     bundle: BundleSource::Pipeline,
@@ -252,7 +252,7 @@ impl<'a> Builder<'a> {
                     registry,
                     namespace,
                     package,
-                    release: s.version.as_ref()?.to_string(),
+                    release: s.version.clone()?,
                     channel: s.channel.clone(),
                     force: s.mode.force,
                     look_up_first: s.mode.force || s.mode.dry_run,
@@ -394,7 +394,7 @@ impl<'a> Builder<'a> {
             bundle_dir: spec.bundle.clone(),
             into,
             source: s.source.clone(),
-            version: version.to_string(),
+            version: version.clone(),
             package,
             channel,
             channels: s.channels.clone(),

@@ -205,7 +205,7 @@ fn rendered_names(r: &RenderStep) -> std::io::Result<Written> {
         let out = rel
             .strip_suffix(".in")
             .unwrap_or(&rel)
-            .replace("VERSION", &r.version);
+            .replace("VERSION", &r.version.to_string());
         if !(out.ends_with(".yaml") || out.ends_with(".yml")) {
             continue;
         }

@@ -21,6 +21,7 @@ mod catalog_image;
 mod checks;
 mod document;
 mod images;
+mod json;
 mod migrate;
 mod notes;
 mod operatorhub;

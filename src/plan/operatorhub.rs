@@ -26,7 +26,8 @@ pub(crate) struct OperatorhubStep {
     /// The commit date (`SOURCE_DATE_EPOCH`, else the source's commit time).
     pub(crate) date: u64,
     pub(crate) package: String,
-    pub(crate) version: String,
+    #[serde(serialize_with = "super::json::as_text")]
+    pub(crate) version: semver::Version,
     /// The bundle's channels annotation.
     pub(crate) channels: Vec<String>,
     /// Replace a version folder the catalog already has with other content.
@@ -44,7 +45,7 @@ pub(crate) fn operatorhub_step(
     problems: &mut Vec<Problem>,
 ) -> Option<OperatorhubStep> {
     let o = s.operatorhub.as_ref()?;
-    let version = s.version.as_ref()?.to_string();
+    let version = s.version.clone()?;
     let title = o
         .title
         .clone()

@@ -50,9 +50,9 @@ pub(crate) fn publish(p: &PublishInputs) -> Result<Plan, Problems> {
         concurrent_wait: crate::settings::CONCURRENT_WAIT,
     };
     let (mut notes, mut warnings) = (Vec::new(), Vec::new());
-    let releases: Vec<(String, BundleSource)> = match &p.release {
+    let releases: Vec<(semver::Version, BundleSource)> = match &p.release {
         Some(release) => vec![(
-            release.to_string(),
+            release.clone(),
             BundleSource::Folder {
                 path: p.path.clone(),
             },
@@ -98,7 +98,7 @@ pub(crate) fn publish(p: &PublishInputs) -> Result<Plan, Problems> {
         return Err(Problems(problems));
     }
     let version = match releases.as_slice() {
-        [(one, _)] => one.clone(),
+        [(one, _)] => one.to_string(),
         [(first, _), .., (last, _)] => format!("{first}..{last}"),
         [] => String::new(),
     };
@@ -122,11 +122,11 @@ pub(crate) fn publish(p: &PublishInputs) -> Result<Plan, Problems> {
 fn history_releases(
     p: &PublishInputs,
     tree: &olm_release_olm::history::Tree,
-) -> Vec<(String, BundleSource)> {
+) -> Vec<(semver::Version, BundleSource)> {
     tree.versions
         .iter()
         .map(|v| {
-            let version = v.version.to_string();
+            let version = v.version.clone();
             let source = BundleSource::History {
                 tree: p.path.clone(),
                 version: version.clone(),

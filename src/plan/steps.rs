@@ -7,6 +7,7 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
+use semver::Version;
 use serde::{Serialize, Serializer};
 
 use super::release_step::{GitHubJob, ReleaseStep};
@@ -96,7 +97,8 @@ pub(crate) struct RenderStep {
     pub(crate) into: PathBuf,
     #[serde(skip)]
     pub(crate) source: PathBuf,
-    pub(crate) version: String,
+    #[serde(serialize_with = "super::json::as_text")]
+    pub(crate) version: Version,
     pub(crate) package: String,
     pub(crate) channel: String,
     /// Every channel the release joins, `channel` first.
@@ -195,7 +197,11 @@ pub(crate) enum BundleSource {
     Folder { path: PathBuf },
     /// The cumulative bundle of a package-manifest tree once its version folders up to
     /// `version` are published (`publish --history`).
-    History { tree: PathBuf, version: String },
+    History {
+        tree: PathBuf,
+        #[serde(serialize_with = "super::json::as_text")]
+        version: Version,
+    },
 }
 
 /// Write the bundle folder and the reproducible tarball.
@@ -213,7 +219,8 @@ pub(crate) struct PackageStep {
     /// Tar entry times (`SOURCE_DATE_EPOCH`, else 0).
     pub(crate) mtime: u64,
     pub(crate) package: String,
-    pub(crate) version: String,
+    #[serde(serialize_with = "super::json::as_text")]
+    pub(crate) version: Version,
     /// The channel whose head the summary names (`None`: the bundle's default channel).
     pub(crate) channel: Option<String>,
     /// Show the bundle's contents normally (a dry-run), not only with `-v`.
@@ -295,8 +302,9 @@ pub(crate) struct PushStep {
     pub(crate) registry: RegistryJob,
     pub(crate) namespace: String,
     pub(crate) package: String,
-    /// Strict SemVer, checked.
-    pub(crate) release: String,
+    /// The release's name on the registry: its version.
+    #[serde(serialize_with = "super::json::as_text")]
+    pub(crate) release: Version,
     /// The channel whose head messages name (`None`: the bundle's default channel).
     pub(crate) channel: Option<String>,
     pub(crate) force: bool,

@@ -25,6 +25,13 @@ impl ReleaseInfo {
     }
 }
 
+/// The merge rules for racing releases read release lists as these.
+impl olm_release_olm::decision::race::Listed for ReleaseInfo {
+    fn name(&self) -> &str {
+        &self.release
+    }
+}
+
 /// What a push did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PushOutcome {

@@ -7,6 +7,8 @@
 //! every CSV and CRD that is published together; [`archive`] turns it into the app registry's
 //! tarball and back, and [`validate`] checks it. [`fbc`] is the modern publishing path's half:
 //! file-based catalogs, their validation, and the migration from an app-registry release.
+//! [`decision`] decides where a release goes against what is published, and [`render_checks`]
+//! reports the defects rendering sees in an operator's inputs.
 #![deny(missing_docs)]
 
 pub mod archive;
@@ -20,6 +22,7 @@ pub mod flat_yaml;
 pub mod graph;
 pub mod history;
 mod manifest;
+pub mod render_checks;
 pub mod semdiff;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;

@@ -21,7 +21,10 @@
 //!   again carries every CSV that has a release.
 //! - Nothing new: done, at the cost of one list request.
 //!
-//! Every job that writes reads again after its write, so the last write is always checked.
+//! The rules (what the list read says, whether a release forks the channel, what a re-base
+//! takes in) are the domain's (`olm::decision::race`); this module reads, pulls, waits, pushes
+//! and withdraws. Every job that writes reads again after its write, so the last write is
+//! always checked.
 //! A `dir:` registry needs none of this in practice: the executor holds the package's
 //! publication lock from fetch-previous to the push ([`olm_release_appregistry::dir::DirRegistry::hold`]).
 //! `publish` (a bundle someone built) has no fetch-previous, so nothing to re-base.
@@ -30,8 +33,6 @@ mod error;
 mod rebase;
 
 use std::time::{Duration, Instant};
-
-use semver::Version;
 
 pub(crate) use error::ConvergeError;
 
@@ -44,9 +45,8 @@ use crate::plan::{FetchStep, PackageStep, Plan, PushStep, Step, VerifyStep};
 use crate::report::Reporter;
 use olm_release_appregistry::{Registry, ReleaseInfo};
 use olm_release_http::events::Gate;
-use olm_release_olm::Bundle;
 use olm_release_olm::archive::Limits;
-use olm_release_olm::decision::Decision;
+use olm_release_olm::decision::race::{self, Reading};
 
 /// Re-basing rounds before a job gives up.
 pub(crate) const ATTEMPTS: u32 = 3;
@@ -115,10 +115,8 @@ pub(crate) async fn run(cx: &Context<'_>, mut v: Verified) -> Result<Verified> {
     let (Some(basis), Some((fetch, _, _))) = (v.basis.clone(), cx.steps) else {
         return Ok(v);
     };
-    let Some(ours) = Version::parse(&cx.push.release).ok() else {
-        return Ok(v);
-    };
-    let (ns, pkg, release) = (&cx.push.namespace, &cx.push.package, &cx.push.release);
+    let ours = &cx.push.release;
+    let (ns, pkg, release) = (&cx.push.namespace, &cx.push.package, &ours.to_string());
     let csv = basis
         .rendered
         .csvs
@@ -156,52 +154,45 @@ pub(crate) async fn run(cx: &Context<'_>, mut v: Verified) -> Result<Verified> {
             }
             .into());
         }
-        let landed = |r: &ReleaseInfo| r.release != *release && !seen.contains(r);
-        let top = &now[0];
-        if top.release != *release {
-            // A higher release: if fetch-previous saw it, it decided with it; otherwise its job
-            // takes ours in, and this one waits for that.
-            if !landed(top) {
-                return Ok(v);
-            }
-            if waiting_on.as_ref() != Some(top) {
-                let at = format!("{} {ns}/{pkg}", cx.registry.describe());
-                let bundle =
-                    fetch_previous::pull_bundle(cx.registry, ns, pkg, top, &at, &cx.limits())
-                        .await?;
-                if takes_in(&bundle, &csv, v.decision.as_ref()) {
-                    cx.report.note(&format!(
-                        "{} landed concurrently above {release} and carries {csv}: the channel is one chain",
-                        top.release
-                    ));
-                    return Ok(v);
-                }
-                if waiting_on.is_none() {
-                    cx.report.note(&format!(
-                        "{} landed concurrently above {release}; waiting up to {} s for its job to take in {csv}",
-                        top.release,
-                        cx.push.registry.concurrent_wait.as_secs()
-                    ));
-                }
-                waiting_on = Some(top.clone());
-            }
-            if started.elapsed() < cx.push.registry.concurrent_wait {
-                pause(500, 1000).await;
-                continue;
-            }
-            return Err(withdraw(cx, &v, &top.release, &csv, started.elapsed()).await);
-        }
-        // Ours is the highest: every lower release must be in our bundle.
         let carried = &v.basis.as_ref().unwrap_or(&basis).carried;
-        let missing: Vec<&ReleaseInfo> = now
-            .iter()
-            .filter(|r| r.release != *release)
-            .filter(|r| {
-                r.version()
-                    .is_some_and(|x| x < ours && !carried.contains(&x))
-            })
-            .collect();
-        let Some(missing) = missing_in_channel(cx, fetch, (&v.package, carried), &missing).await?
+        let reading = race::read(&now, &seen, (release, ours), carried);
+        let (candidates, base) = match reading {
+            None | Some(Reading::Seen) => return Ok(v),
+            Some(Reading::Above(top)) => {
+                // A higher release that landed concurrently: its job takes ours in, and this one
+                // waits for that.
+                if waiting_on.as_ref() != Some(top) {
+                    let at = format!("{} {ns}/{pkg}", cx.registry.describe());
+                    let bundle =
+                        fetch_previous::pull_bundle(cx.registry, ns, pkg, top, &at, &cx.limits())
+                            .await?;
+                    if race::takes_in(&bundle, &csv, v.decision.as_ref()) {
+                        cx.report.note(&format!(
+                            "{} landed concurrently above {release} and carries {csv}: the channel is one chain",
+                            top.release
+                        ));
+                        return Ok(v);
+                    }
+                    if waiting_on.is_none() {
+                        cx.report.note(&format!(
+                            "{} landed concurrently above {release}; waiting up to {} s for its job to take in {csv}",
+                            top.release,
+                            cx.push.registry.concurrent_wait.as_secs()
+                        ));
+                    }
+                    waiting_on = Some(top.clone());
+                }
+                if started.elapsed() < cx.push.registry.concurrent_wait {
+                    pause(500, 1000).await;
+                    continue;
+                }
+                return Err(withdraw(cx, &v, &top.release, &csv, started.elapsed()).await);
+            }
+            Some(Reading::Highest { candidates, base }) => (candidates, base),
+        };
+        // Ours is the highest: every lower release must be in our bundle.
+        let Some(missing) =
+            missing_in_channel(cx, fetch, (&v.package, carried), &candidates).await?
         else {
             return Ok(v);
         };
@@ -215,13 +206,10 @@ pub(crate) async fn run(cx: &Context<'_>, mut v: Verified) -> Result<Verified> {
             }
             .into());
         }
-        let base = now
-            .iter()
-            .find(|r| r.release != *release)
-            .expect("a missing release is below ours");
+        let base = base.expect("a missing release is below ours");
         // Releases that landed while this job ran, or that an earlier race left out of the
         // chain (a job killed while it waited): the next release above them takes them in.
-        let how = if missing.iter().all(|(r, _)| landed(r)) {
+        let how = if missing.iter().all(|(r, _)| race::landed(r, &seen, release)) {
             "landed concurrently"
         } else {
             "missing from the chain"
@@ -231,20 +219,11 @@ pub(crate) async fn run(cx: &Context<'_>, mut v: Verified) -> Result<Verified> {
             names(&missing.iter().map(|(r, _)| r).collect::<Vec<_>>()),
             base.release
         ));
-        v = rebase(cx, v, &basis, base, missing, &now).await?;
+        let base = base.clone();
+        v = rebase(cx, v, &basis, &base, missing, &now).await?;
         seen = now;
         pause(50, 250).await;
     }
-}
-
-/// Whether a higher release's `bundle` that landed concurrently takes ours in: it carries our
-/// CSV and, when ours added it to channels, has those channels too.
-fn takes_in(bundle: &Bundle, csv: &str, decision: Option<&Decision>) -> bool {
-    let channels: &[String] = match decision {
-        Some(Decision::AddChannels { channels, .. }) => channels,
-        _ => &[],
-    };
-    bundle.csv(csv).is_some() && channels.iter().all(|c| bundle.package.channel(c).is_some())
 }
 
 /// Deletes our release (a higher one that landed concurrently did not take it in) and returns
@@ -256,7 +235,11 @@ async fn withdraw(
     csv: &str,
     waited: Duration,
 ) -> crate::error::Error {
-    let (ns, pkg, release) = (&cx.push.namespace, &cx.push.package, &cx.push.release);
+    let (ns, pkg, release) = (
+        &cx.push.namespace,
+        &cx.push.package,
+        &cx.push.release.to_string(),
+    );
     let w = olm_release_http::events::Write {
         what: format!(
             "withdrawal of bundle release {release} (below {top}, which does not carry it)"
@@ -299,48 +282,4 @@ fn names(releases: &[&ReleaseInfo]) -> String {
 async fn pause(min: u64, max: u64) {
     let ms = min + ((max - min) as f64 * olm_release_http::retry::jitter()) as u64;
     tokio::time::sleep(Duration::from_millis(ms)).await;
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use olm_release_olm::{Channel, Manifest, PackageManifest};
-
-    #[test]
-    fn a_higher_release_takes_in_a_channel_add_only_with_its_channels() {
-        let text =
-            "kind: ClusterServiceVersion\nmetadata:\n  name: op.v0.2.0\nspec:\n  version: 0.2.0\n";
-        let top = |channels: &[&str]| Bundle {
-            package: PackageManifest {
-                package_name: "op".into(),
-                channels: channels
-                    .iter()
-                    .map(|c| Channel {
-                        name: (*c).into(),
-                        current_csv: "op.v0.2.0".into(),
-                    })
-                    .collect(),
-                default_channel: None,
-            },
-            csvs: vec![Manifest::new(
-                "c.yaml".to_string(),
-                serde_yaml_ng::from_str(text).unwrap(),
-            )],
-            crds: Vec::new(),
-        };
-        let add = Decision::AddChannels {
-            release: "0.2.1-0.1".into(),
-            channels: vec!["fast".into()],
-            base_release: "0.2.0".into(),
-        };
-        assert!(!takes_in(&top(&["stable"]), "op.v0.2.0", Some(&add)));
-        assert!(takes_in(&top(&["stable", "fast"]), "op.v0.2.0", Some(&add)));
-        assert!(!takes_in(
-            &top(&["stable", "fast"]),
-            "op.v0.3.0",
-            Some(&add)
-        ));
-        // Any other decision: carrying the CSV is enough, as before.
-        assert!(takes_in(&top(&["stable"]), "op.v0.2.0", None));
-    }
 }

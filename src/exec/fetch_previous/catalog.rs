@@ -1,17 +1,9 @@
 //! fetch-previous from a file-based catalog: for a pipeline that publishes only the modern way
 //! (bundle image → catalog, no `registry:` section), the published heads are the catalog
-//! folder's. The CSV in the bundle image then says what the catalog entry says: operator-sdk
-//! and `opm` users set both, and tools and people read `spec.replaces` from the CSV.
-//!
-//! The catalog is read and validated (`opm validate`'s rules), and for each channel of the
-//! release its head ([`fbc::head`], operator-registry's rule) with its `olm.package` version.
-//! Those heads become a skeleton of the "previous bundle" that [`decide`] takes, so the
-//! decision is the app-registry path's, unchanged: above every head → `spec.replaces` = the
-//! first channel's head and `spec.skips` += the other channels' heads; the new CSV is already
-//! the head → the same version again (its edges rebuilt from the catalog entry, so the rerun
-//! builds the same image); below a head → refused, or skipped by `catalog.older`; no head →
-//! a first release. Nothing is carried: a registry+v1 bundle holds one CSV, so the bundle keeps
-//! only the new CSV and its own CRDs.
+//! folder's. This reads the folder and validates it (`opm validate`'s rules), asks the domain
+//! for the heads of the release's channels (`olm::fbc::channel_heads`) and for the decision
+//! against them (`olm::decision::decide_from_catalog`, which keeps only the new CSV: nothing is
+//! carried), and reports it.
 
 use super::{csv_name, first_notes};
 use crate::error::Result;
@@ -20,20 +12,9 @@ use crate::exec::errors::FetchError;
 use crate::exec::outputs::{Assembled, Basis, Rendered};
 use crate::plan::FetchStep;
 use crate::report::Reporter;
-use olm_release_olm::decision::Decision;
-use olm_release_olm::decision::{
-    Decided, Published, ReadFrom, clear_dangling, decide, first_package, set_skips,
-};
-use olm_release_olm::fbc::{self, disk};
-use olm_release_olm::{Bundle, Channel, Level, Manifest, PackageManifest};
-
-/// One channel's head in the catalog.
-struct Found {
-    channel: String,
-    head: fbc::Head,
-    /// The head entry's `skips`.
-    skips: Vec<String>,
-}
+use olm_release_olm::Level;
+use olm_release_olm::decision::{CatalogRead, Decided, Decision, decide_from_catalog};
+use olm_release_olm::fbc::{self, ChannelHead, disk};
 
 /// The fetch-previous step, reading the catalog.
 pub(crate) fn run(
@@ -43,7 +24,7 @@ pub(crate) fn run(
     rendered: Rendered,
 ) -> Result<Assembled> {
     let (files, contents) = rendered.split();
-    let (mut rendered, objects) = (contents.bundle, contents.objects);
+    let (rendered, objects) = (contents.bundle, contents.objects);
     let basis = Basis {
         rendered: rendered.clone(),
         seen: Vec::new(),
@@ -52,85 +33,47 @@ pub(crate) fn run(
     };
     let shown = snap.shown.clone();
     let name = csv_name(&rendered).to_string();
-    let found = heads(step, snap)?;
+    let heads = heads(step, snap)?;
     let (pkg, channel) = (&step.package, &step.channel);
-    if found.is_empty() {
-        let reason = if !snap.fresh {
-            format!(
-                "the catalog {shown} has no channel '{}' of package {pkg}",
-                step.channels.join("', '")
-            )
-        } else {
-            format!("the catalog {shown} does not exist yet")
-        };
-        if let Some(cleared) = clear_dangling(&mut rendered, None) {
-            report.note(&cleared);
-        }
-        for note in first_package(&mut rendered.package, &step.channels, &name) {
-            report.note(&note);
-        }
-        let text = format!("first release: {name} has no replaces ({reason})");
-        let decision = Decision::First { reason };
-        report.decided(&decision, &text);
-        let summary = Some(first_notes(pkg, &step.channels, &rendered));
-        return Ok(Assembled {
-            files,
-            bundle: rendered,
-            objects,
-            decision,
-            basis: Basis { summary, ..basis },
-        });
+    if !heads.is_empty() {
+        report.info(&format!(
+            "previous: read from the catalog {shown} (no registry: section): {}",
+            heads
+                .iter()
+                .map(|f| format!(
+                    "channel {} head {}{}",
+                    f.channel,
+                    f.head.name,
+                    f.head
+                        .version
+                        .as_ref()
+                        .map(|v| format!(" ({v})"))
+                        .unwrap_or_default()
+                ))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
     }
-    report.info(&format!(
-        "previous: read from the catalog {shown} (no registry: section): {}",
-        found
-            .iter()
-            .map(|f| format!(
-                "channel {} head {}{}",
-                f.channel,
-                f.head.name,
-                f.head
-                    .version
-                    .as_ref()
-                    .map(|v| format!(" ({v})"))
-                    .unwrap_or_default()
-            ))
-            .collect::<Vec<_>>()
-            .join(", ")
-    ));
-    // The highest head plays the app registry's "default release" in the decision's words.
-    let highest = found
-        .iter()
-        .filter_map(|f| f.head.version.clone())
-        .max()
-        .map(|v| v.to_string())
-        .unwrap_or_default();
-    let previous = skeleton(pkg, &rendered, &found);
-    let published = Published {
-        bundle: previous,
-        release: &highest,
-        releases: Vec::new(),
-        from: ReadFrom::Catalog(&shown),
+    let read = CatalogRead {
+        shown: &shown,
+        fresh: snap.fresh,
+        package: pkg,
+        heads: &heads,
     };
     let Decided {
-        bundle: decided,
+        bundle: rendered,
         decision,
         notes,
-    } = decide(rendered.clone(), &step.channels, published, step.older)?;
+    } = decide_from_catalog(rendered, &step.channels, read, step.older)?;
     for n in &notes {
         report.note(n);
     }
-    // Nothing is carried: the new CSV (with the edges decided) and its own CRDs and package.
-    if let Some(csv) = decided.csvs.into_iter().next() {
-        rendered.csvs[0] = csv;
-    }
-    if !matches!(decision, Decision::SkipOlder { .. }) {
-        for note in first_package(&mut rendered.package, &step.channels, &name) {
-            report.note(&note);
-        }
-    }
     let replaces = rendered.csvs[0].replaces().unwrap_or("nothing").to_string();
     let (text, summary) = match &decision {
+        Decision::First { reason } if heads.is_empty() => (
+            format!("first release: {name} has no replaces ({reason})"),
+            Some(first_notes(pkg, &step.channels, &rendered)),
+        ),
         Decision::Replaces { head, .. } => (
             format!(
                 "{name} replaces {head}, head of {channel} in the catalog {shown}; spec.replaces is what the catalog entry will replace"
@@ -177,7 +120,7 @@ pub(crate) fn run(
 /// The head of each channel of the release that the catalog has, in the release's order; empty
 /// when the folder is missing or has none of them. A catalog that cannot be read or breaks
 /// `opm validate`'s rules is an error naming the file.
-fn heads(step: &FetchStep, snap: &Snapshot) -> Result<Vec<Found>> {
+fn heads(step: &FetchStep, snap: &Snapshot) -> Result<Vec<ChannelHead>> {
     let loaded = disk::read_package(&snap.dir, &step.package)?;
     let findings = fbc::validate(&loaded.catalog);
     let errors: Vec<_> = findings
@@ -192,70 +135,9 @@ fn heads(step: &FetchStep, snap: &Snapshot) -> Result<Vec<Found>> {
         }
         .into());
     }
-    let mut found = Vec::new();
-    for channel in &step.channels {
-        let Some(head) = fbc::head(&loaded.catalog, &step.package, channel)? else {
-            continue;
-        };
-        let skips = loaded
-            .catalog
-            .channel(&step.package, channel)
-            .and_then(|c| c.entry(&head.name))
-            .map(|e| e.skips.clone())
-            .unwrap_or_default();
-        found.push(Found {
-            channel: channel.clone(),
-            head,
-            skips,
-        });
-    }
-    Ok(found)
-}
-
-/// The "previous bundle" the decision reads: a package file with each channel's head, and a
-/// CSV per head with its version and edges. When the new CSV is itself a head (a rerun), its
-/// CSV is the rendered one with the edges of its catalog entry, which is what the first run put
-/// in the image (`catalog.skips` are in both: render adds them to the CSV's `spec.skips`).
-fn skeleton(pkg: &str, rendered: &Bundle, found: &[Found]) -> Bundle {
-    let new = &rendered.csvs[0];
-    let mut csvs: Vec<Manifest> = Vec::new();
-    for f in found {
-        if csvs.iter().any(|c| c.name() == Some(f.head.name.as_str())) {
-            continue;
-        }
-        let skips = f.skips.clone();
-        let mut csv = if new.name() == Some(f.head.name.as_str()) {
-            new.clone()
-        } else {
-            let mut doc = serde_yaml_ng::Mapping::new();
-            doc.insert("kind".into(), "ClusterServiceVersion".into());
-            let mut meta = serde_yaml_ng::Mapping::new();
-            meta.insert("name".into(), f.head.name.clone().into());
-            doc.insert("metadata".into(), meta.into());
-            let mut spec = serde_yaml_ng::Mapping::new();
-            if let Some(v) = &f.head.version {
-                spec.insert("version".into(), v.to_string().into());
-            }
-            doc.insert("spec".into(), spec.into());
-            Manifest::new(format!("{}.csv.yaml", f.head.name), doc.into())
-        };
-        csv.set_replaces(f.head.replaces.as_deref());
-        set_skips(&mut csv, &skips);
-        csvs.push(csv);
-    }
-    Bundle {
-        package: PackageManifest {
-            package_name: pkg.to_string(),
-            channels: found
-                .iter()
-                .map(|f| Channel {
-                    name: f.channel.clone(),
-                    current_csv: f.head.name.clone(),
-                })
-                .collect(),
-            default_channel: None,
-        },
-        csvs,
-        crds: Vec::new(),
-    }
+    Ok(fbc::channel_heads(
+        &loaded.catalog,
+        &step.package,
+        &step.channels,
+    )?)
 }

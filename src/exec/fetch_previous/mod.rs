@@ -13,7 +13,9 @@
 //! - every failure is an error; nothing is silently published without its predecessor.
 //!
 //! A pipeline without an app registry but with a catalog reads the catalog folder's channel
-//! heads instead ([`catalog`]), and takes the same decision.
+//! heads instead ([`catalog`]), and takes the same decision. The decisions are the domain's
+//! (`olm::decision::decide_from_registry`, `decide_from_catalog`): this step reads, pulls and
+//! reports.
 
 pub(crate) mod catalog;
 
@@ -56,17 +58,14 @@ pub(crate) async fn run(
     basis.seen.clone_from(&releases);
     let Some(default) = releases.first() else {
         first_release_check(registry, report, ns, pkg, &rendered).await;
-        let mut rendered = rendered;
-        if let Some(cleared) = decision::clear_dangling(&mut rendered, None) {
-            report.note(&cleared);
+        let Decided {
+            bundle: rendered,
+            decision,
+            notes,
+        } = decision::decide_from_registry(rendered, &step.channels, &where_, None, step.older)?;
+        for note in &notes {
+            report.note(note);
         }
-        let name = csv_name(&rendered).to_string();
-        for note in decision::first_package(&mut rendered.package, &step.channels, &name) {
-            report.note(&note);
-        }
-        let decision = Decision::First {
-            reason: format!("{where_} has no releases yet"),
-        };
         basis.summary = Some(first_notes(pkg, &step.channels, &rendered));
         report.decided(
             &decision,
@@ -107,7 +106,13 @@ pub(crate) async fn run(
         bundle,
         decision,
         notes,
-    } = decision::decide(rendered, &step.channels, published, step.older)?;
+    } = decision::decide_from_registry(
+        rendered,
+        &step.channels,
+        &where_,
+        Some(published),
+        step.older,
+    )?;
     for n in &notes {
         report.note(n);
     }
@@ -142,20 +147,8 @@ pub(crate) async fn run(
         ),
     };
     report.decided(&decision, &text);
-    if let Some(default) = &bundle.package.default_channel
-        && bundle.package.channels.len() > 1
-        && !rendered_default
-    {
-        report.note(&format!(
-            "the package now has channels {}; defaultChannel is {default} (set defaultChannel in the package template to choose another)",
-            bundle
-                .package
-                .channels
-                .iter()
-                .map(|c| c.name.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
-        ));
+    if let Some(note) = decision::default_channel_note(rendered_default, &bundle) {
+        report.note(&note);
     }
     let summary = previous_head.as_ref().map(|old| {
         let published = Side {
@@ -204,7 +197,7 @@ async fn first_release_check(
     let Some(version) = rendered.csvs.first().and_then(Manifest::semver) else {
         return;
     };
-    if first_version(&version) {
+    if decision::usual_first_version(&version) {
         return;
     }
     let others = match registry.list(ns).await {
@@ -231,11 +224,6 @@ async fn first_release_check(
     report.warn(&format!(
         "first release of {ns}/{pkg} at version {version}: no earlier release was found at {ns}/{pkg} ({others}); check registry.namespace and package if this is not the package's first release"
     ));
-}
-
-/// Whether `v` is a usual first version of a package: 0.0.x, 0.1.x or 1.0.x.
-fn first_version(v: &semver::Version) -> bool {
-    matches!((v.major, v.minor), (0, 0) | (0, 1) | (1, 0))
 }
 
 /// Pulls a release of the pipeline's package and reads its bundle, checking the digest the

@@ -47,7 +47,7 @@ pub(crate) fn created_at_finding(step: &RenderStep) -> Option<Finding> {
 /// Built-in variables, the pipeline's variables and the include folders.
 pub(crate) fn base_data(step: &RenderStep) -> Data {
     let mut data = Data::default();
-    data.set_str("CsvVersion", step.version.clone());
+    data.set_str("CsvVersion", step.version.to_string());
     data.set_str("PackageName", step.package.clone());
     data.set_str("Channel", step.channel.clone());
     data.set_str("ReplacesCsvVersion", "");

@@ -6,14 +6,13 @@
 //! pipeline maps to them; every `*.yaml.in` under the templates folder rendered (`*.yaml`
 //! copied; output names drop `.in` and replace `VERSION` with the version); the bundle read from
 //! the bundle sub-folder ([`bundle`]); the parts set into the CSV, which is then written back
-//! re-serialised; and the defects of the inputs reported ([`checks`]). Nothing is written
+//! re-serialised; and the defects of the inputs reported (`olm::render_checks`). Nothing is written
 //! before everything has rendered and parsed, so a failed render leaves no half-written folder.
 //! Same inputs, same bytes: the only clock is `createdAt` (the `{{.CreatedAt}}` variable, and
 //! the CSV's annotation with `render.csv.created_at: set`), taken from `SOURCE_DATE_EPOCH` or
 //! the source's commit time.
 
 mod bundle;
-mod checks;
 pub(crate) mod inputs;
 
 use std::fs;
@@ -31,6 +30,7 @@ use olm_release_gotemplate as template;
 use olm_release_olm::Bundle;
 use olm_release_olm::bundle_image::names::object_key;
 use olm_release_olm::csv_build::{self, spec::CreatedAtPolicy};
+use olm_release_olm::render_checks::{self, Wanted};
 
 /// The render step: renders, reports, and hands the result on.
 pub(crate) fn run(step: &RenderStep, report: &Reporter) -> Result<Rendered> {
@@ -49,36 +49,11 @@ pub(crate) fn run(step: &RenderStep, report: &Reporter) -> Result<Rendered> {
     }
     report.findings(&rendered.findings);
     if let (Some(tag), Some(csv)) = (&step.release_tag, rendered.bundle.csvs.first()) {
-        for w in image_tag_warnings(csv, tag) {
+        for w in render_checks::image_tags(csv, tag) {
             report.warn(&w);
         }
     }
     Ok(rendered)
-}
-
-/// On a tagged release, images of the CSV still at `latest` (or untagged) or at a tag other
-/// than the release's (`v1.2.0` or `1.2.0` for tag `v1.2.0`) are probably a forgotten
-/// variable: the CSV would install other code than the release names. Digests are exact and
-/// never warned about.
-fn image_tag_warnings(csv: &olm_release_olm::Manifest, tag: &str) -> Vec<String> {
-    let bare = tag.strip_prefix('v').unwrap_or(tag);
-    let mut out = Vec::new();
-    for (repo, refs) in olm_release_olm::semdiff::csv_images(csv) {
-        for at in refs {
-            if at.starts_with('@') || at == tag || at == bare {
-                continue;
-            }
-            let why = if at == "latest" {
-                "still points at latest".to_string()
-            } else {
-                format!("is at tag {at}")
-            };
-            out.push(format!(
-                "image {repo}:{at} in the CSV {why}, not at this release's tag {tag} (set the image tag variable of the templates to the release's tag)"
-            ));
-        }
-    }
-    out
 }
 
 /// One rendered (or copied) file.
@@ -143,12 +118,27 @@ pub(crate) fn render(step: &RenderStep) -> Result<Rendered> {
         findings.retain(|f| f.rule != "created-at");
     }
     let Templates { mut outputs, found } = assembled.rendered;
+    // The manifests outside the bundle (Subscriptions and other helpers), with their templates.
+    let helpers: Vec<(String, Value)> = outputs
+        .iter()
+        .filter(|o| !o.in_bundle)
+        .flat_map(|o| o.docs.iter().map(|d| (o.template.clone(), d.clone())))
+        .collect();
     let (ci, di) = found.csv;
     let csv_out = &mut outputs[ci];
-    findings.extend(checks::descriptor_paths(
-        &mut csv_out.docs[di],
-        &csv_out.template,
-        &csv_out.source_text,
+    findings.extend(render_checks::check(
+        render_checks::Rendered {
+            csv: &mut csv_out.docs[di],
+            csv_template: &csv_out.template,
+            csv_template_text: &csv_out.source_text,
+            package: &found.package,
+            package_file: &found.package_file,
+            helpers: &helpers,
+        },
+        Wanted {
+            package: &step.package,
+            channels: &step.channels,
+        },
     ));
     csv.doc = csv_out.docs[di].clone();
     let mut found = found;
@@ -162,19 +152,6 @@ pub(crate) fn render(step: &RenderStep) -> Result<Rendered> {
             .insert(object_key(&csv), own.to_string());
     }
     csv_out.content = to_yaml(&csv_out.docs, &csv_out.template)?;
-
-    findings.extend(checks::package(
-        &step.package,
-        &step.channels,
-        &found.package,
-        &found.package_file,
-    ));
-    let others: Vec<(String, Value)> = outputs
-        .iter()
-        .filter(|o| !o.in_bundle)
-        .flat_map(|o| o.docs.iter().map(|d| (o.template.clone(), d.clone())))
-        .collect();
-    findings.extend(checks::subscriptions(&others, &found.package));
 
     // One package name everywhere, before anything is published.
     olm_release_olm::fbc::entry::check_package(
@@ -224,7 +201,8 @@ fn render_all(step: &RenderStep, data: &template::Data) -> Result<Vec<Output>> {
         }
         .into());
     }
-    let version = &step.version;
+    // A file name: the version's text.
+    let version = step.version.to_string();
     let mut outputs = Vec::new();
     for rel in inputs {
         let src = templates.join(&rel);
@@ -247,7 +225,7 @@ fn render_all(step: &RenderStep, data: &template::Data) -> Result<Vec<Output>> {
             .into_iter()
             .map(|d| d.value)
             .collect();
-        let out_rel = out_rel.replace("VERSION", version);
+        let out_rel = out_rel.replace("VERSION", &version);
         outputs.push(Output {
             in_bundle: bundle::in_bundle(&step.bundle_dir, &out_rel),
             rel: out_rel,

@@ -1,11 +1,12 @@
 //! `init` on the layouts other than KubeVirt-style templates: plain manifests (a CSV to start
-//! from), an operator-sdk catalog (its newest version included), a kubebuilder tree without
-//! kustomize, and a folder with no operator.
+//! from), an operator-sdk catalog (its newest version included), a kubebuilder tree (with and
+//! without kustomize); and that the pipeline `init` writes for each runs (what `init` says where it
+//! cannot adopt a repository is crates/init's test).
 
 use std::path::Path;
 
 use super::{put, run_variant};
-use crate::support::{assert_code, list_files, olm_release, root, stderr};
+use crate::support::{assert_code, olm_release, root, stderr};
 
 /// The sample operator as plain manifests: its Deployment, RBAC, CRD, an example CR, an icon.
 fn plain_repo() -> tempfile::TempDir {
@@ -133,26 +134,6 @@ fn init_on_an_operator_sdk_catalog_includes_the_newest_version() {
         "{err}"
     );
     assert!(err.contains("skipped bundle image"), "{err}");
-}
-
-#[test]
-fn init_says_what_to_do_in_a_folder_without_an_operator() {
-    let dir = tempfile::tempdir().unwrap();
-    let out = olm_release(dir.path(), &["init"], &[]);
-    assert_code(&out, 2);
-    assert!(
-        stderr(&out).contains("no OLM manifests, CRDs or operator Deployment found"),
-        "{}",
-        stderr(&out)
-    );
-    assert!(list_files(dir.path()).is_empty());
-    let bad = olm_release(
-        &root().join("fixtures/sample-operator"),
-        &["init", "--github", "nope", "--out", "/nonexistent"],
-        &[],
-    );
-    assert_code(&bad, 2);
-    assert!(stderr(&bad).contains("--github 'nope' is not OWNER/REPO"));
 }
 
 /// A kubebuilder project: config/default patches config/manager's Deployment and prefixes
@@ -299,22 +280,4 @@ fn init_on_a_kubebuilder_tree_reads_what_kustomize_builds() {
     );
     let err = run_variant(r, Path::new("."), "local", "0.1.0", &[], true);
     assert!(err.contains("bundle valid under profile modern"), "{err}");
-}
-
-#[test]
-fn init_names_an_include_no_folder_holds() {
-    let repo = super::sample_repo();
-    let r = repo.path();
-    put(
-        r,
-        "olm/sample-preconditions.yaml.in",
-        "{{index .Generated \"cluster-critical.yaml\"}}\n",
-    );
-    let out = olm_release(r, &["init", "--ci", "none"], &[]);
-    assert_code(&out, 0);
-    assert!(
-        stderr(&out).contains("olm/sample-preconditions.yaml.in includes cluster-critical.yaml ({{index .Generated \"cluster-critical.yaml\"}}), which no folder of the repository holds: render fails until it exists (generate it first, or fix the name)"),
-        "{}",
-        stderr(&out)
-    );
 }

@@ -1,16 +1,15 @@
-//! `olm-release init` on the sample operator, on KubeVirt tags (read in place from
-//! ../shared), on operator-sdk catalogs, registry+v1 bundles, kubebuilder trees and plain
-//! manifests (fixtures in the shapes of real repositories, [`shapes`]): what it finds, what it
-//! writes, that its one pipeline runs as the release and as its variants, that a rerun over its
-//! own output changes nothing and never overwrites without --force; and the CI configurations
-//! it writes (installer pinned by version and sha256, the whole history fetched for
-//! next-version, dry-run on every build, alpha and release deploys with the secrets each needs).
+//! `olm-release init` end to end, the binary then the pipeline it wrote: on the sample
+//! operator, on KubeVirt tags (read in place from ../shared), on operator-sdk catalogs,
+//! registry+v1 bundles, kubebuilder trees and plain manifests (fixtures in the shapes of real
+//! repositories, [`shapes`]): what it says, that its one pipeline runs as the release and as
+//! its variants, and what the command adds to the crate ([`command`]: the installer of this
+//! version pinned, exit codes, a rerun's pipeline still running). What `init` finds and writes,
+//! its CI configurations and a rerun over its own output are crates/init's tests.
 
 use std::path::Path;
 
-mod ci;
+mod command;
 mod layouts;
-mod rerun;
 mod shapes;
 
 use crate::support::{assert_code, copy_dir, list_files, olm_release, root, shared, stderr};

@@ -20,7 +20,7 @@ pub struct Request<'a> {
     /// The pipeline's `render.csv` section.
     pub spec: &'a CsvSpec,
     /// The release's version (`spec.version`).
-    pub version: &'a str,
+    pub version: &'a semver::Version,
     /// `metadata.annotations.createdAt`.
     pub created_at: &'a str,
     /// `spec.skips` to add (the catalog's `skips`).
@@ -98,7 +98,7 @@ fn parts(request: &Request<'_>, files: &mut dyn PartFiles) -> Result<Parts, CsvE
     let mut bytes = |file: &str| files.borrow_mut().bytes(file);
     let mut parts = Parts::build(
         request.spec,
-        request.version,
+        &request.version.to_string(),
         request.created_at,
         &mut docs,
         &mut bytes,
@@ -142,7 +142,7 @@ mod tests {
         let skips = vec!["op.v0.0.9".to_string()];
         let request = Request {
             spec: &spec,
-            version: "0.1.0",
+            version: &semver::Version::new(0, 1, 0),
             created_at: "2019-10-07T12:00:00Z",
             skips: &skips,
             skip_range: Some("<0.1.0"),
@@ -181,7 +181,7 @@ mod tests {
         let spec = spec("icon: logo.png\n");
         let request = Request {
             spec: &spec,
-            version: "0.1.0",
+            version: &semver::Version::new(0, 1, 0),
             created_at: "",
             skips: &[],
             skip_range: None,

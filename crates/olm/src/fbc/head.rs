@@ -4,7 +4,7 @@
 //! The rule is operator-registry's (`alpha/model/model.go`, `Channel.Head`): count the incoming
 //! `replaces` and `skips` edges of every entry; a head has none; a valid channel has exactly
 //! one. [`head`] is fetch-previous's question ("what does this release replace?") asked of a
-//! catalog instead of an app registry.
+//! catalog instead of an app registry; [`channel_heads`] asks it for every channel of a release.
 
 use std::collections::HashSet;
 
@@ -79,4 +79,42 @@ pub fn head(catalog: &Catalog, package: &str, channel: &str) -> Result<Option<He
         image: bundle.map(|b| b.image.clone()),
         replaces: ch.entry(name).and_then(|e| e.replaces.clone()),
     }))
+}
+
+/// One channel's head in a catalog, with the `skips` of its entry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChannelHead {
+    /// The channel.
+    pub channel: String,
+    /// Its head.
+    pub head: Head,
+    /// The head entry's `skips`.
+    pub skips: Vec<String>,
+}
+
+/// The head of each of `channels` that `package` has in the catalog, in the order of
+/// `channels`; empty when the catalog has none of them (a first release there). A channel
+/// without exactly one head is an error ([`head`]).
+pub fn channel_heads(
+    catalog: &Catalog,
+    package: &str,
+    channels: &[String],
+) -> Result<Vec<ChannelHead>, CatalogError> {
+    let mut found = Vec::new();
+    for channel in channels {
+        let Some(head) = head(catalog, package, channel)? else {
+            continue;
+        };
+        let skips = catalog
+            .channel(package, channel)
+            .and_then(|c| c.entry(&head.name))
+            .map(|e| e.skips.clone())
+            .unwrap_or_default();
+        found.push(ChannelHead {
+            channel: channel.clone(),
+            head,
+            skips,
+        });
+    }
+    Ok(found)
 }

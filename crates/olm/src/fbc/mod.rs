@@ -50,7 +50,7 @@ pub use deprecate::{Deprecated, Deprecation, deprecate};
 pub use disk::FileChange;
 pub use entry::{BundleSource, ObjectStyle, bundle_entry};
 pub use error::CatalogError;
-pub use head::{Head, head};
+pub use head::{ChannelHead, Head, channel_heads, head};
 pub use load::Loaded;
 pub use model::{BundleDoc, Catalog, ChannelDoc, Entry, PackageDoc, Property, RelatedImage};
 pub use release_model::ReleaseModel;

@@ -1,13 +1,13 @@
-//! The CI configurations `init` writes: the installer pinned by version and sha256, the whole
-//! history fetched for next-version, a dry-run on every build without secrets, alpha builds
-//! from the default branch and releases from tags.
+//! The CI configurations `init` writes: the installer pinned as the request says (version and
+//! sha256), the whole history fetched for next-version, a dry-run on every build without
+//! secrets, alpha builds from the default branch and releases from tags.
 
 use std::path::Path;
 
+use olm_release_init::{CiService, init};
 use serde_yaml_ng::Value;
 
-use super::sample_repo;
-use crate::support::{assert_code, olm_release, root};
+use crate::support::{pin, request, sample_repo};
 
 fn load(path: &Path) -> Value {
     serde_yaml_ng::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
@@ -17,15 +17,8 @@ fn load(path: &Path) -> Value {
 fn ci_configurations_install_the_pinned_release_fetch_tags_and_deploy() {
     let repo = sample_repo();
     let r = repo.path();
-    assert_code(&olm_release(r, &["init"], &[]), 0);
-    let version = env!("CARGO_PKG_VERSION");
-    let installer = std::fs::read(root().join("scripts/install.sh")).unwrap();
-    let sha = olm_release_base::digest::sha256_hex(&installer);
-    let url = format!(
-        "{}/v{version}/scripts/install.sh",
-        env!("CARGO_PKG_REPOSITORY")
-            .replace("https://github.com/", "https://raw.githubusercontent.com/")
-    );
+    init(&request(r, None)).unwrap();
+    let (version, url, sha) = (pin().version, pin().url, pin().sha256);
 
     let travis = load(&r.join(".travis.yml"));
     assert_eq!(
@@ -137,10 +130,10 @@ fn ci_configurations_install_the_pinned_release_fetch_tags_and_deploy() {
     // With the app registry: its secrets too.
     let other = sample_repo();
     let o = other.path();
-    assert_code(
-        &olm_release(o, &["init", "--app-registry", "--ci", "github"], &[]),
-        0,
-    );
+    let mut asked = request(o, None);
+    asked.app_registry = true;
+    asked.ci = vec![CiService::Github];
+    init(&asked).unwrap();
     let gha = load(&o.join(".github/workflows/olm-release.yml"));
     let steps = gha["jobs"]["olm-release"]["steps"].as_sequence().unwrap();
     let release = steps.iter().find(|s| s["name"] == "Release").unwrap();

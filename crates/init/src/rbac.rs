@@ -186,7 +186,7 @@ fn names(rule: &Value, crd: &Crd) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::commands::init::scan::parse;
+    use crate::scan::parse;
 
     fn file(rel: &str, text: &str) -> YamlFile {
         YamlFile {

@@ -1,28 +1,19 @@
-//! Defects rendering can see in an operator's inputs, reported as findings with the template
-//! file and the field, so a release never publishes them silently.
-//!
-//! - **Folded descriptor paths.** A descriptor written without its `x-descriptors:` key makes
-//!   YAML fold the list item into `path` (`observedKubeVirtVersion - 'urn:alm:descriptor:text'`,
-//!   KubeVirt v0.16–v0.19). The intent is unambiguous, so the descriptor is repaired (path and
-//!   `x-descriptors` split again) and a warning names the template line; any other path holding
-//!   whitespace cannot be a field path and is an error.
-//! - **Subscription vs package.** A rendered Subscription that names another package or a
-//!   channel the package file does not have would never resolve (KubeVirt's kept `kubevirt` /
-//!   `beta` after the package and channel changed). A warning: the Subscription is a helper
-//!   manifest applied by hand, not part of the published bundle.
-//! - **Package vs pipeline.** The package file must be the pipeline's package (the app-registry
-//!   repository must equal `packageName`) and hold the pipeline's channel; otherwise an error,
-//!   which stops the pipeline at verify before anything is published.
+//! Descriptor paths of the rendered CSV: a descriptor written without its `x-descriptors:` key
+//! makes YAML fold the list item into `path` (`observedKubeVirtVersion - 'urn:alm:descriptor:text'`,
+//! KubeVirt v0.16–v0.19). The intent is unambiguous, so the descriptor is repaired (path and
+//! `x-descriptors` split again) and a warning names the template line; any other path holding
+//! whitespace cannot be a field path and is an error. OLM's descriptor docs: a descriptor's
+//! `path` is a dot-delimited field path of the custom resource, and `x-descriptors` a list.
 
 use serde_yaml_ng::Value;
 
-use olm_release_olm::{Finding, Level, PackageManifest};
+use crate::{Finding, Level};
 
 const DESCRIPTOR_LISTS: [&str; 3] = ["specDescriptors", "statusDescriptors", "actionDescriptors"];
 
 /// Checks (and repairs) descriptor paths of the CSV; `file` is its template, `text` the
 /// template's text, used to name the line.
-pub(crate) fn descriptor_paths(csv: &mut Value, file: &str, text: &str) -> Vec<Finding> {
+pub(super) fn descriptor_paths(csv: &mut Value, file: &str, text: &str) -> Vec<Finding> {
     let mut findings = Vec::new();
     let object = csv
         .get("metadata")
@@ -121,120 +112,6 @@ fn line_of(text: &str, path: &str) -> Option<usize> {
             line == want && lines[i + 1].trim_start().starts_with("- ")
         })
         .map(|i| i + 1)
-}
-
-/// Compares each rendered Subscription with the package file.
-pub(crate) fn subscriptions(docs: &[(String, Value)], package: &PackageManifest) -> Vec<Finding> {
-    let mut findings = Vec::new();
-    for (file, doc) in docs {
-        if doc.get("kind").and_then(Value::as_str) != Some("Subscription") {
-            continue;
-        }
-        let spec = |k: &str| {
-            doc.get("spec")
-                .and_then(|s| s.get(k))
-                .and_then(Value::as_str)
-        };
-        let object = doc
-            .get("metadata")
-            .and_then(|m| m.get("name"))
-            .and_then(Value::as_str)
-            .unwrap_or("Subscription")
-            .to_string();
-        let channels: Vec<&str> = package.channels.iter().map(|c| c.name.as_str()).collect();
-        let mut warn = |rule: &str, field: &str, message: String, fix: String| {
-            findings.push(Finding {
-                level: Level::Warning,
-                rule: rule.into(),
-                mirrors: String::new(),
-                file: file.clone(),
-                object: object.clone(),
-                field: field.into(),
-                message,
-                fix,
-            })
-        };
-        let name = spec("name");
-        if name != Some(package.package_name.as_str()) {
-            warn(
-                "subscription-package",
-                "spec.name",
-                format!(
-                    "subscribes to package '{}', but the bundle's package is '{}'",
-                    name.unwrap_or(""),
-                    package.package_name
-                ),
-                format!(
-                    "set spec.name to '{}' (e.g. {{{{.PackageName}}}})",
-                    package.package_name
-                ),
-            );
-        }
-        let channel = spec("channel");
-        if !channel.is_some_and(|c| channels.contains(&c)) {
-            warn(
-                "subscription-channel",
-                "spec.channel",
-                format!(
-                    "follows channel '{}', but the package has only {}",
-                    channel.unwrap_or(""),
-                    channels.join(", ")
-                ),
-                "set spec.channel to a channel of the package file".into(),
-            );
-        }
-    }
-    findings
-}
-
-/// The package file must be the pipeline's package and hold at least one of the pipeline's
-/// channels (a package file on other channels only is a leftover, as KubeVirt's `beta` was);
-/// the release's other channels are added to the package (`exec::fetch_previous`).
-pub(crate) fn package(
-    want_package: &str,
-    want_channels: &[String],
-    package: &PackageManifest,
-    file: &str,
-) -> Vec<Finding> {
-    let mut findings = Vec::new();
-    let mut error = |rule: &str, field: &str, message: String, fix: String| {
-        findings.push(Finding {
-            level: Level::Error,
-            rule: rule.into(),
-            mirrors: String::new(),
-            file: file.to_string(),
-            object: package.package_name.clone(),
-            field: field.into(),
-            message,
-            fix,
-        })
-    };
-    if package.package_name != want_package {
-        error(
-            "package-name",
-            "packageName",
-            format!(
-                "is '{}', but the pipeline publishes package '{}' (the app-registry repository must equal packageName)",
-                package.package_name, want_package
-            ),
-            "write packageName: {{.PackageName}} in the template, or set the pipeline's package"
-                .into(),
-        );
-    }
-    if !want_channels.iter().any(|c| package.channel(c).is_some()) {
-        let names: Vec<&str> = package.channels.iter().map(|c| c.name.as_str()).collect();
-        error(
-            "package-channel",
-            "channels",
-            format!(
-                "has channels {}, but the pipeline publishes to channel '{}'",
-                names.join(", "),
-                want_channels.join("', '")
-            ),
-            "make the pipeline's channel one of the package file's channels".into(),
-        );
-    }
-    findings
 }
 
 #[cfg(test)]

@@ -1,5 +1,5 @@
-//! Everything `init` would write and say, computed without writing: the scan, what was found,
-//! the user's choices over it, and the files.
+//! Everything `init` would write and say, computed without writing ([`Scaffold`]): the scan,
+//! what was found, the user's choices over it, and the files.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -9,11 +9,11 @@ use super::choices::Choices;
 use super::detect::{self, Ask};
 use super::error::InitError;
 use super::found::{Found, Layout};
-use super::{ci, pipeline, report, scan, starter};
-use crate::cli::{CiKind, InitArgs};
+use super::request::{CiService, Request};
+use super::{ci, messages, pipeline_file, scan, starter};
 
 /// One file `init` writes.
-pub(crate) struct File {
+pub(crate) struct ScaffoldFile {
     /// Relative to the repository.
     pub path: String,
     pub text: String,
@@ -23,21 +23,23 @@ pub(crate) struct File {
 }
 
 /// Everything `init` would write and say.
-pub(crate) struct Plan {
-    pub files: Vec<File>,
+pub(crate) struct Scaffold {
+    pub files: Vec<ScaffoldFile>,
+    /// What was found, one finding a line.
     pub found_lines: Vec<String>,
-    pub todo: Vec<String>,
+    /// What is left for the user to do.
+    pub next_steps: Vec<String>,
 }
 
 /// Scans, detects and renders every file.
-pub(crate) fn plan(args: &InitArgs) -> Result<Plan, InitError> {
-    let source = &args.source;
+pub(crate) fn scaffold(request: &Request) -> Result<Scaffold, InitError> {
+    let source = &request.source;
     let scan = scan::scan(source).map_err(|e| InitError::Scan {
         dir: source.clone(),
         source: e,
     })?;
     let ask = Ask {
-        operator: args.operator.as_deref(),
+        operator: request.operator.as_deref(),
         repo: dir_name(source),
         source,
     };
@@ -47,18 +49,18 @@ pub(crate) fn plan(args: &InitArgs) -> Result<Plan, InitError> {
             dir: source.clone(),
         });
     }
-    let github = match &args.github {
+    let github = match &request.github {
         Some(r) => Some(check_repo(r)?),
         None => origin_repo(source),
     };
     let owner = github.as_deref().and_then(|r| r.split('/').next());
-    let package = args
+    let package = request
         .package
         .clone()
         .or_else(|| found.package.as_ref().map(|(p, _)| p.clone()))
         .or_else(|| found.deployment.as_ref().map(|d| d.name.clone()))
         .unwrap_or_else(|| dir_name(source));
-    let channels = match &args.channel {
+    let channels = match &request.channel {
         Some(c) => vec![c.clone()],
         None if found.channels.is_empty() => vec!["alpha".to_string()],
         None => found.channels.clone(),
@@ -69,7 +71,7 @@ pub(crate) fn plan(args: &InitArgs) -> Result<Plan, InitError> {
             .clone()
             .filter(|d| channels.len() > 1 && channels.contains(d) && *d != channels[0]),
         channels,
-        namespace: args
+        namespace: request
             .namespace
             .clone()
             .or_else(|| owner.map(str::to_string))
@@ -87,11 +89,11 @@ pub(crate) fn plan(args: &InitArgs) -> Result<Plan, InitError> {
         files: BTreeMap::new(),
         csv_name: found.csv_name.clone(),
         csv_vars: csv_vars(&found),
-        app_registry: args.app_registry,
+        app_registry: request.app_registry,
         package,
     };
     let mut files = Vec::new();
-    let mut todo = found.todo.clone();
+    let mut next_steps = found.todo.clone();
     match &found.layout {
         Layout::Templates { templates, bundle } => {
             c.templates = templates.clone();
@@ -107,52 +109,47 @@ pub(crate) fn plan(args: &InitArgs) -> Result<Plan, InitError> {
             c.files = generated.inserted;
             c.csv_name = Some(name);
             if let Some(csv) = &generated.starter_csv {
-                todo.push(format!(
+                next_steps.push(format!(
                     "edit {csv}: the CSV to start from (description, maintainers, links)"
                 ));
             }
             for (path, text) in generated.files {
                 let seed = generated.starter_csv.as_ref() == Some(&path);
-                files.push(File { path, text, seed });
+                files.push(ScaffoldFile { path, text, seed });
             }
         }
     }
     if let Some((path, text)) = &found.built {
-        files.push(File {
+        files.push(ScaffoldFile {
             path: path.clone(),
             text: text.clone(),
             seed: false,
         });
     }
-    files.push(File {
-        path: pipeline::PATH.into(),
-        text: pipeline::write(&found, &c),
+    files.push(ScaffoldFile {
+        path: pipeline_file::PATH.into(),
+        text: pipeline_file::write(&found, &c),
         seed: false,
     });
-    let kinds = if args.ci.is_empty() {
-        vec![CiKind::Travis, CiKind::Github]
-    } else {
-        args.ci.clone()
-    };
-    if kinds.contains(&CiKind::Travis) {
-        files.push(File {
+    if request.ci.contains(&CiService::Travis) {
+        files.push(ScaffoldFile {
             path: ".travis.yml".into(),
-            text: ci::travis(&c),
+            text: ci::travis(&c, &request.installer),
             seed: false,
         });
     }
-    if kinds.contains(&CiKind::Github) {
-        files.push(File {
+    if request.ci.contains(&CiService::Github) {
+        files.push(ScaffoldFile {
             path: ".github/workflows/olm-release.yml".into(),
-            text: ci::github(&c),
+            text: ci::github(&c, &request.installer),
             seed: false,
         });
     }
-    todo.extend(report::next_steps(&found, &c));
-    Ok(Plan {
-        found_lines: report::found_lines(&found, &c),
+    next_steps.extend(messages::next_steps(&found, &c));
+    Ok(Scaffold {
+        found_lines: messages::found_lines(&found, &c),
         files,
-        todo,
+        next_steps,
     })
 }
 

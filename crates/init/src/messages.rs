@@ -4,7 +4,7 @@
 
 use super::choices::Choices;
 use super::found::Found;
-use super::pipeline;
+use super::pipeline_file;
 use super::plain::some;
 use super::vars::{Kind, var_values};
 use olm_release_base::words::count;
@@ -138,7 +138,7 @@ pub(crate) fn next_steps(found: &Found, c: &Choices) -> Vec<String> {
     ));
     out.push(format!(
         "the catalog is kept in catalog/ on the {} branch of {}, pushed by the release job with GITHUB_TOKEN (contents: write): point catalog.target elsewhere to keep it in another repository or an image",
-        super::pipeline::CATALOG_BRANCH,
+        pipeline_file::CATALOG_BRANCH,
         c.github.as_deref().unwrap_or("this repository"),
     ));
     if c.github.is_none() {
@@ -157,7 +157,7 @@ pub(crate) fn next_steps(found: &Found, c: &Choices) -> Vec<String> {
         .collect();
     out.push(format!(
         "try it, offline: olm-release run {} --variant local --var VERSION=0.0.1{vars} (into _out/local/; then 0.0.2 for an upgrade)",
-        pipeline::PATH
+        pipeline_file::PATH
     ));
     out
 }

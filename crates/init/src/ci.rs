@@ -1,6 +1,6 @@
 //! The CI configurations `init` writes for an operator repository: `.travis.yml` and a GitHub
-//! Actions workflow. Both install olm-release with its installer (pinned to this version, the
-//! installer itself checked against the sha256 it has in this build), fetch the whole history
+//! Actions workflow. Both install olm-release with its installer, pinned as the request's
+//! [`InstallerPin`] says (a version, the installer checked against its sha256), fetch the whole history
 //! and the tags (`olm-release next-version` reads the last release tag), dry-run the release
 //! on every build and pull request (no secrets needed), publish alpha builds from the default
 //! branch (`--variant alpha`) and release tags, and pass each job exactly the secrets its
@@ -8,31 +8,10 @@
 //! the release (with `contents: write`, which GitHub Actions grants only when asked), Quay's only when the
 //! pipeline also publishes to an app registry.
 
-use sha2::{Digest, Sha256};
-
 use super::choices::Choices;
-use super::pipeline::PATH;
+use super::pipeline_file::PATH;
+use super::request::InstallerPin;
 use super::scan::MARK;
-
-/// The installer of this version, as released with it.
-const INSTALLER: &str = include_str!("../../../scripts/install.sh");
-
-/// `https://github.com/OWNER/REPO` of olm-release itself.
-const REPOSITORY: &str = env!("CARGO_PKG_REPOSITORY");
-const VERSION: &str = env!("CARGO_PKG_VERSION");
-
-/// The installer's URL at this version's tag, and its sha256.
-pub(crate) fn installer() -> (String, String) {
-    let raw = REPOSITORY.replacen(
-        "https://github.com/",
-        "https://raw.githubusercontent.com/",
-        1,
-    );
-    (
-        format!("{raw}/v{VERSION}/scripts/install.sh"),
-        hex::encode(Sha256::digest(INSTALLER.as_bytes())),
-    )
-}
 
 /// The secrets a publishing job needs, as environment variable names: the image registry's,
 /// the app registry's when asked for, and GitHub's for the catalog branch both jobs push (and
@@ -56,8 +35,12 @@ fn secrets_sentence(c: &Choices) -> String {
 }
 
 /// `.travis.yml`.
-pub(crate) fn travis(c: &Choices) -> String {
-    let (url, sha) = installer();
+pub(crate) fn travis(c: &Choices, installer: &InstallerPin) -> String {
+    let InstallerPin {
+        version,
+        url,
+        sha256: sha,
+    } = installer;
     let branch = &c.branch;
     let secrets = secrets_sentence(c);
     format!(
@@ -75,7 +58,7 @@ git:
   depth: false          # next-version reads the last release tag: the whole history and the tags
 env:
   global:
-    - OLM_RELEASE_VERSION={VERSION}
+    - OLM_RELEASE_VERSION={version}
 before_install:
   - curl -fsSL -o /tmp/olm-release-install.sh {url}
   - echo "{sha}  /tmp/olm-release-install.sh" | sha256sum -c -
@@ -103,8 +86,12 @@ deploy:
 }
 
 /// `.github/workflows/olm-release.yml`.
-pub(crate) fn github(c: &Choices) -> String {
-    let (url, sha) = installer();
+pub(crate) fn github(c: &Choices, installer: &InstallerPin) -> String {
+    let InstallerPin {
+        version,
+        url,
+        sha256: sha,
+    } = installer;
     let branch = &c.branch;
     let env = || -> String {
         secrets(c)
@@ -132,7 +119,7 @@ jobs:
   olm-release:
     runs-on: ubuntu-latest
     env:
-      OLM_RELEASE_VERSION: "{VERSION}"
+      OLM_RELEASE_VERSION: "{version}"
     steps:
       - uses: actions/checkout@v4
         with:

@@ -1,12 +1,14 @@
 //! Re-running `init` over its own output: nothing changes and it says so; a file the user
 //! changed is never overwritten without --force (nothing at all is written then, and the file
 //! is named); the CSV to start from is the user's once written; a file that is missing is
-//! written again. The pipeline still runs after each rerun.
+//! written again. (That the pipeline still runs after a rerun is the application's test.)
 
 use std::path::Path;
 
-use super::{put, run_variant};
-use crate::support::{assert_code, file_contents, olm_release, stderr};
+use olm_release_base::{Class, Classified};
+use olm_release_init::{Fate, FileFate, InitError, Outcome, init};
+
+use crate::support::{file_contents, put, request, said};
 
 /// Plain manifests: a Deployment, its RBAC, a CRD.
 fn plain() -> tempfile::TempDir {
@@ -30,17 +32,29 @@ fn plain() -> tempfile::TempDir {
     dir
 }
 
-fn init(r: &Path, extra: &[&str]) -> std::process::Output {
-    let mut args = vec!["init", "--github", "example/widget"];
-    args.extend_from_slice(extra);
-    olm_release(r, &args, &[])
+/// `init --github example/widget` of `r`, `--force` when `force`.
+fn widget_init(r: &Path, force: bool) -> Result<Outcome, InitError> {
+    let mut asked = request(r, Some("example/widget"));
+    asked.force = force;
+    init(&asked)
+}
+
+/// What became of `rel` (relative to `r`).
+fn fate(outcome: &Outcome, r: &Path, rel: &str) -> Fate {
+    let path = r.join(rel);
+    let file: &FileFate = outcome
+        .files
+        .iter()
+        .find(|f| f.path == path)
+        .unwrap_or_else(|| panic!("{rel} not in {:?}", outcome.files));
+    file.fate
 }
 
 #[test]
 fn a_rerun_over_its_own_output_changes_nothing_and_never_overwrites_without_force() {
     let repo = plain();
     let r = repo.path();
-    assert_code(&init(r, &[]), 0);
+    widget_init(r, false).unwrap();
     let csv = "olm/bundle/widget-operator.vVERSION.clusterserviceversion.yaml.in";
     let written = file_contents(r);
     // The user completes the CSV to start from: it is theirs now.
@@ -48,31 +62,33 @@ fn a_rerun_over_its_own_output_changes_nothing_and_never_overwrites_without_forc
         .unwrap()
         .replace("widget-operator on Kubernetes.", "Widgets, managed.");
     std::fs::write(r.join(csv), &mine).unwrap();
-    let again = init(r, &[]);
-    assert_code(&again, 0);
-    let said = stderr(&again);
+    let again = widget_init(r, false).unwrap();
+    assert!(again.changed_nothing(), "{:?}", again.files);
+    let text = said(&again);
     assert!(
-        said.contains("nothing changed: every file init writes is already as it would write it"),
-        "{said}"
+        text.contains("nothing changed: every file init writes is already as it would write it"),
+        "{text}"
+    );
+    assert_eq!(
+        fate(&again, r, "pipelines/release.yaml"),
+        Fate::Unchanged,
+        "{text}"
+    );
+    assert_eq!(fate(&again, r, csv), Fate::Kept, "{text}");
+    assert!(
+        text.contains(&format!("kept {} (yours to edit)", r.join(csv).display())),
+        "{text}"
     );
     assert!(
-        said.contains("unchanged ./pipelines/release.yaml"),
-        "{said}"
+        again
+            .found
+            .contains(&"layout: plain manifests, no CSV yet".to_string()),
+        "init's own templates are not taken for the project's:\n{text}"
     );
-    assert!(
-        said.contains(&format!("kept ./{csv} (yours to edit)")),
-        "{said}"
-    );
-    assert!(
-        said.contains("found: layout: plain manifests, no CSV yet"),
-        "init's own templates are not taken for the project's:\n{said}"
-    );
-    assert!(!said.contains("wrote "), "{said}");
+    assert!(!text.contains("wrote "), "{text}");
     assert_eq!(std::fs::read_to_string(r.join(csv)).unwrap(), mine);
-    run_variant(r, Path::new("."), "local", "0.1.0", &[], true);
-    std::fs::remove_dir_all(r.join("_out")).unwrap();
 
-    // One edit to the pipeline: kept, named, nothing written; --force replaces it.
+    // One edit to the pipeline: kept, named, nothing written; force replaces it.
     let pipeline = r.join("pipelines/release.yaml");
     let edited = std::fs::read_to_string(&pipeline)
         .unwrap()
@@ -80,20 +96,27 @@ fn a_rerun_over_its_own_output_changes_nothing_and_never_overwrites_without_forc
     std::fs::write(&pipeline, &edited).unwrap();
     std::fs::remove_file(r.join(".travis.yml")).unwrap();
     let before = file_contents(r);
-    let refused = init(r, &[]);
-    assert_code(&refused, 2);
+    let refused = widget_init(r, false).unwrap_err();
+    assert_eq!(refused.class(), Class::Input, "exit 2");
     assert!(
-        stderr(&refused).contains("not overwriting pipelines/release.yaml: it differs from what init writes now; pass --force to replace it, or --out DIR to write elsewhere"),
-        "{}",
-        stderr(&refused)
+        matches!(&refused, InitError::Exists { files } if files == &["pipelines/release.yaml"]),
+        "{refused:?}"
+    );
+    assert_eq!(
+        refused.to_string(),
+        "not overwriting pipelines/release.yaml: it differs from what init writes now; pass --force to replace it, or --out DIR to write elsewhere"
     );
     assert_eq!(file_contents(r), before, "nothing at all was written");
-    let forced = init(r, &["--force"]);
-    assert_code(&forced, 0);
-    let said = stderr(&forced);
-    assert!(said.contains("replaced ./pipelines/release.yaml"), "{said}");
-    assert!(said.contains("wrote ./.travis.yml"), "{said}");
-    assert!(said.contains(&format!("kept ./{csv}")), "{said}");
+    let forced = widget_init(r, true).unwrap();
+    assert_eq!(fate(&forced, r, "pipelines/release.yaml"), Fate::Replaced);
+    assert_eq!(fate(&forced, r, ".travis.yml"), Fate::Wrote);
+    assert_eq!(fate(&forced, r, csv), Fate::Kept);
+    let text = said(&forced);
+    assert!(
+        text.contains(&format!("replaced {}", pipeline.display())),
+        "{text}"
+    );
+    assert!(!text.contains("nothing changed"), "{text}");
     let mut expected = written.clone();
     for (rel, bytes) in &mut expected {
         if rel == csv {
@@ -103,6 +126,6 @@ fn a_rerun_over_its_own_output_changes_nothing_and_never_overwrites_without_forc
     assert_eq!(
         file_contents(r),
         expected,
-        "--force wrote back what init writes"
+        "force wrote back what init writes"
     );
 }
