@@ -126,6 +126,7 @@ fn command_name(c: &Command) -> &'static str {
         Command::Plan(_) => "plan",
         Command::Render(_) => "render",
         Command::Verify(_) => "verify",
+        Command::Diff(_) => "diff",
         Command::Graph(_) => "graph",
         Command::InstallManifests(_) => "install-manifests",
         Command::NextVersion(_) => "next-version",
@@ -183,6 +184,7 @@ async fn dispatch(
         }
         Command::Render(args) => commands::render::run(args, env, report),
         Command::Verify(args) => commands::verify::run(&args, json, quiet, &limits()?, report),
+        Command::Diff(args) => commands::diff::run(&args, json),
         Command::Graph(args) => commands::graph::run(&args, format, env, &limits()?, report).await,
         Command::InstallManifests(args) => commands::install_manifests::run(&args, json),
         Command::NextVersion(args) => {

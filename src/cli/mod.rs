@@ -69,6 +69,9 @@ pub(crate) enum Command {
     Render(PipelineArgs),
     /// Validate a bundle folder, a flattened bundle.yaml or a .tar.gz.
     Verify(VerifyArgs),
+    /// Compare two registry+v1 bundle folders as data, object by object (exit 0 equal, 1
+    /// different).
+    Diff(DiffArgs),
     /// Draw a package's upgrade graph per channel (text, --format dot or --format mermaid).
     Graph(GraphArgs),
     /// Print the objects OLM v1 applies for a registry+v1 bundle folder, as one YAML stream.
@@ -91,6 +94,21 @@ pub(crate) enum Command {
     /// Migrate a package from an app registry: one bundle image per CSV and the file-based
     /// catalog that keeps the same upgrade graph.
     Migrate(MigrateArgs),
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct DiffArgs {
+    /// A registry+v1 bundle folder (manifests/, metadata/), e.g. the project's bundle/.
+    #[arg(value_hint = ValueHint::DirPath)]
+    pub(crate) a: PathBuf,
+    /// The bundle folder compared with A, e.g. a release's bundle-image folder.
+    #[arg(value_hint = ValueHint::DirPath)]
+    pub(crate) b: PathBuf,
+    /// Leave out what every release changes in the CSV: metadata.name, spec.version,
+    /// spec.replaces, the createdAt and containerImage annotations, and the image of every
+    /// container, init container and related image.
+    #[arg(long)]
+    pub(crate) ignore_release_fields: bool,
 }
 
 #[derive(Debug, Args)]

@@ -1,6 +1,7 @@
 //! Commands that are not the pipeline itself, one module each, and their errors.
 
 pub(crate) mod completions;
+pub(crate) mod diff;
 pub(crate) mod graph;
 pub(crate) mod init;
 pub(crate) mod install_manifests;
@@ -57,6 +58,9 @@ pub(crate) enum CommandError {
     /// `verify`: the bundle has errors.
     #[error("{0}")]
     Invalid(String),
+    /// `diff`: the bundles differ (exit 1, as `diff` and `cmp` do).
+    #[error("{0}")]
+    Different(String),
     #[error(
         "the dir: registry has no app-registry channels; OLM channels are in the bundle (registry show NS/PKG RELEASE)"
     )]
@@ -72,6 +76,7 @@ impl olm_release_base::Classified for CommandError {
             | CommandError::Release { .. }
             | CommandError::PulledFolder { .. }
             | CommandError::Invalid(_)
+            | CommandError::Different(_)
             | CommandError::Man(_) => Class::Stage,
             _ => Class::Input,
         }

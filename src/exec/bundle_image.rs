@@ -264,7 +264,8 @@ fn folder_of(
     })?)
 }
 
-/// The bundle folder's dependencies and properties files, as render read them.
+/// The bundle folder's dependencies and properties files, its other annotations and its
+/// scorecard tests, as render read them.
 fn metadata(v: &Verified) -> BundleMetadata {
     v.files
         .as_ref()

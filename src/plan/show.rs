@@ -129,8 +129,8 @@ fn render(r: &RenderStep) -> Vec<String> {
             "createdAt {} ({from}){}",
             r.created_at.value,
             match r.csv.created_at {
-                CreatedAtPolicy::Keep => ", where the CSV has none",
-                CreatedAtPolicy::Set => "",
+                CreatedAtPolicy::Keep => ": {{.CreatedAt}}; the CSV's own annotation kept",
+                CreatedAtPolicy::Set => ", set in the CSV",
             }
         ),
     ];

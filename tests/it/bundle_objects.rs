@@ -55,8 +55,9 @@ fn the_bundle_image_carries_the_bundle_folders_clusterrole_and_configmap() {
         .collect();
     let fixture = root().join("fixtures/widget-operator/0.1.0");
     for (path, source) in [
+        // The bundle folder's own file names (as opm reads the folder).
         (
-            "manifests/widget-viewer.clusterrole.yaml",
+            "manifests/widget-operator.clusterrole.yaml",
             "widget-operator.clusterrole.yaml",
         ),
         (

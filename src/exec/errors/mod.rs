@@ -32,6 +32,9 @@ pub(crate) enum RenderError {
     SecondPackage { file: String },
     #[error("{file}: a second {kind} file in the bundle (a bundle has one metadata/{kind}.yaml)")]
     SecondMetadata { file: String, kind: &'static str },
+    /// An annotations file whose annotations cannot be image labels.
+    #[error("{file}: annotations: {why} (the image's labels repeat the annotations as text)")]
+    Annotations { file: String, why: String },
     #[error(
         "{file}: {kind} does not belong in a bundle (OLM installs only the CSV, the package file and {allowed}); move it out of the bundle folder"
     )]

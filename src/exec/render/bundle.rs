@@ -8,7 +8,9 @@
 //! operator-registry's bundle parser reads them (`pkg/registry/parse.go`): a dependencies file
 //! (`dependencies:`) and a properties file (`properties:`) travel to the bundle image's
 //! `metadata/` and the catalog entry; an annotations file (`annotations:`) is read for the package
-//! it names (the bundle image writes its own).
+//! it names, and its annotations travel to the image's (the six bundle keys are the release's).
+//! The files under the bundle folder's `tests/scorecard/` (operator-sdk's scorecard
+//! configuration, `kind: Configuration`) are not objects: the image carries them as written.
 
 use std::path::Path;
 
@@ -16,8 +18,10 @@ use serde_yaml_ng::Value;
 
 use super::Output;
 use crate::exec::errors::RenderError;
-use olm_release_olm::bundle_image::BundleMetadata;
+use olm_release_olm::bundle_image::annotations::annotations_of;
 use olm_release_olm::bundle_image::folder::SUPPORTED_KINDS;
+use olm_release_olm::bundle_image::names::object_key;
+use olm_release_olm::bundle_image::{BundleMetadata, metadata::TESTS_DIR};
 use olm_release_olm::{Manifest, PackageManifest};
 
 /// Where the bundle's parts are among the outputs.
@@ -51,8 +55,18 @@ fn metadata_kind(value: &Value) -> Option<&'static str> {
 
 /// Whether a rendered file at `rel` belongs to the bundle folder `bundle_dir`.
 pub(crate) fn in_bundle(bundle_dir: &str, rel: &str) -> bool {
+    in_bundle_at(bundle_dir, rel).is_some()
+}
+
+/// The path of a rendered file at `rel` inside the bundle folder `bundle_dir`, if it is in it.
+fn in_bundle_at<'a>(bundle_dir: &str, rel: &'a str) -> Option<&'a str> {
     let dir = bundle_dir.trim_start_matches("./").trim_end_matches('/');
-    dir.is_empty() || dir == "." || Path::new(rel).starts_with(dir)
+    if dir.is_empty() || dir == "." {
+        return Some(rel);
+    }
+    Path::new(rel)
+        .starts_with(dir)
+        .then(|| rel[dir.len()..].trim_start_matches('/'))
 }
 
 /// The package file and CRDs the step reads from outside the bundle folder.
@@ -74,7 +88,21 @@ pub(crate) fn find(
     let mut metadata = BundleMetadata::default();
     let mut annotated = None;
     for (i, out) in outputs.iter().enumerate().filter(|(_, o)| o.in_bundle) {
+        if let Some(at) =
+            in_bundle_at(bundle_dir, &out.rel).filter(|at| Path::new(at).starts_with(TESTS_DIR))
+        {
+            metadata
+                .tests
+                .insert(at.to_string(), out.content.clone().into_bytes());
+            continue;
+        }
         let file = out.rel.rsplit('/').next().unwrap_or(&out.rel).to_string();
+        // The bundle image keeps the name of a file of one object.
+        let mut own_name = |m: &Manifest| {
+            if out.docs.len() == 1 {
+                metadata.file_names.insert(object_key(m), file.clone());
+            }
+        };
         for (j, value) in out.docs.iter().enumerate() {
             if let Some(kind) = metadata_kind(value) {
                 let slot = match kind {
@@ -88,6 +116,11 @@ pub(crate) fn find(
                         if let Some(named) = named {
                             annotated = Some((out.template.clone(), named.to_string()));
                         }
+                        metadata.annotations =
+                            annotations_of(value).map_err(|why| RenderError::Annotations {
+                                file: out.template.clone(),
+                                why,
+                            })?;
                         continue;
                     }
                 };
@@ -114,11 +147,15 @@ pub(crate) fn find(
             match value.get("kind").and_then(Value::as_str) {
                 Some("ClusterServiceVersion") => csvs.push((i, j)),
                 Some("CustomResourceDefinition") => {
-                    crds.push(Manifest::new(&file, value.clone()));
+                    let crd = Manifest::new(&file, value.clone());
+                    own_name(&crd);
+                    crds.push(crd);
                     crd_sources.push(out.template.clone());
                 }
                 Some(kind) if SUPPORTED_KINDS.contains(&kind) => {
-                    objects.push(Manifest::new(&file, value.clone()))
+                    let object = Manifest::new(&file, value.clone());
+                    own_name(&object);
+                    objects.push(object);
                 }
                 other => {
                     return Err(RenderError::Unexpected {

@@ -8,7 +8,8 @@
 //! the bundle sub-folder ([`bundle`]); the parts set into the CSV, which is then written back
 //! re-serialised; and the defects of the inputs reported (`olm::render_checks`). Nothing is written
 //! before everything has rendered and parsed, so a failed render leaves no half-written folder.
-//! Same inputs, same bytes: the only clock is `createdAt`, taken from `SOURCE_DATE_EPOCH` or
+//! Same inputs, same bytes: the only clock is `createdAt` (the `{{.CreatedAt}}` variable, and
+//! the CSV's annotation with `render.csv.created_at: set`), taken from `SOURCE_DATE_EPOCH` or
 //! the source's commit time.
 
 mod bundle;
@@ -27,6 +28,7 @@ use crate::report::Reporter;
 use olm_release_base::Class;
 use olm_release_gotemplate as template;
 use olm_release_olm::Bundle;
+use olm_release_olm::bundle_image::names::object_key;
 use olm_release_olm::csv_build::{self, spec::CreatedAtPolicy};
 use olm_release_olm::render_checks::{self, Wanted};
 
@@ -102,10 +104,19 @@ pub(crate) fn render(step: &RenderStep) -> Result<Rendered> {
         let found = bundle::find(&step.bundle_dir, &outputs, outside)?;
         Ok::<_, Error>(Templates { outputs, found })
     })?;
-    if assembled.template_created_at && step.csv.created_at == CreatedAtPolicy::Keep {
+    let mut csv = assembled.csv;
+    // The epoch warning only where the CSV holds the release time: asked for, or written by
+    // the template's `{{.CreatedAt}}`.
+    let holds_release_time = csv
+        .doc
+        .get("metadata")
+        .and_then(|m| m.get("annotations"))
+        .and_then(|a| a.get("createdAt"))
+        .and_then(Value::as_str)
+        == Some(step.created_at.value.as_str());
+    if step.csv.created_at == CreatedAtPolicy::Keep && !holds_release_time {
         findings.retain(|f| f.rule != "created-at");
     }
-    let mut csv = assembled.csv;
     let Templates { mut outputs, found } = assembled.rendered;
     // The manifests outside the bundle (Subscriptions and other helpers), with their templates.
     let helpers: Vec<(String, Value)> = outputs
@@ -130,6 +141,16 @@ pub(crate) fn render(step: &RenderStep) -> Result<Rendered> {
         },
     ));
     csv.doc = csv_out.docs[di].clone();
+    let mut found = found;
+    if csv_out.docs.len() == 1 {
+        // The file's own name, which the bundle image keeps (a file of several documents is
+        // named after the CSV).
+        let own = csv_out.rel.rsplit('/').next().unwrap_or(&csv_out.rel);
+        found
+            .metadata
+            .file_names
+            .insert(object_key(&csv), own.to_string());
+    }
     csv_out.content = to_yaml(&csv_out.docs, &csv_out.template)?;
 
     // One package name everywhere, before anything is published.

@@ -363,13 +363,14 @@ fn jaeger_shape_takes_the_registry_v1_bundle_whole_and_never_a_kustomize_patch()
     let out = run_variant(r, Path::new("."), "local", "1.65.0", &[], false);
     assert!(out.contains("published bundle image"), "{out}");
     let image = crate::support::list_files(&r.join("_out/jaeger-local/bundle-image"));
+    // The bundle folder's own file names, as opm reads the folder.
     for f in [
-        "manifests/jaeger-operator-metrics.service.yaml",
-        "manifests/jaeger-operator-webhook-service.service.yaml",
-        "manifests/prometheus.role.yaml",
-        "manifests/prometheus-prometheus-k8s.rolebinding.yaml",
-        "manifests/jaeger-operator-metrics-reader.clusterrole.yaml",
-        "manifests/jaegers.jaegertracing.io.crd.yaml",
+        "manifests/jaeger-operator-metrics_v1_service.yaml",
+        "manifests/jaeger-operator-webhook-service_v1_service.yaml",
+        "manifests/prometheus_rbac.authorization.k8s.io_v1_role.yaml",
+        "manifests/prometheus_rbac.authorization.k8s.io_v1_rolebinding.yaml",
+        "manifests/jaeger-operator-metrics-reader_rbac.authorization.k8s.io_v1_clusterrole.yaml",
+        "manifests/jaegertracing.io_jaegers.yaml",
         "metadata/dependencies.yaml",
     ] {
         assert!(

@@ -2,11 +2,12 @@
 //! read back from disk.
 //!
 //! Layout (operator-registry `docs/design/operator-bundle.md`): `manifests/` holds the CSV and
-//! every other object, one file each, named from the object itself (`<csv>.clusterserviceversion.yaml`,
-//! `<crd>.crd.yaml`, `<name>.<kind>.yaml`) so the names never depend on how the inputs were
-//! named or ordered on disk (two objects of one kind and name are an error naming both source
-//! files); `metadata/annotations.yaml` holds the six bundle keys;
-//! `bundle.Dockerfile` repeats them as `LABEL`s for people who build with a container tool.
+//! every other object, one file each (named as [`super::names`] says: the bundle folder's own
+//! names, or names from the objects themselves; two objects at one name are an error naming
+//! both source files); `metadata/annotations.yaml` holds the six bundle keys and the project's
+//! other annotations ([`super::annotations`]); `tests/scorecard/` the project's scorecard
+//! configuration, where it has one (operator-sdk's bundle layout); `bundle.Dockerfile` repeats
+//! the annotations as `LABEL`s for people who build with a container tool.
 //! Only the kinds OLM installs from a bundle are accepted (operator-registry
 //! `pkg/lib/bundle/supported_resources.go`, plus the console and network kinds later releases
 //! added). Objects are written with the project's YAML writer, which quotes every string a
@@ -16,11 +17,11 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::Path;
 
-use serde_yaml_ng::{Mapping, Value};
-
-use super::metadata::BundleMetadata;
-use super::{BundleImageError as E, LABEL_KEYS, REGISTRY_V1};
-use crate::{Manifest, crd_file_name, csv_file_name};
+use super::BundleImageError as E;
+use super::annotations::{annotations_yaml, labels, parse_annotations};
+use super::metadata::{BundleMetadata, TESTS_DIR};
+use super::names::{Files, Namer};
+use crate::Manifest;
 
 /// The kinds OLM accepts in a registry+v1 bundle besides the CSV.
 pub const SUPPORTED_KINDS: &[&str] = &[
@@ -67,12 +68,13 @@ pub struct BundleInput {
     pub csv: Manifest,
     /// Its CRDs and the other objects shipped with it, in any order.
     pub objects: Vec<Manifest>,
-    /// Its dependencies and properties files, if any.
+    /// Its dependencies and properties files, other annotations, scorecard tests and the
+    /// project's file names, if any.
     pub metadata: BundleMetadata,
 }
 
 /// A registry+v1 bundle: the files of the image (paths like `manifests/x.yaml`, sorted) and
-/// the six annotations.
+/// its annotations (the six bundle keys first).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BundleFolder {
     files: BTreeMap<String, Vec<u8>>,
@@ -82,8 +84,9 @@ pub struct BundleFolder {
 impl BundleFolder {
     /// Builds the folder's contents from a CSV, its objects and the spec.
     pub fn build(input: &BundleInput) -> Result<Self, E> {
-        let labels = labels(&input.spec)?;
+        let labels = labels(&input.spec, &input.metadata.annotations)?;
         let mut files = Files::default();
+        let namer = Namer::new(&input.metadata.file_names);
         let csv = &input.csv;
         if csv.kind() != Some("ClusterServiceVersion") {
             return Err(E::Manifest {
@@ -95,14 +98,12 @@ impl BundleFolder {
             });
         }
         let name = required_name(csv)?;
-        files.add(format!("manifests/{}", csv_file_name(name)), csv)?;
+        let file = namer.name(csv, "ClusterServiceVersion", name);
+        files.add(format!("manifests/{file}"), csv)?;
         for object in &input.objects {
             let kind = object.kind().unwrap_or("");
             let file = match kind {
-                "CustomResourceDefinition" => crd_file_name(object),
-                k if SUPPORTED_KINDS.contains(&k) => {
-                    format!("{}.{}.yaml", required_name(object)?, k.to_ascii_lowercase())
-                }
+                k if SUPPORTED_KINDS.contains(&k) => namer.name(object, k, required_name(object)?),
                 "ClusterServiceVersion" => {
                     return Err(E::Manifest {
                         file: object.file.clone(),
@@ -121,7 +122,6 @@ impl BundleFolder {
                     });
                 }
             };
-            required_name(object)?;
             files.add(format!("manifests/{file}"), object)?;
         }
         let mut files = files.bytes;
@@ -133,11 +133,12 @@ impl BundleFolder {
         Ok(BundleFolder { files, labels })
     }
 
-    /// Reads a bundle folder from disk: every file under `manifests/` and `metadata/` byte for
-    /// byte (the annotations file decides the labels); anything else (`bundle.Dockerfile`) is
-    /// not part of the image and is ignored.
+    /// Reads a bundle folder from disk: every file under `manifests/`, `metadata/` and
+    /// `tests/scorecard/` byte for byte (the annotations file decides the labels); anything
+    /// else (`bundle.Dockerfile`) is not part of the image and is ignored.
     pub fn read(dir: &Path) -> Result<Self, E> {
         let mut files = BTreeMap::new();
+        read_tree(dir, TESTS_DIR, &mut files)?;
         for sub in ["manifests", "metadata"] {
             let path = dir.join(sub);
             let entries = fs::read_dir(&path).map_err(|e| E::io(&path, e))?;
@@ -225,7 +226,8 @@ impl BundleFolder {
         &self.files
     }
 
-    /// The bundle keys and values, in [`LABEL_KEYS`] order (the image's labels).
+    /// The annotations, the six bundle keys first in [`super::LABEL_KEYS`] order (the image's
+    /// labels).
     pub fn labels(&self) -> &[(String, String)] {
         &self.labels
     }
@@ -238,7 +240,8 @@ impl BundleFolder {
             .map(|(_, v)| v.as_str())
     }
 
-    /// `bundle.Dockerfile`: `FROM scratch`, the labels, and the two `COPY` lines, so
+    /// `bundle.Dockerfile`: `FROM scratch`, the labels, and the `COPY` lines (the scorecard
+    /// tests' too, where the bundle has them, as operator-sdk writes it), so
     /// `docker build -f bundle.Dockerfile .` in the folder builds the same content.
     pub fn dockerfile(&self) -> String {
         let mut out = String::from("FROM scratch\n\n");
@@ -246,66 +249,38 @@ impl BundleFolder {
             out.push_str(&format!("LABEL {k}={v}\n"));
         }
         out.push_str("\nCOPY manifests /manifests/\nCOPY metadata /metadata/\n");
+        if self.files.keys().any(|k| k.starts_with(TESTS_DIR)) {
+            out.push_str(&format!("COPY {TESTS_DIR} /{TESTS_DIR}/\n"));
+        }
         out
     }
 }
 
-/// The six keys for a spec, checking the names.
-fn labels(spec: &BundleSpec) -> Result<Vec<(String, String)>, E> {
-    check_name("package", &spec.package)?;
-    if spec.channels.is_empty() {
-        return Err(E::Spec {
-            field: "channels",
-            why: "a bundle must join at least one channel".into(),
-        });
+/// Every regular file under `dir/sub` (when it exists), by its path from `dir`.
+fn read_tree(dir: &Path, sub: &str, files: &mut BTreeMap<String, Vec<u8>>) -> Result<(), E> {
+    let path = dir.join(sub);
+    if !path.is_dir() {
+        return Ok(());
     }
-    for c in &spec.channels {
-        check_name("channels", c)?;
-    }
-    let default = match &spec.default_channel {
-        Some(d) if spec.channels.contains(d) => d.clone(),
-        Some(d) => {
-            return Err(E::Spec {
-                field: "default_channel",
-                why: format!(
-                    "'{d}' is not one of this bundle's channels ({}); add it or pick one of them",
-                    spec.channels.join(", ")
-                ),
-            });
+    let entries = fs::read_dir(&path).map_err(|e| E::io(&path, e))?;
+    for entry in entries {
+        let entry = entry.map_err(|e| E::io(&path, e))?;
+        let p = entry.path();
+        let name = entry.file_name().into_string().map_err(|_| E::Folder {
+            path: p.clone(),
+            why: "the file name is not UTF-8".into(),
+        })?;
+        let rel = format!("{sub}/{name}");
+        let kind = entry.file_type().map_err(|e| E::io(&p, e))?;
+        if kind.is_dir() {
+            read_tree(dir, &rel, files)?;
+        } else if kind.is_file() {
+            let bytes = olm_release_base::input::read(&p, olm_release_base::input::MAX_FILE_BYTES)
+                .map_err(|e| E::io(&p, e))?;
+            files.insert(rel, bytes);
         }
-        None => spec.channels[0].clone(),
-    };
-    let values = [
-        REGISTRY_V1.to_string(),
-        "manifests/".into(),
-        "metadata/".into(),
-        spec.package.clone(),
-        spec.channels.join(","),
-        default,
-    ];
-    Ok(LABEL_KEYS
-        .iter()
-        .zip(values)
-        .map(|(k, v)| (k.to_string(), v))
-        .collect())
-}
-
-/// Package and channel names: letters, digits, `-`, `_`, `.` (they become label values and a
-/// comma-separated list).
-fn check_name(field: &'static str, name: &str) -> Result<(), E> {
-    let ok = !name.is_empty()
-        && name.len() <= 253
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
-    if ok {
-        Ok(())
-    } else {
-        Err(E::Spec {
-            field,
-            why: format!("'{name}' is not a valid name (letters, digits, '-', '_', '.')"),
-        })
     }
+    Ok(())
 }
 
 fn required_name(m: &Manifest) -> Result<&str, E> {
@@ -315,106 +290,4 @@ fn required_name(m: &Manifest) -> Result<&str, E> {
             file: m.file.clone(),
             why: "metadata.name is missing".into(),
         })
-}
-
-/// The manifests being built: each path's bytes, the file its object came from and its
-/// `apiVersion`.
-#[derive(Default)]
-struct Files {
-    bytes: BTreeMap<String, Vec<u8>>,
-    from: BTreeMap<String, (String, String)>,
-}
-
-/// The `apiVersion` of `m` (empty when it has none).
-fn api_version(m: &Manifest) -> String {
-    m.doc
-        .get("apiVersion")
-        .and_then(Value::as_str)
-        .unwrap_or_default()
-        .to_string()
-}
-
-impl Files {
-    /// Adds `m` as `path`. A second object at the same path is an error naming both files,
-    /// unless its `apiVersion` differs (a v1 and a v1beta1 ClusterRole of one name, as bundles
-    /// written for clusters of both ages ship them): it goes to `NAME.KIND.VERSION.yaml`.
-    fn add(&mut self, path: String, m: &Manifest) -> Result<(), E> {
-        let api = api_version(m);
-        let path = match self.from.get(&path) {
-            Some((_, first_api)) if *first_api != api && !api.is_empty() => {
-                let version = api.rsplit('/').next().unwrap_or_default();
-                let versioned = path
-                    .strip_suffix(".yaml")
-                    .map(|p| format!("{p}.{version}.yaml"))
-                    .unwrap_or_else(|| path.clone());
-                if let Some((first, _)) = self.from.get(&versioned) {
-                    return Err(E::DuplicateFile {
-                        path: versioned,
-                        first: first.clone(),
-                        second: m.file.clone(),
-                    });
-                }
-                versioned
-            }
-            Some((first, _)) => {
-                return Err(E::DuplicateFile {
-                    path,
-                    first: first.clone(),
-                    second: m.file.clone(),
-                });
-            }
-            None => path,
-        };
-        self.from.insert(path.clone(), (m.file.clone(), api));
-        self.bytes
-            .insert(path, olm_release_base::yaml::to_string(&m.doc).into_bytes());
-        Ok(())
-    }
-}
-
-fn annotations_yaml(labels: &[(String, String)]) -> String {
-    let mut inner = Mapping::new();
-    for (k, v) in labels {
-        inner.insert(Value::from(k.as_str()), Value::from(v.as_str()));
-    }
-    let mut top = Mapping::new();
-    top.insert(Value::from("annotations"), Value::Mapping(inner));
-    olm_release_base::yaml::to_string(&Value::Mapping(top))
-}
-
-/// The bundle keys of an `annotations.yaml`, checked: the format must be registry+v1 with the
-/// standard folders, and the package and channels must be set.
-fn parse_annotations(path: &Path, bytes: &[u8]) -> Result<Vec<(String, String)>, E> {
-    #[derive(serde::Deserialize)]
-    struct File {
-        annotations: BTreeMap<String, String>,
-    }
-    let bad = |why: String| E::Folder {
-        path: path.to_path_buf(),
-        why,
-    };
-    let text = std::str::from_utf8(bytes).map_err(|_| bad("not UTF-8".into()))?;
-    let file: File =
-        crate::archive::parse_single("annotations.yaml", text).map_err(|e| bad(e.to_string()))?;
-    let mut labels = Vec::new();
-    for key in LABEL_KEYS {
-        match file.annotations.get(key) {
-            Some(v) => labels.push((key.to_string(), v.clone())),
-            None if key == super::DEFAULT_CHANNEL_KEY => {}
-            None => return Err(bad(format!("'{key}' is missing"))),
-        }
-    }
-    for (key, want) in [
-        (super::MEDIATYPE_KEY, REGISTRY_V1),
-        (super::MANIFESTS_KEY, "manifests/"),
-        (super::METADATA_KEY, "metadata/"),
-    ] {
-        let got = &file.annotations[key];
-        if got != want {
-            return Err(bad(format!(
-                "'{key}' is '{got}'; olm-release builds '{want}' bundles only"
-            )));
-        }
-    }
-    Ok(labels)
 }

@@ -3,7 +3,8 @@
 //!
 //! A bundle is one operator version: `manifests/` (the CSV, its CRDs and the other objects OLM
 //! accepts in a bundle), `metadata/annotations.yaml` (the six
-//! `operators.operatorframework.io.bundle.*` keys) and `bundle.Dockerfile`, as operator-registry's
+//! `operators.operatorframework.io.bundle.*` keys and the project's other annotations),
+//! `tests/scorecard/` where the project has it, and `bundle.Dockerfile`, as operator-registry's
 //! `docs/design/operator-bundle.md` describes. [`folder`] builds that folder from plain data
 //! ([`BundleInput`]) or reads one from disk; [`image`] turns it into a single-layer OCI image
 //! whose bytes depend only on the bundle's files and a timestamp (`SOURCE_DATE_EPOCH` or 0), so
@@ -11,9 +12,11 @@
 //! bundle into one bundle per CSV, for migrating, is [`crate::fbc::migrate`]'s job.
 //! Pushing is the `oci` client's job.
 
+pub mod annotations;
 pub mod folder;
 pub mod image;
 pub mod metadata;
+pub mod names;
 
 pub use folder::{BundleFolder, BundleInput, BundleSpec};
 pub use image::{Blob, OciImage, build_image};

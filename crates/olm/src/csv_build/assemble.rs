@@ -138,7 +138,7 @@ mod tests {
 
     #[test]
     fn the_parts_fill_the_template_variables_and_are_set_into_the_rendered_csv() {
-        let spec = spec("vars: {Version: version}\n");
+        let spec = spec("vars: {Version: version}\ncreated_at: set\n");
         let skips = vec!["op.v0.0.9".to_string()];
         let request = Request {
             spec: &spec,

@@ -1,5 +1,5 @@
 //! Container images in a CSV's install strategy: set by container name
-//! (`render.csv.images`), and the operator's own image read back for the `containerImage`
+//! (`render.csv.images`), and the operator's own image among them for the `containerImage`
 //! annotation.
 
 use std::collections::BTreeMap;
@@ -45,21 +45,30 @@ pub(super) fn set(csv: &mut Value, images: &BTreeMap<String, String>) {
     }
 }
 
-/// The image of the first container of the CSV's first deployment: the operator's image.
-pub(crate) fn operator_image(csv: &Value) -> Option<String> {
-    let d = csv
+/// The operator's image, for the `containerImage` annotation: the image `images` sets for a
+/// container of the CSV's first deployment (the first such container in the pod's order).
+/// `None` when the pipeline names no image of that deployment: the annotation is then the
+/// CSV's own, never guessed from whichever container comes first (a kubebuilder project's
+/// first container may be `kube-rbac-proxy`).
+pub(crate) fn operator_image(csv: &Value, images: &BTreeMap<String, String>) -> Option<String> {
+    if images.is_empty() {
+        return None;
+    }
+    let containers = csv
         .get("spec")?
         .get("install")?
         .get("spec")?
         .get("deployments")?
-        .get(0)?;
-    let c = d
+        .get(0)?
         .get("spec")?
         .get("template")?
         .get("spec")?
         .get("containers")?
-        .get(0)?;
-    c.get("image")?.as_str().map(str::to_string)
+        .as_sequence()?;
+    containers
+        .iter()
+        .filter_map(|c| c.get("name")?.as_str())
+        .find_map(|name| images.get(name).cloned())
 }
 
 #[cfg(test)]
@@ -87,6 +96,27 @@ mod tests {
             pod["initContainers"][0]["image"],
             Value::from("quay.io/acme/migrate:v2")
         );
-        assert_eq!(operator_image(&csv).as_deref(), Some("quay.io/acme/op:v2"));
+        assert_eq!(
+            operator_image(&csv, &images).as_deref(),
+            Some("quay.io/acme/op:v2")
+        );
+    }
+
+    /// kubebuilder's older scaffolds put `kube-rbac-proxy` first: the operator's image is the
+    /// one the pipeline names, and without one there is none to set.
+    #[test]
+    fn the_operator_image_is_the_one_the_pipeline_names() {
+        let csv: Value = serde_yaml_ng::from_str(
+            "spec:\n  install:\n    spec:\n      deployments:\n      - spec:\n          template:\n            spec:\n              containers: [{name: kube-rbac-proxy, image: 'gcr.io/kubebuilder/kube-rbac-proxy:v0.5.0'}, {name: manager, image: 'controller:latest'}]\n",
+        )
+        .unwrap();
+        assert_eq!(operator_image(&csv, &BTreeMap::new()), None);
+        let images = BTreeMap::from([("manager".to_string(), "quay.io/acme/op:v2".to_string())]);
+        assert_eq!(
+            operator_image(&csv, &images).as_deref(),
+            Some("quay.io/acme/op:v2")
+        );
+        let other = BTreeMap::from([("sidecar".to_string(), "quay.io/acme/s:v2".to_string())]);
+        assert_eq!(operator_image(&csv, &other), None);
     }
 }

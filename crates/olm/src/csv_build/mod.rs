@@ -273,16 +273,16 @@ pub(crate) fn apply(csv: &mut Value, parts: &Parts) -> Result<(), CsvError> {
     if let Some(name) = &parts.name {
         mapping(csv, &["metadata"])?.insert("name".into(), name.clone().into());
     }
-    let annotations = mapping(csv, &["metadata", "annotations"])?;
-    let has_date = annotations
-        .get("createdAt")
-        .and_then(Value::as_str)
-        .is_some_and(|d| !d.is_empty());
-    if parts.created_at_policy == spec::CreatedAtPolicy::Set || !has_date {
-        annotations.insert("createdAt".into(), parts.created_at.clone().into());
+    // The CSV's annotations are the project's: `createdAt` only when the pipeline asks for the
+    // release time (`render.csv.created_at: set`), never added to a CSV that has none (as
+    // `opm render` keeps a bundle's CSV).
+    if parts.created_at_policy == spec::CreatedAtPolicy::Set {
+        mapping(csv, &["metadata", "annotations"])?
+            .insert("createdAt".into(), parts.created_at.clone().into());
     }
     if let Some(range) = &parts.skip_range {
-        annotations.insert("olm.skipRange".into(), range.clone().into());
+        mapping(csv, &["metadata", "annotations"])?
+            .insert("olm.skipRange".into(), range.clone().into());
     }
     let spec = mapping(csv, &["spec"])?;
     if !parts.skips.is_empty() {
@@ -331,7 +331,7 @@ pub(crate) fn apply(csv: &mut Value, parts: &Parts) -> Result<(), CsvError> {
         }
     }
     images::set(csv, &parts.images);
-    if let Some(image) = images::operator_image(csv) {
+    if let Some(image) = images::operator_image(csv, &parts.images) {
         mapping(csv, &["metadata", "annotations"])?.insert("containerImage".into(), image.into());
     }
     Ok(())

@@ -33,12 +33,13 @@ pub struct CsvSpec {
     /// `name`, `version`, `createdAt`. They print as YAML at the column of their action.
     #[serde(default)]
     pub(crate) vars: BTreeMap<String, String>,
-    /// `metadata.annotations.createdAt`: `keep` (default) sets it only where the CSV has none,
-    /// so a complete CSV keeps its own date; `set` always writes the release time.
+    /// `metadata.annotations.createdAt`: `keep` (default) leaves the CSV's own (none added
+    /// where it has none, as `opm render` reads a bundle); `set` writes the release time.
     #[serde(default)]
     pub created_at: CreatedAtPolicy,
     /// Container images by container name (`operator: quay.io/acme/op:v1.2.0`), set in every
-    /// deployment of the CSV wherever a container of that name runs.
+    /// deployment of the CSV wherever a container of that name runs. The one set in the first
+    /// deployment is the operator's image, and also becomes the `containerImage` annotation.
     #[serde(default)]
     pub(crate) images: BTreeMap<String, String>,
 }
@@ -47,7 +48,7 @@ pub struct CsvSpec {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum CreatedAtPolicy {
-    /// Keep a CSV's own `createdAt`; set it only where it is missing or empty.
+    /// Keep a CSV's own `createdAt`, and add none.
     #[default]
     Keep,
     /// Always write the release time.

@@ -58,6 +58,10 @@ fn created_at_is_kept_unless_asked_and_skips_are_set() {
         kept["metadata"]["annotations"]["olm.skipRange"],
         y("'>=0.5.0 <1.0.0'")
     );
+    // A CSV without createdAt gets none unless the pipeline asks (opm keeps a bundle's CSV).
+    let mut none = y("metadata: {name: x}\nspec: {}\n");
+    apply(&mut none, &p).unwrap();
+    assert!(none["metadata"]["annotations"].get("createdAt").is_none());
     let mut set = y(text);
     p.created_at_policy = spec::CreatedAtPolicy::Set;
     apply(&mut set, &p).unwrap();
@@ -72,11 +76,21 @@ fn apply_replaces_parts_in_place() {
     let mut csv = y(
         "metadata: {name: x}\nspec:\n  version: 0.0.0\n  replaces:\n  icon: [{base64data: '', mediatype: image/png}]\n  install:\n    strategy: deployment\n    spec:\n      deployments: [{name: op, spec: {}}]\n",
     );
-    apply(&mut csv, &parts()).unwrap();
+    let mut p = parts();
+    let mut untouched = csv.clone();
+    apply(&mut untouched, &p).unwrap();
+    assert!(
+        untouched["metadata"]["annotations"]
+            .get("containerImage")
+            .is_none(),
+        "no image named by the pipeline: no containerImage guessed"
+    );
+    p.images = BTreeMap::from([("op".to_string(), "reg/op:v2".to_string())]);
+    apply(&mut csv, &p).unwrap();
     assert_eq!(csv["metadata"]["name"], y("op.v1.0.0"));
     assert_eq!(
         csv["metadata"]["annotations"]["containerImage"],
-        y("reg/op:v1")
+        y("reg/op:v2")
     );
     assert_eq!(csv["spec"]["version"], y("'1.0.0'"));
     assert!(csv["spec"].get("replaces").is_none());

@@ -9,8 +9,10 @@
 //! the field changes grouped by object, at paths such as
 //! `spec.install.spec.deployments[virt-operator].spec.template.spec.containers[virt-operator].image`
 //! ([`tree`]); and a unified text diff of both sides written canonically (keys sorted), for
-//! `-v` ([`text`]). Key order and quoting never show as changes anywhere.
+//! `-v` ([`text`]). Key order and quoting never show as changes anywhere. The same field diff
+//! compares two whole bundle folders for `olm-release diff` ([`bundles`]).
 
+pub mod bundles;
 mod summary;
 mod text;
 mod tree;
@@ -20,6 +22,7 @@ use std::fmt;
 use serde_yaml_ng::Value;
 
 use super::{Manifest, PackageManifest};
+pub use bundles::{FoldersDiff, Ignore, compare_folders};
 pub use summary::{Summary, csv_images, split_reference};
 pub use tree::{Change, ChangeKind};
 
