@@ -178,6 +178,18 @@ class Package:
             for path in rust_files(sub):
                 if path not in self.sources:
                     self.tests[path] = strip(open(path, encoding='utf-8').read())
+        # A test file may take in another package's file with `#[path = "…"]` (a fake shared by
+        # two crates' tests): that file's names count as this package's tests', relative to the
+        # folder of the file that names it, as rustc resolves it.
+        pending = list(self.tests)
+        while pending:
+            here = pending.pop()
+            raw = open(here, encoding='utf-8').read()
+            for rel in re.findall(r'#\[path\s*=\s*"([^"]+)"\]', raw):
+                path = os.path.normpath(os.path.join(os.path.dirname(here), rel))
+                if os.path.isfile(path) and path not in self.tests:
+                    self.tests[path] = strip(open(path, encoding='utf-8').read())
+                    pending.append(path)
         build = self.toml.get('package', {}).get('build', 'build.rs')
         build = os.path.join(folder, build) if isinstance(build, str) else ''
         self.build = {build: strip(open(build).read())} if os.path.isfile(build) else {}

@@ -11,8 +11,9 @@ use std::path::Path;
 
 use serde_yaml_ng::{Mapping, Value};
 
-use super::{BundleImageError as E, LABEL_KEYS, REGISTRY_V1};
-use super::{BundleSpec, DEFAULT_CHANNEL_KEY, MANIFESTS_KEY, MEDIATYPE_KEY, METADATA_KEY};
+use super::error::{BundleImageError as E, LABEL_KEYS, REGISTRY_V1};
+use super::error::{DEFAULT_CHANNEL_KEY, MANIFESTS_KEY, MEDIATYPE_KEY, METADATA_KEY};
+use super::folder::BundleSpec;
 
 /// The annotations of an annotations file's document (`annotations: {KEY: VALUE}`), in the
 /// file's order; numbers and booleans read as the text they are written as (a label is text).

@@ -17,8 +17,8 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::Path;
 
-use super::BundleImageError as E;
 use super::annotations::{annotations_yaml, labels, parse_annotations};
+use super::error::BundleImageError as E;
 use super::metadata::{BundleMetadata, TESTS_DIR};
 use super::names::{Files, Namer};
 use crate::Manifest;

@@ -23,7 +23,8 @@ use oci_spec::image::{
     ImageManifestBuilder, MediaType, Os, RootFsBuilder,
 };
 
-use super::{BundleFolder, BundleImageError as E};
+use super::error::BundleImageError as E;
+use super::folder::BundleFolder;
 use olm_release_base::digest::sha256_hex;
 
 /// `application/vnd.oci.image.manifest.v1+json`.

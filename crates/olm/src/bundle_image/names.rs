@@ -9,7 +9,7 @@
 
 use std::collections::BTreeMap;
 
-use super::BundleImageError as E;
+use super::error::BundleImageError as E;
 use crate::{Manifest, crd_file_name, csv_file_name};
 
 /// The manifests being built: each path's bytes, the file its object came from and its

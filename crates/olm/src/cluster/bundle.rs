@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 use serde_yaml_ng::Value;
 
-use super::InstallError;
+use super::model::InstallError;
 use crate::value_at;
 
 /// One bundle, parsed.

@@ -10,7 +10,7 @@
 
 use serde_yaml_ng::{Mapping, Value};
 
-use super::InstallError;
+use super::model::InstallError;
 
 /// The keys a `deploymentConfig` may hold.
 const KEYS: &[&str] = &[

@@ -11,8 +11,9 @@
 use serde_json::json;
 use serde_yaml_ng::{Mapping, Value};
 
+use super::bundle::RegistryV1;
+use super::model::{Rendering, to_value};
 use super::names::webhook_cert;
-use super::{RegistryV1, Rendering, to_value};
 use crate::value_at;
 
 /// The certificate volumes OLM mounts into a webhook deployment: volume name, mount path, and

@@ -9,8 +9,9 @@
 use serde_json::json;
 use serde_yaml_ng::Value;
 
+use super::bundle::RegistryV1;
+use super::model::{Rendering, to_value};
 use super::names::{permission_role, scalar, strings};
-use super::{RegistryV1, Rendering, to_value};
 
 const PERMISSIONS: &str = "spec.install.spec.permissions";
 const CLUSTER_PERMISSIONS: &str = "spec.install.spec.clusterPermissions";

@@ -9,7 +9,7 @@
 
 use serde_yaml_ng::Value;
 
-use super::RegistryV1;
+use super::bundle::RegistryV1;
 use crate::validate::text::is_dns1123_subdomain;
 
 /// The kinds a registry+v1 bundle may carry besides the CSV and CRDs, and whether each is

@@ -12,8 +12,9 @@
 use serde_json::json;
 use serde_yaml_ng::{Mapping, Value};
 
+use super::bundle::RegistryV1;
+use super::model::{CertProvider, InstallError, Rendering, to_value};
 use super::names::{scalar, webhook_cert, webhook_service, with_suffix};
-use super::{CertProvider, InstallError, RegistryV1, Rendering, to_value};
 
 const CERT_MANAGER_INJECT: &str = "cert-manager.io/inject-ca-from";
 const SERVICE_CA_INJECT: &str = "service.beta.openshift.io/inject-cabundle";
