@@ -24,7 +24,7 @@ use crate::plan::CatalogStep;
 use crate::report::Reporter;
 use olm_release_http::events::{Gate, Write};
 use olm_release_olm::Level;
-use olm_release_olm::fbc::{self, AddBundle, BundleSource, FileChange, disk, template};
+use olm_release_olm::fbc::{self, AddBundle, BundleSource, FileChange, Kept, disk, template};
 
 /// How the catalog step ended.
 #[derive(Debug)]
@@ -46,45 +46,35 @@ pub(crate) async fn run(
     let mut loaded = disk::read_package(&snap.dir, &step.package)?;
     let mut catalog = std::mem::take(&mut loaded.catalog);
     let (dependencies, properties) = fbc::entry::metadata_properties(&image.metadata)?;
-    let source = BundleSource {
-        package: &step.package,
-        image: &image.pinned,
-        csv: &image.csv,
-        objects: &image.objects,
-        dependencies: &dependencies,
-        properties: &properties,
-        style: step.style,
+    let template_text = step.template.as_deref().map(template::read).transpose()?;
+    let shown_template = step.template.as_ref().map(|p| p.display().to_string());
+    let kept = match (&shown_template, &template_text) {
+        (Some(file), Some(text)) => Kept::Template { file, text },
+        _ => Kept::Plain,
     };
-    let mut req = AddBundle::from_source(&source, &step.channels)?;
-    for s in &step.skips {
-        if !req.skips.contains(s) {
-            req.skips.push(s.clone());
-        }
-    }
-    if step.skip_range.is_some() {
-        req.skip_range = step.skip_range.clone();
-    }
-    req.force = step.force;
+    let release = fbc::Release {
+        source: BundleSource {
+            package: &step.package,
+            image: &image.pinned,
+            csv: &image.csv,
+            objects: &image.objects,
+            dependencies: &dependencies,
+            properties: &properties,
+            style: step.style,
+        },
+        channels: &step.channels,
+        skips: &step.skips,
+        skip_range: step.skip_range.as_deref(),
+        deprecate: &step.deprecate,
+        force: step.force,
+    };
+    let applied = fbc::apply(&mut catalog, &release, kept)?;
+    let req = &applied.request;
     let what = format!("catalog entry {} ({})", req.name, image.pinned);
-    let (lines, template_text) = match &step.template {
-        None => {
-            let mut lines = fbc::add(&mut catalog, &req)?.lines();
-            lines.extend(fbc::deprecate(
-                &mut catalog,
-                &step.package,
-                &step.deprecate,
-            )?);
-            (lines, None)
-        }
-        Some(path) => {
-            let release = template::Release::new(&req, &step.deprecate, &image.csv);
-            let r = template::release_file(path, &mut catalog, &release)?;
-            (r.lines, r.text.map(|t| (path, t)))
-        }
-    };
-    for line in lines {
-        report.detail(&line);
+    for line in &applied.lines {
+        report.detail(line);
     }
+    let template_text = step.template.as_ref().zip(applied.template.as_ref());
     let template = |report: &Reporter| match &template_text {
         Some((path, text)) => write_template(path, text, &req.name, step.show_diff, report, gate),
         None => Ok(()),
@@ -109,7 +99,7 @@ pub(crate) async fn run(
         digest: None,
     };
     report.block(&snap.diff(&changes), step.show_diff);
-    let message = commit_message(step, &req);
+    let message = commit_message(step, req);
     match snap
         .publish(&step.target, &changes, &message, write, gate)
         .await?
