@@ -1,30 +1,35 @@
-//! The catalog step: the pushed bundle image joins the target's file-based catalog by digest.
-//! Without a template, [`fbc::add`] adds its entry (an entry in every channel of the release,
-//! each `replacing` its channel's head, one in a channel it creates replacing nothing;
-//! `defaultChannel` kept right); with `catalog.template`, the release is added to the template
-//! and the template is rendered into the package's part of the catalog ([`fbc::template`]).
-//! `catalog.deprecate` records deprecations either way. The catalog is validated with the rules
-//! of `opm validate`, and only the files that change are published to the target
-//! ([`Snapshot::publish`]), then the template written, each through the gate. A rerun renders
+//! The catalog step and the catalog store it writes: the pushed bundle image joins the
+//! target's file-based catalog by digest ([`fbc::apply`]: the entry added in every channel of
+//! the release, or the release added to `catalog.template` and the template rendered into the
+//! package's part of the catalog; `catalog.deprecate` either way). The catalog is validated
+//! with the rules of `opm validate`, and only the files that change are published to the store
+//! ([`Store::publish`](catalog_target::Store::publish)), then the template written, each through the gate. A rerun renders
 //! byte-identical files, so nothing is written; a dry-run prints the diffs (for git, the
 //! commit's, with the repository's paths).
 //!
-//! The snapshot is the one fetch-previous (or the agreement check) read, so the write is a
-//! swap against what the decision was taken on: when another job moved the target meanwhile,
-//! the step says so ([`Outcome::Moved`]) and the executor decides again (the template is
-//! written only once the catalog holds the entry).
+//! The store is opened once per decision ([`open`]): by fetch-previous, which decides on it or
+//! checks right after the app registry's decision that both name the same channel head
+//! ([`fbc::agree`]), and the executor hands the snapshot to this step, so the write is a swap
+//! against what the decision was taken on. When another job moved the target meanwhile, the
+//! step says so ([`Outcome::Moved`]) and the executor decides again (the template is written
+//! only once the catalog holds the entry); a store read again for a decision the app registry
+//! took is checked against it again.
 
 use std::path::Path;
 
-use super::catalog_target::{Published, Snapshot};
-use super::errors::CatalogInvalid;
-use super::outputs::Imaged;
+use super::catalog_target::{self, Change, Published, Snapshot};
+use super::context::Exec;
+use super::errors::{CatalogInvalid, HeadsDiffer};
+use super::outputs::{Imaged, Verified};
 use crate::error::Result;
-use crate::plan::CatalogStep;
+use crate::plan::{CatalogStep, TargetJob};
 use crate::report::Reporter;
 use olm_release_http::events::{Gate, Write};
-use olm_release_olm::Level;
-use olm_release_olm::fbc::{self, AddBundle, BundleSource, FileChange, Kept, disk, template};
+use olm_release_olm::decision::Decision;
+use olm_release_olm::fbc::{
+    self, AddBundle, Agreement, BundleSource, FileChange, Kept, disk, template,
+};
+use olm_release_olm::{Level, Manifest};
 
 /// How the catalog step ended.
 #[derive(Debug)]
@@ -35,8 +40,60 @@ pub(crate) enum Outcome {
     Moved { reason: String },
 }
 
-/// The catalog step, on the target's catalog read into `snap`.
+/// The app registry's decision a catalog's channel head must agree with.
+pub(crate) struct Registry<'a> {
+    /// The app registry, for messages (`LOCATION NAMESPACE/PACKAGE`).
+    pub(crate) at: String,
+    pub(crate) package: &'a str,
+    pub(crate) channel: &'a str,
+    /// The new CSV.
+    pub(crate) ours: &'a Manifest,
+    pub(crate) decision: &'a Decision,
+}
+
+/// Opens the catalog store `job` names and reads its catalog; with `registry`, checks that the
+/// catalog names the same channel head as the app registry's decision, before anything is
+/// written.
+pub(crate) async fn open(
+    exec: &Exec<'_>,
+    job: &TargetJob,
+    registry: Option<Registry<'_>>,
+) -> Result<Snapshot> {
+    let (writes, report) = (exec.gate.writes(), exec.report);
+    let snap = catalog_target::open(job, writes, report, exec.events()).await?;
+    if let Some(r) = registry {
+        agree(&snap, &r, report)?;
+    }
+    Ok(snap)
+}
+
+/// The catalog step, on `snap`, the snapshot the executor hands on (`None`: read it now).
 pub(crate) async fn run(
+    exec: &Exec<'_>,
+    step: &CatalogStep,
+    v: &Verified,
+    image: &Imaged,
+    snap: Option<Snapshot>,
+) -> Result<Outcome> {
+    let snap = match snap {
+        Some(snap) => snap,
+        None => {
+            let at = step.agrees_with.as_ref();
+            let registry = at.zip(v.decision.as_ref()).map(|(at, decision)| Registry {
+                at: at.clone(),
+                package: &step.package,
+                channel: &step.channel,
+                ours: &image.csv,
+                decision,
+            });
+            open(exec, &step.target, registry).await?
+        }
+    };
+    add(step, exec.report, &exec.gate, image, &snap).await
+}
+
+/// The release added to the catalog read into `snap`, and published to its store.
+async fn add(
     step: &CatalogStep,
     report: &Reporter,
     gate: &dyn Gate,
@@ -83,7 +140,7 @@ pub(crate) async fn run(
     if changes.is_empty() {
         gate.kept(Write {
             what,
-            target: snap.target(),
+            target: snap.store.target(),
             digest: None,
         });
         template(report)?;
@@ -93,17 +150,19 @@ pub(crate) async fn run(
         what,
         target: format!(
             "{} ({} changed)",
-            snap.target(),
+            snap.store.target(),
             olm_release_base::words::count(changes.len(), "file")
         ),
         digest: None,
     };
-    report.block(&snap.diff(&changes), step.show_diff);
+    report.block(&snap.store.diff(&changes), step.show_diff);
     let message = commit_message(step, req);
-    match snap
-        .publish(&step.target, &changes, &message, write, gate)
-        .await?
-    {
+    let change = Change {
+        files: &changes,
+        message: &message,
+        release: req,
+    };
+    match snap.store.publish(&change, write, gate).await? {
         Published::Written(line) => {
             report.info(&line);
             template(report)?;
@@ -233,4 +292,73 @@ pub(super) fn write(
         digest: None,
     };
     apply(dir, &changes, write, show_diff, report, gate)
+}
+
+/// Checks that the catalog read into `snap` names the same head of the channel as the app
+/// registry's decision ([`fbc::agree`]); a release one side has one step ahead is completed by
+/// this run, and heads that differ stop it, saying how.
+fn agree(snap: &Snapshot, r: &Registry, report: &Reporter) -> Result<()> {
+    let loaded = disk::read_package(&snap.dir, r.package)?;
+    let ours = r.ours.name().unwrap_or_default().to_string();
+    let shown = |h: &Option<String>| {
+        h.clone()
+            .unwrap_or_else(|| "no head (nothing published)".into())
+    };
+    let channel = r.channel;
+    let (registry_head, catalog_head) = match fbc::agree(
+        &loaded.catalog,
+        r.package,
+        channel,
+        r.ours,
+        r.decision,
+    )? {
+        Agreement::Same { head } => {
+            report.detail(&format!(
+                "the app registry and the catalog {} agree on the head of channel {channel}: {}",
+                snap.shown,
+                shown(&head)
+            ));
+            return Ok(());
+        }
+        Agreement::Adds { catalog_head } => {
+            report.detail(&format!(
+                    "this release adds {ours} to channel {channel} of the app registry; the catalog {} has {}",
+                    snap.shown,
+                    shown(&catalog_head)
+                ));
+            return Ok(());
+        }
+        Agreement::Ahead { registry } => {
+            let (ahead, behind) = match registry {
+                true => ("the app registry", "catalog"),
+                false => ("the catalog", "app registry"),
+            };
+            report.note(&format!(
+                    "{ahead} already has {ours} at the head of channel {channel}; this run adds it to the {behind} as well"
+                ));
+            return Ok(());
+        }
+        Agreement::Differ {
+            adds_channel: true,
+            catalog_head,
+            ..
+        } => (
+            format!("{ours} (this release adds it to the channel)"),
+            catalog_head,
+        ),
+        Agreement::Differ {
+            registry_head,
+            catalog_head,
+            ..
+        } => (shown(&registry_head), catalog_head),
+    };
+    Err(HeadsDiffer {
+        channel: channel.to_string(),
+        registry: r.at.clone(),
+        registry_head,
+        catalog: snap.shown.clone(),
+        catalog_head: shown(&catalog_head),
+        csv: ours,
+    }
+    .into())
 }

@@ -122,14 +122,9 @@ mod tests {
         let mut before: Option<String> = None;
         for (i, v) in versions.iter().enumerate() {
             let m = csv(v, before.as_deref());
-            let req = AddBundle::from_csv(
-                "op",
-                &m,
-                &[],
-                &image(i as u8 + 1),
-                &["alpha".to_string()],
-            )
-            .unwrap();
+            let req =
+                AddBundle::from_csv("op", &m, &[], &image(i as u8 + 1), &["alpha".to_string()])
+                    .unwrap();
             add(&mut c, &req).unwrap();
             before = m.name().map(str::to_string);
         }
@@ -146,7 +141,13 @@ mod tests {
     #[test]
     fn the_same_head_agrees() {
         let ours = csv("0.2.0", Some("op.v0.1.0"));
-        let a = agree(&catalog(&["0.1.0"]), "op", "alpha", &ours, &replaces("op.v0.1.0"));
+        let a = agree(
+            &catalog(&["0.1.0"]),
+            "op",
+            "alpha",
+            &ours,
+            &replaces("op.v0.1.0"),
+        );
         assert_eq!(
             a.unwrap(),
             Agreement::Same {
@@ -163,7 +164,13 @@ mod tests {
     #[test]
     fn another_head_differs() {
         let ours = csv("0.3.0", Some("op.v0.2.0"));
-        let a = agree(&catalog(&["0.1.0"]), "op", "alpha", &ours, &replaces("op.v0.2.0"));
+        let a = agree(
+            &catalog(&["0.1.0"]),
+            "op",
+            "alpha",
+            &ours,
+            &replaces("op.v0.2.0"),
+        );
         assert_eq!(
             a.unwrap(),
             Agreement::Differ {
@@ -210,7 +217,13 @@ mod tests {
         );
         let a = agree(&catalog(&["0.0.1"]), "op", "alpha", &ours, &adds).unwrap();
         assert!(
-            matches!(a, Agreement::Differ { adds_channel: true, .. }),
+            matches!(
+                a,
+                Agreement::Differ {
+                    adds_channel: true,
+                    ..
+                }
+            ),
             "{a:?}"
         );
     }

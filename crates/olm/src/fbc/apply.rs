@@ -147,12 +147,7 @@ mod tests {
         let channels = vec!["alpha".to_string()];
         let skips = vec!["op.v0.0.9".to_string()];
         let mut catalog = Catalog::default();
-        let applied = apply(
-            &mut catalog,
-            &release(&csv, &channels, &skips),
-            Kept::Plain,
-        )
-        .unwrap();
+        let applied = apply(&mut catalog, &release(&csv, &channels, &skips), Kept::Plain).unwrap();
         assert_eq!(applied.request.name, "op.v0.2.0");
         assert_eq!(applied.request.skips, skips);
         assert_eq!(
