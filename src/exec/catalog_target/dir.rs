@@ -12,8 +12,7 @@ use std::fs::File;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
-use super::error::TargetError;
-use super::{Change, Published, Publishing, Snapshot, Store, recorded};
+use super::{Change, Published, Publishing, Snapshot, Store, TargetError, recorded};
 use crate::error::Result;
 use crate::report::Reporter;
 use olm_release_http::events::{Gate, Write};

@@ -8,8 +8,7 @@
 
 use std::path::PathBuf;
 
-use super::error::TargetError;
-use super::{Change, Published, Publishing, Snapshot, Store, recorded};
+use super::{Change, Published, Publishing, Snapshot, Store, TargetError, recorded};
 use crate::error::Result;
 use crate::plan::GitJob;
 use crate::report::Reporter;

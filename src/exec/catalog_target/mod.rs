@@ -23,10 +23,8 @@
 //! step, so the write is a swap against exactly what the decision was taken on.
 
 mod dir;
-mod error;
 mod git;
 mod image;
-mod published;
 mod pull;
 
 use std::future::Future;
@@ -34,15 +32,69 @@ use std::path::PathBuf;
 use std::pin::Pin;
 use std::sync::Arc;
 
-pub(crate) use error::TargetError;
-pub(crate) use published::Published;
 pub(crate) use pull::{clients, proposed};
 
 use crate::error::Result;
 use crate::plan::TargetJob;
 use crate::report::Reporter;
+use olm_release_base::{Class, Classified};
 use olm_release_http::events::{Events, Gate, Write};
 use olm_release_olm::fbc::{AddBundle, FileChange};
+
+/// What publishing did.
+#[derive(Debug)]
+pub(crate) enum Published {
+    /// The target holds the change (written now, or found there); a line saying where (a
+    /// commit, a pull request).
+    Written(String),
+    /// A dry-run: the gate skipped the write.
+    Skipped,
+    /// Someone else changed the target since it was read; nothing of this run landed.
+    Moved { reason: String },
+}
+
+/// A catalog target's failure.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum TargetError {
+    /// The `dir:` folder cannot be created or locked.
+    #[error("locking the catalog {} for publishing: {source}", dir.display())]
+    Lock {
+        dir: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    /// The git client failed.
+    #[error("the catalog in {at}: {source}")]
+    Git {
+        at: String,
+        #[source]
+        source: olm_release_git::GitError,
+    },
+    /// The branch a pull request would go into does not exist.
+    #[error(
+        "github:{repository} has no branch {branch}; catalog.branch must name the branch pull requests go into"
+    )]
+    NoBranch { repository: String, branch: String },
+    /// Another job kept moving the target: every decision taken lost the swap.
+    #[error(
+        "the catalog {target} moved {} while this job decided and wrote ({reason}); nothing of this release is in it. Run again once the other jobs publishing to it have finished (a rerun decides on what they published)",
+        olm_release_base::words::count(*.attempts as usize, "time")
+    )]
+    Moved {
+        target: String,
+        attempts: u32,
+        reason: String,
+    },
+}
+
+impl Classified for TargetError {
+    fn class(&self) -> Class {
+        match self {
+            TargetError::Git { source, .. } => source.class(),
+            _ => Class::Stage,
+        }
+    }
+}
 
 /// A change to publish: the files that change in the catalog folder, and what they add.
 pub(crate) struct Change<'a> {

@@ -10,8 +10,7 @@
 
 use std::sync::Arc;
 
-use super::error::TargetError;
-use super::{Change, Published, Publishing, Snapshot, Store};
+use super::{Change, Published, Publishing, Snapshot, Store, TargetError};
 use crate::error::{Error, Result};
 use crate::plan::{GitJob, PullJob};
 use olm_release_http::events::{Events, Gate, Write};
