@@ -98,6 +98,16 @@ impl Carried {
         }
     }
 
+    /// The verified bundle, and whether its bundle image was pushed (the step after
+    /// bundle-image).
+    fn verified(&self) -> Option<(&Verified, bool)> {
+        match self {
+            Carried::Verified(v) => Some((v, false)),
+            Carried::Imaged(v, _) => Some((v, true)),
+            _ => None,
+        }
+    }
+
     /// Where the release step finds its files, whatever ran before it.
     fn sources(&self) -> AssetSources<'_> {
         match self {
@@ -151,7 +161,7 @@ pub(crate) async fn execute(plan: &Plan, report: &Arc<Reporter>) -> Result<()> {
         }
         if !release_checked && release_check::writes(step) {
             let checked = tokio::select! {
-                r = before_first_write(&exec, step, &carried) => r,
+                r = release_check::before_first_write(&exec, step, carried.verified(), carried.sources()) => r,
                 () = interrupt.received() => {
                     let written = report.written();
                     return Err(Interrupted { step: "preflight", written }.into());
@@ -211,43 +221,6 @@ pub(crate) async fn execute(plan: &Plan, report: &Arc<Reporter>) -> Result<()> {
         }
     }
     Ok(())
-}
-
-/// All or nothing across targets: what a later step would refuse, asked read-only right before
-/// `first`, the run's first write to any target. A bundle image whose tag holds another image
-/// of this version (the push to the app registry comes first), a community catalog whose
-/// version folder holds other files (the `operatorhub` step comes last), and a GitHub release
-/// that is published with other assets ([`release_check`]). A dry-run writes nothing, so it asks
-/// nothing here: each step says what it would refuse.
-async fn before_first_write(exec: &Exec<'_>, first: &Step, carried: &Carried) -> Result<()> {
-    let image = exec.plan.steps().iter().find_map(|s| match s {
-        Step::BundleImage(b) => Some(b),
-        _ => None,
-    });
-    // A version the app registry already serves is the push's to refuse (its own message, and
-    // nothing written): the push rewrites nothing, so no half release can follow from it.
-    if exec.gate.writes()
-        && !matches!(first, Step::BundleImage(_))
-        && let (Some(s), Carried::Verified(v)) = (image, carried)
-        && !matches!(
-            v.decision,
-            Some(olm_release_olm::decision::Decision::SameVersion { .. })
-        )
-    {
-        let store = exec.image(&s.image)?;
-        bundle_image::refusal(s, store, exec.report, v).await?;
-    }
-    let hub = exec.plan.steps().iter().find_map(|s| match s {
-        Step::Operatorhub(o) => Some(o),
-        _ => None,
-    });
-    if exec.gate.writes()
-        && !matches!(first, Step::Operatorhub(_))
-        && let (Some(s), Carried::Verified(v) | Carried::Imaged(v, _)) = (hub, carried)
-    {
-        operatorhub::refusal(s, exec, v).await?;
-    }
-    release_check::run(exec, carried.sources()).await
 }
 
 /// A random pause before deciding again (50–250 ms, longer each round), so jobs that lost
