@@ -233,7 +233,7 @@ impl<'a> Builder<'a> {
                             false => None,
                         };
                         let source = FetchSource::Registry {
-                            registry,
+                            registry: Box::new(registry),
                             namespace,
                             catalog,
                         };

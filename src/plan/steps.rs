@@ -164,7 +164,7 @@ pub(crate) struct FetchStep {
 #[serde(tag = "source", rename_all = "kebab-case")]
 pub(crate) enum FetchSource {
     Registry {
-        registry: RegistryJob,
+        registry: Box<RegistryJob>,
         namespace: String,
         /// The catalog the plan's catalog step writes, whose channel head must agree with the
         /// app registry's decision (checked right after it).
