@@ -15,7 +15,7 @@ use crate::report::Reporter;
 use olm_release_http::events::{Gate, Write};
 use olm_release_oci::catalog_image::{self as ci, Swapped};
 use olm_release_oci::{Event, OciError, Store};
-use olm_release_olm::fbc::{self, AddBundle, Catalog, FileChange};
+use olm_release_olm::fbc::{self, AddBundle, FileChange};
 
 /// How long after moving the tag it is read again (see [`ci::publish`]): far longer than one
 /// job's read and `PUT` of the tag, which are two requests.
@@ -254,11 +254,7 @@ fn published(o: &Tag, image: &ci::CatalogImage, swapped: Swapped, kept: bool) ->
 }
 
 /// Whether the catalog `files` (of the image that holds the tag now) holds `release`, read as
-/// a catalog; files that do not parse hold nothing.
+/// a catalog; a catalog that does not parse holds nothing.
 fn holds(files: &[(String, Vec<u8>)], release: &AddBundle) -> bool {
-    let mut catalog = Catalog::default();
-    files
-        .iter()
-        .all(|(path, bytes)| fbc::parse::add_file(&mut catalog, path, bytes).is_ok())
-        && fbc::holds(&catalog, release)
+    fbc::parse::catalog_of(files).is_ok_and(|c| fbc::holds(&c, release))
 }

@@ -221,4 +221,23 @@ mod tests {
         assert!(!holds(&catalog, &other), "another image");
         assert!(!holds(&Catalog::default(), &applied.request));
     }
+
+    #[test]
+    fn a_catalog_read_from_files_holds_the_release_its_files_list() {
+        let csv = csv("0.2.0", None);
+        let channels = vec!["alpha".to_string()];
+        let mut catalog = Catalog::default();
+        let applied = apply(&mut catalog, &release(&csv, &channels, &[]), Kept::Plain).unwrap();
+        let mut files: Vec<(String, Vec<u8>)> = crate::fbc::write::render(&catalog)
+            .unwrap()
+            .into_iter()
+            .map(|(path, text)| (path, text.into_bytes()))
+            .collect();
+        files.push(("README.md".into(), b"# not: [a catalog".to_vec()));
+        files.push((".hidden/x.yaml".into(), b"{ broken".to_vec()));
+        let read = crate::fbc::parse::catalog_of(&files).unwrap();
+        assert!(holds(&read, &applied.request));
+        files.push(("broken.yaml".into(), b"{ broken".to_vec()));
+        assert!(crate::fbc::parse::catalog_of(&files).is_err());
+    }
 }
