@@ -3,7 +3,7 @@
 //! the release, or the release added to `catalog.template` and the template rendered into the
 //! package's part of the catalog; `catalog.deprecate` either way). The catalog is validated
 //! with the rules of `opm validate`, and only the files that change are published to the store
-//! ([`Store::publish`](catalog_target::Store::publish)), then the template written, each through the gate. A rerun renders
+//! ([`Store::publish`](super::catalog_target::Store::publish)), then the template written, each through the gate. A rerun renders
 //! byte-identical files, so nothing is written; a dry-run prints the diffs (for git, the
 //! commit's, with the repository's paths).
 //!
@@ -17,7 +17,7 @@
 
 use std::path::Path;
 
-use super::catalog_target::{self, Change, Published, Snapshot};
+use super::catalog_target::{Change, Published, Snapshot, dir, git, image, pull};
 use super::context::Exec;
 use super::errors::{CatalogInvalid, HeadsDiffer};
 use super::outputs::{Imaged, Verified};
@@ -51,16 +51,24 @@ pub(crate) struct Registry<'a> {
     pub(crate) decision: &'a Decision,
 }
 
-/// Opens the catalog store `job` names and reads its catalog; with `registry`, checks that the
-/// catalog names the same channel head as the app registry's decision, before anything is
-/// written.
+/// Opens the catalog store `job` names (the one match on the kind of store) and reads its
+/// catalog; a dry-run takes no lock and makes no scratch writes outside the output folder. With
+/// `registry`, checks that the catalog names the same channel head as the app registry's
+/// decision, before anything is written.
 pub(crate) async fn open(
     exec: &Exec<'_>,
     job: &TargetJob,
     registry: Option<Registry<'_>>,
 ) -> Result<Snapshot> {
     let (writes, report) = (exec.gate.writes(), exec.report);
-    let snap = catalog_target::open(job, writes, report, exec.events()).await?;
+    let snap = match job {
+        TargetJob::Dir { dir } => dir::open(dir, writes, report)?,
+        TargetJob::Git(g) => match &g.pull_request {
+            Some(p) => pull::open(g, p, exec.events()).await?,
+            None => git::open(g, report)?,
+        },
+        TargetJob::Image(i) => image::open(i, report).await?,
+    };
     if let Some(r) = registry {
         agree(&snap, &r, report)?;
     }

@@ -67,7 +67,7 @@ impl Store for Folder {
     }
 }
 
-pub(super) fn open(dir: &Path, writes: bool, report: &Reporter) -> Result<Snapshot> {
+pub(crate) fn open(dir: &Path, writes: bool, report: &Reporter) -> Result<Snapshot> {
     let fresh = !dir.exists();
     let lock = if writes {
         let (lock, waited) = lock(dir).map_err(|source| TargetError::Lock {

@@ -27,7 +27,7 @@ struct Branch {
     signature: Signature,
 }
 
-pub(super) fn open(job: &GitJob, report: &Reporter) -> Result<Snapshot> {
+pub(crate) fn open(job: &GitJob, report: &Reporter) -> Result<Snapshot> {
     let git = Git::new(job.secret.clone());
     let at = job.git.clone();
     let checkout = git

@@ -43,7 +43,7 @@ fn open_store(job: &crate::plan::ImageJob, report: &Reporter) -> Result<Store> {
     Ok(Store::open(&job.target, job.options(), &events)?)
 }
 
-pub(super) async fn open(job: &CatalogImageJob, report: &Reporter) -> Result<Snapshot> {
+pub(crate) async fn open(job: &CatalogImageJob, report: &Reporter) -> Result<Snapshot> {
     let store = open_store(&job.image, report)?;
     let events = |e: Event| crate::exec::bundle_image::event(report, e);
     let head = ci::read_head(&store, &job.tag, &events).await?;

@@ -1,5 +1,6 @@
 //! Catalog stores: where the catalog is kept, as one trait ([`Store`]) with one implementation
-//! per kind of target. A store is opened once for a decision ([`open`]): its catalog is read
+//! per kind of target. A store is opened once for a decision
+//! ([`catalog::open`](super::catalog::open), the one match on the kind of target): its catalog is read
 //! into a local folder ([`Snapshot`]), the file-based catalog logic runs on that folder as for
 //! any folder (`fbc::disk` read, [`fbc::apply`](olm_release_olm::fbc::apply), validate, planned
 //! file changes), and the changes are published back with a compare-and-swap against what was
@@ -22,23 +23,18 @@
 //! it (fetch-previous, or the check that the app registry and the catalog agree) to the catalog
 //! step, so the write is a swap against exactly what the decision was taken on.
 
-mod dir;
-mod git;
-mod image;
-mod pull;
+pub(crate) mod dir;
+pub(crate) mod git;
+pub(crate) mod image;
+pub(crate) mod pull;
 
 use std::future::Future;
 use std::path::PathBuf;
 use std::pin::Pin;
-use std::sync::Arc;
-
-pub(crate) use pull::{clients, proposed};
 
 use crate::error::Result;
-use crate::plan::TargetJob;
-use crate::report::Reporter;
 use olm_release_base::{Class, Classified};
-use olm_release_http::events::{Events, Gate, Write};
+use olm_release_http::events::{Gate, Write};
 use olm_release_olm::fbc::{AddBundle, FileChange};
 
 /// What publishing did.
@@ -143,24 +139,6 @@ pub(crate) struct Snapshot {
     pub(crate) fresh: bool,
     /// The store, as opened.
     pub(crate) store: Box<dyn Store>,
-}
-
-/// Opens the store `job` names and reads its catalog; `writes`: the run will write (a dry-run
-/// takes no lock and makes no scratch writes outside the output folder).
-pub(crate) async fn open(
-    job: &TargetJob,
-    writes: bool,
-    report: &Reporter,
-    events: Arc<dyn Events>,
-) -> Result<Snapshot> {
-    match job {
-        TargetJob::Dir { dir } => dir::open(dir, writes, report),
-        TargetJob::Git(g) => match &g.pull_request {
-            Some(p) => pull::open(g, p, events).await,
-            None => git::open(g, report),
-        },
-        TargetJob::Image(i) => image::open(i, report).await,
-    }
 }
 
 /// `done` as the gate records it: a write that landed (or was found there) is `write` done.

@@ -64,7 +64,7 @@ pub(crate) fn clients(job: &PullJob, events: &Arc<dyn Events>) -> Result<(Client
     Ok((upstream, fork))
 }
 
-pub(super) async fn open(g: &GitJob, job: &PullJob, events: Arc<dyn Events>) -> Result<Snapshot> {
+pub(crate) async fn open(g: &GitJob, job: &PullJob, events: Arc<dyn Events>) -> Result<Snapshot> {
     let (upstream, fork) = clients(job, &events)?;
     let base = match &g.branch {
         Some(b) => b.clone(),
