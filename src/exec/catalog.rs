@@ -1,30 +1,35 @@
-//! The catalog step: the pushed bundle image joins the target's file-based catalog by digest.
-//! Without a template, [`fbc::add`] adds its entry (an entry in every channel of the release,
-//! each `replacing` its channel's head, one in a channel it creates replacing nothing;
-//! `defaultChannel` kept right); with `catalog.template`, the release is added to the template
-//! and the template is rendered into the package's part of the catalog ([`fbc::template`]).
-//! `catalog.deprecate` records deprecations either way. The catalog is validated with the rules
-//! of `opm validate`, and only the files that change are published to the target
-//! ([`Snapshot::publish`]), then the template written, each through the gate. A rerun renders
+//! The catalog step and the catalog store it writes: the pushed bundle image joins the
+//! target's file-based catalog by digest ([`fbc::apply`]: the entry added in every channel of
+//! the release, or the release added to `catalog.template` and the template rendered into the
+//! package's part of the catalog; `catalog.deprecate` either way). The catalog is validated
+//! with the rules of `opm validate`, and only the files that change are published to the store
+//! ([`Store::publish`](super::catalog_target::Store::publish)), then the template written, each through the gate. A rerun renders
 //! byte-identical files, so nothing is written; a dry-run prints the diffs (for git, the
 //! commit's, with the repository's paths).
 //!
-//! The snapshot is the one fetch-previous (or the agreement check) read, so the write is a
-//! swap against what the decision was taken on: when another job moved the target meanwhile,
-//! the step says so ([`Outcome::Moved`]) and the executor decides again (the template is
-//! written only once the catalog holds the entry).
+//! The store is opened once per decision ([`open`]): by fetch-previous, which decides on it or
+//! checks right after the app registry's decision that both name the same channel head
+//! ([`fbc::agree`]), and the executor hands the snapshot to this step, so the write is a swap
+//! against what the decision was taken on. When another job moved the target meanwhile, the
+//! step says so ([`Outcome::Moved`]) and the executor decides again (the template is written
+//! only once the catalog holds the entry); a store read again for a decision the app registry
+//! took is checked against it again.
 
 use std::path::Path;
 
-use super::catalog_target::{Published, Snapshot};
-use super::errors::CatalogInvalid;
-use super::outputs::Imaged;
+use super::catalog_target::{Change, Published, Snapshot, dir, git, image, pull};
+use super::context::Exec;
+use super::errors::{CatalogInvalid, HeadsDiffer};
+use super::outputs::{Imaged, Verified};
 use crate::error::Result;
-use crate::plan::CatalogStep;
+use crate::plan::{CatalogStep, TargetJob};
 use crate::report::Reporter;
 use olm_release_http::events::{Gate, Write};
-use olm_release_olm::Level;
-use olm_release_olm::fbc::{self, AddBundle, BundleSource, FileChange, disk, template};
+use olm_release_olm::decision::Decision;
+use olm_release_olm::fbc::{
+    self, AddBundle, Agreement, BundleSource, FileChange, Kept, disk, template,
+};
+use olm_release_olm::{Level, Manifest};
 
 /// How the catalog step ended.
 #[derive(Debug)]
@@ -35,8 +40,68 @@ pub(crate) enum Outcome {
     Moved { reason: String },
 }
 
-/// The catalog step, on the target's catalog read into `snap`.
+/// The app registry's decision a catalog's channel head must agree with.
+pub(crate) struct Registry<'a> {
+    /// The app registry, for messages (`LOCATION NAMESPACE/PACKAGE`).
+    pub(crate) at: String,
+    pub(crate) package: &'a str,
+    pub(crate) channel: &'a str,
+    /// The new CSV.
+    pub(crate) ours: &'a Manifest,
+    pub(crate) decision: &'a Decision,
+}
+
+/// Opens the catalog store `job` names (the one match on the kind of store) and reads its
+/// catalog; a dry-run takes no lock and makes no scratch writes outside the output folder. With
+/// `registry`, checks that the catalog names the same channel head as the app registry's
+/// decision, before anything is written.
+pub(crate) async fn open(
+    exec: &Exec<'_>,
+    job: &TargetJob,
+    registry: Option<Registry<'_>>,
+) -> Result<Snapshot> {
+    let (writes, report) = (exec.gate.writes(), exec.report);
+    let snap = match job {
+        TargetJob::Dir { dir } => dir::open(dir, writes, report)?,
+        TargetJob::Git(g) => match &g.pull_request {
+            Some(p) => pull::open(g, p, exec.events()).await?,
+            None => git::open(g, report)?,
+        },
+        TargetJob::Image(i) => image::open(i, report).await?,
+    };
+    if let Some(r) = registry {
+        agree(&snap, &r, report)?;
+    }
+    Ok(snap)
+}
+
+/// The catalog step, on `snap`, the snapshot the executor hands on (`None`: read it now).
 pub(crate) async fn run(
+    exec: &Exec<'_>,
+    step: &CatalogStep,
+    v: &Verified,
+    image: &Imaged,
+    snap: Option<Snapshot>,
+) -> Result<Outcome> {
+    let snap = match snap {
+        Some(snap) => snap,
+        None => {
+            let at = step.agrees_with.as_ref();
+            let registry = at.zip(v.decision.as_ref()).map(|(at, decision)| Registry {
+                at: at.clone(),
+                package: &step.package,
+                channel: &step.channel,
+                ours: &image.csv,
+                decision,
+            });
+            open(exec, &step.target, registry).await?
+        }
+    };
+    add(step, exec.report, &exec.gate, image, &snap).await
+}
+
+/// The release added to the catalog read into `snap`, and published to its store.
+async fn add(
     step: &CatalogStep,
     report: &Reporter,
     gate: &dyn Gate,
@@ -46,74 +111,39 @@ pub(crate) async fn run(
     let mut loaded = disk::read_package(&snap.dir, &step.package)?;
     let mut catalog = std::mem::take(&mut loaded.catalog);
     let (dependencies, properties) = fbc::entry::metadata_properties(&image.metadata)?;
-    let source = BundleSource {
-        package: &step.package,
-        image: &image.pinned,
-        csv: &image.csv,
-        objects: &image.objects,
-        dependencies: &dependencies,
-        properties: &properties,
-        style: step.style,
+    let template_text = step.template.as_deref().map(template::read).transpose()?;
+    let shown_template = step.template.as_ref().map(|p| p.display().to_string());
+    let kept = match (&shown_template, &template_text) {
+        (Some(file), Some(text)) => Kept::Template { file, text },
+        _ => Kept::Plain,
     };
-    let mut req = AddBundle::from_source(&source, &step.channels)?;
-    for s in &step.skips {
-        if !req.skips.contains(s) {
-            req.skips.push(s.clone());
-        }
-    }
-    if step.skip_range.is_some() {
-        req.skip_range = step.skip_range.clone();
-    }
-    req.default_channel.clone_from(&step.default_channel);
-    req.force = step.force;
+    let release = fbc::Release {
+        source: BundleSource {
+            package: &step.package,
+            image: &image.pinned,
+            csv: &image.csv,
+            objects: &image.objects,
+            dependencies: &dependencies,
+            properties: &properties,
+            style: step.style,
+        },
+        channels: &step.channels,
+        skips: &step.skips,
+        skip_range: step.skip_range.as_deref(),
+        deprecate: &step.deprecate,
+        force: step.force,
+        default_channel: step.default_channel.as_deref(),
+    };
+    let applied = fbc::apply(&mut catalog, &release, kept)?;
+    let req = &applied.request;
     let what = format!("catalog entry {} ({})", req.name, image.pinned);
-    let (lines, template_text) = match &step.template {
-        None => {
-            let outcome = fbc::add(&mut catalog, &req)?;
-            if let fbc::add::DefaultChange::Set {
-                from: Some(from),
-                to,
-                ..
-            } = &outcome.default_channel
-            {
-                report.note(&format!(
-                    "the catalog's defaultChannel of {} changes from {from} to {to}, the pipeline's default_channel",
-                    step.package
-                ));
-            }
-            let mut lines = outcome.lines();
-            lines.extend(fbc::deprecate(
-                &mut catalog,
-                &step.package,
-                &step.deprecate,
-            )?);
-            (lines, None)
-        }
-        Some(path) => {
-            let release = template::Release::new(&req, &step.deprecate, &image.csv);
-            let r = template::release_file(path, &mut catalog, &release)?;
-            // A semver template chooses its default channel as opm renders it; say so when the
-            // pipeline names another.
-            let rendered = catalog
-                .package(&step.package)
-                .and_then(|p| p.default_channel.as_deref());
-            if let Some(d) = step
-                .default_channel
-                .as_deref()
-                .filter(|d| Some(*d) != rendered)
-            {
-                report.note(&format!(
-                    "the catalog template {} renders defaultChannel {}, not the pipeline's default_channel {d}; set it in the template",
-                    path.display(),
-                    rendered.unwrap_or("(none)")
-                ));
-            }
-            (r.lines, r.text.map(|t| (path, t)))
-        }
-    };
-    for line in lines {
-        report.detail(&line);
+    for note in &applied.notes {
+        report.note(note);
     }
+    for line in &applied.lines {
+        report.detail(line);
+    }
+    let template_text = step.template.as_ref().zip(applied.template.as_ref());
     let template = |report: &Reporter| match &template_text {
         Some((path, text)) => write_template(path, text, &req.name, step.show_diff, report, gate),
         None => Ok(()),
@@ -122,7 +152,7 @@ pub(crate) async fn run(
     if changes.is_empty() {
         gate.kept(Write {
             what,
-            target: snap.target(),
+            target: snap.store.target(),
             digest: None,
         });
         template(report)?;
@@ -132,17 +162,19 @@ pub(crate) async fn run(
         what,
         target: format!(
             "{} ({} changed)",
-            snap.target(),
+            snap.store.target(),
             olm_release_base::words::count(changes.len(), "file")
         ),
         digest: None,
     };
-    report.block(&snap.diff(&changes), step.show_diff);
-    let message = commit_message(step, &req);
-    match snap
-        .publish(&step.target, &changes, &message, write, gate)
-        .await?
-    {
+    report.block(&snap.store.diff(&changes), step.show_diff);
+    let message = commit_message(step, req);
+    let change = Change {
+        files: &changes,
+        message: &message,
+        release: req,
+    };
+    match snap.store.publish(&change, write, gate).await? {
         Published::Written(line) => {
             report.info(&line);
             template(report)?;
@@ -272,4 +304,73 @@ pub(super) fn write(
         digest: None,
     };
     apply(dir, &changes, write, show_diff, report, gate)
+}
+
+/// Checks that the catalog read into `snap` names the same head of the channel as the app
+/// registry's decision ([`fbc::agree`]); a release one side has one step ahead is completed by
+/// this run, and heads that differ stop it, saying how.
+fn agree(snap: &Snapshot, r: &Registry, report: &Reporter) -> Result<()> {
+    let loaded = disk::read_package(&snap.dir, r.package)?;
+    let ours = r.ours.name().unwrap_or_default().to_string();
+    let shown = |h: &Option<String>| {
+        h.clone()
+            .unwrap_or_else(|| "no head (nothing published)".into())
+    };
+    let channel = r.channel;
+    let (registry_head, catalog_head) = match fbc::agree(
+        &loaded.catalog,
+        r.package,
+        channel,
+        r.ours,
+        r.decision,
+    )? {
+        Agreement::Same { head } => {
+            report.detail(&format!(
+                "the app registry and the catalog {} agree on the head of channel {channel}: {}",
+                snap.shown,
+                shown(&head)
+            ));
+            return Ok(());
+        }
+        Agreement::Adds { catalog_head } => {
+            report.detail(&format!(
+                    "this release adds {ours} to channel {channel} of the app registry; the catalog {} has {}",
+                    snap.shown,
+                    shown(&catalog_head)
+                ));
+            return Ok(());
+        }
+        Agreement::Ahead { registry } => {
+            let (ahead, behind) = match registry {
+                true => ("the app registry", "catalog"),
+                false => ("the catalog", "app registry"),
+            };
+            report.note(&format!(
+                    "{ahead} already has {ours} at the head of channel {channel}; this run adds it to the {behind} as well"
+                ));
+            return Ok(());
+        }
+        Agreement::Differ {
+            adds_channel: true,
+            catalog_head,
+            ..
+        } => (
+            format!("{ours} (this release adds it to the channel)"),
+            catalog_head,
+        ),
+        Agreement::Differ {
+            registry_head,
+            catalog_head,
+            ..
+        } => (shown(&registry_head), catalog_head),
+    };
+    Err(HeadsDiffer {
+        channel: channel.to_string(),
+        registry: r.at.clone(),
+        registry_head,
+        catalog: snap.shown.clone(),
+        catalog_head: shown(&catalog_head),
+        csv: ours,
+    }
+    .into())
 }

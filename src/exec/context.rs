@@ -1,5 +1,7 @@
-//! One run of a plan: the dry-run gate every write is asked at, and the clients, opened on
-//! first use, once per run (so a plain-http warning or a token check happens once).
+//! One run of a plan: the dry-run gate every write is asked at, the clients, opened on first
+//! use, once per run (so a plain-http warning or a token check happens once), and the
+//! [`Session`], what one pass from fetch-previous to the catalog step hands on besides the
+//! steps' outputs, which the executor owns and passes to each step.
 
 use std::cell::{OnceCell, RefCell};
 use std::sync::Arc;
@@ -55,12 +57,19 @@ pub(crate) struct Exec<'a> {
     image: OnceCell<olm_release_oci::Store>,
     /// A `dir:` registry's publication lock, held from fetch-previous to the push.
     pub(super) held: RefCell<Option<olm_release_appregistry::dir::Held>>,
-    /// The catalog target's catalog, read by the first step that needs it and published by
-    /// the catalog step (a `dir:` folder's lock is held as long as it lives).
-    pub(super) catalog: RefCell<Option<super::catalog_target::Snapshot>>,
+}
+
+/// What the executor hands from step to step besides their outputs, across the decisions
+/// taken again when the catalog moved.
+#[derive(Default)]
+pub(super) struct Session {
+    /// The catalog store opened for this decision (by fetch-previous, or the check that the app
+    /// registry and the catalog agree), which the catalog step publishes to; a `dir:` folder
+    /// stays locked as long as it lives.
+    pub(super) catalog: Option<super::catalog_target::Snapshot>,
     /// The bundle image digest this run pushed, so a decision taken again after the catalog
     /// moved may replace it under the same tag.
-    pub(super) pushed_image: RefCell<Option<String>>,
+    pub(super) pushed_image: Option<String>,
 }
 
 impl<'a> Exec<'a> {
@@ -77,8 +86,6 @@ impl<'a> Exec<'a> {
             github: OnceCell::new(),
             image: OnceCell::new(),
             held: RefCell::new(None),
-            catalog: RefCell::new(None),
-            pushed_image: RefCell::new(None),
         }
     }
 }
@@ -107,32 +114,6 @@ impl Exec<'_> {
         }
         *self.held.borrow_mut() = held;
         Ok(())
-    }
-
-    /// The catalog of `job`: the one an earlier step read (kept with [`Exec::keep_catalog`]),
-    /// else read now.
-    pub(super) async fn take_catalog(
-        &self,
-        job: &crate::plan::TargetJob,
-    ) -> Result<super::catalog_target::Snapshot> {
-        let kept = self.catalog.borrow_mut().take();
-        match kept {
-            Some(s) => Ok(s),
-            None => {
-                super::catalog_target::open(job, self.gate.writes(), self.report, self.events())
-                    .await
-            }
-        }
-    }
-
-    /// Keeps the catalog read for the next step that needs it (a `dir:` folder stays locked).
-    pub(super) fn keep_catalog(&self, snap: super::catalog_target::Snapshot) {
-        *self.catalog.borrow_mut() = Some(snap);
-    }
-
-    /// Drops the catalog read (and a `dir:` folder's lock), so the next use reads it again.
-    pub(super) fn forget_catalog(&self) {
-        self.catalog.borrow_mut().take();
     }
 
     pub(super) fn events(&self) -> Arc<dyn Events> {

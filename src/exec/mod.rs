@@ -20,13 +20,15 @@
 //!
 //! Racing jobs: a run that pushes to a `dir:` registry holds the package's publication lock from
 //! fetch-previous to the end of the push; on an app registry the push step checks after writing
-//! that no concurrently published release forks the channel (`converge`). A catalog target is
-//! read once ([`catalog_target::Snapshot`], a `dir:` folder locked until the catalog step) and
-//! written with a compare-and-swap; when another job moved it meanwhile, the executor goes back
-//! to fetch-previous with render's output and decides again on a fresh read (at most
-//! `catalog.retries` times), so the CSV in the bundle image and the catalog entry always agree.
+//! that no concurrently published release forks the channel (`converge`). A catalog store is
+//! opened once per decision ([`catalog_target::Snapshot`], a `dir:` folder locked until the
+//! catalog step), held by the executor in the run's [`Session`](context::Session) and written
+//! with a compare-and-swap. When another job moved it meanwhile, the one retry loop here takes
+//! the decision again on a fresh read (at most `catalog.retries` times): from fetch-previous
+//! with render's output when fetch-previous decided on the catalog, so the CSV in the bundle
+//! image and the catalog entry always agree; else the catalog step adds the entry again, once
+//! the fresh read still agrees with the app registry's decision.
 
-mod agree;
 mod bundle_image;
 mod catalog;
 mod catalog_target;
@@ -52,7 +54,7 @@ mod verify;
 use std::sync::Arc;
 use std::time::Instant;
 
-use context::Exec;
+use context::{Exec, Session};
 pub(crate) use interrupt::Interrupted;
 pub(crate) use outputs::{Assembled, AssetSources, Imaged, Packaged, RenderedFiles, Verified};
 pub use outputs::{Rendered, RenderedFile};
@@ -72,9 +74,14 @@ enum Carried {
     Verified(Verified),
     /// The verified bundle and its pushed image (`None`: skipped as older than the head).
     Imaged(Verified, Option<Box<Imaged>>),
-    /// The catalog target moved since fetch-previous read it: decide again.
+    /// The catalog target moved since it was read: decide again, or add the entry again to
+    /// `back` (what the catalog step was given).
     Moved {
         reason: String,
+        /// The target, as messages name it, and its `catalog.retries`.
+        target: String,
+        retries: u32,
+        back: Box<Carried>,
     },
 }
 
@@ -88,6 +95,16 @@ impl Carried {
             Carried::Verified(_) => "verify",
             Carried::Imaged(..) => "bundle-image",
             Carried::Moved { .. } => "catalog",
+        }
+    }
+
+    /// The verified bundle, and whether its bundle image was pushed (the step after
+    /// bundle-image).
+    fn verified(&self) -> Option<(&Verified, bool)> {
+        match self {
+            Carried::Verified(v) => Some((v, false)),
+            Carried::Imaged(v, _) => Some((v, true)),
+            _ => None,
         }
     }
 
@@ -120,12 +137,14 @@ impl Carried {
 }
 
 /// Runs every step of `plan`, stopping at the first failure. When the catalog step finds that
-/// another job moved the catalog target since fetch-previous read it, the steps from
-/// fetch-previous on run again with render's output, on a fresh read of the target.
+/// another job moved the catalog target since it was read, the steps from fetch-previous on
+/// run again with render's output, on a fresh read of the target (fetch-previous decided on the
+/// catalog), or the catalog step runs again on a fresh read (it decided on the app registry).
 pub(crate) async fn execute(plan: &Plan, report: &Arc<Reporter>) -> Result<()> {
     let exec = Exec::new(plan, report);
     let steps = plan.steps();
     let mut carried = Carried::Start;
+    let mut session = Session::default();
     let mut interrupt = interrupt::Listener::start();
     // Where fetch-previous (reading a catalog target) is, with render's output, for a rewind.
     let mut rewind: Option<(usize, Rendered)> = None;
@@ -142,7 +161,7 @@ pub(crate) async fn execute(plan: &Plan, report: &Arc<Reporter>) -> Result<()> {
         }
         if !release_checked && release_check::writes(step) {
             let checked = tokio::select! {
-                r = before_first_write(&exec, step, &carried) => r,
+                r = release_check::before_first_write(&exec, step, carried.verified(), carried.sources()) => r,
                 () = interrupt.received() => {
                     let written = report.written();
                     return Err(Interrupted { step: "preflight", written }.into());
@@ -154,7 +173,7 @@ pub(crate) async fn execute(plan: &Plan, report: &Arc<Reporter>) -> Result<()> {
         report.stage_start(name);
         let started = Instant::now();
         let result = tokio::select! {
-            r = run_step(&exec, step, carried) => r,
+            r = run_step(&exec, step, carried, &mut session) => r,
             () = interrupt.received() => {
                 report.stage_end(name, started.elapsed(), false);
                 let written = report.written();
@@ -163,21 +182,13 @@ pub(crate) async fn execute(plan: &Plan, report: &Arc<Reporter>) -> Result<()> {
         };
         report.stage_end(name, started.elapsed(), result.is_ok());
         match result.map_err(|e| Error::step(name, e))? {
-            Carried::Moved { reason } => {
-                let (at, rendered) = rewind.clone().ok_or_else(|| {
-                    Error::internal("the catalog moved, and no fetch-previous reads it")
-                })?;
-                let retries = catalog_retries(plan);
+            Carried::Moved {
+                reason,
+                target,
+                retries,
+                back,
+            } => {
                 if round > retries {
-                    let target = exec
-                        .plan
-                        .steps()
-                        .iter()
-                        .find_map(|s| match s {
-                            Step::Catalog(c) => Some(c.target.describe()),
-                            _ => None,
-                        })
-                        .unwrap_or_default();
                     let e = catalog_target::TargetError::Moved {
                         target,
                         attempts: round,
@@ -186,14 +197,22 @@ pub(crate) async fn execute(plan: &Plan, report: &Arc<Reporter>) -> Result<()> {
                     return Err(Error::step(name, e.into()));
                 }
                 round += 1;
+                let again = match &rewind {
+                    Some(_) => "deciding again on what it published",
+                    None => "adding the entry again",
+                };
                 report.note(&format!(
-                    "{reason}: another job published meanwhile; deciding again on what it published (attempt {round} of {})",
+                    "{reason}: another job published meanwhile; {again} (attempt {round} of {})",
                     retries + 1
                 ));
-                exec.forget_catalog();
-                pause(round).await;
-                carried = Carried::Rendered(rendered);
-                i = at;
+                match rewind.clone() {
+                    Some((at, rendered)) => {
+                        pause(round).await;
+                        carried = Carried::Rendered(rendered);
+                        i = at;
+                    }
+                    None => carried = *back,
+                }
             }
             c => {
                 carried = c;
@@ -202,54 +221,6 @@ pub(crate) async fn execute(plan: &Plan, report: &Arc<Reporter>) -> Result<()> {
         }
     }
     Ok(())
-}
-
-/// All or nothing across targets: what a later step would refuse, asked read-only right before
-/// `first`, the run's first write to any target. A bundle image whose tag holds another image
-/// of this version (the push to the app registry comes first), a community catalog whose
-/// version folder holds other files (the `operatorhub` step comes last), and a GitHub release
-/// that is published with other assets ([`release_check`]). A dry-run writes nothing, so it asks
-/// nothing here: each step says what it would refuse.
-async fn before_first_write(exec: &Exec<'_>, first: &Step, carried: &Carried) -> Result<()> {
-    let image = exec.plan.steps().iter().find_map(|s| match s {
-        Step::BundleImage(b) => Some(b),
-        _ => None,
-    });
-    // A version the app registry already serves is the push's to refuse (its own message, and
-    // nothing written): the push rewrites nothing, so no half release can follow from it.
-    if exec.gate.writes()
-        && !matches!(first, Step::BundleImage(_))
-        && let (Some(s), Carried::Verified(v)) = (image, carried)
-        && !matches!(
-            v.decision,
-            Some(olm_release_olm::decision::Decision::SameVersion { .. })
-        )
-    {
-        let store = exec.image(&s.image)?;
-        bundle_image::refusal(s, store, exec.report, v).await?;
-    }
-    let hub = exec.plan.steps().iter().find_map(|s| match s {
-        Step::Operatorhub(o) => Some(o),
-        _ => None,
-    });
-    if exec.gate.writes()
-        && !matches!(first, Step::Operatorhub(_))
-        && let (Some(s), Carried::Verified(v) | Carried::Imaged(v, _)) = (hub, carried)
-    {
-        operatorhub::refusal(s, exec, v).await?;
-    }
-    release_check::run(exec, carried.sources()).await
-}
-
-/// `catalog.retries` of the plan's catalog step.
-fn catalog_retries(plan: &Plan) -> u32 {
-    plan.steps()
-        .iter()
-        .find_map(|s| match s {
-            Step::Catalog(c) => Some(c.target.retries()),
-            _ => None,
-        })
-        .unwrap_or(0)
 }
 
 /// A random pause before deciding again (50–250 ms, longer each round), so jobs that lost
@@ -262,59 +233,13 @@ async fn pause(round: u32) {
     .await;
 }
 
-/// The catalog step on the target's snapshot. A pipeline whose fetch-previous reads the
-/// catalog hands a moved target back to the executor (which decides again from
-/// fetch-previous); one that read the app registry reads the catalog again here, checks that it
-/// still agrees with the registry's decision, and adds the entry again.
-async fn catalog_step(
-    exec: &Exec<'_>,
-    s: &crate::plan::CatalogStep,
-    v: &Verified,
-    image: &Imaged,
-) -> Result<catalog::Outcome> {
-    let rewinds = exec.plan.steps().iter().any(|st| {
-        matches!(st, Step::FetchPrevious(f) if matches!(f.source, FetchSource::Catalog { .. }))
-    });
-    let registry = exec.plan.steps().iter().find_map(|st| match st {
-        Step::FetchPrevious(f) => f
-            .registry()
-            .map(|(r, ns)| format!("{} {ns}/{}", r.location, f.package)),
-        _ => None,
-    });
-    let mut attempt = 0;
-    loop {
-        let snap = exec.take_catalog(&s.target).await?;
-        if attempt > 0
-            && let (Some(at), Some(decision)) = (&registry, &v.decision)
-        {
-            agree::check(s, &snap, &image.csv, decision, at, exec.report)?;
-        }
-        let outcome = catalog::run(s, exec.report, &exec.gate, image, &snap).await?;
-        drop(snap);
-        match outcome {
-            catalog::Outcome::Moved { reason } if !rewinds => {
-                attempt += 1;
-                if attempt > s.target.retries() {
-                    return Err(catalog_target::TargetError::Moved {
-                        target: s.target.describe(),
-                        attempts: attempt,
-                        reason,
-                    }
-                    .into());
-                }
-                exec.report.note(&format!(
-                    "{reason}: another job published meanwhile; adding the entry again (attempt {} of {})",
-                    attempt + 1,
-                    s.target.retries() + 1
-                ));
-            }
-            other => return Ok(other),
-        }
-    }
-}
-
 /// The one match: each step with the output it consumes.
-async fn run_step(exec: &Exec<'_>, step: &Step, carried: Carried) -> Result<Carried> {
+async fn run_step(
+    exec: &Exec<'_>,
+    step: &Step,
+    carried: Carried,
+    session: &mut Session,
+) -> Result<Carried> {
     let report: &Reporter = exec.report;
     Ok(match (step, carried) {
         (Step::Preflight(s), c) => {
@@ -324,29 +249,28 @@ async fn run_step(exec: &Exec<'_>, step: &Step, carried: Carried) -> Result<Carr
         (Step::Render(s), Carried::Start) => Carried::Rendered(render::run(s, report)?),
         (Step::FetchPrevious(s), Carried::Rendered(r)) => match &s.source {
             FetchSource::Catalog { target } => {
-                let snap = exec.take_catalog(target).await?;
-                let assembled = fetch_previous::catalog::run(s, &snap, report, r);
-                exec.keep_catalog(snap);
-                Carried::Assembled(assembled?)
+                let snap = catalog::open(exec, target, None).await?;
+                let assembled = fetch_previous::catalog::run(s, &snap, report, r)?;
+                session.catalog = Some(snap);
+                Carried::Assembled(assembled)
             }
             FetchSource::Registry {
                 registry: job,
                 namespace,
+                catalog: target,
             } => {
                 let registry = exec.registry(job)?;
                 exec.hold(registry, namespace, &s.package)?;
                 let assembled = fetch_previous::run(s, namespace, registry, report, r).await?;
-                if let Some(catalog) = exec.plan.steps().iter().find_map(|step| match step {
-                    Step::Catalog(c) => Some(c),
-                    _ => None,
-                }) && let Some(ours) = assembled.bundle.csvs.first()
-                {
-                    let at = format!("{} {namespace}/{}", registry.describe(), s.package);
-                    let snap = exec.take_catalog(&catalog.target).await?;
-                    let agreed =
-                        agree::check(catalog, &snap, ours, &assembled.decision, &at, report);
-                    exec.keep_catalog(snap);
-                    agreed?;
+                if let (Some(target), Some(ours)) = (target, assembled.bundle.csvs.first()) {
+                    let registry = catalog::Registry {
+                        at: format!("{} {namespace}/{}", registry.describe(), s.package),
+                        package: &s.package,
+                        channel: &s.channel,
+                        ours,
+                        decision: &assembled.decision,
+                    };
+                    session.catalog = Some(catalog::open(exec, target, Some(registry)).await?);
                 }
                 Carried::Assembled(assembled)
             }
@@ -395,26 +319,32 @@ async fn run_step(exec: &Exec<'_>, step: &Step, carried: Carried) -> Result<Carr
         }
         (Step::BundleImage(s), Carried::Verified(v)) => {
             let store = exec.image(&s.image)?;
-            let ours = exec.pushed_image.borrow().clone();
+            let ours = session.pushed_image.clone();
             let image = bundle_image::run(s, store, report, &exec.gate, &v, ours).await?;
             if let Some(i) = &image
                 && let Some((_, digest)) = i.pinned.rsplit_once('@')
             {
-                *exec.pushed_image.borrow_mut() = Some(digest.to_string());
+                session.pushed_image = Some(digest.to_string());
             }
             Carried::Imaged(v, image.map(Box::new))
         }
-        (Step::Catalog(s), Carried::Imaged(v, i)) => match &i {
-            Some(image) => match catalog_step(exec, s, &v, image).await? {
-                catalog::Outcome::Done => Carried::Imaged(v, i),
-                catalog::Outcome::Moved { reason } => Carried::Moved { reason },
-            },
-            None => {
+        (Step::Catalog(s), Carried::Imaged(v, i)) => {
+            let Some(image) = &i else {
                 report.info("no bundle image to add (policy 'skip')");
-                exec.forget_catalog();
-                Carried::Imaged(v, i)
+                session.catalog = None;
+                return Ok(Carried::Imaged(v, i));
+            };
+            let snap = session.catalog.take();
+            match catalog::run(exec, s, &v, image, snap).await? {
+                catalog::Outcome::Done => Carried::Imaged(v, i),
+                catalog::Outcome::Moved { reason } => Carried::Moved {
+                    reason,
+                    target: s.target.describe(),
+                    retries: s.target.retries(),
+                    back: Box::new(Carried::Imaged(v, i)),
+                },
             }
-        },
+        }
         (Step::Operatorhub(s), c @ Carried::Verified(_)) => {
             if let Carried::Verified(v) = &c {
                 operatorhub::run(s, exec, v).await?;

@@ -15,7 +15,8 @@
 use std::collections::BTreeMap;
 
 use super::bundle_image::bundle_folder;
-use super::catalog_target::{Published, proposed};
+use super::catalog_target::Published;
+use super::catalog_target::pull::{clients, proposed};
 use super::context::Exec;
 use super::errors::OperatorhubError;
 use super::outputs::Verified;
@@ -27,7 +28,7 @@ use olm_release_targets::github::{self, Author, Proposal};
 /// The operatorhub step.
 pub(crate) async fn run(step: &OperatorhubStep, exec: &Exec<'_>, v: &Verified) -> Result<()> {
     let report = exec.report;
-    let (upstream, fork) = super::catalog_target::clients(&step.pull, &exec.events())?;
+    let (upstream, fork) = clients(&step.pull, &exec.events())?;
     let (base, folders) = folders(step, &upstream, v).await?;
     let Folders {
         root,
@@ -172,7 +173,7 @@ pub(super) async fn refusal(step: &OperatorhubStep, exec: &Exec<'_>, v: &Verifie
     if step.force {
         return Ok(());
     }
-    let (upstream, _) = super::catalog_target::clients(&step.pull, &exec.events())?;
+    let (upstream, _) = clients(&step.pull, &exec.events())?;
     let (_, folders) = folders(step, &upstream, v).await?;
     let Folders {
         root,

@@ -10,7 +10,9 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
+use super::catalog::TargetJob;
 use super::checks;
 use super::document::{Header, Plan};
 use super::steps::{
@@ -69,6 +71,9 @@ struct Builder<'a> {
     s: &'a Settings,
     problems: Vec<Problem>,
     notes: Vec<String>,
+    /// The catalog target, built once for every step that reads or writes it, and the
+    /// problems building it found (reported once, by the step that owns them).
+    catalog: Option<(Option<Arc<TargetJob>>, Vec<Problem>)>,
 }
 
 impl<'a> Builder<'a> {
@@ -77,7 +82,25 @@ impl<'a> Builder<'a> {
             s,
             problems: s.problems.clone(),
             notes: Vec::new(),
+            catalog: None,
         }
+    }
+
+    /// The plan's one catalog target, built on first use; `report`: this step reports the
+    /// problems building it found.
+    fn catalog_target(&mut self, report: bool) -> Option<Arc<TargetJob>> {
+        let s = self.s;
+        let (target, found) = self.catalog.get_or_insert_with(|| {
+            let mut found = Vec::new();
+            let target = super::catalog::target_job(s, &mut found).map(Arc::new);
+            (target, found)
+        });
+        let target = target.clone();
+        if report {
+            let found = std::mem::take(found);
+            self.problems.extend(found);
+        }
+        target
     }
 
     fn finish(self, steps: Vec<Step>) -> Result<Plan, Problems> {
@@ -196,21 +219,23 @@ impl<'a> Builder<'a> {
                     (None, Some(c)) => {
                         let package =
                             self.need(stage, "package: (the OLM package)", s.package.as_ref())?;
-                        let mut found = Vec::new();
-                        let target = super::catalog::target_job(s, &mut found);
-                        // The catalog step reports the same problems; a plan without it
+                        // The catalog step reports the target's problems; a plan without it
                         // (fetch-previous alone) reports them here.
-                        if !s.stages.contains(&StageName::Catalog) {
-                            self.problems.extend(found);
-                        }
+                        let target = self.catalog_target(!s.stages.contains(&StageName::Catalog));
                         let source = FetchSource::Catalog { target: target? };
                         (source, package, c.older)
                     }
                     _ => {
                         let (registry, namespace, package) = self.registry(stage)?;
+                        // The catalog the registry's decision must agree with.
+                        let catalog = match s.stages.contains(&StageName::Catalog) {
+                            true => self.catalog_target(false),
+                            false => None,
+                        };
                         let source = FetchSource::Registry {
-                            registry,
+                            registry: Box::new(registry),
                             namespace,
+                            catalog,
                         };
                         (source, package, s.registry.as_ref()?.older)
                     }
@@ -277,10 +302,8 @@ impl<'a> Builder<'a> {
             StageName::Catalog => {
                 self.need(stage, "a catalog: section", s.catalog.as_ref())?;
                 let (package, channel) = self.package_channel(stage)?;
-                let mut found = Vec::new();
-                let step = super::catalog::catalog_step(s, package, channel, &mut found);
-                self.problems.extend(found);
-                Step::Catalog(step?)
+                let target = self.catalog_target(true)?;
+                Step::Catalog(super::catalog::catalog_step(s, target, package, channel)?)
             }
             StageName::Operatorhub => {
                 self.need(stage, "an operatorhub: section", s.operatorhub.as_ref())?;

@@ -9,6 +9,7 @@
 //! if it still names the digest read), and when another job won, the executor decides again.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use olm_release_olm::fbc::{Deprecated, Deprecation, ObjectStyle};
 use serde::{Serialize, Serializer};
@@ -20,8 +21,10 @@ use crate::settings::{CatalogTarget, GIT_CREDENTIALS, Settings};
 /// Add the pushed bundle image to the catalog, validate the catalog, write it to its target.
 #[derive(Debug, Clone, Serialize)]
 pub(crate) struct CatalogStep {
+    /// The plan's one catalog target (fetch-previous reads the same value when it reads the
+    /// catalog).
     #[serde(flatten)]
-    pub(crate) target: TargetJob,
+    pub(crate) target: Arc<TargetJob>,
     pub(crate) package: String,
     pub(crate) channel: String,
     /// Every channel the release joins, `channel` first: the bundle gets an entry in each
@@ -50,6 +53,10 @@ pub(crate) struct CatalogStep {
     /// Show the catalog diff normally (a dry-run), not only with `-v`.
     #[serde(skip)]
     pub(crate) show_diff: bool,
+    /// The app registry fetch-previous decided on (`LOCATION NAMESPACE/PACKAGE`), when it read
+    /// one: a catalog read again after it moved must still agree with that decision.
+    #[serde(skip)]
+    pub(crate) agrees_with: Option<String>,
 }
 
 /// Where the catalog is kept, and how to reach it.
@@ -274,16 +281,27 @@ pub(crate) fn target_job(s: &Settings, problems: &mut Vec<Problem>) -> Option<Ta
     })
 }
 
-/// The catalog step of `s`.
+/// The catalog step of `s`, writing `target` (the plan's one catalog target).
 pub(crate) fn catalog_step(
     s: &Settings,
+    target: Arc<TargetJob>,
     package: String,
     channel: String,
-    problems: &mut Vec<Problem>,
 ) -> Option<CatalogStep> {
     let c = s.catalog.as_ref()?;
+    let fetches = s
+        .stages
+        .contains(&crate::pipeline::StageName::FetchPrevious);
+    let agrees_with = s.registry.as_ref().filter(|_| fetches).and_then(|r| {
+        Some(format!(
+            "{} {}/{package}",
+            r.location.as_ref()?,
+            r.namespace
+        ))
+    });
     Some(CatalogStep {
-        target: target_job(s, problems)?,
+        agrees_with,
+        target,
         channels: release_channels(s, &channel),
         package,
         channel,
@@ -306,7 +324,7 @@ pub(crate) fn show_catalog(c: &CatalogStep) -> Vec<String> {
         c.package,
         c.channel
     )];
-    match &c.target {
+    match c.target.as_ref() {
         TargetJob::Dir { .. } => out.push(
             "validate the whole catalog (opm validate rules); write only what changed".to_string(),
         ),

@@ -155,6 +155,7 @@ fn fetch(s: &FetchStep) -> Vec<String> {
         FetchSource::Registry {
             registry,
             namespace,
+            ..
         } => format!(
             "read the default release of {} {namespace}/{}",
             registry.location, s.package
@@ -163,7 +164,7 @@ fn fetch(s: &FetchStep) -> Vec<String> {
             "read the channel heads of package {} in the catalog {} (no registry: section; a missing {} is a first release)",
             s.package,
             target.describe(),
-            match target {
+            match target.as_ref() {
                 super::catalog::TargetJob::Dir { .. } => "folder",
                 super::catalog::TargetJob::Git(_) => "branch or folder",
                 super::catalog::TargetJob::Image(_) => "tag",

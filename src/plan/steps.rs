@@ -6,6 +6,7 @@
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use semver::Version;
 use serde::{Serialize, Serializer};
@@ -163,13 +164,18 @@ pub(crate) struct FetchStep {
 #[serde(tag = "source", rename_all = "kebab-case")]
 pub(crate) enum FetchSource {
     Registry {
-        registry: RegistryJob,
+        registry: Box<RegistryJob>,
         namespace: String,
+        /// The catalog the plan's catalog step writes, whose channel head must agree with the
+        /// app registry's decision (checked right after it).
+        #[serde(skip)]
+        catalog: Option<Arc<super::catalog::TargetJob>>,
     },
     Catalog {
-        /// Where the catalog stage keeps the catalog.
+        /// Where the catalog stage keeps the catalog: the plan's one catalog target, which the
+        /// catalog step writes.
         #[serde(flatten)]
-        target: super::catalog::TargetJob,
+        target: Arc<super::catalog::TargetJob>,
     },
 }
 
@@ -180,6 +186,7 @@ impl FetchStep {
             FetchSource::Registry {
                 registry,
                 namespace,
+                ..
             } => Some((registry, namespace)),
             FetchSource::Catalog { .. } => None,
         }

@@ -12,10 +12,11 @@ use std::fs::File;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
-use super::error::TargetError;
-use super::read::Read;
+use super::{Change, Published, Publishing, Snapshot, Store, TargetError, recorded};
 use crate::error::Result;
 use crate::report::Reporter;
+use olm_release_http::events::{Gate, Write};
+use olm_release_olm::fbc::{FileChange, disk};
 
 /// A held lock on a catalog folder.
 pub(super) struct Locked {
@@ -34,7 +35,39 @@ impl Drop for Locked {
     }
 }
 
-pub(super) fn open(dir: &Path, writes: bool, report: &Reporter) -> Result<Read<Option<Locked>>> {
+/// A catalog folder, locked when the run writes.
+struct Folder {
+    dir: PathBuf,
+    _lock: Option<Locked>,
+}
+
+impl Store for Folder {
+    fn target(&self) -> String {
+        self.dir.display().to_string()
+    }
+
+    fn diff(&self, files: &[FileChange]) -> String {
+        disk::diff(files)
+    }
+
+    fn publish<'a>(
+        &'a self,
+        change: &'a Change<'a>,
+        write: Write,
+        gate: &'a dyn Gate,
+    ) -> Publishing<'a> {
+        Box::pin(async move {
+            if !gate.allow(&write) {
+                return Ok(Published::Skipped);
+            }
+            disk::apply(&self.dir, change.files)?;
+            let done = Published::Written(format!("wrote {}", self.dir.display()));
+            Ok(recorded(done, write, gate))
+        })
+    }
+}
+
+pub(crate) fn open(dir: &Path, writes: bool, report: &Reporter) -> Result<Snapshot> {
     // A link is never locked, read or written through.
     olm_release_olm::fbc::disk::check_folder(dir)?;
     let fresh = !dir.exists();
@@ -53,11 +86,14 @@ pub(super) fn open(dir: &Path, writes: bool, report: &Reporter) -> Result<Read<O
     } else {
         None
     };
-    Ok(Read {
+    Ok(Snapshot {
         dir: dir.to_path_buf(),
         shown: dir.display().to_string(),
         fresh,
-        held: lock,
+        store: Box::new(Folder {
+            dir: dir.to_path_buf(),
+            _lock: lock,
+        }),
     })
 }
 

@@ -6,32 +6,28 @@
 //! (`catalog.author`, `SOURCE_DATE_EPOCH`), so the same change on the same commit is the same
 //! commit. Nothing staged means no commit and no push: a rerun writes nothing.
 
-use std::path::Path;
+use std::path::PathBuf;
 
-use super::error::TargetError;
-use super::published::Published;
-use super::read::Read;
+use super::{Change, Published, Publishing, Snapshot, Store, TargetError, recorded};
 use crate::error::Result;
 use crate::plan::GitJob;
 use crate::report::Reporter;
-use olm_release_git::{Checkout, Git, Pushed};
+use olm_release_git::{Checkout, Git, Pushed, Signature};
+use olm_release_http::events::{Gate, Write};
 use olm_release_olm::fbc::FileChange;
 
 /// An open checkout.
-pub(super) struct Opened {
+struct Branch {
     git: Git,
     checkout: Checkout,
-    path: String,
-}
-
-impl Opened {
     /// The catalog folder in the repository.
-    pub(super) fn path(&self) -> &str {
-        &self.path
-    }
+    path: String,
+    /// The catalog folder in the checkout.
+    dir: PathBuf,
+    signature: Signature,
 }
 
-pub(super) fn open(job: &GitJob, report: &Reporter) -> Result<Read<Opened>> {
+pub(crate) fn open(job: &GitJob, report: &Reporter) -> Result<Snapshot> {
     let git = Git::new(job.secret.clone())
         .within(job.budget)
         .withholding(&crate::settings::SECRET_VARIABLES);
@@ -61,15 +57,17 @@ pub(super) fn open(job: &GitJob, report: &Reporter) -> Result<Read<Opened>> {
         "{}/ of branch {} of {} at {base}",
         job.path, checkout.branch, checkout.url
     );
-    Ok(Read {
+    Ok(Snapshot {
         fresh: checkout.base.is_none() || !dir.exists(),
-        dir,
+        dir: dir.clone(),
         shown,
-        held: Opened {
+        store: Box::new(Branch {
             git,
             checkout,
             path: job.path.clone(),
-        },
+            dir,
+            signature: job.signature(),
+        }),
     })
 }
 
@@ -91,46 +89,62 @@ pub(super) fn diff(path: &str, changes: &[FileChange]) -> String {
     olm_release_olm::fbc::disk::diff(&moved)
 }
 
-pub(super) fn target(o: &Opened) -> String {
-    format!("branch {} of {}", o.checkout.branch, o.checkout.url)
+impl Store for Branch {
+    fn target(&self) -> String {
+        format!("branch {} of {}", self.checkout.branch, self.checkout.url)
+    }
+
+    fn diff(&self, files: &[FileChange]) -> String {
+        diff(&self.path, files)
+    }
+
+    fn publish<'a>(
+        &'a self,
+        change: &'a Change<'a>,
+        write: Write,
+        gate: &'a dyn Gate,
+    ) -> Publishing<'a> {
+        Box::pin(async move {
+            if !gate.allow(&write) {
+                return Ok(Published::Skipped);
+            }
+            Ok(recorded(self.push(change)?, write, gate))
+        })
+    }
 }
 
-/// Writes `changes` into the checkout's catalog folder `dir`, commits and pushes.
-pub(super) fn publish(
-    o: &Opened,
-    job: &GitJob,
-    dir: &Path,
-    changes: &[FileChange],
-    message: &str,
-) -> Result<Published> {
-    olm_release_olm::fbc::disk::apply(dir, changes)?;
-    let at = target(o);
-    let git_error = |source| TargetError::Git {
-        at: at.clone(),
-        source,
-    };
-    let Some(commit) = o
-        .checkout
-        .commit(&o.git, &o.path, message, &job.signature())
-        .map_err(git_error)?
-    else {
-        return Ok(Published::Written(format!("{at}: nothing to commit")));
-    };
-    match o.checkout.push(&o.git).map_err(git_error)? {
-        Pushed::Accepted { .. } => Ok(Published::Written(format!(
-            "pushed commit {} to {at}",
-            short(&commit)
-        ))),
-        Pushed::Moved { reason } => Ok(Published::Moved {
-            reason: format!(
-                "the push of {} to {at} was rejected: {reason}; the branch no longer names {}",
-                short(&commit),
-                o.checkout
-                    .base
-                    .as_deref()
-                    .map(short)
-                    .unwrap_or("nothing (it was created meanwhile)")
-            ),
-        }),
+impl Branch {
+    /// Writes the change into the checkout's catalog folder, commits and pushes.
+    fn push(&self, change: &Change) -> Result<Published> {
+        olm_release_olm::fbc::disk::apply(&self.dir, change.files)?;
+        let at = self.target();
+        let git_error = |source| TargetError::Git {
+            at: at.clone(),
+            source,
+        };
+        let Some(commit) = self
+            .checkout
+            .commit(&self.git, &self.path, change.message, &self.signature)
+            .map_err(git_error)?
+        else {
+            return Ok(Published::Written(format!("{at}: nothing to commit")));
+        };
+        match self.checkout.push(&self.git).map_err(git_error)? {
+            Pushed::Accepted { .. } => Ok(Published::Written(format!(
+                "pushed commit {} to {at}",
+                short(&commit)
+            ))),
+            Pushed::Moved { reason } => Ok(Published::Moved {
+                reason: format!(
+                    "the push of {} to {at} was rejected: {reason}; the branch no longer names {}",
+                    short(&commit),
+                    self.checkout
+                        .base
+                        .as_deref()
+                        .map(short)
+                        .unwrap_or("nothing (it was created meanwhile)")
+                ),
+            }),
+        }
     }
 }

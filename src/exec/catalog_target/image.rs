@@ -2,50 +2,36 @@
 //! folder), and a new image built on the base and published with a compare-and-swap on the
 //! tag ([`olm_release_oci::catalog_image`]).
 //!
-//! The OCI client is async and the catalog step is not: each call runs to its end on a
-//! scoped thread with its own single-threaded runtime, as a git command runs to its end.
+//! After a tag another job moved on within the settle time, the image that now holds the tag
+//! is read and parsed: when its catalog holds this release ([`fbc::holds`]), there is nothing
+//! to decide again.
 
 use std::path::{Path, PathBuf};
 
-use super::published::Published;
-use super::read::Read;
+use super::{Change, Published, Publishing, Snapshot, recorded};
 use crate::error::{Error, Result};
 use crate::plan::CatalogImageJob;
 use crate::report::Reporter;
+use olm_release_http::events::{Gate, Write};
 use olm_release_oci::catalog_image::{self as ci, Swapped};
 use olm_release_oci::{Event, OciError, Store};
-use olm_release_olm::fbc::FileChange;
+use olm_release_olm::fbc::{self, AddBundle, FileChange};
 
 /// How long after moving the tag it is read again (see [`ci::publish`]): far longer than one
 /// job's read and `PUT` of the tag, which are two requests.
 const SETTLE: std::time::Duration = std::time::Duration::from_secs(1);
 
 /// The tag as read.
-pub(super) struct Opened {
+struct Tag {
+    job: CatalogImageJob,
+    /// How the tag reads in messages.
+    shown: String,
+    /// The scratch folder the catalog was read into.
+    dir: PathBuf,
     /// The digest the tag named (`None`: no tag yet).
     expected: Option<String>,
     /// The catalog files read, relative to `/configs`.
     files: Vec<String>,
-}
-
-/// Runs `f` to its end on a scoped thread with its own runtime.
-fn blocking<F>(f: F) -> Result<F::Output>
-where
-    F: std::future::Future + Send,
-    F::Output: Send,
-{
-    std::thread::scope(|scope| {
-        scope
-            .spawn(|| {
-                let rt = tokio::runtime::Builder::new_current_thread()
-                    .enable_all()
-                    .build()
-                    .map_err(|e| Error::internal(format!("a runtime for the OCI client: {e}")))?;
-                Ok(rt.block_on(f))
-            })
-            .join()
-            .map_err(|_| Error::internal("the OCI client's thread panicked"))?
-    })
 }
 
 fn short(digest: &str) -> &str {
@@ -57,10 +43,10 @@ fn open_store(job: &crate::plan::ImageJob, report: &Reporter) -> Result<Store> {
     Ok(Store::open(&job.target, job.options(), &events)?)
 }
 
-pub(super) fn open(job: &CatalogImageJob, report: &Reporter) -> Result<Read<Opened>> {
+pub(crate) async fn open(job: &CatalogImageJob, report: &Reporter) -> Result<Snapshot> {
     let store = open_store(&job.image, report)?;
     let events = |e: Event| crate::exec::bundle_image::event(report, e);
-    let head = blocking(ci::read_head(&store, &job.tag, &events))??;
+    let head = ci::read_head(&store, &job.tag, &events).await?;
     let dir = job.scratch.join("configs");
     reset(&job.scratch)?;
     std::fs::create_dir_all(&dir).map_err(|e| io(&dir, e))?;
@@ -85,14 +71,18 @@ pub(super) fn open(job: &CatalogImageJob, report: &Reporter) -> Result<Read<Open
         files.len(),
         dir.display()
     ));
-    Ok(Read {
-        shown: format!("{} at {at}", job.describe()),
+    let shown = format!("{} at {at}", job.describe());
+    Ok(Snapshot {
+        shown: shown.clone(),
         fresh: head.is_none(),
-        dir,
-        held: Opened {
+        dir: dir.clone(),
+        store: Box::new(Tag {
+            job: job.clone(),
+            shown,
+            dir,
             expected: head.map(|h| h.digest),
             files,
-        },
+        }),
     })
 }
 
@@ -112,8 +102,32 @@ fn io(path: &Path, e: std::io::Error) -> Error {
     .into()
 }
 
+impl super::Store for Tag {
+    fn target(&self) -> String {
+        self.shown.clone()
+    }
+
+    fn diff(&self, files: &[FileChange]) -> String {
+        diff(self, files)
+    }
+
+    fn publish<'a>(
+        &'a self,
+        change: &'a Change<'a>,
+        write: Write,
+        gate: &'a dyn Gate,
+    ) -> Publishing<'a> {
+        Box::pin(async move {
+            if !gate.allow(&write) {
+                return Ok(Published::Skipped);
+            }
+            Ok(recorded(self.swap(change).await?, write, gate))
+        })
+    }
+}
+
 /// The catalog diff, then the new layer's listing and the config lines.
-pub(super) fn diff(o: &Opened, changes: &[FileChange]) -> String {
+fn diff(o: &Tag, changes: &[FileChange]) -> String {
     let mut files: Vec<String> = o.files.clone();
     for c in changes {
         files.retain(|f| f != &c.path);
@@ -162,23 +176,17 @@ fn walk(dir: &Path) -> Result<Vec<(String, Vec<u8>)>> {
     Ok(out)
 }
 
-/// Writes `changes` into the scratch catalog `dir`, builds the image of the whole catalog on
-/// the base, pushes it and moves the tag if it still names the digest read.
-pub(super) fn publish(
-    o: &Opened,
-    job: &CatalogImageJob,
-    dir: &Path,
-    changes: &[FileChange],
-) -> Result<Published> {
-    let before = walk(dir)?;
-    olm_release_olm::fbc::disk::apply(dir, changes)?;
-    let files = &walk(dir)?;
-    let added = added_images(&before, files);
-    // The target's warnings were given when it was read; retries here go unreported.
-    let quiet = |_: Event| {};
-    let store = Store::open(&job.image.target, job.image.options(), &quiet)?;
-    let base_store = Store::open(&job.base, job.base_job().options(), &quiet)?;
-    let (image, swapped) = blocking(async {
+impl Tag {
+    /// Writes the change into the scratch catalog, builds the image of the whole catalog on
+    /// the base, pushes it and moves the tag if it still names the digest read.
+    async fn swap(&self, change: &Change<'_>) -> Result<Published> {
+        let (o, job) = (self, &self.job);
+        olm_release_olm::fbc::disk::apply(&self.dir, change.files)?;
+        let files = &walk(&self.dir)?;
+        // The target's warnings were given when it was read; retries here go unreported.
+        let quiet = |_: Event| {};
+        let store = Store::open(&job.image.target, job.image.options(), &quiet)?;
+        let base_store = Store::open(&job.base, job.base_job().options(), &quiet)?;
         let base =
             ci::read_base_within(&base_store, &job.base_digest, &job.base_limits, &quiet).await?;
         let image = ci::build(&base, files, job.epoch)?;
@@ -198,14 +206,18 @@ pub(super) fn publish(
             Swapped::Overwritten { now: Some(now) } => ci::read_head(&store, &job.tag, &quiet)
                 .await?
                 .filter(|h| &h.digest == now)
-                .is_some_and(|h| holds(&h.files, &added)),
+                .is_some_and(|h| holds(&h.files, change.release)),
             _ => false,
         };
-        Ok::<_, OciError>((image, (swapped, kept)))
-    })??;
-    let (swapped, kept) = swapped;
+        Ok(published(o, &image, swapped, kept))
+    }
+}
+
+/// What the swap did, in the words of a catalog store.
+fn published(o: &Tag, image: &ci::CatalogImage, swapped: Swapped, kept: bool) -> Published {
+    let job = &o.job;
     let pinned = format!("{}@{}", job.image.target.describe(), image.digest());
-    Ok(match swapped {
+    match swapped {
         Swapped::Unchanged => {
             Published::Written(format!("{} already names {pinned}", job.describe()))
         }
@@ -239,34 +251,11 @@ pub(super) fn publish(
                     .unwrap_or("nothing (it was created meanwhile)")
             ),
         },
-    })
+    }
 }
 
-/// The `image:` lines (bundle and related images, pinned) of `after` that `before` lacks: what
-/// this release adds to the catalog.
-fn added_images(before: &[(String, Vec<u8>)], after: &[(String, Vec<u8>)]) -> Vec<String> {
-    let lines = |files: &[(String, Vec<u8>)]| -> std::collections::BTreeSet<String> {
-        files
-            .iter()
-            .flat_map(|(_, c)| {
-                String::from_utf8_lossy(c)
-                    .lines()
-                    .map(str::trim)
-                    .map(|l| l.trim_start_matches("- ").to_string())
-                    .collect::<Vec<_>>()
-            })
-            .filter(|l| l.starts_with("image: ") && l.contains("@sha256:"))
-            .collect()
-    };
-    let old = lines(before);
-    lines(after)
-        .into_iter()
-        .filter(|l| !old.contains(l))
-        .collect()
-}
-
-/// Whether the catalog `files` holds every `image:` line of `added`.
-fn holds(files: &[(String, Vec<u8>)], added: &[String]) -> bool {
-    let have = added_images(&[], files);
-    !added.is_empty() && added.iter().all(|a| have.contains(a))
+/// Whether the catalog `files` (of the image that holds the tag now) holds `release`, read as
+/// a catalog; a catalog that does not parse holds nothing.
+fn holds(files: &[(String, Vec<u8>)], release: &AddBundle) -> bool {
+    fbc::parse::catalog_of(files).is_ok_and(|c| fbc::holds(&c, release))
 }

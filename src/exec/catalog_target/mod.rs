@@ -1,7 +1,10 @@
-//! Where the catalog comes from and goes to: a catalog target's catalog read into a local
-//! folder ([`Snapshot`]), the file-based catalog logic run on that folder as for any folder
-//! (`fbc::disk` read, `fbc::add`, validate, planned file changes), and the changes published
-//! back with a compare-and-swap.
+//! Catalog stores: where the catalog is kept, as one trait ([`Store`]) with one implementation
+//! per kind of target. A store is opened once for a decision
+//! ([`catalog::open`](super::catalog::open), the one match on the kind of target): its catalog is read
+//! into a local folder ([`Snapshot`]), the file-based catalog logic runs on that folder as for
+//! any folder (`fbc::disk` read, [`fbc::apply`](olm_release_olm::fbc::apply), validate, planned
+//! file changes), and the changes are published back with a compare-and-swap against what was
+//! read.
 //!
 //! - `dir:` ([`dir`]): the folder itself, locked (as a `dir:` app registry's namespace is)
 //!   from the moment it is read to the end of the write, so racing jobs on one folder read,
@@ -12,36 +15,120 @@
 //! - git on GitHub with `catalog.pull_request` ([`pull`]): the base branch's catalog folder read
 //!   through GitHub's API into a scratch folder; publishing proposes the change as a pull
 //!   request (found and updated on a rerun; a merged one means nothing to do).
+//! - `image:` ([`image`]): the tag's catalog read into a scratch folder; publishing builds the
+//!   image on the base and moves the tag only if it still names the digest read.
 //!
 //! Publishing asks the run's gate once, right before the write, so a dry-run reads the target,
-//! shows the change and writes nothing.
-//!
-//! A snapshot lives from the first step that reads the catalog (fetch-previous, or the check
-//! that the app registry and the catalog agree) to the catalog step, so the write is a swap
-//! against exactly what the decision was taken on.
+//! shows the change and writes nothing. The executor owns the snapshot from the step that reads
+//! it (fetch-previous, or the check that the app registry and the catalog agree) to the catalog
+//! step, so the write is a swap against exactly what the decision was taken on.
 
-mod dir;
-mod error;
-mod git;
-mod image;
-mod published;
-mod pull;
-mod read;
+pub(crate) mod dir;
+pub(crate) mod git;
+pub(crate) mod image;
+pub(crate) mod pull;
 
+use std::future::Future;
 use std::path::PathBuf;
-use std::sync::Arc;
-
-pub(crate) use error::TargetError;
-pub(crate) use published::Published;
-pub(crate) use pull::{clients, proposed};
+use std::pin::Pin;
 
 use crate::error::Result;
-use crate::plan::TargetJob;
-use crate::report::Reporter;
-use olm_release_http::events::{Events, Gate, Write};
-use olm_release_olm::fbc::FileChange;
+use olm_release_base::{Class, Classified};
+use olm_release_http::events::{Gate, Write};
+use olm_release_olm::fbc::{AddBundle, FileChange};
 
-/// A target's catalog, read into a local folder.
+/// What publishing did.
+#[derive(Debug)]
+pub(crate) enum Published {
+    /// The target holds the change (written now, or found there); a line saying where (a
+    /// commit, a pull request).
+    Written(String),
+    /// A dry-run: the gate skipped the write.
+    Skipped,
+    /// Someone else changed the target since it was read; nothing of this run landed.
+    Moved { reason: String },
+}
+
+/// A catalog target's failure.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum TargetError {
+    /// The `dir:` folder cannot be created or locked.
+    #[error("locking the catalog {} for publishing: {source}", dir.display())]
+    Lock {
+        dir: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    /// The git client failed.
+    #[error("the catalog in {at}: {source}")]
+    Git {
+        at: String,
+        #[source]
+        source: olm_release_git::GitError,
+    },
+    /// The branch a pull request would go into does not exist.
+    #[error(
+        "github:{repository} has no branch {branch}; catalog.branch must name the branch pull requests go into"
+    )]
+    NoBranch { repository: String, branch: String },
+    /// Another job kept moving the target: every decision taken lost the swap.
+    #[error(
+        "the catalog {target} moved {} while this job decided and wrote ({reason}); nothing of this release is in it. Run again once the other jobs publishing to it have finished (a rerun decides on what they published)",
+        olm_release_base::words::count(*.attempts as usize, "time")
+    )]
+    Moved {
+        target: String,
+        attempts: u32,
+        reason: String,
+    },
+}
+
+impl Classified for TargetError {
+    fn class(&self) -> Class {
+        match self {
+            TargetError::Git { source, .. } => source.class(),
+            _ => Class::Stage,
+        }
+    }
+}
+
+/// A change to publish: the files that change in the catalog folder, and what they add.
+pub(crate) struct Change<'a> {
+    /// The file changes, relative to the catalog folder.
+    pub(crate) files: &'a [FileChange],
+    /// The commit message (git, pull request).
+    pub(crate) message: &'a str,
+    /// The release the change adds: a store that finds its target moved on to a catalog holding
+    /// it has nothing to decide again.
+    pub(crate) release: &'a AddBundle,
+}
+
+/// What publishing will have done, once awaited.
+pub(crate) type Publishing<'a> = Pin<Box<dyn Future<Output = Result<Published>> + 'a>>;
+
+/// A catalog store, opened: what it holds on to from the read to the write (a lock, a scratch
+/// checkout, the clients of a pull request, the digest the tag named).
+pub(crate) trait Store {
+    /// Where a write goes, for the gate's record: the folder, the branch, the pull request, the
+    /// tag.
+    fn target(&self) -> String;
+
+    /// What writing `files` would change, as a unified diff with the store's own paths (for
+    /// git, the repository's; for an image, with the new layer's listing).
+    fn diff(&self, files: &[FileChange]) -> String;
+
+    /// Publishes `change` with a compare-and-swap against what was read, asking `gate` for
+    /// `write` once, right before it: [`Published::Moved`] when another job changed the target
+    /// meanwhile (nothing of this change landed).
+    fn publish<'a>(
+        &'a self,
+        change: &'a Change<'a>,
+        write: Write,
+        gate: &'a dyn Gate,
+    ) -> Publishing<'a>;
+}
+
+/// A store's catalog, read into a local folder, and the store to publish it to.
 pub(crate) struct Snapshot {
     /// The folder holding the catalog files.
     pub(crate) dir: PathBuf,
@@ -50,100 +137,14 @@ pub(crate) struct Snapshot {
     pub(crate) shown: String,
     /// The target holds no catalog yet (no folder, branch or tag).
     pub(crate) fresh: bool,
-    held: Held,
+    /// The store, as opened.
+    pub(crate) store: Box<dyn Store>,
 }
 
-/// What a snapshot holds on to until it is published or dropped.
-enum Held {
-    Dir(#[allow(dead_code)] Option<dir::Locked>),
-    Git(git::Opened),
-    Pull(Box<pull::Opened>),
-    Image(image::Opened),
-}
-
-/// Reads the catalog of `job` into a snapshot; `writes`: the run will write (a dry-run takes no
-/// lock and makes no scratch writes outside the output folder).
-pub(crate) async fn open(
-    job: &TargetJob,
-    writes: bool,
-    report: &Reporter,
-    events: Arc<dyn Events>,
-) -> Result<Snapshot> {
-    Ok(match job {
-        TargetJob::Dir { dir } => snapshot(dir::open(dir, writes, report)?, Held::Dir),
-        TargetJob::Git(g) => match &g.pull_request {
-            Some(p) => snapshot(pull::open(g, p, events).await?, Held::Pull),
-            None => snapshot(git::open(g, report)?, Held::Git),
-        },
-        TargetJob::Image(i) => snapshot(image::open(i, report)?, Held::Image),
-    })
-}
-
-/// The snapshot of what a kind of target read, its hold wrapped by `held`.
-fn snapshot<H>(read: read::Read<H>, held: impl FnOnce(H) -> Held) -> Snapshot {
-    Snapshot {
-        dir: read.dir,
-        shown: read.shown,
-        fresh: read.fresh,
-        held: held(read.held),
+/// `done` as the gate records it: a write that landed (or was found there) is `write` done.
+fn recorded(done: Published, write: Write, gate: &dyn Gate) -> Published {
+    if matches!(done, Published::Written(_)) {
+        gate.done(write);
     }
-}
-
-impl Snapshot {
-    /// What writing `changes` would change, as a unified diff with the target's own paths
-    /// (for git, the repository's).
-    pub(crate) fn diff(&self, changes: &[FileChange]) -> String {
-        match &self.held {
-            Held::Dir(_) => olm_release_olm::fbc::disk::diff(changes),
-            Held::Git(o) => git::diff(o.path(), changes),
-            Held::Pull(o) => git::diff(o.path(), changes),
-            Held::Image(o) => image::diff(o, changes),
-        }
-    }
-
-    /// Where a write goes, for the gate's record: the folder, or the branch.
-    pub(crate) fn target(&self) -> String {
-        match &self.held {
-            Held::Dir(_) => self.dir.display().to_string(),
-            Held::Git(o) => git::target(o),
-            Held::Pull(o) => o.target(),
-            Held::Image(_) => self.shown.clone(),
-        }
-    }
-
-    /// Publishes `changes` (described by `write`, asked of `gate` right before): written to
-    /// the folder, committed (`message`) and pushed, or proposed as a pull request.
-    pub(crate) async fn publish(
-        &self,
-        job: &TargetJob,
-        changes: &[FileChange],
-        message: &str,
-        write: Write,
-        gate: &dyn Gate,
-    ) -> Result<Published> {
-        if let (Held::Pull(o), TargetJob::Git(g)) = (&self.held, job) {
-            // The proposal asks the gate itself (its write is the pull request).
-            return pull::publish(o, g, changes, message, gate).await;
-        }
-        if !gate.allow(&write) {
-            return Ok(Published::Skipped);
-        }
-        let done = match (&self.held, job) {
-            (Held::Dir(_), _) => {
-                olm_release_olm::fbc::disk::apply(&self.dir, changes)?;
-                Published::Written(format!("wrote {}", self.dir.display()))
-            }
-            (Held::Git(o), TargetJob::Git(g)) => git::publish(o, g, &self.dir, changes, message)?,
-            (Held::Image(o), TargetJob::Image(i)) => image::publish(o, i, &self.dir, changes)?,
-            _ => {
-                return Err(crate::error::Error::internal(
-                    "a catalog snapshot published to another kind of target",
-                ));
-            }
-        };
-        if matches!(done, Published::Written(_)) {
-            gate.done(write);
-        }
-        Ok(done)
-    }
+    done
 }

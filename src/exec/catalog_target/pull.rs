@@ -10,35 +10,44 @@
 
 use std::sync::Arc;
 
-use super::error::TargetError;
-use super::published::Published;
-use super::read::Read;
+use super::{Change, Published, Publishing, Snapshot, Store, TargetError};
 use crate::error::{Error, Result};
 use crate::plan::{GitJob, PullJob};
-use olm_release_http::events::{Events, Gate};
+use olm_release_http::events::{Events, Gate, Write};
 use olm_release_olm::fbc::FileChange;
 use olm_release_targets::github::{self, Author, Client, Proposal, Proposed};
 
 /// The base branch read, and the clients that propose on it.
-pub(super) struct Opened {
+struct Proposing {
     upstream: Client,
     fork: Client,
     base: String,
     path: String,
     job: PullJob,
+    author: Author,
     events: Arc<dyn Events>,
 }
 
-impl Opened {
-    pub(super) fn path(&self) -> &str {
-        &self.path
-    }
-
-    pub(super) fn target(&self) -> String {
+impl Store for Proposing {
+    fn target(&self) -> String {
         format!(
             "github:{} pull request from {}:{} into {}",
             self.job.repository, self.job.fork, self.job.branch, self.base
         )
+    }
+
+    fn diff(&self, files: &[FileChange]) -> String {
+        super::git::diff(&self.path, files)
+    }
+
+    /// The proposal asks the gate itself (its write is the pull request, not `write`).
+    fn publish<'a>(
+        &'a self,
+        change: &'a Change<'a>,
+        _write: Write,
+        gate: &'a dyn Gate,
+    ) -> Publishing<'a> {
+        Box::pin(self.propose(change, gate))
     }
 }
 
@@ -55,11 +64,7 @@ pub(crate) fn clients(job: &PullJob, events: &Arc<dyn Events>) -> Result<(Client
     Ok((upstream, fork))
 }
 
-pub(super) async fn open(
-    g: &GitJob,
-    job: &PullJob,
-    events: Arc<dyn Events>,
-) -> Result<Read<Box<Opened>>> {
+pub(crate) async fn open(g: &GitJob, job: &PullJob, events: Arc<dyn Events>) -> Result<Snapshot> {
     let (upstream, fork) = clients(job, &events)?;
     let base = match &g.branch {
         Some(b) => b.clone(),
@@ -94,7 +99,7 @@ pub(super) async fn open(
         job.repository,
         job.api
     ));
-    Ok(Read {
+    Ok(Snapshot {
         shown: format!(
             "{}/ of branch {base} of github:{} at {}",
             g.path,
@@ -103,55 +108,53 @@ pub(super) async fn open(
         ),
         fresh: files.is_empty(),
         dir,
-        held: Box::new(Opened {
+        store: Box::new(Proposing {
             upstream,
             fork,
             base,
             path: g.path.clone(),
             job: job.clone(),
+            author: Author {
+                name: g.name.clone(),
+                email: g.email.clone(),
+                epoch: g.date,
+            },
             events,
         }),
     })
 }
 
-/// Proposes `changes` (to the catalog folder) as the pull request.
-pub(super) async fn publish(
-    o: &Opened,
-    g: &GitJob,
-    changes: &[FileChange],
-    message: &str,
-    gate: &dyn Gate,
-) -> Result<Published> {
-    let files: Vec<(String, Option<Vec<u8>>)> = changes
-        .iter()
-        .map(|c| {
-            (
-                format!("{}/{}", o.path, c.path),
-                c.new.as_ref().map(|t| t.as_bytes().to_vec()),
-            )
-        })
-        .collect();
-    let author = Author {
-        name: g.name.clone(),
-        email: g.email.clone(),
-        epoch: g.date,
-    };
-    let body = format!(
-        "{message}\nProposed by olm-release: the catalog folder `{}/` validated with the rules of `opm validate`.\n",
-        o.path
-    );
-    let proposal = Proposal {
-        base: &o.base,
-        branch: &o.job.branch,
-        files: &files,
-        message,
-        author: &author,
-        title: &o.job.title,
-        body: &body,
-        draft: o.job.draft,
-    };
-    let done = github::propose(&proposal, &o.upstream, &o.fork, gate, o.events.as_ref()).await?;
-    Ok(proposed(done))
+impl Proposing {
+    /// Proposes the change (to the catalog folder) as the pull request.
+    async fn propose(&self, change: &Change<'_>, gate: &dyn Gate) -> Result<Published> {
+        let files: Vec<(String, Option<Vec<u8>>)> = change
+            .files
+            .iter()
+            .map(|c| {
+                (
+                    format!("{}/{}", self.path, c.path),
+                    c.new.as_ref().map(|t| t.as_bytes().to_vec()),
+                )
+            })
+            .collect();
+        let body = format!(
+            "{}\nProposed by olm-release: the catalog folder `{}/` validated with the rules of `opm validate`.\n",
+            change.message, self.path
+        );
+        let proposal = Proposal {
+            base: &self.base,
+            branch: &self.job.branch,
+            files: &files,
+            message: change.message,
+            author: &self.author,
+            title: &self.job.title,
+            body: &body,
+            draft: self.job.draft,
+        };
+        let events = self.events.as_ref();
+        let done = github::propose(&proposal, &self.upstream, &self.fork, gate, events).await?;
+        Ok(proposed(done))
+    }
 }
 
 /// A line saying what proposing did.

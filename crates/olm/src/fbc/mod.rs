@@ -25,8 +25,13 @@
 //!   loader every command reads catalogs through; [`rewrite`]: writing back one package's part;
 //!   [`deprecate`](mod@deprecate): `olm.deprecations`; [`template`]: `olm.template.basic` and
 //!   `olm.semver` catalog templates.
+//! - [`apply`](mod@apply): a release applied to a parsed catalog, plainly or through its
+//!   template, and whether a catalog holds a release; [`agree`](mod@agree): whether an app
+//!   registry's decision and a catalog name the same channel head.
 
 pub mod add;
+pub mod agree;
+pub mod apply;
 pub mod compare;
 pub mod deprecate;
 pub mod disk;
@@ -45,6 +50,8 @@ pub mod validate;
 pub mod write;
 
 pub use add::{AddBundle, AddOutcome, add};
+pub use agree::{Agreement, agree};
+pub use apply::{Applied, Kept, Release, apply, holds};
 pub use compare::{Difference, compare};
 pub use deprecate::{Deprecated, Deprecation, deprecate};
 pub use disk::FileChange;

@@ -50,6 +50,19 @@ pub fn add_file(catalog: &mut Catalog, file: &str, bytes: &[u8]) -> Result<(), C
     Ok(())
 }
 
+/// The catalog of in-memory `files` (paths relative to the catalog root, with their bytes), as
+/// the loader reads a folder: `.yaml`, `.yml` and `.json` files, hidden ones left out.
+pub fn catalog_of(files: &[(String, Vec<u8>)]) -> Result<Catalog, CatalogError> {
+    let mut catalog = Catalog::default();
+    for (path, bytes) in files {
+        let hidden = path.split('/').any(|p| p.starts_with('.'));
+        if !hidden && super::load::walk::is_catalog_file(path) {
+            add_file(&mut catalog, path, bytes)?;
+        }
+    }
+    Ok(catalog)
+}
+
 /// One document, by schema.
 pub(crate) fn add_doc(
     catalog: &mut Catalog,

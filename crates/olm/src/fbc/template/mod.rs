@@ -84,24 +84,29 @@ pub struct FileRelease {
     pub lines: Vec<String>,
 }
 
-/// Reads the template at `path`, adds `release` to it and renders it into `catalog` (the package's
-/// part of a catalog folder, as read): the package's documents are replaced by the rendering.
-/// Nothing is written; the caller validates `catalog` and writes it and the template's text.
-pub fn release_file(
-    path: &Path,
+/// Adds `release` to the template `file` whose text is `text`, and renders it into `catalog`
+/// (the package's part of a catalog folder, as read): the package's documents are replaced by
+/// the rendering. Nothing is read or written; the caller validates `catalog` and writes it and
+/// the template's text.
+pub fn release_text(
+    file: &str,
+    text: &str,
     catalog: &mut Catalog,
     release: &Release,
 ) -> Result<FileRelease, CatalogError> {
-    let file = path.display().to_string();
-    let text = input::read_to_string(path, input::MAX_FILE_BYTES)
-        .map_err(|e| err(&file, e.to_string()))?;
-    let mut template = parse(&file, &text)?;
+    let mut template = parse(file, text)?;
     let rendered = template.release(catalog, release)?;
     replace_package(catalog, &release.request.package, rendered.catalog);
     Ok(FileRelease {
         text: (rendered.text != text).then_some(rendered.text),
         lines: rendered.lines,
     })
+}
+
+/// The text of the template file at `path` (an error naming it when it cannot be read).
+pub fn read(path: &Path) -> Result<String, CatalogError> {
+    input::read_to_string(path, input::MAX_FILE_BYTES)
+        .map_err(|e| err(&path.display().to_string(), e.to_string()))
 }
 
 /// `catalog` with `package`'s documents replaced by `part`'s.
