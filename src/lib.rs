@@ -4,7 +4,7 @@
 //! This crate is the application: `cli` (clap types) → `settings` (arguments + environment +
 //! pipeline file, resolved once, secrets typed) → `plan` (typed steps, every static problem
 //! found) → `exec` (the executor and one module per step) → the clients
-//! (`olm_release_appregistry`, `olm_release_oci`, `olm_release_targets`, on `olm_release_http`)
+//! (`olm_release_appregistry`, `olm_release_oci`, `olm_release_github`, on `olm_release_http`)
 //! → the domain (`olm_release_olm`, `olm_release_gotemplate`), all on `olm_release_base`.
 //!
 //! The public surface is what the binary and the integration tests use: [`app::main`], [`render`]

@@ -10,8 +10,8 @@ use crate::error::{Error, Result};
 use crate::plan::{GitHubJob, Plan, RegistryJob, Step};
 use crate::report::Reporter;
 use olm_release_appregistry::Registry;
+use olm_release_github as github;
 use olm_release_http::events::{Events, Gate, Write};
-use olm_release_targets::github;
 
 /// The dry-run choke point: every write a client would make is asked here, once.
 pub(crate) struct RunGate<'a> {

@@ -2,7 +2,7 @@
 //! community catalog as `operators/<package>/<version>/` (`manifests/` and
 //! `metadata/annotations.yaml`, as k8s-operatorhub/community-operators and
 //! redhat-openshift-ecosystem/community-operators-prod lay bundles out) by a pull request from
-//! a fork, through [`olm_release_targets::github::propose`].
+//! a fork, through [`olm_release_github::propose`].
 //!
 //! Read first, from the base branch: a version folder the catalog already has with the same
 //! files means nothing to do (a published bundle is not changed: other files are refused
@@ -23,7 +23,7 @@ use super::outputs::Verified;
 use crate::error::Result;
 use crate::plan::OperatorhubStep;
 use olm_release_base::digest::sha256_hex;
-use olm_release_targets::github::{self, Author, Proposal};
+use olm_release_github::{self as github, Author, Proposal};
 
 /// The operatorhub step.
 pub(crate) async fn run(step: &OperatorhubStep, exec: &Exec<'_>, v: &Verified) -> Result<()> {

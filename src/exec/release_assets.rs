@@ -19,8 +19,8 @@ use super::outputs::AssetSources;
 use crate::error::{Error, Result};
 use crate::plan::{AssetSpec, GitHubJob, Notes, ReleaseStep, ReleaseTarget, Sums};
 use olm_release_base::Class;
+use olm_release_github::{self as github, Asset, folder};
 use olm_release_http::events::Gate;
-use olm_release_targets::{Asset, dir, github};
 
 /// The largest release asset read: GitHub's limit on one release file ("each file included
 /// in a release must be under 2 GiB", GitHub Docs, About releases). Assets are regular files.
@@ -36,7 +36,7 @@ pub(crate) async fn run(
     let assets = resolve(step, sources)?;
     let notes = notes(step, sources);
     match &step.target {
-        ReleaseTarget::Dir { root } => Ok(dir::publish(
+        ReleaseTarget::Dir { root } => Ok(folder::publish(
             root,
             &step.tag,
             &assets,

@@ -6,7 +6,7 @@
 //! first push to the app registry, the image registry or the catalog and stop half published.
 //! The release's assets are known once the bundle is packaged and verified, so the check reads
 //! the release (no write) right before the first writing step, with the same rules as the
-//! release step ([`olm_release_targets::github::refusal`]). A dry-run skips it: its steps say
+//! release step ([`olm_release_github::refusal`]). A dry-run skips it: its steps say
 //! what they would refuse.
 
 use super::context::Exec;
@@ -14,7 +14,7 @@ use super::outputs::{AssetSources, Verified};
 use super::release_assets::{request, resolve};
 use crate::error::Result;
 use crate::plan::{ReleaseTarget, Step};
-use olm_release_targets::github;
+use olm_release_github as github;
 
 /// Whether `step` writes to a target the release step comes after.
 pub(super) fn writes(step: &Step) -> bool {

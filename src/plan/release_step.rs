@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use olm_release_base::secret::Secret;
-use olm_release_targets::github::Config as GitHubConfig;
+use olm_release_github::Config as GitHubConfig;
 
 /// Attach the assets to the release target.
 #[derive(Debug, Clone, Serialize)]

@@ -17,10 +17,10 @@ use crate::pipeline::{OlderPolicy, StageName};
 use olm_release_appregistry::Location;
 use olm_release_appregistry::appr::Credentials;
 use olm_release_base::secret::Secret;
+use olm_release_github::Config as GitHubConfig;
 use olm_release_http::HttpOptions;
 use olm_release_http::retry::RetryPolicy;
 use olm_release_olm::archive::{Layout, Limits};
-use olm_release_targets::github::Config as GitHubConfig;
 
 /// The default of `registry.concurrent_wait_seconds`: how long a job whose release landed
 /// below a concurrently published higher one waits for that job to include it.

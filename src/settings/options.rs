@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 use crate::error::Problem;
-use olm_release_targets::github::Config;
+use olm_release_github::Config;
 
 /// The options a `github:` target takes.
 pub(crate) const GITHUB_KEYS: &str = "retries, retry_delay_ms, retry_max_seconds, concurrency, rate_limit_wait_seconds, timeout_seconds, upload_timeout_seconds";

@@ -15,7 +15,7 @@ use crate::error::{Problem, Problems, Result};
 use crate::pipeline::{self, PipelineError, Select, Uses, Vars};
 use olm_release_appregistry::Location;
 use olm_release_appregistry::appr::Credentials;
-use olm_release_targets::github::Config as GitHubConfig;
+use olm_release_github::Config as GitHubConfig;
 
 /// Resolves the settings of a command that reads a pipeline file, reading what `uses` says the
 /// command reads. Fails only when the file cannot be read or parsed, or variables it reads are

@@ -1,7 +1,7 @@
 //! git catalog targets on GitHub with `catalog.pull_request`: the catalog folder of the base
 //! branch read through GitHub's API (git data: refs, trees, blobs) into a scratch folder under
 //! the output folder, and the change proposed as a pull request from a branch of the fork
-//! ([`olm_release_targets::github::propose`], the same code the `operatorhub` stage uses).
+//! ([`olm_release_github::propose`], the same code the `operatorhub` stage uses).
 //!
 //! No compare-and-swap is needed: the pull request is based on the commit read, and merging is
 //! the repository's decision. A rerun finds the open pull request and writes nothing when it
@@ -13,9 +13,9 @@ use std::sync::Arc;
 use super::{Change, Published, Publishing, Snapshot, Store, TargetError};
 use crate::error::{Error, Result};
 use crate::plan::{GitJob, PullJob};
+use olm_release_github::{self as github, Author, Client, Proposal, Proposed};
 use olm_release_http::events::{Events, Gate, Write};
 use olm_release_olm::fbc::FileChange;
-use olm_release_targets::github::{self, Author, Client, Proposal, Proposed};
 
 /// The base branch read, and the clients that propose on it.
 struct Proposing {

@@ -212,7 +212,7 @@ pub(crate) enum PreflightError {
         owner: String,
         repo: String,
         #[source]
-        source: olm_release_targets::github::GitHubError,
+        source: olm_release_github::GitHubError,
     },
     #[error("the image check (reading the tag {tag} at {target}): {source}")]
     Image {

@@ -5,7 +5,7 @@ use olm_release_base::digest::sha256_hex;
 
 /// What can go wrong attaching assets to a folder.
 #[derive(Debug, thiserror::Error)]
-pub enum TargetError {
+pub enum FolderError {
     /// `release.tag` is empty, `.` or `..`, or holds `/` or `\`, so it cannot name the folder the
     /// assets go in.
     #[error("release.tag '{tag}' cannot name a folder")]
@@ -29,11 +29,11 @@ pub enum TargetError {
     },
 }
 
-impl olm_release_base::Classified for TargetError {
+impl olm_release_base::Classified for FolderError {
     fn class(&self) -> Class {
         match self {
-            TargetError::Tag { .. } | TargetError::NotesClash => Class::Input,
-            TargetError::Write { .. } => Class::Stage,
+            FolderError::Tag { .. } | FolderError::NotesClash => Class::Input,
+            FolderError::Write { .. } => Class::Stage,
         }
     }
 }

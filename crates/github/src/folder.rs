@@ -1,11 +1,11 @@
-//! The folder release target: assets land in `<root>/<tag>/`, each written atomically; an asset
+//! The folder that stands in for a GitHub release: assets land in `<root>/<tag>/`, each written atomically; an asset
 //! already there with the same sha256 is kept, a different one replaced. The release notes, when
 //! there are any, are written beside them as `NOTES.md` the same way (no notes leave an existing
 //! `NOTES.md` alone, as a GitHub release keeps its body).
 
 use std::path::Path;
 
-use super::{Asset, TargetError};
+use super::{Asset, FolderError};
 use olm_release_base::atomic::write_atomic;
 use olm_release_base::digest::sha256_hex;
 use olm_release_http::events::{Gate, Write};
@@ -21,12 +21,12 @@ pub fn publish(
     assets: &[Asset],
     notes: Option<&str>,
     gate: &dyn Gate,
-) -> Result<(), TargetError> {
+) -> Result<(), FolderError> {
     if tag.is_empty() || tag.contains(['/', '\\']) || tag == "." || tag == ".." {
-        return Err(TargetError::Tag { tag: tag.into() });
+        return Err(FolderError::Tag { tag: tag.into() });
     }
     if notes.is_some() && assets.iter().any(|a| a.name == NOTES) {
-        return Err(TargetError::NotesClash);
+        return Err(FolderError::NotesClash);
     }
     let dir = root.join(tag);
     let notes = notes.map(|n| Asset::new(NOTES, n.as_bytes().to_vec()));
@@ -51,7 +51,7 @@ pub fn publish(
         }
         if gate.allow(&write) {
             write_atomic(&path, &asset.bytes)
-                .map_err(|source| TargetError::Write { path, source })?;
+                .map_err(|source| FolderError::Write { path, source })?;
             gate.done(write);
         }
     }

@@ -11,7 +11,7 @@
 //!
 //! So a re-run after a failure at any point converges to the same release.
 
-use super::super::Asset;
+use crate::Asset;
 
 /// An asset as GitHub lists it.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]

@@ -1,3 +1,8 @@
+//! GitHub's REST API as olm-release uses it: releases and their assets (`Request`, the
+//! one call that brings a release in line), pull requests and git data (`propose`, which proposes a
+//! catalog change or an OperatorHub bundle), and [`folder`], the local folder that stands in for a
+//! GitHub release in runs without one.
+//!
 //! The GitHub release target: attach the chosen assets to the release for a tag, idempotently.
 //!
 //! The recipe is draft-then-publish: find the release by tag ("Get a release by tag name"
@@ -21,6 +26,11 @@
 //! data API (`gitdata`) on a branch of a fork and proposed through the pulls API (`pulls`),
 //! found and updated again on a rerun; the files a branch holds are read the same way
 //! ([`read_folder`], [`read_file`]).
+#![deny(missing_docs)]
+
+mod asset;
+pub mod folder;
+pub use asset::{Asset, FolderError};
 
 mod assets;
 mod client;
@@ -47,7 +57,6 @@ pub use propose::{Proposal, Proposed, default_branch, propose, read_file, read_f
 /// A result whose error is a [`GitHubError`].
 pub(crate) type Result<T, E = GitHubError> = std::result::Result<T, E>;
 
-use super::Asset;
 use client::Release;
 use olm_release_http::events::{Events, Gate, Write};
 use plan::Action;
