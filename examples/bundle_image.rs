@@ -13,7 +13,7 @@ use std::path::PathBuf;
 
 use olm_release_base::secret::Secret;
 use olm_release_oci::{
-    Credentials, NoEvents, PushOutcome, PushRequest, Store, StoreOptions, Target,
+    Credentials, ImageLocation, NoEvents, PushOutcome, PushRequest, Store, StoreOptions,
 };
 use olm_release_olm::bundle_image::{BundleFolder, build_image};
 use olm_release_olm::fbc::migrate;
@@ -59,8 +59,8 @@ async fn main() {
             let epoch = arg(&args, "--epoch")
                 .map_or(0, |e| e.parse().unwrap_or_else(|_| fail("--epoch N")));
             let image = build_image(&folder, epoch).unwrap_or_else(|e| fail(&e.to_string()));
-            let target =
-                Target::parse(&need(&args, "--target")).unwrap_or_else(|e| fail(&e.to_string()));
+            let target = ImageLocation::parse(&need(&args, "--target"))
+                .unwrap_or_else(|e| fail(&e.to_string()));
             let credentials = match (std::env::var("OCI_USERNAME"), std::env::var("OCI_PASSWORD")) {
                 (Ok(username), Ok(p)) => Some(Credentials {
                     username,

@@ -7,7 +7,7 @@ use crate::cli::MigrateArgs;
 use crate::error::{Problem, Problems, Result};
 use crate::plan::{self, ImageJob, MigrateInputs, Plan, RegistryJob};
 use crate::settings::{self, Env, RunMode};
-use olm_release_oci::Target;
+use olm_release_oci::ImageLocation;
 
 /// The plan of `migrate`.
 pub(crate) fn plan(
@@ -24,10 +24,10 @@ pub(crate) fn plan(
     let location = settings::registry_location(&args.at.registry, args.at.insecure)
         .map_err(|e| problems.push(Problem::new("--registry", e)))
         .ok();
-    let target = Target::parse(&args.image_target)
+    let target = ImageLocation::parse(&args.image_target)
         .map_err(|e| problems.push(Problem::new("--image-target", e.to_string())))
         .ok();
-    if let Some(Target::Registry(r)) = &target
+    if let Some(ImageLocation::Remote(r)) = &target
         && r.base.scheme() == "http"
         && !olm_release_http::is_loopback(&r.base)
         && !args.at.insecure
@@ -42,8 +42,8 @@ pub(crate) fn plan(
     }
     let name = match (&args.image, &target) {
         (Some(n), _) => Some(n.clone()),
-        (None, Some(Target::Registry(r))) => Some(r.describe()),
-        (None, Some(Target::Layout(_))) => {
+        (None, Some(ImageLocation::Remote(r))) => Some(r.describe()),
+        (None, Some(ImageLocation::Layout(_))) => {
             problems.push(Problem::new(
                 "--image",
                 "an oci: target needs the image name the catalog lists (e.g. --image quay.io/ORG/REPOSITORY)",

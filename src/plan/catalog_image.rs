@@ -11,7 +11,7 @@ use super::images::ImageJob;
 use crate::error::Problem;
 use crate::settings::{ImageTarget, OCI_PASSWORD, OCI_USERNAME, Settings};
 use olm_release_http::retry::RetryPolicy;
-use olm_release_oci::Target;
+use olm_release_oci::ImageLocation;
 
 /// A catalog image: `image:HOST[:PORT]/REPOSITORY:TAG` or `image:oci:PATH:TAG`.
 #[derive(Debug, Clone, Serialize)]
@@ -22,7 +22,7 @@ pub(crate) struct CatalogImageJob {
     #[serde(rename = "base_image")]
     pub(crate) base_shown: String,
     #[serde(skip)]
-    pub(crate) base: Target,
+    pub(crate) base: ImageLocation,
     #[serde(skip)]
     pub(crate) base_digest: String,
     /// The layer's mtimes and the config's `created` (`SOURCE_DATE_EPOCH`, else the source's
@@ -84,8 +84,8 @@ pub(crate) fn job(
     }
     Some(CatalogImageJob {
         base_shown: match &base {
-            Target::Registry(r) => r.pinned(&base_digest),
-            Target::Layout(_) => format!("{}@{base_digest}", base.describe()),
+            ImageLocation::Remote(r) => r.pinned(&base_digest),
+            ImageLocation::Layout(_) => format!("{}@{base_digest}", base.describe()),
         },
         base,
         base_digest,

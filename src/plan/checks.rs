@@ -348,7 +348,9 @@ pub(crate) fn preflight(s: &Settings, steps: &[Step], notes: &mut Vec<String>) -
         })
         .collect();
     let image = steps.iter().find_map(|st| match st {
-        Step::BundleImage(b) if matches!(b.image.target, olm_release_oci::Target::Registry(_)) => {
+        Step::BundleImage(b)
+            if matches!(b.image.target, olm_release_oci::ImageLocation::Remote(_)) =>
+        {
             Some(b)
         }
         _ => None,

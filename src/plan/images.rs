@@ -12,13 +12,13 @@ use serde::{Serialize, Serializer};
 
 use crate::settings::{OCI_PASSWORD, OCI_USERNAME, Settings};
 use olm_release_http::retry::RetryPolicy;
-use olm_release_oci::{self as oci, Target};
+use olm_release_oci::{self as oci, ImageLocation};
 
 /// An image target, and how to talk to it.
 #[derive(Debug, Clone, Serialize)]
 pub(crate) struct ImageJob {
     #[serde(serialize_with = "target_shown")]
-    pub(crate) target: Target,
+    pub(crate) target: ImageLocation,
     /// The variables the credentials came from.
     pub(crate) credentials: Option<&'static str>,
     #[serde(skip)]
@@ -29,7 +29,7 @@ pub(crate) struct ImageJob {
     pub(crate) retry: RetryPolicy,
 }
 
-fn target_shown<S: Serializer>(t: &Target, s: S) -> Result<S::Ok, S::Error> {
+fn target_shown<S: Serializer>(t: &ImageLocation, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_str(&t.describe())
 }
 
@@ -44,7 +44,7 @@ impl ImageJob {
 
     /// A registry on another host than loopback (credentials are needed to push there).
     pub(crate) fn remote(&self) -> bool {
-        matches!(&self.target, Target::Registry(r) if !olm_release_http::is_loopback(&r.base))
+        matches!(&self.target, ImageLocation::Remote(r) if !olm_release_http::is_loopback(&r.base))
     }
 }
 

@@ -15,7 +15,7 @@ use super::inputs::PipelineFile;
 use super::urls::{check_url, resolve_path};
 use crate::error::Problem;
 use crate::pipeline::model::{CatalogSpec, OperatorHubSpec, PullRequestSpec};
-use olm_release_oci::Target as ImageRef;
+use olm_release_oci::ImageLocation;
 
 /// The default of `catalog.path` for git targets.
 pub(crate) const DEFAULT_PATH: &str = "catalog";
@@ -81,10 +81,10 @@ pub(crate) struct PullRequestSettings {
 /// `image:…`, resolved.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct ImageTarget {
-    pub(crate) target: ImageRef,
+    pub(crate) target: ImageLocation,
     pub(crate) tag: String,
     /// The base image and its manifest (or index) digest; `None`: unusable (a problem says why).
-    pub(crate) base: Option<(ImageRef, String)>,
+    pub(crate) base: Option<(ImageLocation, String)>,
     pub(crate) insecure: bool,
 }
 
@@ -300,7 +300,7 @@ fn parse_target(
     }
     if let Some(image) = t.strip_prefix("image:") {
         let (target, tag) = image_ref(image, source)?;
-        if let ImageRef::Registry(r) = &target
+        if let ImageLocation::Remote(r) = &target
             && r.base.scheme() == "http"
             && !olm_release_http::is_loopback(&r.base)
             && !insecure
@@ -384,7 +384,7 @@ fn scp_like(url: &str) -> bool {
 }
 
 /// `image:HOST[:PORT]/REPOSITORY:TAG` or `image:oci:PATH:TAG`, without `image:`.
-fn image_ref(text: &str, source: &Path) -> Result<(ImageRef, String), String> {
+fn image_ref(text: &str, source: &Path) -> Result<(ImageLocation, String), String> {
     let (name, tag) = match text.rsplit_once(':') {
         Some((name, tag)) if !tag.contains('/') && !name.is_empty() && name != "oci" => (name, tag),
         _ => {
@@ -394,15 +394,19 @@ fn image_ref(text: &str, source: &Path) -> Result<(ImageRef, String), String> {
         }
     };
     olm_release_oci::check_tag(tag).map_err(|e| e.to_string())?;
-    let target = ImageRef::parse(name).map_err(|e| e.to_string())?;
+    let target = ImageLocation::parse(name).map_err(|e| e.to_string())?;
     Ok(match target {
-        ImageRef::Layout(p) => (ImageRef::Layout(resolve_path(source, &p)), tag.into()),
+        ImageLocation::Layout(p) => (ImageLocation::Layout(resolve_path(source, &p)), tag.into()),
         r => (r, tag.into()),
     })
 }
 
 /// `HOST[:PORT]/REPOSITORY[:TAG]@sha256:…` or `oci:PATH@sha256:…`.
-fn base_image(text: &str, source: &Path, insecure: bool) -> Result<(ImageRef, String), String> {
+fn base_image(
+    text: &str,
+    source: &Path,
+    insecure: bool,
+) -> Result<(ImageLocation, String), String> {
     let Some((name, digest)) = text.rsplit_once('@') else {
         return Err(format!(
             "'{text}' is not pinned by digest; write NAME@sha256:… (skopeo inspect docker://NAME:TAG prints the digest)"
@@ -427,17 +431,17 @@ fn base_image(text: &str, source: &Path, insecure: bool) -> Result<(ImageRef, St
         }
         _ => name,
     };
-    let target = ImageRef::parse(name).map_err(|e| e.to_string())?;
+    let target = ImageLocation::parse(name).map_err(|e| e.to_string())?;
     let target = match target {
-        ImageRef::Layout(p) => ImageRef::Layout(resolve_path(source, &p)),
-        ImageRef::Registry(r) => {
+        ImageLocation::Layout(p) => ImageLocation::Layout(resolve_path(source, &p)),
+        ImageLocation::Remote(r) => {
             if r.base.scheme() == "http" && !olm_release_http::is_loopback(&r.base) && !insecure {
                 return Err(format!(
                     "plain http to {} is refused off loopback; use https, or pass --insecure",
                     r.describe()
                 ));
             }
-            ImageRef::Registry(r)
+            ImageLocation::Remote(r)
         }
     };
     Ok((target, digest.to_string()))
@@ -623,7 +627,7 @@ mod tests {
         };
         assert_eq!(
             (i.target, i.tag.as_str()),
-            (ImageRef::Layout("/src/_out/cat".into()), "v1")
+            (ImageLocation::Layout("/src/_out/cat".into()), "v1")
         );
         assert!(
             parse_target("image:quay.io/acme/catalog", src, out, false)
@@ -652,7 +656,7 @@ mod tests {
             ("quay.io/operator-framework/opm", d.as_str())
         );
         let (r, _) = base_image(&format!("oci:base@{d}"), Path::new("/s"), false).unwrap();
-        assert_eq!(r, ImageRef::Layout("/s/base".into()));
+        assert_eq!(r, ImageLocation::Layout("/s/base".into()));
         assert!(
             base_image(
                 "quay.io/operator-framework/opm:latest",

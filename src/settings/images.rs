@@ -12,7 +12,7 @@ use super::urls::resolve_path;
 use crate::error::Problem;
 use crate::pipeline::model::{BundleImageSpec, CatalogSpec};
 use olm_release_base::secret::Secret;
-use olm_release_oci::{self as oci, Target};
+use olm_release_oci::{self as oci, ImageLocation};
 
 /// The variables holding the image registry's username and password (or token).
 pub(crate) const OCI_USERNAME: &str = "OCI_USERNAME";
@@ -22,7 +22,7 @@ pub(crate) const OCI_PASSWORD: &str = "OCI_PASSWORD";
 #[derive(Debug, Clone)]
 pub(crate) struct BundleImageSettings {
     /// `None` when the target is unusable (a problem says why).
-    pub(crate) target: Option<Target>,
+    pub(crate) target: Option<ImageLocation>,
     /// `None`: the version, as a tag.
     pub(crate) tag: Option<String>,
     /// The name the catalog pins by digest (`None`: unusable, a problem says why).
@@ -38,9 +38,9 @@ pub(crate) fn bundle_image(
     problems: &mut Vec<Problem>,
 ) -> BundleImageSettings {
     let at = file.at(&["bundle_image", "target"]);
-    let target = match Target::parse(&spec.target) {
-        Ok(Target::Layout(p)) => Some(Target::Layout(resolve_path(source, &p))),
-        Ok(Target::Registry(r)) => {
+    let target = match ImageLocation::parse(&spec.target) {
+        Ok(ImageLocation::Layout(p)) => Some(ImageLocation::Layout(resolve_path(source, &p))),
+        Ok(ImageLocation::Remote(r)) => {
             if r.base.scheme() == "http" && !olm_release_http::is_loopback(&r.base) && !insecure {
                 problems.push(Problem::new(
                     at,
@@ -51,7 +51,7 @@ pub(crate) fn bundle_image(
                 ));
                 None
             } else {
-                Some(Target::Registry(r))
+                Some(ImageLocation::Remote(r))
             }
         }
         Err(e) => {
@@ -78,8 +78,8 @@ pub(crate) fn bundle_image(
             None
         }
         (Some(name), _) => Some(name.clone()),
-        (None, Some(Target::Registry(r))) => Some(r.describe()),
-        (None, Some(Target::Layout(_))) => {
+        (None, Some(ImageLocation::Remote(r))) => Some(r.describe()),
+        (None, Some(ImageLocation::Layout(_))) => {
             problems.push(Problem::new(
                 file.at(&["bundle_image", "target"]),
                 "bundle_image.image: an oci: target needs the image name the catalog lists (e.g. image: quay.io/ORG/REPOSITORY)".to_string(),

@@ -8,7 +8,7 @@
 
 use std::path::{Path, PathBuf};
 
-use olm_release_oci::{NoEvents, Store, StoreOptions, Target};
+use olm_release_oci::{ImageLocation, NoEvents, Store, StoreOptions};
 use olm_release_olm::fbc::{self, ReleaseModel};
 use olm_release_olm::{Level, archive};
 
@@ -78,7 +78,7 @@ impl Run<'_> {
 
 async fn tag_at(image: &str, tag: &str) -> Option<String> {
     let store = Store::open(
-        &Target::parse(image).unwrap(),
+        &ImageLocation::parse(image).unwrap(),
         StoreOptions::default(),
         &olm_release_oci::NoEvents,
     )

@@ -14,7 +14,7 @@ use olm_release_base::Class;
 pub enum OciError {
     /// The target or tag is not usable (from the pipeline file).
     #[error("{target}: {why}")]
-    Target {
+    ImageLocation {
         /// The target or tag as given (credentials in a target shown as `****`).
         target: String,
         /// What is wrong with it, and the form expected.
@@ -148,7 +148,7 @@ impl olm_release_base::Classified for OciError {
     /// the stage (exit 1).
     fn class(&self) -> Class {
         match self {
-            OciError::Target { .. }
+            OciError::ImageLocation { .. }
             | OciError::InsecureHttp { .. }
             | OciError::Credentials { .. }
             | OciError::Link { .. } => Class::Input,

@@ -13,7 +13,7 @@
 //!
 //! [`check`] makes the same decision without writing, for `--dry-run`.
 
-use super::{Event, Events, Layout, OciError, RegistryClient, Target};
+use super::{DistributionClient, Event, Events, ImageLocation, Layout, OciError};
 use olm_release_http::HttpOptions;
 use olm_release_http::retry::RetryPolicy;
 use olm_release_olm::bundle_image::{Blob, OciImage};
@@ -53,7 +53,7 @@ impl StoreOptions {
 #[derive(Debug)]
 pub enum Store {
     /// A repository in a registry, reached through its distribution API client.
-    Registry(Box<RegistryClient>),
+    Remote(Box<DistributionClient>),
     /// An OCI image layout folder (`oci:PATH`).
     Layout(Layout),
 }
@@ -107,13 +107,13 @@ impl Store {
     /// plain http to a non-loopback host unless `insecure`, and warns through `events` when
     /// `insecure` lets it through).
     pub fn open(
-        target: &Target,
+        target: &ImageLocation,
         opts: StoreOptions,
         events: &dyn Events,
     ) -> Result<Store, OciError> {
         Ok(match target {
-            Target::Layout(path) => Store::Layout(Layout::new(path)),
-            Target::Registry(r) => Store::Registry(Box::new(RegistryClient::new(
+            ImageLocation::Layout(path) => Store::Layout(Layout::new(path)),
+            ImageLocation::Remote(r) => Store::Remote(Box::new(DistributionClient::new(
                 r.clone(),
                 opts.credentials,
                 opts.insecure,
@@ -127,7 +127,7 @@ impl Store {
     /// `oci:PATH` or `HOST[:PORT]/REPOSITORY`.
     pub fn describe(&self) -> String {
         match self {
-            Store::Registry(c) => c.describe(),
+            Store::Remote(c) => c.describe(),
             Store::Layout(l) => format!("oci:{}", l.root().display()),
         }
     }
@@ -139,7 +139,7 @@ impl Store {
         events: &dyn Events,
     ) -> Result<Option<String>, OciError> {
         match self {
-            Store::Registry(c) => c.manifest_digest(tag, events).await,
+            Store::Remote(c) => c.manifest_digest(tag, events).await,
             Store::Layout(l) => l.resolve(tag),
         }
     }
@@ -149,7 +149,7 @@ impl Store {
     /// registry serves content by digest and is taken at its word.
     pub fn verify(&self, digest: &str) -> Result<(), OciError> {
         match self {
-            Store::Registry(_) => Ok(()),
+            Store::Remote(_) => Ok(()),
             Store::Layout(l) => l.verify(digest),
         }
     }
@@ -161,7 +161,7 @@ impl Store {
         events: &dyn Events,
     ) -> Result<Option<Vec<u8>>, OciError> {
         match self {
-            Store::Registry(c) => Ok(c
+            Store::Remote(c) => Ok(c
                 .get_manifest(digest, events)
                 .await?
                 .map(|m| m.bytes.to_vec())),
@@ -176,7 +176,7 @@ impl Store {
         events: &dyn Events,
     ) -> Result<bool, OciError> {
         let present = match self {
-            Store::Registry(c) => c.has_blob(&blob.digest, events).await?,
+            Store::Remote(c) => c.has_blob(&blob.digest, events).await?,
             Store::Layout(l) => l.has_blob(&blob.digest)?,
         };
         if present {
@@ -186,7 +186,7 @@ impl Store {
             return Ok(false);
         }
         match self {
-            Store::Registry(c) => c.upload_blob(blob, events).await?,
+            Store::Remote(c) => c.upload_blob(blob, events).await?,
             Store::Layout(l) => l.put_blob(blob)?,
         }
         events.event(Event::BlobUploaded {
@@ -203,7 +203,7 @@ impl Store {
         events: &dyn Events,
     ) -> Result<(), OciError> {
         match self {
-            Store::Registry(c) => {
+            Store::Remote(c) => {
                 let reported = c.put_manifest(tag, &image.manifest, events).await?;
                 if let Some(d) = reported.filter(|d| d != image.digest()) {
                     return Err(OciError::ReadBack {

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use olm_release_base::digest::sha256_hex;
 use olm_release_oci::catalog_image::{BaseLimits, build, publish, read_base_within};
-use olm_release_oci::{NoEvents, Store, StoreOptions, Target};
+use olm_release_oci::{ImageLocation, NoEvents, Store, StoreOptions};
 use serde_json::{Value, json};
 
 fn put(layout: &Path, bytes: &[u8]) -> (String, u64) {
@@ -50,7 +50,7 @@ fn base(dir: &Path, layers: usize, edit: impl FnOnce(&mut Value)) -> (Store, Str
         r#"{"schemaVersion":2,"manifests":[]}"#,
     )
     .unwrap();
-    let target = Target::parse(&format!("oci:{}", dir.display())).unwrap();
+    let target = ImageLocation::parse(&format!("oci:{}", dir.display())).unwrap();
     let store = Store::open(&target, StoreOptions::default(), &NoEvents).unwrap();
     (store, digest)
 }
@@ -165,7 +165,8 @@ async fn a_layer_changed_after_the_check_is_not_copied_and_nothing_is_tagged() {
         .join("base/blobs/sha256")
         .join(layer.strip_prefix("sha256:").unwrap());
     std::fs::write(&path, b"other bytes").unwrap();
-    let target = Target::parse(&format!("oci:{}", tmp.path().join("target").display())).unwrap();
+    let target =
+        ImageLocation::parse(&format!("oci:{}", tmp.path().join("target").display())).unwrap();
     let store = Store::open(&target, StoreOptions::default(), &NoEvents).unwrap();
     let zero = std::time::Duration::ZERO;
     let err = publish(&store, &base_store, &image, "latest", None, zero, &NoEvents)

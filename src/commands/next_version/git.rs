@@ -9,14 +9,14 @@ use std::process::Command;
 use super::choose::History;
 use super::error::NextVersionError;
 
-/// A git checkout.
-pub(crate) struct Git {
+/// A git checkout, asked through `git` processes (not `olm_release_git::Git`, the catalog targets' client).
+pub(crate) struct Checkout {
     dir: PathBuf,
 }
 
-impl Git {
+impl Checkout {
     pub(crate) fn new(dir: &Path) -> Self {
-        Git {
+        Checkout {
             dir: dir.to_path_buf(),
         }
     }
@@ -74,7 +74,7 @@ impl Git {
     }
 }
 
-impl History for Git {
+impl History for Checkout {
     fn fork(&mut self, tag: &str) -> Result<Option<String>, NextVersionError> {
         // Exit 1 with no output: no common commit (unrelated histories, or a shallow clone
         // that does not hold it).

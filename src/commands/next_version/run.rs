@@ -6,7 +6,7 @@ use semver::Version;
 
 use super::choose::{self, Found, Line};
 use super::error::NextVersionError;
-use super::git::Git;
+use super::git::Checkout;
 use crate::cli::NextVersionArgs;
 
 /// Prints the alpha version of `args.build`; `ci_branch` is the CI's branch (the default of
@@ -16,7 +16,7 @@ pub(crate) fn run(
     ci_branch: Option<&str>,
     quiet: bool,
 ) -> Result<(), NextVersionError> {
-    let mut git = Git::new(&args.source);
+    let mut git = Checkout::new(&args.source);
     let (version, last, told) = match &args.last {
         Some(tag) => {
             let trimmed = tag.strip_prefix('v').unwrap_or(tag);

@@ -282,12 +282,12 @@ fn insecure_plain_http_is_warned_about_each_run() {
 /// refused on the first attempt (never retried), in words.
 #[tokio::test]
 async fn the_oci_client_refuses_an_untrusted_certificate_once_in_words() {
-    use olm_release_oci::{NoEvents, PushRequest, Store, StoreOptions, Target, push};
+    use olm_release_oci::{ImageLocation, NoEvents, PushRequest, Store, StoreOptions, push};
     let pki = Pki::new();
     let fake = crate::oci::fake::Fake::start();
     let front = TlsFront::start(pki.self_signed_server(), Some(fake.addr));
     let target =
-        Target::parse(&format!("https://127.0.0.1:{}/kubevirt/bundle", front.port)).unwrap();
+        ImageLocation::parse(&format!("https://127.0.0.1:{}/kubevirt/bundle", front.port)).unwrap();
     let store = Store::open(&target, StoreOptions::default(), &olm_release_oci::NoEvents).unwrap();
     let (_, img) = crate::oci::image("0.1.0");
     let req = PushRequest {

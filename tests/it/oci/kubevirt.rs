@@ -4,7 +4,9 @@
 
 use std::process::Command;
 
-use olm_release_oci::{NoEvents, PushOutcome, PushRequest, Store, StoreOptions, Target, push};
+use olm_release_oci::{
+    ImageLocation, NoEvents, PushOutcome, PushRequest, Store, StoreOptions, push,
+};
 use olm_release_olm::bundle_image::{BundleFolder, build_image};
 use olm_release_olm::fbc::migrate;
 
@@ -62,7 +64,7 @@ async fn kubevirt_v0_22_0_as_a_bundle_image() {
     };
     let repository = repo("kubevirt");
     let store = Store::open(
-        &Target::parse(&format!("{registry}/{repository}")).unwrap(),
+        &ImageLocation::parse(&format!("{registry}/{repository}")).unwrap(),
         StoreOptions::default(),
         &olm_release_oci::NoEvents,
     )

@@ -36,7 +36,7 @@ impl Store {
         events: &dyn Events,
     ) -> Result<Option<Bytes>, OciError> {
         let bytes = match self {
-            Store::Registry(c) => c.get_blob(digest, MAX_BLOB, events).await?,
+            Store::Remote(c) => c.get_blob(digest, MAX_BLOB, events).await?,
             Store::Layout(l) => l.get_blob(digest)?.map(Bytes::from),
         };
         Ok(bytes)
@@ -50,7 +50,7 @@ impl Store {
         events: &dyn Events,
     ) -> Result<Option<u64>, OciError> {
         match self {
-            Store::Registry(c) => c.blob_size(digest, events).await,
+            Store::Remote(c) => c.blob_size(digest, events).await,
             Store::Layout(l) => l.blob_size(digest),
         }
     }

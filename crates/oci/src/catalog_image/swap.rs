@@ -78,7 +78,7 @@ pub async fn publish(
     };
     for m in by_digest {
         match store {
-            Store::Registry(c) => {
+            Store::Remote(c) => {
                 c.put_manifest(&m.digest, m, events).await?;
             }
             Store::Layout(l) => l.put_blob(m)?,
@@ -92,7 +92,7 @@ pub async fn publish(
                 });
             }
         }
-        Store::Registry(c) => {
+        Store::Remote(c) => {
             let now = c.manifest_digest(tag, events).await?;
             if now.as_deref() != expected {
                 return Ok(Swapped::Moved { now });
@@ -140,7 +140,7 @@ async fn carry(
         });
         return Ok(Carried::Present);
     }
-    if let (Store::Registry(to), Store::Registry(from)) = (store, base)
+    if let (Store::Remote(to), Store::Remote(from)) = (store, base)
         && to.reference().base == from.reference().base
         && to
             .mount_blob(digest, &from.reference().repository, events)

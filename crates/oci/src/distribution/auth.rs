@@ -8,7 +8,7 @@
 use base64::Engine;
 use reqwest::header::{AUTHORIZATION, GetAll, HeaderValue};
 
-use super::RegistryClient;
+use super::DistributionClient;
 use super::transport::{MAX_SMALL, at, transport};
 use crate::{Event, Events, OciError};
 use olm_release_base::secret::Secret;
@@ -110,7 +110,7 @@ fn params(s: &str) -> Vec<(String, String)> {
     }
 }
 
-impl RegistryClient {
+impl DistributionClient {
     /// Answers a challenge: sets the `Authorization` value the next exchange sends.
     pub(super) async fn authenticate(
         &self,

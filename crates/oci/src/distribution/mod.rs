@@ -20,7 +20,7 @@ use reqwest::Method;
 use reqwest::header::{HeaderMap, LOCATION};
 
 use self::transport::Req;
-use super::{Event, Events, OciError, RegistryRef};
+use super::{Event, Events, OciError, RemoteRepository};
 use olm_release_base::secret::Secret;
 use olm_release_http::HttpOptions;
 use olm_release_http::retry::RetryPolicy;
@@ -33,9 +33,9 @@ pub(crate) const MAX_MANIFEST: u64 = 4 * 1024 * 1024;
 
 /// A client for one repository of one registry.
 #[derive(Debug)]
-pub struct RegistryClient {
+pub struct DistributionClient {
     http: reqwest::Client,
-    reference: RegistryRef,
+    reference: RemoteRepository,
     credentials: Option<Credentials>,
     insecure: bool,
     opts: HttpOptions,
@@ -54,12 +54,12 @@ pub(crate) struct FetchedManifest {
     pub(crate) bytes: Bytes,
 }
 
-impl RegistryClient {
+impl DistributionClient {
     /// A client for `reference`. Plain http is refused unless the host is loopback or
     /// `insecure` is set; allowed off loopback, it is warned about through `events` now, as
     /// the app-registry and GitHub clients do when they are built.
     pub(crate) fn new(
-        reference: RegistryRef,
+        reference: RemoteRepository,
         credentials: Option<Credentials>,
         insecure: bool,
         opts: HttpOptions,
@@ -74,7 +74,7 @@ impl RegistryClient {
                 url: reference.base.to_string(),
             });
         }
-        let client = RegistryClient {
+        let client = DistributionClient {
             http: olm_release_http::client(opts),
             reference,
             credentials,
@@ -106,7 +106,7 @@ impl RegistryClient {
     }
 
     /// The repository this client talks to.
-    pub(crate) fn reference(&self) -> &RegistryRef {
+    pub(crate) fn reference(&self) -> &RemoteRepository {
         &self.reference
     }
 

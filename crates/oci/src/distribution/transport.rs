@@ -9,7 +9,7 @@ use reqwest::header::{
 };
 use reqwest::{Method, Url};
 
-use super::RegistryClient;
+use super::DistributionClient;
 use super::auth::Challenge;
 use crate::{Event, Events, OciError};
 use olm_release_http::retry::Verdict;
@@ -74,7 +74,7 @@ pub(super) fn at(method: &Method, url: &Url) -> String {
     format!("{method} {}", url.path())
 }
 
-impl RegistryClient {
+impl DistributionClient {
     /// Sends `req`, retrying what may be retried.
     pub(super) async fn send(&self, req: Req<'_>, events: &dyn Events) -> Result<Answer, OciError> {
         let at = at(&req.method, &req.url);

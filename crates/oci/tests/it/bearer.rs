@@ -4,15 +4,15 @@
 use olm_release_base::secret::Secret;
 use olm_release_http::retry::RetryPolicy;
 use olm_release_oci::{
-    Credentials, Event, NoEvents, OciError, PushOutcome, PushRequest, Store, StoreOptions, Target,
-    push,
+    Credentials, Event, ImageLocation, NoEvents, OciError, PushOutcome, PushRequest, Store,
+    StoreOptions, push,
 };
 
 use super::fake::{Fake, PASSWORD, TOKEN, USER};
 use super::{Recorder, image};
 
 fn store(fake: &Fake, repository: &str, password: Option<&str>) -> Store {
-    let target = Target::parse(&fake.target(repository)).unwrap();
+    let target = ImageLocation::parse(&fake.target(repository)).unwrap();
     Store::open(
         &target,
         StoreOptions::default()
@@ -251,7 +251,7 @@ async fn an_upload_location_on_another_host_is_refused() {
 #[tokio::test]
 async fn a_hanging_registry_holds_the_client_no_longer_than_the_retry_budget() {
     let port = crate::support::hanging_port();
-    let target = Target::parse(&format!("127.0.0.1:{port}/acme/bundle")).unwrap();
+    let target = ImageLocation::parse(&format!("127.0.0.1:{port}/acme/bundle")).unwrap();
     let s = Store::open(
         &target,
         StoreOptions::default().with_retry(RetryPolicy {

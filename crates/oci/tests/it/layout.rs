@@ -3,13 +3,13 @@
 use std::process::Command;
 
 use olm_release_oci::{
-    NoEvents, OciError, PushOutcome, PushRequest, Store, StoreOptions, Target, push,
+    ImageLocation, NoEvents, OciError, PushOutcome, PushRequest, Store, StoreOptions, push,
 };
 
 use super::{folder_files, image, run, umoci_unpack};
 
 fn open(path: &std::path::Path) -> Store {
-    let target = Target::parse(&format!("oci:{}", path.display())).unwrap();
+    let target = ImageLocation::parse(&format!("oci:{}", path.display())).unwrap();
     Store::open(&target, StoreOptions::default(), &olm_release_oci::NoEvents).unwrap()
 }
 

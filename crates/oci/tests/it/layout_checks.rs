@@ -9,13 +9,13 @@
 use std::path::{Path, PathBuf};
 
 use olm_release_oci::{
-    NoEvents, OciError, PushOutcome, PushRequest, Store, StoreOptions, Target, push,
+    ImageLocation, NoEvents, OciError, PushOutcome, PushRequest, Store, StoreOptions, push,
 };
 
 use super::image;
 
 fn open(path: &Path) -> Store {
-    let target = Target::parse(&format!("oci:{}", path.display())).unwrap();
+    let target = ImageLocation::parse(&format!("oci:{}", path.display())).unwrap();
     Store::open(&target, StoreOptions::default(), &NoEvents).unwrap()
 }
 

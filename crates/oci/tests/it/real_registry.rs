@@ -6,15 +6,15 @@ use std::process::Command;
 
 use olm_release_base::secret::Secret;
 use olm_release_oci::{
-    Credentials, Decision, Event, NoEvents, OciError, PushOutcome, PushRequest, Store,
-    StoreOptions, Target, check, push,
+    Credentials, Decision, Event, ImageLocation, NoEvents, OciError, PushOutcome, PushRequest,
+    Store, StoreOptions, check, push,
 };
 
 use super::{Recorder, folder_files, image, repo, run, umoci_unpack};
 use crate::support::peer;
 
 fn open(registry: &str, repository: &str, credentials: Option<Credentials>) -> Store {
-    let target = Target::parse(&format!("{registry}/{repository}")).unwrap();
+    let target = ImageLocation::parse(&format!("{registry}/{repository}")).unwrap();
     Store::open(
         &target,
         StoreOptions::default().with_credentials(credentials),

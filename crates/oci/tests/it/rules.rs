@@ -5,17 +5,17 @@ use olm_release_base::Classified as _;
 use olm_release_base::secret::Secret;
 use olm_release_oci::distribution::Challenge;
 use olm_release_oci::{
-    Credentials, Event, NoEvents, OciError, PushRequest, Store, StoreOptions, Target, check_tag,
-    push,
+    Credentials, Event, ImageLocation, NoEvents, OciError, PushRequest, Store, StoreOptions,
+    check_tag, push,
 };
 
 use super::fake::{Fake, PASSWORD, USER};
 use super::image;
 
 fn base(t: &str) -> String {
-    match Target::parse(t).unwrap() {
-        Target::Registry(r) => format!("{} {}", r.base, r.repository),
-        Target::Layout(p) => format!("layout {}", p.display()),
+    match ImageLocation::parse(t).unwrap() {
+        ImageLocation::Remote(r) => format!("{} {}", r.base, r.repository),
+        ImageLocation::Layout(p) => format!("layout {}", p.display()),
     }
 }
 
@@ -40,7 +40,9 @@ fn targets_parse_with_the_scheme_rules() {
         base("http://registry.lan:5000/x"),
         "http://registry.lan:5000/ x"
     );
-    let Target::Registry(r) = Target::parse("quay.io/kubevirt/kubevirt-bundle").unwrap() else {
+    let ImageLocation::Remote(r) =
+        ImageLocation::parse("quay.io/kubevirt/kubevirt-bundle").unwrap()
+    else {
         unreachable!()
     };
     assert_eq!(
@@ -55,11 +57,11 @@ fn targets_parse_with_the_scheme_rules() {
         ("quay.io", "HOST[:PORT]/REPOSITORY"),
         ("ftp://quay.io/x", "unknown scheme"),
     ] {
-        let e = Target::parse(bad).unwrap_err();
+        let e = ImageLocation::parse(bad).unwrap_err();
         assert!(e.to_string().contains(why), "{bad}: {e}");
         assert_eq!(e.class(), Class::Input);
     }
-    let e = Target::parse("https://robot:hunter2-secret@quay.io/x").unwrap_err();
+    let e = ImageLocation::parse("https://robot:hunter2-secret@quay.io/x").unwrap_err();
     assert!(e.to_string().contains("must not hold credentials"), "{e}");
     assert!(!e.to_string().contains("hunter2"), "{e}");
 }
@@ -102,7 +104,7 @@ impl Warnings {
 #[test]
 fn plain_http_is_refused_off_loopback_unless_insecure_and_then_warned_about() {
     let warnings = Warnings::default();
-    let t = Target::parse("http://registry.example:5000/kubevirt/bundle").unwrap();
+    let t = ImageLocation::parse("http://registry.example:5000/kubevirt/bundle").unwrap();
     let e = Store::open(&t, StoreOptions::default(), &warnings).unwrap_err();
     assert!(matches!(e, OciError::InsecureHttp { .. }), "{e}");
     assert_eq!(e.class(), Class::Input);
@@ -124,7 +126,7 @@ fn plain_http_is_refused_off_loopback_unless_insecure_and_then_warned_about() {
     ] {
         for insecure in [false, true] {
             let opts = StoreOptions::default().with_insecure(insecure);
-            Store::open(&Target::parse(ok).unwrap(), opts, &warnings).unwrap();
+            Store::open(&ImageLocation::parse(ok).unwrap(), opts, &warnings).unwrap();
             assert!(warnings.taken().is_empty(), "{ok}");
         }
     }
@@ -136,7 +138,7 @@ fn plain_http_is_refused_off_loopback_unless_insecure_and_then_warned_about() {
 async fn an_insecure_plain_http_token_realm_is_warned_about_before_the_credentials_go() {
     let fake = Fake::start();
     fake.state.lock().unwrap().realm = Some("http://auth.invalid/token".into());
-    let t = Target::parse(&fake.target("kubevirt/bundle")).unwrap();
+    let t = ImageLocation::parse(&fake.target("kubevirt/bundle")).unwrap();
     let warnings = Warnings::default();
     let opts = StoreOptions::default()
         .with_insecure(true)
@@ -170,7 +172,7 @@ async fn an_insecure_plain_http_token_realm_is_warned_about_before_the_credentia
 async fn a_plain_http_token_realm_off_loopback_gets_no_credentials() {
     let fake = Fake::start();
     fake.state.lock().unwrap().realm = Some("http://auth.example/token".into());
-    let t = Target::parse(&fake.target("kubevirt/bundle")).unwrap();
+    let t = ImageLocation::parse(&fake.target("kubevirt/bundle")).unwrap();
     let s = Store::open(
         &t,
         StoreOptions::default().with_credentials(Some(Credentials {

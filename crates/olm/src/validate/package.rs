@@ -147,7 +147,7 @@ pub fn check(bundle: &Bundle, file: &str, sink: &mut Sink) {
             let except: &[Tool] = if p.channels.len() > 1 {
                 &[]
             } else {
-                &[Tool::Registry]
+                &[Tool::OperatorRegistry]
             };
             sink.add_except(&rules::DEFAULT_CHANNEL, except, &at, "defaultChannel", msg);
         }

@@ -195,9 +195,9 @@ fn walk(t: &T, v: &Value, path: &str, at: &At, sink: &mut Sink) {
         // loader of a package tree keeps the spec as raw JSON.
         let except: &[Tool] = match (COURIER_LISTS.contains(&path), sink.nested) {
             (true, false) => &[],
-            (true, true) => &[Tool::Registry],
+            (true, true) => &[Tool::OperatorRegistry],
             (false, false) => &[Tool::Courier],
-            (false, true) => &[Tool::Courier, Tool::Registry],
+            (false, true) => &[Tool::Courier, Tool::OperatorRegistry],
         };
         sink.add_except(&rules::FIELD_TYPE, except, at, path, msg);
         return;

@@ -47,7 +47,7 @@ pub(super) fn fields(c: &Crd, sink: &mut Sink) {
         );
         sink.add_except(
             &rules::CRD_FIELDS,
-            &[Tool::Courier, Tool::Registry],
+            &[Tool::Courier, Tool::OperatorRegistry],
             &at,
             "metadata.name",
             msg,

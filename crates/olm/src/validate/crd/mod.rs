@@ -198,7 +198,7 @@ pub fn check(unit: &Unit, sink: &mut Sink) {
                     c.version.unwrap_or("")
                 );
                 let except: &[Tool] = if c.defines(owned_v) {
-                    &[Tool::Registry, Tool::Api]
+                    &[Tool::OperatorRegistry, Tool::Api]
                 } else {
                     &[]
                 };

@@ -22,7 +22,7 @@ pub(super) fn check_nested(bundles: &[String], sink: &mut Sink) {
         "move each version's manifests up into its version folder (e.g. {}/), or publish them as bundle images",
         example.split('/').next().unwrap_or(example)
     );
-    let except = [Tool::Registry, Tool::Api];
+    let except = [Tool::OperatorRegistry, Tool::Api];
     let at = At::new("(bundle)", "(tree)");
     sink.add_except_fix(&rules::BUNDLE_CSV, &except, &at, "", msg, fix);
 }

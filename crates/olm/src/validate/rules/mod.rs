@@ -38,7 +38,7 @@ pub(crate) enum Tool {
     /// `operator-courier verify --ui_validate_io` 2.1.11.
     CourierUi,
     /// operator-registry's loaders as app-registry catalogs ran them (directory and ConfigMap).
-    Registry,
+    OperatorRegistry,
     /// operator-framework/api's default validators (bundle, CSV, CRD, package, objects) and its
     /// good-practice and deprecated-API validators (warnings).
     Api,
@@ -60,7 +60,7 @@ impl Tool {
         match self {
             Tool::Courier => "courier",
             Tool::CourierUi => "courier-ui",
-            Tool::Registry => "registry",
+            Tool::OperatorRegistry => "registry",
             Tool::Api => "api",
             Tool::ApiHub => "api-operatorhub",
             Tool::Opm => "opm",
@@ -73,7 +73,7 @@ impl Tool {
     pub(crate) const ALL: [Tool; 8] = [
         Tool::Courier,
         Tool::CourierUi,
-        Tool::Registry,
+        Tool::OperatorRegistry,
         Tool::Api,
         Tool::ApiHub,
         Tool::Opm,
@@ -85,11 +85,13 @@ impl Tool {
 /// The tools a profile follows under these options.
 pub(crate) fn tools(opts: &Options) -> &'static [Tool] {
     match (opts.profile, opts.operatorhub) {
-        (Profile::Appregistry2019, false) => &[Tool::Courier, Tool::Registry, Tool::ApiServer],
+        (Profile::Appregistry2019, false) => {
+            &[Tool::Courier, Tool::OperatorRegistry, Tool::ApiServer]
+        }
         (Profile::Appregistry2019, true) => &[
             Tool::Courier,
             Tool::CourierUi,
-            Tool::Registry,
+            Tool::OperatorRegistry,
             Tool::ApiServer,
         ],
         (Profile::Modern, false) => &[Tool::Api, Tool::Opm, Tool::ApiServer],
@@ -209,7 +211,7 @@ impl Rule {
         match tool {
             Tool::Courier => self.courier,
             Tool::CourierUi => self.courier_ui,
-            Tool::Registry => self.registry,
+            Tool::OperatorRegistry => self.registry,
             Tool::Api => self.api,
             Tool::ApiHub => self.api_hub,
             Tool::Opm => self.opm,

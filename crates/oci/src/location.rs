@@ -10,27 +10,27 @@ use crate::error::OciError;
 
 /// Where images go.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Target {
+pub enum ImageLocation {
     /// An OCI image layout folder: `oci:PATH`.
     Layout(PathBuf),
     /// A repository in a registry.
-    Registry(RegistryRef),
+    Remote(RemoteRepository),
 }
 
 /// A repository in a registry: `base` is `scheme://host[:port]`.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RegistryRef {
+pub struct RemoteRepository {
     /// `scheme://host[:port]/`: https, or http for a loopback host or an explicit `http://`.
     pub base: Url,
     /// The repository's path in the registry, such as `kubevirt/kubevirt-bundle`.
     pub repository: String,
 }
 
-impl Target {
+impl ImageLocation {
     /// Parses `oci:PATH` or `[scheme://]HOST[:PORT]/REPOSITORY` (no tag: the tag is given per
     /// push).
-    pub fn parse(text: &str) -> Result<Target, OciError> {
-        let bad = |why: &str| OciError::Target {
+    pub fn parse(text: &str) -> Result<ImageLocation, OciError> {
+        let bad = |why: &str| OciError::ImageLocation {
             target: without_userinfo(text),
             why: why.to_string(),
         };
@@ -38,7 +38,7 @@ impl Target {
             if path.is_empty() {
                 return Err(bad("oci: needs a folder, e.g. oci:_out/oci"));
             }
-            return Ok(Target::Layout(PathBuf::from(path)));
+            return Ok(ImageLocation::Layout(PathBuf::from(path)));
         }
         let (scheme, rest) = match text.split_once("://") {
             Some(("http", r)) => (Some("http"), r),
@@ -74,7 +74,7 @@ impl Target {
                 "the target must not hold credentials; give them to olm-release separately",
             ));
         }
-        Ok(Target::Registry(RegistryRef {
+        Ok(ImageLocation::Remote(RemoteRepository {
             base,
             repository: repository.to_string(),
         }))
@@ -83,13 +83,13 @@ impl Target {
     /// How the target reads in messages: `oci:PATH` or `HOST[:PORT]/REPOSITORY`.
     pub fn describe(&self) -> String {
         match self {
-            Target::Layout(p) => format!("oci:{}", p.display()),
-            Target::Registry(r) => r.describe(),
+            ImageLocation::Layout(p) => format!("oci:{}", p.display()),
+            ImageLocation::Remote(r) => r.describe(),
         }
     }
 }
 
-impl RegistryRef {
+impl RemoteRepository {
     /// `HOST[:PORT]/REPOSITORY`.
     pub fn describe(&self) -> String {
         let host = self.base.host_str().unwrap_or_default();
@@ -158,7 +158,7 @@ pub fn check_tag(tag: &str) -> Result<(), OciError> {
     if ok {
         Ok(())
     } else {
-        Err(OciError::Target {
+        Err(OciError::ImageLocation {
             target: tag.to_string(),
             why: "not a valid image tag (letters, digits, '_', '.', '-', at most 128, not starting with '.' or '-'; '+' is not allowed)".into(),
         })
