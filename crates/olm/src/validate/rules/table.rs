@@ -74,9 +74,11 @@ pub fn table_text() -> String {
         None => "-",
     };
     let mut out = String::new();
+    // The rule column is as wide as the longest rule id, so every row lines up.
+    let w = ALL.iter().map(|r| r.id.len()).max().unwrap_or(0).max(4);
     let _ = writeln!(
         out,
-        "{:<26} {:>4} {:>4} {:>4} {:>4} {:>4}  enforced by (E error, W warning)",
+        "{:<w$} {:>4} {:>4} {:>4} {:>4} {:>4}  enforced by (E error, W warning)",
         "rule", "2019", "+hub", "mod", "+hub", "v1"
     );
     for r in ALL {
@@ -107,7 +109,7 @@ pub fn table_text() -> String {
         };
         let _ = writeln!(
             out,
-            "{:<26} {:>4} {:>4} {:>4} {:>4} {:>4}  {by}",
+            "{:<w$} {:>4} {:>4} {:>4} {:>4} {:>4}  {by}",
             r.id, levels[0], levels[1], levels[2], levels[3], levels[4]
         );
     }
