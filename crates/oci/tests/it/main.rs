@@ -5,6 +5,7 @@
 //! (crates/olm/tests/it/bundle_image/sample.rs, included). Shared helpers come from
 //! `olm_release_testsupport`, reached as `support` like the application's tests do.
 
+mod base_checks;
 mod bearer;
 pub mod fake;
 mod layout;

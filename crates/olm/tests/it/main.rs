@@ -6,7 +6,9 @@
 use olm_release_testsupport as support;
 
 mod bundle_image;
+mod catalog_links;
 mod fbc;
 mod fuzz;
 mod hostile;
+mod install;
 mod verify;
