@@ -1,6 +1,6 @@
 //! What the integration tests of every crate in the workspace share, so that a library crate's
 //! tests (`crates/*/tests`) and the application's (`tests/`) find the same fixtures and peers
-//! the same way: the repository root and `../shared` beside it ([`root`], [`shared`]), the
+//! the same way: the repository root and the `shared` reference folder beside it ([`root`], [`shared`]), the
 //! peers `scripts/test.sh` starts ([`peer`]), file trees ([`copy_dir`], [`list_files`],
 //! [`file_contents`]), servers on loopback ports ([`serve_on_loopback`], [`hanging_port`]), and
 //! external tools run to read results back ([`run`], [`umoci_unpack`]), and the case counts and

@@ -1,5 +1,6 @@
 //! Where a test finds its inputs: the repository root (whose `fixtures/` every crate's tests
-//! read), `../shared` beside the clone, and the peers `scripts/test.sh` starts, whose URLs come
+//! read), the `shared` reference folder beside the clone (KubeVirt's real inputs, upstream test
+//! suites), and the peers `scripts/test.sh` starts, whose URLs come
 //! in environment variables. Without `CI=true` a missing one makes the test skip and say why;
 //! under `CI=true` it fails the test.
 
@@ -14,17 +15,22 @@ pub fn root() -> PathBuf {
         .to_path_buf()
 }
 
-/// `../shared` beside the project, if present. Under `CI=true` it must be there; elsewhere a
+/// The `shared` reference folder beside the project (a sibling of the repository), if present. Under `CI=true` it must be there; elsewhere a
 /// test that needs it skips and says why.
 pub fn shared() -> Option<PathBuf> {
-    let dir = root().join("../shared");
+    let dir = root()
+        .parent()
+        .expect("the repository has a parent folder")
+        .join("shared");
     if dir.join("kubevirt").is_dir() {
         return Some(dir.canonicalize().unwrap());
     }
     if std::env::var("CI").as_deref() == Ok("true") {
-        panic!("CI=true but ../shared (KubeVirt's inputs) is missing beside the project");
+        panic!("CI=true but the shared folder (KubeVirt's inputs) is missing beside the project");
     }
-    eprintln!("skipping: ../shared is not beside this clone (KubeVirt's real inputs live there)");
+    eprintln!(
+        "skipping: the shared folder is not beside this clone (KubeVirt's real inputs live there)"
+    );
     None
 }
 

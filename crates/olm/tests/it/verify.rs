@@ -1,5 +1,5 @@
 //! Validation (`olm::validate`) against the corpus (fixtures/verify), against operator-courier
-//! 2.1.11 (`scripts/peers/courier.sh`) and operator-framework's own suites (`../shared`): the
+//! 2.1.11 (`scripts/peers/courier.sh`) and operator-framework's own suites (the `shared` reference folder beside the clone): the
 //! rules, package-manifest trees, the reproducible tarball and the upgrade graph. The `verify`
 //! command and stage, which run these through the binary, are the application's tests
 //! (tests/it/verify).
