@@ -20,6 +20,7 @@ mod ci;
 mod detect;
 mod error;
 mod found;
+mod generate_bundle;
 mod images;
 mod kustomize;
 mod messages;
@@ -38,6 +39,7 @@ mod vars;
 mod write;
 
 pub use error::InitError;
+pub use generate_bundle::{GeneratedBundle, generate_bundle};
 pub use outcome::{Fate, FileFate, Outcome};
 pub use request::{CiService, InstallerPin, Request};
 
