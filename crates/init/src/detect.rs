@@ -20,6 +20,7 @@ use std::path::Path;
 use super::bundles::{self, BundleDir};
 use super::error::InitError;
 use super::found::{Found, Layout};
+use super::make_bundle;
 use super::parts;
 use super::plain;
 use super::scan::{Scan, YamlFile};
@@ -111,6 +112,15 @@ fn describe(b: &BundleDir) -> String {
 }
 
 fn read_plain(scan: &Scan, ask: &Ask) -> Result<Found, InitError> {
+    let mut unbuilt = None;
+    if plain::is_kubebuilder(scan)
+        && let Some(target) = make_bundle::target(scan, ask.source)
+    {
+        match make_bundle::read(ask.source, &target) {
+            Ok(found) => return Ok(found),
+            Err(why) => unbuilt = Some((target.dir, why)),
+        }
+    }
     let mut built = None;
     let (layout, files): (Layout, Vec<&YamlFile>) = if plain::is_kubebuilder(scan) {
         let (layout, file) = plain::kubebuilder(scan, ask.source);
@@ -180,8 +190,13 @@ fn read_plain(scan: &Scan, ask: &Ask) -> Result<Found, InitError> {
             super::kustomize::command("config/default"),
             plain::BUILT
         )),
-        Some(b) => found.built = Some((b.rel.clone(), b.text.clone())),
+        Some(b) => found.built = vec![(b.rel.clone(), b.text.clone())],
         None => {}
+    }
+    if let Some((dir, why)) = unbuilt {
+        found.todo.push(format!(
+            "{why}: `make bundle` builds {dir} (webhooks, the CSV base, the objects operator-sdk generate bundle writes), and init read config/ without it; install kustomize (or kubectl) and run init again"
+        ));
     }
     Ok(found)
 }

@@ -23,6 +23,8 @@ mod found;
 mod generate_bundle;
 mod images;
 mod kustomize;
+mod make_bundle;
+mod makefile;
 mod messages;
 mod operators;
 mod outcome;
@@ -37,9 +39,11 @@ mod starter;
 mod templates;
 mod vars;
 mod write;
+mod written;
 
 pub use error::InitError;
 pub use generate_bundle::{GeneratedBundle, generate_bundle};
+pub use make_bundle::{StaleSnapshot, check_kustomize_snapshot};
 pub use outcome::{Fate, FileFate, Outcome};
 pub use request::{CiService, InstallerPin, Request};
 

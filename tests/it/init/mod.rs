@@ -99,6 +99,7 @@ fn init_on_the_sample_operator_writes_one_pipeline_whose_variants_run() {
         [
             ".github/workflows/olm-release.yml",
             ".travis.yml",
+            "pipelines/.olm-release-init.sha256",
             "pipelines/release.yaml",
         ]
         .map(String::from),
@@ -107,7 +108,7 @@ fn init_on_the_sample_operator_writes_one_pipeline_whose_variants_run() {
     assert_eq!(
         list_files(r),
         expected,
-        "one pipeline and two CI files were added"
+        "one pipeline, two CI files and the record of what init wrote were added"
     );
 
     let release = std::fs::read_to_string(r.join("pipelines/release.yaml")).unwrap();
