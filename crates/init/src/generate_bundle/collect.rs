@@ -7,7 +7,7 @@
 
 use serde_yaml_ng::Value;
 
-use super::{seq, str_at};
+use super::paths::{seq, str_at};
 
 /// The documents by kind.
 #[derive(Debug, Default, Clone)]

@@ -12,8 +12,17 @@ use std::collections::BTreeMap;
 use serde_yaml_ng::{Mapping, Value};
 
 use super::collect::Collected;
+use super::paths::{at, entry, seq, set, str_at};
 use super::rbac;
-use super::{Ask, at, entry, seq, set, str_at};
+
+/// What the generation is asked: the operator's name (the CSV base whose name starts with
+/// `NAME.` is taken; default: the first CSV's name before `.v`) and the version (default: the
+/// base's).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Ask<'a> {
+    pub operator: Option<&'a str>,
+    pub version: Option<&'a str>,
+}
 
 /// The CSV base and the operator's name: the CSV whose name starts with `OPERATOR.`, else the
 /// first; a new one when the build holds none.

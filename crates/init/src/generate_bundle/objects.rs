@@ -12,7 +12,8 @@ use olm_release_olm::bundle_image::folder::SUPPORTED_KINDS;
 use serde_yaml_ng::Value;
 
 use super::collect::Collected;
-use super::{rbac, seq, str_at};
+use super::paths::{seq, str_at};
+use super::rbac;
 
 /// The objects with their file names, and notes on what was left out.
 pub(super) fn objects(c: &Collected) -> (Vec<(String, Value)>, Vec<String>) {

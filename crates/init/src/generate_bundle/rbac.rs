@@ -10,7 +10,7 @@ use std::collections::BTreeSet;
 use serde_yaml_ng::Value;
 
 use super::collect::Collected;
-use super::{seq, str_at};
+use super::paths::{seq, str_at};
 
 /// The service account Kubernetes runs a pod as when it names none.
 pub(super) const DEFAULT_SA: &str = "default";

@@ -4,7 +4,8 @@
 
 use serde_yaml_ng::Value;
 
-use super::{GeneratedBundle, generate_bundle, seq, str_at};
+use super::paths::{seq, str_at};
+use super::{GeneratedBundle, generate_bundle};
 
 const BUILT: &str = include_str!("../../../../fixtures/make-bundle/built.yaml");
 

@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 use serde_yaml_ng::{Mapping, Value};
 
 use super::collect::Collected;
-use super::{at, seq, str_at};
+use super::paths::{at, seq, str_at};
 
 /// The definitions of every webhook the build holds.
 pub(super) fn definitions(c: &Collected) -> Vec<Value> {
