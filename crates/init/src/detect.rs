@@ -8,6 +8,9 @@
 //!   (`bundle/manifests` + `bundle/metadata/annotations.yaml`) or the newest version folder of
 //!   an operator-sdk `deploy/olm-catalog/<package>/` tree; its files are included as they are,
 //!   its CSV keeps its deployments and permissions;
+//! - **make bundle** ([`super::make_bundle`]): a kubebuilder / operator-sdk `config/` tree whose
+//!   `make bundle` builds a kustomization (`config/manifests`): built, and generated as
+//!   `operator-sdk generate bundle` does into a snapshot whose CSV is complete;
 //! - **kubebuilder** ([`super::plain`]): a `config/` tree, its objects built by kustomize;
 //! - **plain** ([`super::plain`]): Kubernetes manifests (CRDs, Deployments, RBAC), with or
 //!   without a CSV; `init` writes a CSV around the chosen operator's parts.

@@ -160,21 +160,33 @@ fn deployment(file: &str, d: &Value) -> Deployment {
     }
 }
 
-/// The images a release sets, by container: those whose tag holds a version follow the
-/// release's; a container running the image the Makefile replaces (`kustomize edit set image
-/// controller=$(IMG)`) gets the Makefile's image.
+/// The images a release sets, by container: the container running the image the Makefile sets
+/// (`kustomize edit set image controller=$(IMG)`: still `controller`, or the image a previous
+/// `make bundle` wrote into the kustomization) gets the Makefile's image, and no other (a
+/// kube-rbac-proxy sidecar keeps its own); without one, images whose tag holds a version follow
+/// the release's.
 fn images(d: Option<&Deployment>, target: &BundleTarget) -> Vec<(String, String)> {
     let Some(d) = d else { return Vec::new() };
-    let mut out = super::images::follow_version(&d.containers, None);
-    if let Some((name, image)) = &target.image {
-        for (container, current) in &d.containers {
-            let repo = current.split([':', '@']).next().unwrap_or("");
-            if repo == name && !out.iter().any(|(c, _)| c == container) {
-                out.push((container.clone(), image.clone()));
-            }
+    let repo_of = |image: &str| {
+        let name = image.split('@').next().unwrap_or(image);
+        match name.rsplit_once(':') {
+            Some((repo, tag)) if !tag.contains('/') => repo.to_string(),
+            _ => name.to_string(),
         }
+    };
+    match &target.image {
+        Some((name, image)) => d
+            .containers
+            .iter()
+            .filter(|(_, current)| {
+                let repo = repo_of(current);
+                repo == *name || repo == repo_of(image)
+            })
+            .take(1)
+            .map(|(container, _)| (container.clone(), image.clone()))
+            .collect(),
+        None => super::images::follow_version(&d.containers, None),
     }
-    out
 }
 
 /// Why a release stops: the snapshot differs from what the kustomization builds now.

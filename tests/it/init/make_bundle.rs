@@ -81,6 +81,11 @@ fn the_release_carries_what_make_bundle_builds() {
         dep["spec"]["template"]["spec"]["containers"][0]["image"].as_str(),
         Some("quay.io/example/guestbook:v0.1.0")
     );
+    assert_eq!(
+        dep["spec"]["template"]["spec"]["containers"][1]["image"].as_str(),
+        Some("gcr.io/kubebuilder/kube-rbac-proxy:v0.13.1"),
+        "a sidecar keeps its own image"
+    );
     assert!(
         dep["spec"]["template"]["spec"]
             .get("volumes")
