@@ -190,11 +190,17 @@ fn read_plain(scan: &Scan, ask: &Ask) -> Result<Found, InitError> {
         Some(b) if b.rel.is_empty() => found.todo.push(format!(
             "{}: the Deployment and RBAC are config/'s bases as written, without config/default's patches and name prefix; install kustomize (or kubectl) and run init again, or run `{} > {}` and run init again",
             b.text,
-            super::kustomize::command("config/default"),
+            super::kustomize::command(plain::DEFAULT_DIR),
             plain::BUILT
         )),
         Some(b) => found.built = vec![(b.rel.clone(), b.text.clone())],
         None => {}
+    }
+    if let Layout::Kubebuilder {
+        built: Some(rel), ..
+    } = &layout
+    {
+        found.kustomize = Some((plain::DEFAULT_DIR.into(), rel.clone()));
     }
     if let Some((dir, why)) = unbuilt {
         found.todo.push(format!(

@@ -223,8 +223,9 @@ impl std::fmt::Display for StaleSnapshot {
 
 impl std::error::Error for StaleSnapshot {}
 
-/// Checks the snapshot `snapshot` (a folder of the repository `source`) against a fresh build
-/// of the kustomization `dir`, as data (comments and layout aside).
+/// Checks the snapshot `snapshot` of the repository `source` against a fresh build of the
+/// kustomization `dir`, as data (comments and layout aside): a folder is what
+/// `operator-sdk generate bundle` makes of the build, a `.yaml` file the build itself.
 pub fn check_kustomize_snapshot(
     source: &Path,
     dir: &str,
@@ -236,6 +237,15 @@ pub fn check_kustomize_snapshot(
         files,
         unbuilt,
     };
+    if snapshot.ends_with(".yaml") {
+        // A file: kustomize's output as it is (a kubebuilder project's config/default).
+        let built = kustomize::build(source, dir).map_err(|why| stale(Vec::new(), Some(why)))?;
+        let old = std::fs::read_to_string(source.join(snapshot)).unwrap_or_default();
+        return match parse(&old) == parse(&built) {
+            true => Ok(()),
+            false => Err(stale(vec![snapshot.into()], None)),
+        };
+    }
     let (fresh, _) =
         snapshot_at(source, dir, snapshot).map_err(|why| stale(Vec::new(), Some(why)))?;
     let mut differ = Vec::new();
