@@ -45,6 +45,7 @@ pub mod parse;
 pub mod properties;
 pub mod release_model;
 pub mod rewrite;
+pub mod swap;
 pub mod template;
 pub mod validate;
 pub mod write;
