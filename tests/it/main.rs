@@ -53,6 +53,7 @@ mod problems;
 mod publish;
 mod pulls;
 mod pulls_fake;
+mod pulls_links;
 mod quay_fake;
 mod race;
 mod render;
