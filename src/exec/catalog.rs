@@ -113,7 +113,8 @@ pub(crate) async fn run(
             retry: Retry::Reapply,
             snap: None,
         } => {
-            let kept = snap.store.advance()?.then_some(snap);
+            // A checkout that cannot be moved is read again instead: as safe, only slower.
+            let kept = snap.store.advance().unwrap_or(false).then_some(snap);
             Ok(Outcome::Moved {
                 reason,
                 retry: Retry::Reapply,
