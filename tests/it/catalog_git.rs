@@ -190,7 +190,7 @@ fn a_git_target_is_read_by_fetch_previous_committed_pushed_and_a_rerun_commits_n
 /// A `git` on PATH that, at the first push it sees, first runs `$OLM_TEST_OTHER_JOB` (another
 /// job publishing to the same branch), then the real git: the branch moves between this job's
 /// read and its push, deterministically.
-fn racing_git(dir: &Path, real_git: &str) -> PathBuf {
+pub(crate) fn racing_git(dir: &Path, real_git: &str) -> PathBuf {
     let bin = dir.join("bin");
     std::fs::create_dir_all(&bin).unwrap();
     let script = format!(

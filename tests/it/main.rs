@@ -14,6 +14,7 @@ mod catalog_entries;
 mod catalog_git;
 mod catalog_git_budget;
 mod catalog_git_env;
+mod catalog_git_reapply;
 mod catalog_image;
 mod catalog_inputs;
 mod catalog_links;

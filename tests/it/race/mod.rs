@@ -10,7 +10,7 @@
 
 mod branches;
 mod catalog;
-mod packages;
+pub(crate) mod packages;
 
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};

@@ -46,7 +46,7 @@ struct Figures {
 }
 
 /// A work folder whose pipeline publishes package `pkg` to the branch main of `url`.
-fn package_work(pkg: &str, url: &str) -> (Work, String) {
+pub(crate) fn package_work(pkg: &str, url: &str) -> (Work, String) {
     let work = Work::sample();
     let bundle = work.path().join("fixtures/sample-operator/olm/bundle");
     for name in [
