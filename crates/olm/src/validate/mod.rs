@@ -12,6 +12,7 @@
 //! string checks are hand-written in [`text`] (no regular expressions to compile per CSV).
 
 mod checks;
+mod conversion;
 pub mod crd;
 pub mod csv;
 mod deployment;
