@@ -106,8 +106,10 @@ fn structural(v: &Value) -> Value {
                     if k.as_str() == Some("properties")
                         && let Value::Mapping(props) = v
                     {
-                        let kept: Mapping =
-                            props.iter().map(|(p, s)| (p.clone(), structural(s))).collect();
+                        let kept: Mapping = props
+                            .iter()
+                            .map(|(p, s)| (p.clone(), structural(s)))
+                            .collect();
                         return (k.clone(), Value::Mapping(kept));
                     }
                     (k.clone(), structural(v))
@@ -153,7 +155,8 @@ mod tests {
 
     const A: &str = "        type: object\n        description: one\n        properties:\n          description:\n            type: string\n            description: a field named description";
     const B: &str = "        type: object\n        description: two\n        properties:\n          description:\n            type: string\n            description: the same field, other docs";
-    const C: &str = "        type: object\n        properties:\n          size:\n            type: integer";
+    const C: &str =
+        "        type: object\n        properties:\n          size:\n            type: integer";
 
     #[test]
     fn versions_differing_only_in_their_docs_convert() {

@@ -146,8 +146,9 @@ fn different_schemas_without_a_webhook_are_refused() {
         .expect("reported");
     assert_eq!(f.level, Level::Error);
     assert!(
-        f.message
-            .contains("CRD engines.unwired.example.com serves versions v1, v2 with different schemas"),
+        f.message.contains(
+            "CRD engines.unwired.example.com serves versions v1, v2 with different schemas"
+        ),
         "{}",
         f.message
     );
