@@ -10,20 +10,25 @@
 //!
 //! [`RegistryV1::from_files`] reads a bundle folder's files; [`render`] returns the objects,
 //! sorted by kind, namespace and name as the goldens are; [`install_refusals`] adds the gates a
-//! ClusterExtension applies before rendering. No I/O: the command reads the folder.
+//! ClusterExtension applies before rendering; [`upgrade_diff`] compares two renderings (what an
+//! upgrade changes in the cluster). No I/O: the command reads the folder.
 
 mod bundle;
 mod config;
 mod deployment;
+mod grants;
 mod model;
 pub(crate) mod names;
 mod rbac;
 pub(crate) mod refuse;
+mod upgrade;
 mod webhooks;
 
 pub use bundle::RegistryV1;
 pub use config::DeploymentConfig;
+pub use grants::Grant;
 pub use model::{CertProvider, InstallError, Options};
+pub use upgrade::{CrdVersionChange, ImageChange, UpgradeDiff, rendering_for_diff, upgrade_diff};
 
 use model::Rendering;
 

@@ -7,4 +7,5 @@ mod common;
 mod fixtures;
 mod oracle;
 mod refusals;
+mod upgrade;
 mod verify;
