@@ -248,6 +248,7 @@ impl<'a> Builder<'a> {
                     channel,
                     channels: s.channels.clone(),
                     show_diff: s.mode.dry_run,
+                    allow_removed_crd_versions: s.verify.allow_removed_crd_versions,
                     limits: s.bundle_limits,
                 })
             }

@@ -152,6 +152,9 @@ pub(crate) struct FetchStep {
     pub(crate) older: OlderPolicy,
     /// Show the diff against the published head normally (a dry-run), not only with `-v`.
     pub(crate) show_diff: bool,
+    /// A CRD version the channel head serves may be removed (`verify.allow_removed_crd_versions`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub(crate) allow_removed_crd_versions: bool,
     /// Limits on reading the pulled blob (`--max-bundle-bytes`).
     #[serde(skip)]
     pub(crate) limits: Limits,

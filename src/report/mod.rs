@@ -14,6 +14,7 @@
 //! else prints.
 
 mod activity;
+mod cluster;
 mod fold;
 pub(crate) mod github;
 pub(crate) mod summary;

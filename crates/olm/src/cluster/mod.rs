@@ -22,6 +22,7 @@ pub(crate) mod names;
 mod rbac;
 pub(crate) mod refuse;
 mod upgrade;
+mod verdict;
 mod webhooks;
 
 pub use bundle::RegistryV1;
@@ -29,6 +30,7 @@ pub use config::DeploymentConfig;
 pub use grants::Grant;
 pub use model::{CertProvider, InstallError, Options};
 pub use upgrade::{CrdVersionChange, ImageChange, UpgradeDiff, rendering_for_diff, upgrade_diff};
+pub use verdict::{Installable, Verdict, installable};
 
 use model::Rendering;
 

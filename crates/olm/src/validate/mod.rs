@@ -22,7 +22,7 @@ pub mod install;
 pub mod load;
 mod model;
 mod objects;
-mod olm_v1;
+pub(crate) mod olm_v1;
 pub mod package;
 mod pods;
 pub mod present;

@@ -8,4 +8,5 @@ mod fixtures;
 mod oracle;
 mod refusals;
 mod upgrade;
+mod verdict;
 mod verify;
