@@ -79,6 +79,7 @@ pub(crate) fn run(step: &VerifyStep, report: &Reporter, p: Packaged) -> Result<V
     Ok(Verified {
         newest,
         objects: p.contents.objects,
+        olm_v1_install: None,
         files: p.files,
         decision: p.decision,
         basis: p.basis.map(|b| b.carrying(&bundle)),

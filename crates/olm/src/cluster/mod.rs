@@ -16,6 +16,7 @@
 mod bundle;
 mod config;
 mod deployment;
+mod extension;
 mod grants;
 mod model;
 pub(crate) mod names;
@@ -27,6 +28,7 @@ mod webhooks;
 
 pub use bundle::RegistryV1;
 pub use config::DeploymentConfig;
+pub use extension::{ExtensionRequest, catalog_name, olm_v1_install};
 pub use grants::Grant;
 pub use model::{CertProvider, InstallError, Options};
 pub use upgrade::{CrdVersionChange, ImageChange, UpgradeDiff, rendering_for_diff, upgrade_diff};

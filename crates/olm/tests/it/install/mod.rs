@@ -4,6 +4,7 @@
 //! run everywhere.
 
 mod common;
+mod extension;
 mod fixtures;
 mod oracle;
 mod refusals;
