@@ -8,6 +8,7 @@ mod extension;
 mod fixtures;
 mod oracle;
 mod refusals;
+mod shapes;
 mod upgrade;
 mod verdict;
 mod verify;
