@@ -335,6 +335,52 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_job_summary_shows_who_installs_what_changes_and_the_olm_v1_objects() {
+        use crate::report::summary::{ClusterDiff, OlmV1Install};
+        use olm_release_olm::cluster::{CrdVersionChange, Installable, UpgradeDiff, Verdict};
+        let verdict = |reasons: Vec<String>| Verdict {
+            installs: reasons.is_empty(),
+            reasons,
+            notes: Vec::new(),
+        };
+        let s = Summary {
+            installable: Some(Installable {
+                olm_v0: verdict(Vec::new()),
+                olm_v1: verdict(vec!["unsupported bundle: a | b".into()]),
+            }),
+            cluster_diff: Some(ClusterDiff {
+                from: "op.v1.0.0 (release 1.0.0)".into(),
+                without: None,
+                diff: UpgradeDiff {
+                    added: vec!["Service ns/op-metrics".into()],
+                    crd_versions: vec![CrdVersionChange {
+                        crd: "widgets.example.com".into(),
+                        version: "v2".into(),
+                        change: "added",
+                    }],
+                    ..UpgradeDiff::default()
+                },
+            }),
+            olm_v1_install: Some(OlmV1Install {
+                cluster_catalog: serde_json::json!({"kind": "ClusterCatalog"}),
+                cluster_extension: serde_json::json!({"kind": "ClusterExtension"}),
+            }),
+            ..Summary::default()
+        };
+        let md = step_summary(&s, None);
+        for needle in [
+            "| OLM v0 | yes |",
+            "| OLM v1 | no: unsupported bundle: a \\| b |",
+            "What changes in the cluster from op.v1.0.0 (release 1.0.0):",
+            "  + Service ns/op-metrics\n",
+            "  CRD widgets.example.com version v2: added\n",
+            "```yaml\nkind: ClusterCatalog\n---\nkind: ClusterExtension\n```",
+        ] {
+            assert!(md.contains(needle), "missing {needle:?} in\n{md}");
+        }
+    }
+
+    #[test]
     fn annotations_escape_messages_and_properties() {
         let p = Problem::new(
             "pipelines/release.yaml:12",

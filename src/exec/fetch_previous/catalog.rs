@@ -108,6 +108,11 @@ pub(crate) fn run(
         ),
     };
     report.decided(&decision, &text);
+    if let Decision::Replaces { head, .. } = &decision {
+        report.detail(&format!(
+            "no cluster diff against {head}: the catalog holds its entry, not its bundle (install-manifests renders a bundle image: compare the two by hand)"
+        ));
+    }
     Ok(Assembled {
         files,
         bundle: rendered,
