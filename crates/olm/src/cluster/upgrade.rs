@@ -255,7 +255,7 @@ pub fn rendering_for_diff(
         deployment_config: None,
         cert_provider: Some(CertProvider::CertManager),
     };
-    super::render(bundle, &opts)
+    super::render::render(bundle, &opts)
 }
 
 impl fmt::Display for UpgradeDiff {

@@ -60,11 +60,11 @@ pub fn installable(bundle: &RegistryV1, v0_errors: &[String]) -> Installable {
         deployment_config: None,
         cert_provider: Some(CertProvider::CertManager),
     };
-    let mut reasons = super::install_refusals(bundle, &opts);
+    let mut reasons = super::render::install_refusals(bundle, &opts);
     if reasons.is_empty() {
-        match super::render(bundle, &opts) {
+        match super::render::render(bundle, &opts) {
             Ok(_) => {}
-            Err(super::InstallError::Refused(why)) => reasons.extend(why),
+            Err(super::model::InstallError::Refused(why)) => reasons.extend(why),
             Err(e) => reasons.push(e.to_string()),
         }
     }
