@@ -256,6 +256,7 @@ async fn run_step(
             FetchSource::Catalog { target } => {
                 let snap = catalog::open(exec, target, None).await?;
                 let assembled = fetch_previous::catalog::run(s, &snap, report, r)?;
+                fetch_previous::cluster::compare_from_catalog(s, exec, &snap, &assembled).await?;
                 session.catalog = Some(snap);
                 Carried::Assembled(assembled)
             }

@@ -241,7 +241,11 @@ impl<'a> Builder<'a> {
                     }
                 };
                 let channel = self.need(stage, "channel: (the OLM channel)", s.channel.as_ref())?;
+                let head_images =
+                    super::images::bundle_image_step(s, package.clone(), channel.clone())
+                        .map(|b| (b.name, b.image));
                 Step::FetchPrevious(FetchStep {
+                    head_images,
                     older,
                     source,
                     package,

@@ -192,9 +192,17 @@ fn fetch(s: &FetchStep) -> Vec<String> {
             }
         ),
     ];
-    if matches!(s.source, FetchSource::Registry { .. }) {
+    let from = match (&s.source, &s.head_images) {
+        (FetchSource::Registry { .. }, _) => Some(String::new()),
+        (FetchSource::Catalog { .. }, Some((_, job))) => Some(format!(
+            " (its bundle image read from {})",
+            job.target.describe()
+        )),
+        (FetchSource::Catalog { .. }, None) => None,
+    };
+    if let Some(from) = from {
         out.push(format!(
-            "show what changes in the cluster from the head, as OLM v1 installs both; a CRD version the head serves and this release drops: {}",
+            "show what changes in the cluster from the head{from}, as OLM v1 installs both; a CRD version the head serves and this release drops: {}",
             if s.allow_removed_crd_versions {
                 "allowed (verify.allow_removed_crd_versions)"
             } else {

@@ -184,3 +184,47 @@ fn olm_v1_assets_need_a_catalog_image() {
         stderr(&out)
     );
 }
+
+#[test]
+fn a_catalog_head_published_as_this_pipelines_bundle_image_is_compared_whole() {
+    let w = Work::sample();
+    let file = "pipelines/sample-catalog.yaml";
+    assert_code(&w.run(&["run", file], &[EPOCH]), 0);
+    let dry = w.run(
+        &[
+            "--format",
+            "json",
+            "run",
+            file,
+            "--var",
+            "VERSION=0.2.0",
+            "--dry-run",
+        ],
+        &[EPOCH],
+    );
+    assert_code(&dry, 0);
+    let err = stderr(&dry);
+    assert!(
+        err.contains("what changes in the cluster from sample-operator.v0.1.0 (oci:./_out/catalog-only/oci/sample-operator-bundle@sha256:"),
+        "{err}"
+    );
+    assert!(
+        err.contains("image: Deployment sample-operator container sample-operator: quay.io/example/sample-operator:v0.1.0 -> quay.io/example/sample-operator:v0.2.0"),
+        "{err}"
+    );
+    let doc: serde_json::Value = serde_json::from_str(&stdout(&dry)).unwrap();
+    crate::output::assert_summary(&doc);
+    assert_eq!(
+        doc["cluster_diff"]["without"],
+        serde_json::Value::Null,
+        "{doc}"
+    );
+    assert_eq!(
+        doc["cluster_diff"]["diff"]["images"]
+            .as_array()
+            .unwrap()
+            .len(),
+        1,
+        "{doc}"
+    );
+}

@@ -108,11 +108,6 @@ pub(crate) fn run(
         ),
     };
     report.decided(&decision, &text);
-    if let Decision::Replaces { head, .. } = &decision {
-        report.detail(&format!(
-            "no cluster diff against {head}: the catalog holds its entry, not its bundle (install-manifests renders a bundle image: compare the two by hand)"
-        ));
-    }
     Ok(Assembled {
         files,
         bundle: rendered,
@@ -125,7 +120,7 @@ pub(crate) fn run(
 /// The head of each channel of the release that the catalog has, in the release's order; empty
 /// when the folder is missing or has none of them. A catalog that cannot be read or breaks
 /// `opm validate`'s rules is an error naming the file.
-fn heads(step: &FetchStep, snap: &Snapshot) -> Result<Vec<ChannelHead>> {
+pub(super) fn heads(step: &FetchStep, snap: &Snapshot) -> Result<Vec<ChannelHead>> {
     let loaded = disk::read_package(&snap.dir, &step.package)?;
     let findings = fbc::validate(&loaded.catalog);
     let errors: Vec<_> = findings

@@ -18,7 +18,7 @@
 //! reports.
 
 pub(crate) mod catalog;
-mod cluster;
+pub(crate) mod cluster;
 
 use super::errors::FetchError;
 use super::outputs::{Assembled, Basis, Rendered};
