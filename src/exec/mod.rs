@@ -256,7 +256,8 @@ async fn run_step(
             FetchSource::Catalog { target } => {
                 let snap = catalog::open(exec, target, None).await?;
                 let assembled = fetch_previous::catalog::run(s, &snap, report, r)?;
-                fetch_previous::cluster::compare_from_catalog(s, exec, &snap, &assembled).await?;
+                let heads = fetch_previous::catalog::heads(s, &snap)?;
+                fetch_previous::cluster::compare_from_catalog(s, exec, &heads, &assembled).await?;
                 session.catalog = Some(snap);
                 Carried::Assembled(assembled)
             }

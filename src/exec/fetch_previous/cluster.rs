@@ -15,7 +15,6 @@
 
 use crate::error::Result;
 use crate::exec::Assembled;
-use crate::exec::catalog_target::Snapshot;
 use crate::exec::context::Exec;
 use crate::exec::errors::FetchError;
 use crate::plan::FetchStep;
@@ -24,6 +23,7 @@ use crate::report::summary::ClusterDiff;
 use olm_release_oci::{NoEvents, bundle_read};
 use olm_release_olm::cluster::{self, RegistryV1};
 use olm_release_olm::decision::Decision;
+use olm_release_olm::fbc::ChannelHead;
 use olm_release_olm::fbc::properties::owned_crds;
 use olm_release_olm::{Bundle, Manifest};
 use serde_yaml_ng::Value;
@@ -68,17 +68,17 @@ pub(crate) fn compare(
 pub(crate) async fn compare_from_catalog(
     step: &FetchStep,
     exec: &Exec<'_>,
-    snap: &Snapshot,
+    heads: &[ChannelHead],
     assembled: &Assembled,
 ) -> Result<()> {
     let report = exec.report;
     let Decision::Replaces { head, .. } = &assembled.decision else {
         return Ok(());
     };
-    let image = super::catalog::heads(step, snap)?
-        .into_iter()
+    let image = heads
+        .iter()
         .find(|h| h.channel == step.channel && h.head.name == *head)
-        .and_then(|h| h.head.image);
+        .and_then(|h| h.head.image.clone());
     let no_diff = |why: String| report.detail(&format!("no cluster diff against {head}: {why}"));
     let Some(image) = image else {
         no_diff("its catalog entry names no image".into());
