@@ -90,7 +90,7 @@ pub(crate) fn run(step: &VerifyStep, report: &Reporter, p: Packaged) -> Result<V
 }
 
 /// Whether OLM v0 and OLM v1 install the new CSV's bundle ([`cluster::installable`]), verify's
-/// errors being OLM v0's reasons (the first three, and how many more).
+/// errors being OLM v0's reasons.
 fn installable(contents: &Contents, errors: &[&Finding]) -> Option<Installable> {
     let csv = contents.bundle.csvs.first()?;
     let crds = olm_release_olm::fbc::properties::owned_crds(csv, &contents.bundle.crds);
@@ -100,13 +100,9 @@ fn installable(contents: &Contents, errors: &[&Finding]) -> Option<Installable> 
         crds.into_iter().map(|c| c.doc).collect(),
         contents.objects.iter().map(|o| o.doc.clone()).collect(),
     );
-    let mut reasons: Vec<String> = errors
+    let reasons: Vec<String> = errors
         .iter()
-        .take(3)
         .map(|f| format!("{}: {}", f.rule, f.message))
         .collect();
-    if errors.len() > 3 {
-        reasons.push(format!("and {} more", errors.len() - 3));
-    }
     Some(cluster::installable(&bundle, &reasons))
 }

@@ -51,8 +51,11 @@ impl Verdict {
     }
 }
 
+/// How many of verify's errors OLM v0's verdict names (and how many more there are).
+const V0_REASONS: usize = 3;
+
 /// The verdicts for `bundle`, given verify's error messages under the pipeline's profile
-/// (`v0_errors`: OLM v0 refuses what they name).
+/// (`v0_errors`: OLM v0 refuses what they name; the first three are its reasons).
 pub fn installable(bundle: &RegistryV1, v0_errors: &[String]) -> Installable {
     let opts = Options {
         install_namespace: "olm-release-check".into(),
@@ -80,7 +83,15 @@ pub fn installable(bundle: &RegistryV1, v0_errors: &[String]) -> Installable {
         ));
     }
     Installable {
-        olm_v0: Verdict::of(v0_errors.to_vec(), Vec::new()),
+        olm_v0: Verdict::of(v0_reasons(v0_errors), Vec::new()),
         olm_v1: Verdict::of(reasons, notes),
     }
+}
+
+fn v0_reasons(errors: &[String]) -> Vec<String> {
+    let mut reasons: Vec<String> = errors.iter().take(V0_REASONS).cloned().collect();
+    if errors.len() > V0_REASONS {
+        reasons.push(format!("and {} more", errors.len() - V0_REASONS));
+    }
+    reasons
 }

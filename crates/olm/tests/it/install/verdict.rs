@@ -55,3 +55,13 @@ fn verify_s_errors_are_olm_v0_s_reasons() {
         "no: deployment-references: Secret x is missing"
     );
 }
+
+#[test]
+fn olm_v0_names_three_errors_and_counts_the_rest() {
+    let errors: Vec<String> = (1..=5).map(|i| format!("error {i}")).collect();
+    let v = cluster::installable(&bundle("webhook-mini.v0.1.0"), &errors);
+    assert_eq!(
+        v.olm_v0.reasons,
+        ["error 1", "error 2", "error 3", "and 2 more"]
+    );
+}
