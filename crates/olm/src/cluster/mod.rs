@@ -11,7 +11,9 @@
 //! [`RegistryV1::from_files`] reads a bundle folder's files; [`render`] returns the objects,
 //! sorted by kind, namespace and name as the goldens are; [`install_refusals`] adds the gates a
 //! ClusterExtension applies before rendering; [`upgrade_diff`] compares two renderings (what an
-//! upgrade changes in the cluster). No I/O: the command reads the folder.
+//! upgrade changes in the cluster); [`installable`] says whether OLM v0 and OLM v1 install a
+//! release; [`olm_v1_install`] writes the ClusterCatalog and ClusterExtension that install it
+//! from its catalog image. No I/O: the application reads folders and images.
 
 mod bundle;
 mod config;
