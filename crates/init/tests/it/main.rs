@@ -7,4 +7,5 @@ mod support;
 
 mod ci;
 mod layouts;
+mod operator_sdk_oracle;
 mod rerun;
