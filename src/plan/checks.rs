@@ -73,15 +73,6 @@ pub(crate) fn release_step(
     })
 }
 
-/// Whether the pipeline publishes a catalog image (a catalog stage with an `image:` target).
-fn catalog_image(s: &Settings) -> bool {
-    s.stages.contains(&crate::pipeline::StageName::Catalog)
-        && matches!(
-            s.catalog.as_ref().and_then(|c| c.target.as_ref()),
-            Some(crate::settings::CatalogTarget::Image(_))
-        )
-}
-
 /// The name an asset is attached under, when known before rendering.
 /// Where `missing` (a path under `--source`) does exist when the run started from another
 /// folder: the first folder holding the pipeline file, or one above it, that has the same
@@ -159,7 +150,7 @@ pub(crate) fn assets(
                 )),
                 None => {}
             },
-            AssetSpec::OlmV1 if !catalog_image(s) => problem(
+            AssetSpec::OlmV1 if !super::catalog_image::published(s) => problem(
                 "release.assets: '{olm-v1}' attaches the ClusterCatalog and ClusterExtension of the release's catalog image, but the pipeline has none: set catalog.target: image:… and the catalog stage".to_string(),
             ),
             AssetSpec::File { path, .. } if !path.is_file() => problem(format!(

@@ -226,49 +226,15 @@ pub(crate) fn step_summary(s: &Summary, mermaid: Option<&str>) -> String {
             olm_release_base::words::count(warnings, "warning")
         );
     }
-    cluster_sections(s, &mut out);
+    super::cluster::job_summary(s, &mut out);
     if let Some(m) = mermaid {
         let _ = writeln!(out, "Upgrade graph:\n\n```mermaid\n{}```\n", m);
     }
     out
 }
 
-/// Whether OLM v0 and OLM v1 install the release, what the upgrade changes in the cluster, and
-/// the OLM v1 objects that install it.
-fn cluster_sections(s: &Summary, out: &mut String) {
-    if let Some(i) = &s.installable {
-        out.push_str("| | installs this release |\n|---|---|\n");
-        let _ = writeln!(out, "| OLM v0 | {} |", cell(&i.olm_v0.to_line()));
-        let _ = writeln!(out, "| OLM v1 | {} |\n", cell(&i.olm_v1.to_line()));
-    }
-    if let Some(d) = &s.cluster_diff {
-        let without = d
-            .without
-            .as_ref()
-            .map(|w| format!(" ({})", cell(w)))
-            .unwrap_or_default();
-        let _ = writeln!(
-            out,
-            "What changes in the cluster from {}{without}:\n\n```\n{}```\n",
-            cell(&d.from),
-            d.diff
-        );
-    }
-    if let Some(o) = &s.olm_v1_install {
-        let docs = [&o.cluster_catalog, &o.cluster_extension]
-            .iter()
-            .map(|v| serde_yaml_ng::to_string(v).expect("an object serialises"))
-            .collect::<Vec<_>>()
-            .join("---\n");
-        let _ = writeln!(
-            out,
-            "Install with OLM v1 (`kubectl apply -f`):\n\n```yaml\n{docs}```\n"
-        );
-    }
-}
-
 /// A table cell or list item: one line, pipes escaped.
-fn cell(s: &str) -> String {
+pub(super) fn cell(s: &str) -> String {
     s.replace('\n', " ").replace('|', "\\|")
 }
 
@@ -333,52 +299,6 @@ fn append(path: &Path, text: &str) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_job_summary_shows_who_installs_what_changes_and_the_olm_v1_objects() {
-        use crate::report::summary::{ClusterDiff, OlmV1Install};
-        use olm_release_olm::cluster::{CrdVersionChange, Installable, UpgradeDiff, Verdict};
-        let verdict = |reasons: Vec<String>| Verdict {
-            installs: reasons.is_empty(),
-            reasons,
-            notes: Vec::new(),
-        };
-        let s = Summary {
-            installable: Some(Installable {
-                olm_v0: verdict(Vec::new()),
-                olm_v1: verdict(vec!["unsupported bundle: a | b".into()]),
-            }),
-            cluster_diff: Some(ClusterDiff {
-                from: "op.v1.0.0 (release 1.0.0)".into(),
-                without: None,
-                diff: UpgradeDiff {
-                    added: vec!["Service ns/op-metrics".into()],
-                    crd_versions: vec![CrdVersionChange {
-                        crd: "widgets.example.com".into(),
-                        version: "v2".into(),
-                        change: "added",
-                    }],
-                    ..UpgradeDiff::default()
-                },
-            }),
-            olm_v1_install: Some(OlmV1Install {
-                cluster_catalog: serde_json::json!({"kind": "ClusterCatalog"}),
-                cluster_extension: serde_json::json!({"kind": "ClusterExtension"}),
-            }),
-            ..Summary::default()
-        };
-        let md = step_summary(&s, None);
-        for needle in [
-            "| OLM v0 | yes |",
-            "| OLM v1 | no: unsupported bundle: a \\| b |",
-            "What changes in the cluster from op.v1.0.0 (release 1.0.0):",
-            "  + Service ns/op-metrics\n",
-            "  CRD widgets.example.com version v2: added\n",
-            "```yaml\nkind: ClusterCatalog\n---\nkind: ClusterExtension\n```",
-        ] {
-            assert!(md.contains(needle), "missing {needle:?} in\n{md}");
-        }
-    }
 
     #[test]
     fn annotations_escape_messages_and_properties() {
