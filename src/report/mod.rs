@@ -15,6 +15,7 @@
 
 mod activity;
 mod cluster;
+mod cluster_markdown;
 mod fold;
 pub(crate) mod github;
 pub(crate) mod summary;

@@ -210,3 +210,8 @@ pub(crate) fn digest_suffix(w: &Write) -> String {
         .map(|d| format!(" (sha256:{d})"))
         .unwrap_or_default()
 }
+
+/// A Markdown table cell or list item (the GitHub job summary): one line, pipes escaped.
+pub(crate) fn cell(s: &str) -> String {
+    s.replace('\n', " ").replace('|', "\\|")
+}
