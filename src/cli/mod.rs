@@ -213,8 +213,11 @@ pub(crate) struct GraphArgs {
 
 #[derive(Debug, Args)]
 pub(crate) struct InstallManifestsArgs {
-    /// A registry+v1 bundle folder (manifests/ and metadata/).
-    pub(crate) bundle: PathBuf,
+    /// A registry+v1 bundle folder (manifests/ and metadata/), or a bundle image:
+    /// oci:PATH[:TAG|@sha256:…] or HOST/REPOSITORY[:TAG|@sha256:…] (OCI_USERNAME and
+    /// OCI_PASSWORD when set).
+    #[arg(value_name = "BUNDLE")]
+    pub(crate) bundle: String,
     /// The namespace the operator is installed into (a ClusterExtension's spec.namespace).
     #[arg(long, value_name = "NS")]
     pub(crate) install_namespace: String,

@@ -42,6 +42,7 @@ mod errors;
 mod fetch_previous;
 mod interrupt;
 mod migrate;
+mod olm_v1_install;
 mod operatorhub;
 mod outputs;
 mod package;
@@ -123,21 +124,25 @@ impl Carried {
                 rendered: Some(r.borrowed()),
                 bundle_folder: None,
                 summary: None,
+                olm_v1: None,
             },
             Carried::Assembled(a) => AssetSources {
                 rendered: Some(a.files.borrowed()),
                 bundle_folder: None,
                 summary: a.basis.summary.as_deref(),
+                olm_v1: None,
             },
             Carried::Packaged(p) => AssetSources {
                 rendered: p.files.as_ref().map(RenderedFiles::borrowed),
                 bundle_folder: p.folder.as_deref(),
                 summary: p.basis.as_ref().and_then(|b| b.summary.as_deref()),
+                olm_v1: None,
             },
             Carried::Verified(v) | Carried::Imaged(v, _) => AssetSources {
                 rendered: v.files.as_ref().map(RenderedFiles::borrowed),
                 bundle_folder: v.folder.as_deref(),
                 summary: v.basis.as_ref().and_then(|b| b.summary.as_deref()),
+                olm_v1: v.olm_v1_install.as_deref(),
             },
         }
     }
@@ -271,6 +276,8 @@ async fn run_step(
             FetchSource::Catalog { target } => {
                 let snap = catalog::open(exec, target, None).await?;
                 let assembled = fetch_previous::catalog::run(s, &snap, report, r)?;
+                let heads = fetch_previous::catalog::heads(s, &snap)?;
+                fetch_previous::cluster::compare_from_catalog(s, exec, &heads, &assembled).await?;
                 session.catalog = Some(snap);
                 Carried::Assembled(assembled)
             }
@@ -356,7 +363,11 @@ async fn run_step(
             };
             let snap = session.catalog.take();
             match catalog::run(exec, s, &v, image, snap).await? {
-                catalog::Outcome::Done => Carried::Imaged(v, i),
+                catalog::Outcome::Done => {
+                    let mut v = v;
+                    v.olm_v1_install = olm_v1_install::report(s, image, report);
+                    Carried::Imaged(v, i)
+                }
                 catalog::Outcome::Moved {
                     reason,
                     retry,

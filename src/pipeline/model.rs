@@ -86,6 +86,10 @@ pub struct VerifySpec {
     /// as `verify --categories`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub categories: Option<String>,
+    /// Let a release stop listing a CRD version the channel head serves (default `false`: an
+    /// error, since the objects stored in that version would be stranded).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub allow_removed_crd_versions: bool,
 }
 
 /// The app registry target.

@@ -241,13 +241,18 @@ impl<'a> Builder<'a> {
                     }
                 };
                 let channel = self.need(stage, "channel: (the OLM channel)", s.channel.as_ref())?;
+                let head_images =
+                    super::images::bundle_image_step(s, package.clone(), channel.clone())
+                        .map(|b| (b.name, b.image));
                 Step::FetchPrevious(FetchStep {
+                    head_images,
                     older,
                     source,
                     package,
                     channel,
                     channels: s.channels.clone(),
                     show_diff: s.mode.dry_run,
+                    allow_removed_crd_versions: s.verify.allow_removed_crd_versions,
                     limits: s.bundle_limits,
                 })
             }

@@ -124,3 +124,12 @@ pub(crate) fn show(j: &CatalogImageJob) -> Vec<String> {
     ));
     out
 }
+
+/// Whether the pipeline publishes a catalog image (a catalog stage with an `image:` target).
+pub(crate) fn published(s: &crate::settings::Settings) -> bool {
+    s.stages.contains(&crate::pipeline::StageName::Catalog)
+        && matches!(
+            s.catalog.as_ref().and_then(|c| c.target.as_ref()),
+            Some(crate::settings::CatalogTarget::Image(_))
+        )
+}

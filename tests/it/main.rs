@@ -24,6 +24,7 @@ mod catalog_templates;
 mod channels;
 mod cli;
 mod cli_options;
+mod cluster_upgrade;
 mod completions;
 mod dist;
 mod fault_proxy;

@@ -120,7 +120,7 @@ pub(crate) fn run(
 /// The head of each channel of the release that the catalog has, in the release's order; empty
 /// when the folder is missing or has none of them. A catalog that cannot be read or breaks
 /// `opm validate`'s rules is an error naming the file.
-fn heads(step: &FetchStep, snap: &Snapshot) -> Result<Vec<ChannelHead>> {
+pub(crate) fn heads(step: &FetchStep, snap: &Snapshot) -> Result<Vec<ChannelHead>> {
     let loaded = disk::read_package(&snap.dir, &step.package)?;
     let findings = fbc::validate(&loaded.catalog);
     let errors: Vec<_> = findings

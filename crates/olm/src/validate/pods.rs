@@ -30,7 +30,7 @@ pub(crate) fn check(unit: &Unit, sink: &mut Sink) {
     for csv in unit.csvs {
         deployments(csv, unit.objects, sink);
     }
-    crds(unit, sink);
+    super::conversion::check(unit, sink);
     for m in unit.objects {
         if let Some(kind @ ("ValidatingWebhookConfiguration" | "MutatingWebhookConfiguration")) =
             m.kind()
@@ -280,55 +280,4 @@ fn references(pod: &Value) -> Vec<Ref> {
         );
     }
     out
-}
-
-/// The conversion checks of the unit's CRDs.
-fn crds(unit: &Unit, sink: &mut Sink) {
-    let converted: Vec<&str> = unit
-        .csvs
-        .iter()
-        .flat_map(|c| list(value_at(&c.doc, "spec.webhookdefinitions")))
-        .filter(|w| s(w, "type") == Some("ConversionWebhook"))
-        .flat_map(|w| list(w.get("conversionCRDs")))
-        .filter_map(Value::as_str)
-        .collect();
-    for crd in unit.crds {
-        let name = crd.name().unwrap_or_default();
-        if converted.contains(&name) {
-            continue;
-        }
-        let strategy = s(&crd.doc, "spec.conversion.strategy").unwrap_or("None");
-        let at = At::of(crd);
-        if strategy == "Webhook" {
-            let service = s(
-                &crd.doc,
-                "spec.conversion.webhook.clientConfig.service.name",
-            )
-            .map(|n| format!(" (Service {n})"))
-            .unwrap_or_default();
-            let msg = format!(
-                "CRD {name} converts through a webhook{service}, but no ConversionWebhook of the CSV's spec.webhookdefinitions names it, so OLM installs the CRD pointing at a Service nobody creates"
-            );
-            sink.add(
-                &rules::CRD_CONVERSION_WEBHOOK,
-                &at,
-                "spec.conversion.strategy",
-                msg,
-            );
-            continue;
-        }
-        let served: Vec<(&str, Option<&Value>)> = list(value_at(&crd.doc, "spec.versions"))
-            .iter()
-            .filter(|v| v.get("served").and_then(Value::as_bool) != Some(false))
-            .map(|v| (s(v, "name").unwrap_or_default(), v.get("schema")))
-            .collect();
-        if let Some((first, schema)) = served.first()
-            && let Some((other, _)) = served.iter().find(|(_, sc)| sc != schema)
-        {
-            let msg = format!(
-                "CRD {name} serves {first} and {other} with different schemas and converts them with strategy None: the API server only rewrites apiVersion, so fields one schema lacks are pruned"
-            );
-            sink.add(&rules::CRD_CONVERSION_SCHEMAS, &at, "spec.versions", msg);
-        }
-    }
 }

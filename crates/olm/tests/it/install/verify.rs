@@ -119,7 +119,7 @@ fn the_wired_fixtures_pass_these_checks() {
 }
 
 #[test]
-fn different_schemas_without_a_webhook_are_a_warning() {
+fn different_schemas_without_a_webhook_are_refused() {
     let tmp = tempfile::tempdir().unwrap();
     let src = fixture("unstartable/kubebuilder-unwired.v0.1.0");
     for sub in ["manifests", "metadata"] {
@@ -144,13 +144,16 @@ fn different_schemas_without_a_webhook_are_a_warning() {
         .iter()
         .find(|f| f.rule == "crd-conversion-schemas")
         .expect("reported");
-    assert_eq!(f.level, Level::Warning);
+    assert_eq!(f.level, Level::Error);
     assert!(
-        f.message
-            .contains("serves v1 and v2 with different schemas"),
+        f.message.contains(
+            "CRD engines.unwired.example.com serves versions v1, v2 with different schemas"
+        ),
         "{}",
         f.message
     );
+    assert!(f.fix.contains("ConversionWebhook"), "{}", f.fix);
+    assert!(!report.is_valid(), "refused");
 }
 
 /// Findings of the `olm-v1-*` rules for a copy of a fixture with `from` replaced by `to` in
