@@ -6,7 +6,8 @@
 //!
 //! Of one package, the newest bundle by SemVer is the one to release from (`1.20.0` after
 //! `1.3.0`, never by name order); copies of that version elsewhere (HCO's `deploy/index-image/`)
-//! are named, not taken. A registry+v1 folder's annotations give the package, its channels and
+//! are named, not taken; a package's flavours (`bundle/community`, `bundle/openshift`) are
+//! bundles of their own ([`super::flavours`]). A registry+v1 folder's annotations give the package, its channels and
 //! default channel (operator-registry's `docs/design/operator-bundle.md`); a package-manifest
 //! folder's come from the tree's package file (the channels whose `currentCSV` is that CSV).
 
@@ -79,12 +80,16 @@ pub(crate) fn find(scan: &Scan) -> Vec<BundleDir> {
             .then(a.root.cmp(&b.root))
     });
     let mut out: Vec<BundleDir> = Vec::new();
+    // A package's flavours (`bundle/community`, `bundle/openshift`) are bundles of their own.
+    let key = |b: &BundleDir| {
+        (
+            b.package.clone().or_else(|| b.tree.clone()),
+            super::flavours::is_flavour(b).then(|| b.root.clone()),
+        )
+    };
     for b in all {
-        let key = b.package.clone().or_else(|| b.tree.clone());
-        match out
-            .iter_mut()
-            .find(|o| o.package.clone().or_else(|| o.tree.clone()) == key)
-        {
+        let k = key(&b);
+        match out.iter_mut().find(|o| key(o) == k) {
             Some(newest) => {
                 newest.versions += 1;
                 if newest.version == b.version {

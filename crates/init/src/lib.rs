@@ -14,12 +14,18 @@
 #![deny(missing_docs)]
 
 mod base_csv;
+mod bundle_metadata;
 mod bundles;
+mod channels;
 mod choices;
 mod ci;
+mod ci_used;
 mod detect;
+mod duplicates;
 mod error;
+mod flavours;
 mod found;
+mod gitignore;
 mod images;
 mod kustomize;
 mod messages;

@@ -11,6 +11,8 @@ pub enum Fate {
     Wrote,
     /// It differed and is replaced (`force`).
     Replaced,
+    /// The repository's own file, edited (a line added to `.gitignore`).
+    Edited,
     /// It already held what `init` writes.
     Unchanged,
     /// The CSV to start from, already there: the user's to edit, never compared or replaced.
@@ -53,6 +55,7 @@ impl Outcome {
             out.push(match f.fate {
                 Fate::Wrote => format!("wrote {path}"),
                 Fate::Replaced => format!("replaced {path}"),
+                Fate::Edited => format!("edited {path} (a line added)"),
                 Fate::Unchanged => format!("unchanged {path}"),
                 Fate::Kept => format!("kept {path} (yours to edit)"),
             });

@@ -2,7 +2,8 @@
 //! is there: the same bytes are left alone (`unchanged`), a missing file is written, and a file
 //! that differs is replaced only with `force` — without it nothing at all is written and every
 //! such file is named. The CSV to start from is the user's once written: it is never compared
-//! or replaced. A rerun over `init`'s own output therefore writes nothing and says so.
+//! or replaced; an edit of the repository's own file (`_out/` added to `.gitignore`) is
+//! computed from it as it is, so it is written without `force`. A rerun over `init`'s own output therefore writes nothing and says so.
 
 use std::path::Path;
 
@@ -15,6 +16,7 @@ fn fate(root: &Path, file: &super::scaffold::ScaffoldFile) -> Fate {
     match std::fs::read(root.join(&file.path)) {
         Err(_) => Fate::Wrote,
         Ok(_) if file.seed => Fate::Kept,
+        Ok(bytes) if file.edit && bytes != file.text.as_bytes() => Fate::Edited,
         Ok(bytes) if bytes == file.text.as_bytes() => Fate::Unchanged,
         Ok(_) => Fate::Replaced,
     }
@@ -42,7 +44,7 @@ pub(crate) fn write(root: &Path, force: bool, scaffold: Scaffold) -> Result<Outc
     };
     for (f, fate) in scaffold.files.iter().zip(fates) {
         let path = root.join(&f.path);
-        if matches!(fate, Fate::Wrote | Fate::Replaced) {
+        if matches!(fate, Fate::Wrote | Fate::Replaced | Fate::Edited) {
             let written = match path.parent() {
                 Some(dir) => std::fs::create_dir_all(dir).map_err(|e| (dir.to_path_buf(), e)),
                 None => Ok(()),
