@@ -73,7 +73,19 @@ fn init_on_the_sample_operator_writes_one_pipeline_whose_variants_run() {
     let repo = sample_repo();
     let r = repo.path();
     let before = list_files(r);
-    let out = olm_release(r, &["init", "--github", "example/sample-operator"], &[]);
+    let out = olm_release(
+        r,
+        &[
+            "init",
+            "--github",
+            "example/sample-operator",
+            "--ci",
+            "travis",
+            "--ci",
+            "github",
+        ],
+        &[],
+    );
     assert_code(&out, 0);
     let said = stderr(&out);
     for needle in [
@@ -98,6 +110,7 @@ fn init_on_the_sample_operator_writes_one_pipeline_whose_variants_run() {
     expected.extend(
         [
             ".github/workflows/olm-release.yml",
+            ".gitignore",
             ".travis.yml",
             "pipelines/release.yaml",
         ]
@@ -107,7 +120,7 @@ fn init_on_the_sample_operator_writes_one_pipeline_whose_variants_run() {
     assert_eq!(
         list_files(r),
         expected,
-        "one pipeline and two CI files were added"
+        "one pipeline, two CI files and the .gitignore were added"
     );
 
     let release = std::fs::read_to_string(r.join("pipelines/release.yaml")).unwrap();

@@ -7,4 +7,5 @@ mod support;
 
 mod ci;
 mod layouts;
+mod projects;
 mod rerun;
