@@ -166,22 +166,32 @@ def measure(binary, repo, project, bundle, work):
                 "--var", "VERSION=" + version]
     code, _, err = run(run_args, src)
     row["run"] = err
+    image = None
     if code != 0 and "stage verify" in err:
-        # verify refused the project's own bundle: say why, and measure the bundle the
-        # release would publish with the verify stage left out of a copy of the pipeline.
+        # verify refused the project's own bundle: say why, and measure what render made,
+        # laid out as the bundle image would hold it (manifests/, metadata/, tests/).
         row["verify"] = last_error(err)
-        pipeline = os.path.join(src, "pipelines/release.yaml")
-        text = open(pipeline).read().replace("verify, bundle-image", "bundle-image")
-        with open(os.path.join(src, "pipelines/measure.yaml"), "w") as f:
-            f.write(text)
-        run_args[2] = "pipelines/measure.yaml"
-        code, _, err = run(run_args, src)
-        row["run"] = err
+        outs = [d for d in os.listdir(os.path.join(src, "_out")) if d.endswith("-local")]
+        rendered = os.path.join(src, "_out", outs[0], "render") if outs else ""
+        inner = [d for d in os.listdir(rendered)] if rendered else []
+        if len(inner) == 1:
+            image = os.path.join(work, "rendered")
+            shutil.rmtree(image, ignore_errors=True)
+            top = os.path.join(rendered, inner[0])
+            for f in os.listdir(top):
+                at = os.path.join(top, f)
+                if f in ("metadata", "tests"):
+                    shutil.copytree(at, os.path.join(image, f))
+                elif os.path.isfile(at) and not f.endswith(".package.yaml"):
+                    os.makedirs(os.path.join(image, "manifests"), exist_ok=True)
+                    shutil.copy(at, os.path.join(image, "manifests", f))
+            code = 0
     if code != 0:
         row["result"] = "run: " + last_error(err)
         return row
-    outs = [d for d in os.listdir(os.path.join(src, "_out")) if d.endswith("-local")]
-    image = os.path.join(src, "_out", outs[0], "bundle-image") if outs else ""
+    if image is None:
+        outs = [d for d in os.listdir(os.path.join(src, "_out")) if d.endswith("-local")]
+        image = os.path.join(src, "_out", outs[0], "bundle-image") if outs else ""
     code, out, err = run([binary, "diff", bundle, image, "--ignore-release-fields",
                           "--format", "json"], src)
     if code not in (0, 1):
@@ -197,7 +207,9 @@ def measure(binary, repo, project, bundle, work):
     row["text"] = text
     row["result"] = "equal" if diff.get("equal") else f"{fields} fields"
     if "verify" in row:
-        row["result"] += " (verify refused: " + row["verify"].split("First: ")[-1][:90] + ")"
+        rule = re.search(r"error\[([a-z-]+)\]", row["verify"])
+        row["result"] += " of the render output; verify refused: " + (
+            rule.group(1) if rule else row["verify"][:80])
     return row
 
 
