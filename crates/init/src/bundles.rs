@@ -59,6 +59,25 @@ pub(crate) struct BundleDir {
     pub versions: usize,
 }
 
+/// Whether `b` is a flavour folder: a registry+v1 bundle outside an operator-sdk tree whose
+/// path starts with a `bundle*` folder and is not a version folder.
+pub(crate) fn is_flavour(b: &BundleDir) -> bool {
+    b.format == Format::RegistryV1
+        && b.tree.is_none()
+        && b.root
+            .split('/')
+            .next()
+            .is_some_and(|first| first.starts_with("bundle"))
+        && semver::Version::parse(
+            b.root
+                .rsplit('/')
+                .next()
+                .unwrap_or("")
+                .trim_start_matches('v'),
+        )
+        .is_err()
+}
+
 /// The newest bundle of each package, packages in order of their folders.
 pub(crate) fn find(scan: &Scan) -> Vec<BundleDir> {
     let mut all: Vec<BundleDir> = scan
@@ -84,7 +103,7 @@ pub(crate) fn find(scan: &Scan) -> Vec<BundleDir> {
     let key = |b: &BundleDir| {
         (
             b.package.clone().or_else(|| b.tree.clone()),
-            super::flavours::is_flavour(b).then(|| b.root.clone()),
+            is_flavour(b).then(|| b.root.clone()),
         )
     };
     for b in all {

@@ -12,30 +12,12 @@
 use std::fmt::Write;
 use std::path::Path;
 
-use super::bundles::{BundleDir, Format};
+use super::bundles::BundleDir;
+pub(crate) use super::bundles::is_flavour;
 use super::vars::yq;
 
 /// Names a flavour's folder is preferred by, in order, when nothing else says.
 const PREFERRED: [&str; 3] = ["stable", "community", "upstream"];
-
-/// Whether `b` is a flavour folder: a registry+v1 bundle outside an operator-sdk tree whose
-/// path starts with a `bundle*` folder and is not a version folder.
-pub(crate) fn is_flavour(b: &BundleDir) -> bool {
-    b.format == Format::RegistryV1
-        && b.tree.is_none()
-        && b.root
-            .split('/')
-            .next()
-            .is_some_and(|first| first.starts_with("bundle"))
-        && semver::Version::parse(
-            b.root
-                .rsplit('/')
-                .next()
-                .unwrap_or("")
-                .trim_start_matches('v'),
-        )
-        .is_err()
-}
 
 /// Whether `--operator asked` names the bundle folder `b` (its folder, or a path inside it).
 pub(crate) fn names_folder(b: &BundleDir, asked: &str) -> bool {
@@ -152,46 +134,4 @@ pub(crate) fn variants_text(variants: &[Variant], package: &str, bundle_image: &
         let _ = writeln!(s, "    catalog:\n      path: catalog-{name}");
     }
     s
-}
-
-/// The templates and the variant of the flavour `f` of the package `found` releases: `f` read
-/// as the released bundle is (its CSV, CRDs, objects, images), with the release's channels,
-/// its templates under [`templates_dir`].
-pub(crate) fn variant(
-    scan: &super::scan::Scan,
-    source: &Path,
-    f: &BundleDir,
-    found: &super::found::Found,
-    names: (&str, &str, Option<&str>),
-) -> (Variant, Vec<(String, String)>) {
-    let (package, csv_name, owner) = names;
-    let mut ff = super::found::Found::new(super::found::Layout::Bundle(Box::new(f.clone())));
-    super::bundles::read(scan, f, &mut ff);
-    ff.channels = found.channels.clone();
-    ff.default_channel = found.default_channel.clone();
-    let generated = super::starter::generate(&ff, package, csv_name, owner);
-    let templates = templates_dir(f);
-    let relocate = |p: &str| {
-        p.strip_prefix(super::starter::TEMPLATES)
-            .map_or(p.to_string(), |rest| format!("{templates}{rest}"))
-    };
-    let mut files: Vec<(String, String)> = generated
-        .files
-        .iter()
-        .map(|(p, t)| (relocate(p), t.clone()))
-        .collect();
-    let dir = format!("{templates}/{}", super::starter::BUNDLE);
-    let (extra, inserted) = super::bundle_metadata::templates(source, f, &dir);
-    files.extend(extra);
-    let mut vars: Vec<(String, String)> = generated.inserted.into_iter().collect();
-    vars.extend(inserted);
-    (
-        Variant {
-            name: variant_name(f),
-            templates,
-            files: vars,
-            images: ff.images,
-        },
-        files,
-    )
 }

@@ -23,6 +23,7 @@ mod ci_used;
 mod detect;
 mod duplicates;
 mod error;
+mod flavour_variants;
 mod flavours;
 mod found;
 mod gitignore;

@@ -11,8 +11,8 @@ use super::error::InitError;
 use super::found::{Found, Layout};
 use super::request::{CiService, Request};
 use super::{
-    bundle_metadata, channels, ci, ci_used, flavours, gitignore, messages, pipeline_file, scan,
-    starter,
+    bundle_metadata, channels, ci, ci_used, flavour_variants, flavours, gitignore, messages,
+    pipeline_file, scan, starter,
 };
 
 /// One file `init` writes.
@@ -150,7 +150,7 @@ pub(crate) fn scaffold(request: &Request) -> Result<Scaffold, InitError> {
     for f in &found.flavours {
         let name = c.csv_name.clone().unwrap_or_default();
         let (variant, templates) =
-            flavours::variant(&scan, source, f, &found, (&c.package, &name, owner));
+            flavour_variants::variant(&scan, source, f, &found, (&c.package, &name, owner));
         variants.push(variant);
         files.extend(templates.into_iter().map(|(path, text)| ScaffoldFile {
             path,
