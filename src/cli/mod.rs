@@ -272,7 +272,8 @@ pub(crate) struct InitArgs {
     /// stay relative to the repository: run them with --source).
     #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
     pub(crate) out: Option<PathBuf>,
-    /// Overwrite files that already exist.
+    /// Replace files you changed since init wrote them (without it they are kept and named as
+    /// conflicts; files still as init wrote them are refreshed either way).
     #[arg(long)]
     pub(crate) force: bool,
     /// The OLM package; default: the bundle's annotations or the package file.

@@ -432,6 +432,7 @@ impl<'a> Builder<'a> {
             vars: spec.vars.clone(),
             functions: spec.functions,
             csv: spec.csv.clone().unwrap_or_default(),
+            kustomize: spec.kustomize.clone(),
             pipeline_file: s.file.shown.clone(),
             release_tag: s
                 .ci

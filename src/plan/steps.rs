@@ -128,6 +128,9 @@ pub(crate) struct RenderStep {
     pub(crate) functions: crate::pipeline::render_spec::TemplateFunctions,
     #[serde(skip)]
     pub(crate) csv: CsvSpec,
+    /// `render.kustomize`: checked against a fresh build before rendering.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) kustomize: Option<crate::pipeline::render_spec::KustomizeSnapshot>,
     /// The pipeline file (where a createdAt warning points).
     #[serde(skip)]
     pub(crate) pipeline_file: String,

@@ -8,6 +8,9 @@
 //!   (`bundle/manifests` + `bundle/metadata/annotations.yaml`) or the newest version folder of
 //!   an operator-sdk `deploy/olm-catalog/<package>/` tree; its files are included as they are,
 //!   its CSV keeps its deployments and permissions;
+//! - **make bundle** ([`super::make_bundle`]): a kubebuilder / operator-sdk `config/` tree whose
+//!   `make bundle` builds a kustomization (`config/manifests`): built, and generated as
+//!   `operator-sdk generate bundle` does into a snapshot whose CSV is complete;
 //! - **kubebuilder** ([`super::plain`]): a `config/` tree, its objects built by kustomize;
 //! - **plain** ([`super::plain`]): Kubernetes manifests (CRDs, Deployments, RBAC), with or
 //!   without a CSV; `init` writes a CSV around the chosen operator's parts.
@@ -22,6 +25,7 @@ use super::duplicates;
 use super::error::InitError;
 use super::flavours;
 use super::found::{Found, Layout};
+use super::make_bundle;
 use super::parts;
 use super::plain;
 use super::scan::{Scan, YamlFile};
@@ -163,6 +167,15 @@ fn describe(b: &BundleDir) -> String {
 }
 
 fn read_plain(scan: &Scan, ask: &Ask) -> Result<Found, InitError> {
+    let mut unbuilt = None;
+    if plain::is_kubebuilder(scan)
+        && let Some(target) = make_bundle::target(scan, ask.source)
+    {
+        match make_bundle::read(ask.source, &target) {
+            Ok(found) => return Ok(found),
+            Err(why) => unbuilt = Some((target.dir, why)),
+        }
+    }
     let mut built = None;
     let (layout, files): (Layout, Vec<&YamlFile>) = if plain::is_kubebuilder(scan) {
         let (layout, file) = plain::kubebuilder(scan, ask.source);
@@ -229,11 +242,22 @@ fn read_plain(scan: &Scan, ask: &Ask) -> Result<Found, InitError> {
         Some(b) if b.rel.is_empty() => found.todo.push(format!(
             "{}: the Deployment and RBAC are config/'s bases as written, without config/default's patches and name prefix; install kustomize (or kubectl) and run init again, or run `{} > {}` and run init again",
             b.text,
-            super::kustomize::command("config/default"),
+            super::kustomize::command(plain::DEFAULT_DIR),
             plain::BUILT
         )),
-        Some(b) => found.built = Some((b.rel.clone(), b.text.clone())),
+        Some(b) => found.built = vec![(b.rel.clone(), b.text.clone())],
         None => {}
+    }
+    if let Layout::Kubebuilder {
+        built: Some(rel), ..
+    } = &layout
+    {
+        found.kustomize = Some((plain::DEFAULT_DIR.into(), rel.clone()));
+    }
+    if let Some((dir, why)) = unbuilt {
+        found.todo.push(format!(
+            "{why}: `make bundle` builds {dir} (webhooks, the CSV base, the objects operator-sdk generate bundle writes), and init read config/ without it; install kustomize (or kubectl) and run init again"
+        ));
     }
     Ok(found)
 }

@@ -37,7 +37,8 @@ pub struct Request {
     /// Write the files under this folder instead of the repository (their paths stay relative
     /// to the repository).
     pub out: Option<PathBuf>,
-    /// Replace files that differ from what `init` writes now.
+    /// Replace files the user changed since `init` wrote them (without it they are kept and
+    /// named as conflicts; files still as `init` wrote them are refreshed either way).
     pub force: bool,
     /// The OLM package; default: the bundle's annotations or the package file.
     pub package: Option<String>,

@@ -159,7 +159,7 @@ pub(crate) fn scaffold(request: &Request) -> Result<Scaffold, InitError> {
             edit: false,
         }));
     }
-    if let Some((path, text)) = &found.built {
+    for (path, text) in &found.built {
         files.push(ScaffoldFile {
             path: path.clone(),
             text: text.clone(),

@@ -90,6 +90,10 @@ impl csv_build::RenderedCsv for Templates {
 
 /// Renders the step's templates into its folder.
 pub(crate) fn render(step: &RenderStep) -> Result<Rendered> {
+    if let Some(k) = &step.kustomize {
+        olm_release_init::check_kustomize_snapshot(&step.source, &k.build, &k.snapshot)
+            .map_err(|e| RenderError::Kustomize(e.to_string()))?;
+    }
     let dir = &step.into;
     let mut findings = Vec::new();
     findings.extend(inputs::created_at_finding(step));

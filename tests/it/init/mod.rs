@@ -1,7 +1,8 @@
 //! `olm-release init` end to end, the binary then the pipeline it wrote: on the sample
 //! operator, on KubeVirt tags (read in place from ../shared), on operator-sdk catalogs,
 //! registry+v1 bundles, kubebuilder trees and plain manifests (fixtures in the shapes of real
-//! repositories, [`shapes`]): what it says, that its one pipeline runs as the release and as
+//! repositories, [`shapes`]), projects whose `make bundle` builds a kustomization
+//! ([`make_bundle`]): what it says, that its one pipeline runs as the release and as
 //! its variants, and what the command adds to the crate ([`command`]: the installer of this
 //! version pinned, exit codes, a rerun's pipeline still running). What `init` finds and writes,
 //! its CI configurations and a rerun over its own output are crates/init's tests.
@@ -10,6 +11,7 @@ use std::path::Path;
 
 mod command;
 mod layouts;
+mod make_bundle;
 mod shapes;
 
 use crate::support::{assert_code, copy_dir, list_files, olm_release, root, shared, stderr};
@@ -112,6 +114,7 @@ fn init_on_the_sample_operator_writes_one_pipeline_whose_variants_run() {
             ".github/workflows/olm-release.yml",
             ".gitignore",
             ".travis.yml",
+            "pipelines/.olm-release-init.sha256",
             "pipelines/release.yaml",
         ]
         .map(String::from),
@@ -120,7 +123,7 @@ fn init_on_the_sample_operator_writes_one_pipeline_whose_variants_run() {
     assert_eq!(
         list_files(r),
         expected,
-        "one pipeline, two CI files and the .gitignore were added"
+        "one pipeline, two CI files, the .gitignore and the record of what init wrote were added"
     );
 
     let release = std::fs::read_to_string(r.join("pipelines/release.yaml")).unwrap();
