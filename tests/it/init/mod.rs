@@ -12,6 +12,7 @@ use std::path::Path;
 mod command;
 mod layouts;
 mod make_bundle;
+mod projects;
 mod shapes;
 
 use crate::support::{assert_code, copy_dir, list_files, olm_release, root, shared, stderr};
