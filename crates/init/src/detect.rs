@@ -21,7 +21,9 @@
 use std::path::Path;
 
 use super::bundles::{self, BundleDir};
+use super::duplicates;
 use super::error::InitError;
+use super::flavours;
 use super::found::{Found, Layout};
 use super::make_bundle;
 use super::parts;
@@ -56,6 +58,7 @@ pub(crate) fn detect(scan: &Scan, ask: &Ask) -> Result<Found, InitError> {
         false => parts::icon(&scan.images),
     };
     found.examples = parts::examples(scan, &found.crds);
+    duplicates::merge(scan, &mut found);
     Ok(found)
 }
 
@@ -83,25 +86,74 @@ fn read_templates(scan: &Scan, templates: String, bundle: String) -> Found {
 fn read_bundle(scan: &Scan, all: &[BundleDir], ask: &Ask) -> Result<Found, InitError> {
     let name = |b: &BundleDir| b.package.clone().unwrap_or_else(|| b.root.clone());
     let chosen = match ask.operator {
-        Some(asked) => {
-            all.iter()
-                .find(|b| name(b) == asked)
-                .ok_or_else(|| InitError::NoOperator {
-                    asked: asked.into(),
-                    known: all.iter().map(describe).collect(),
-                })?
-        }
-        // The package with the most versions (the project's own, not a vendored copy).
-        None => all
+        // A bundle folder (one flavour of several), else a package.
+        Some(asked) => all
             .iter()
-            .max_by_key(|b| (b.versions, std::cmp::Reverse(b.root.clone())))
-            .expect("not empty"),
+            .find(|b| flavours::names_folder(b, asked))
+            .or_else(|| {
+                let named: Vec<&BundleDir> = all.iter().filter(|b| name(b) == asked).collect();
+                let first = *named.first()?;
+                flavours::preferred(&flavours::of(all, first), ask.source).or(Some(first))
+            })
+            .ok_or_else(|| InitError::NoOperator {
+                asked: asked.into(),
+                known: all.iter().map(describe).collect(),
+            })?,
+        // The package with the most versions (the project's own, not a vendored copy), and
+        // of its flavours the preferred one.
+        None => {
+            let most = all
+                .iter()
+                .max_by_key(|b| (b.versions, std::cmp::Reverse(b.root.clone())))
+                .expect("not empty");
+            // A registry+v1 `bundle*/` folder of that version (what `make bundle` writes,
+            // with its metadata) before an operator-sdk catalog's copy of it.
+            let made: Vec<&BundleDir> = all
+                .iter()
+                .filter(|b| {
+                    flavours::is_flavour(b)
+                        && b.package == most.package
+                        && b.version == most.version
+                })
+                .collect();
+            flavours::preferred(&made, ask.source).unwrap_or(most)
+        }
     };
+    let mut notes = Vec::new();
+    if ask.operator.is_none()
+        && let Some(tree) = all
+            .iter()
+            .find(|b| b.tree.is_some() && b.package == chosen.package && b.root != chosen.root)
+    {
+        notes.push(format!(
+            "version {} taken from {}/ (a registry+v1 bundle, as make bundle writes it); not taken: {}/ (the operator-sdk catalog's copy; --operator {} takes it)",
+            chosen.version, chosen.root, tree.root, tree.root
+        ));
+    }
+    let flavours: Vec<BundleDir> = flavours::of(all, chosen)
+        .into_iter()
+        .filter(|b| b.root != chosen.root)
+        .cloned()
+        .collect();
     let mut found = Found::new(Layout::Bundle(Box::new(chosen.clone())));
     if all.len() > 1 {
         found.operators = all.iter().map(|b| (name(b), describe(b))).collect();
     }
     bundles::read(scan, chosen, &mut found);
+    found.notes.extend(notes);
+    if !flavours.is_empty() {
+        found.notes.push(format!(
+            "bundle flavours of {}: {}/ released; {} (a pipeline variant each; init --operator FOLDER releases another instead)",
+            name(chosen),
+            chosen.root,
+            flavours
+                .iter()
+                .map(|f| format!("{}/ as --variant {}", f.root, flavours::variant_name(f)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    found.flavours = flavours;
     Ok(found)
 }
 

@@ -109,6 +109,9 @@ pub(crate) struct Found {
     pub kustomize: Option<(String, String)>,
     /// A kubebuilder CSV base, parsed, to complete into the CSV to start from.
     pub csv_base: Option<serde_yaml_ng::Value>,
+    /// The package's other bundle flavours (`bundle/openshift` beside `bundle/community`),
+    /// each released by a variant of its own ([`super::flavours`]).
+    pub flavours: Vec<BundleDir>,
 }
 
 impl Found {
@@ -140,6 +143,7 @@ impl Found {
             built: Vec::new(),
             kustomize: None,
             csv_base: None,
+            flavours: Vec::new(),
         }
     }
 

@@ -19,13 +19,20 @@
 #![deny(missing_docs)]
 
 mod base_csv;
+mod bundle_metadata;
 mod bundles;
+mod channels;
 mod choices;
 mod ci;
+mod ci_used;
 mod detect;
+mod duplicates;
 mod error;
+mod flavour_variants;
+mod flavours;
 mod found;
 mod generate_bundle;
+mod gitignore;
 mod images;
 mod kustomize;
 mod make_bundle;

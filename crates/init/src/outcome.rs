@@ -11,6 +11,8 @@ pub enum Fate {
     Wrote,
     /// The user changed it since `init` wrote it, and it is replaced (`force`).
     Replaced,
+    /// The repository's own file, edited (a line added to `.gitignore`).
+    Edited,
     /// It was as `init` last wrote it, and is refreshed with what `init` writes now.
     Refreshed,
     /// The user changed it since `init` wrote it: left as it is (a conflict to resolve).
@@ -68,6 +70,7 @@ impl Outcome {
             out.push(match f.fate {
                 Fate::Wrote => format!("wrote {path}"),
                 Fate::Replaced => format!("replaced {path}"),
+                Fate::Edited => format!("edited {path} (a line added)"),
                 Fate::Refreshed => format!("refreshed {path}"),
                 Fate::Removed => format!("removed {path} (init writes it no more)"),
                 Fate::Conflict => format!(

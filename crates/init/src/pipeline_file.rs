@@ -169,6 +169,12 @@ fn render(s: &mut String, found: &Found, c: &Choices) {
             let _ = writeln!(s, "    {var}: {}", yq(dir));
         }
     }
+    if c.files.contains_key(super::bundle_metadata::VAR) {
+        let _ = writeln!(
+            s,
+            "  functions: sprig                   # the annotations template sets the package with replace"
+        );
+    }
     let vars = var_values(Kind::Release, found, c);
     if !vars.is_empty() {
         let _ = writeln!(s, "  vars:");

@@ -4,8 +4,10 @@
 //! refreshed, and a file the user changed since is left as it is and named as a conflict
 //! (with `force` it is replaced). A file `init` wrote before and writes no more (a manifest
 //! gone from a kustomize snapshot) is removed when the user did not change it. The CSV to
-//! start from is the user's once written: never compared or replaced. A rerun over `init`'s own
-//! output therefore writes nothing and says so.
+//! start from is the user's once written: never compared or replaced. An edit of the
+//! repository's own file (`_out/` added to `.gitignore`) is computed from it as it is, so it is
+//! written without `force`, and never recorded as `init`'s. A rerun over `init`'s own output
+//! therefore writes nothing and says so.
 
 use std::path::Path;
 
@@ -20,6 +22,7 @@ fn fate(root: &Path, file: &ScaffoldFile, record: &Written, force: bool) -> Fate
         Err(_) => Fate::Wrote,
         Ok(_) if file.seed => Fate::Kept,
         Ok(bytes) if bytes == file.text.as_bytes() => Fate::Unchanged,
+        Ok(_) if file.edit => Fate::Edited,
         Ok(bytes) if record.is_ours(&file.path, &bytes) => Fate::Refreshed,
         Ok(_) if force => Fate::Replaced,
         Ok(_) => Fate::Conflict,
@@ -46,14 +49,17 @@ pub(crate) fn write(root: &Path, force: bool, scaffold: Scaffold) -> Result<Outc
     for f in &scaffold.files {
         let fate = fate(root, f, &old, force);
         let path = root.join(&f.path);
-        if matches!(fate, Fate::Wrote | Fate::Replaced | Fate::Refreshed)
-            && let Err((at, e)) = put(&path, f.text.as_bytes())
+        if matches!(
+            fate,
+            Fate::Wrote | Fate::Replaced | Fate::Refreshed | Fate::Edited
+        ) && let Err((at, e)) = put(&path, f.text.as_bytes())
         {
             return Err(fail(&at, e, outcome));
         }
         match fate {
-            // The CSV to start from is the user's once written: never recorded.
-            _ if f.seed => {}
+            // The CSV to start from is the user's once written, and an edit of the repository's
+            // own file (`.gitignore`) stays the repository's: never recorded (so never removed).
+            _ if f.seed || f.edit => {}
             // Still the user's: the old digest stays, so the next run says so again.
             Fate::Conflict => record
                 .0

@@ -48,6 +48,11 @@ pub(crate) fn run(step: &RenderStep, report: &Reporter) -> Result<Rendered> {
         ));
     }
     report.findings(&rendered.findings);
+    if let Some(csv) = rendered.bundle.csvs.first()
+        && let Some(w) = olm_release_olm::decision::stale_skip_range(csv, None)
+    {
+        report.warn(&w);
+    }
     if let (Some(tag), Some(csv)) = (&step.release_tag, rendered.bundle.csvs.first()) {
         for w in render_checks::image_tags(csv, tag) {
             report.warn(&w);

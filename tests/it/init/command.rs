@@ -12,7 +12,10 @@ use crate::support::{assert_code, olm_release, root, stderr};
 fn init_pins_the_installer_of_this_version() {
     let repo = sample_repo();
     let r = repo.path();
-    assert_code(&olm_release(r, &["init"], &[]), 0);
+    assert_code(
+        &olm_release(r, &["init", "--ci", "travis", "--ci", "github"], &[]),
+        0,
+    );
     let version = env!("CARGO_PKG_VERSION");
     let installer = std::fs::read(root().join("scripts/install.sh")).unwrap();
     let sha = olm_release_base::digest::sha256_hex(&installer);
@@ -44,7 +47,15 @@ fn a_rerun_says_nothing_changed_keeps_an_edit_as_a_conflict_and_its_pipeline_sti
     let repo = sample_repo();
     let r = repo.path();
     let init = |extra: &[&str]| {
-        let mut args = vec!["init", "--github", "example/sample-operator"];
+        let mut args = vec![
+            "init",
+            "--github",
+            "example/sample-operator",
+            "--ci",
+            "travis",
+            "--ci",
+            "github",
+        ];
         args.extend_from_slice(extra);
         olm_release(r, &args, &[])
     };
@@ -96,7 +107,7 @@ fn a_write_failing_part_way_says_what_was_written_before_the_error() {
     let repo = sample_repo();
     let r = repo.path();
     std::fs::write(r.join(".github"), "not a folder\n").unwrap();
-    let out = olm_release(r, &["init"], &[]);
+    let out = olm_release(r, &["init", "--ci", "travis", "--ci", "github"], &[]);
     assert_code(&out, 1);
     let said = stderr(&out);
     let found = said.find("found: layout: templates in olm/").expect(&said);

@@ -12,6 +12,7 @@ use std::path::Path;
 mod command;
 mod layouts;
 mod make_bundle;
+mod projects;
 mod shapes;
 
 use crate::support::{assert_code, copy_dir, list_files, olm_release, root, shared, stderr};
@@ -75,7 +76,19 @@ fn init_on_the_sample_operator_writes_one_pipeline_whose_variants_run() {
     let repo = sample_repo();
     let r = repo.path();
     let before = list_files(r);
-    let out = olm_release(r, &["init", "--github", "example/sample-operator"], &[]);
+    let out = olm_release(
+        r,
+        &[
+            "init",
+            "--github",
+            "example/sample-operator",
+            "--ci",
+            "travis",
+            "--ci",
+            "github",
+        ],
+        &[],
+    );
     assert_code(&out, 0);
     let said = stderr(&out);
     for needle in [
@@ -100,6 +113,7 @@ fn init_on_the_sample_operator_writes_one_pipeline_whose_variants_run() {
     expected.extend(
         [
             ".github/workflows/olm-release.yml",
+            ".gitignore",
             ".travis.yml",
             "pipelines/.olm-release-init.sha256",
             "pipelines/release.yaml",
@@ -110,7 +124,7 @@ fn init_on_the_sample_operator_writes_one_pipeline_whose_variants_run() {
     assert_eq!(
         list_files(r),
         expected,
-        "one pipeline, two CI files and the record of what init wrote were added"
+        "one pipeline, two CI files, the .gitignore and the record of what init wrote were added"
     );
 
     let release = std::fs::read_to_string(r.join("pipelines/release.yaml")).unwrap();

@@ -8,4 +8,5 @@ mod support;
 mod ci;
 mod layouts;
 mod operator_sdk_oracle;
+mod projects;
 mod rerun;

@@ -4,7 +4,9 @@
 //! bundle's objects and, for a deployment the CSV's `webhookdefinitions` or
 //! `apiservicedefinitions` name, the certificate Secret `<deployment>-service-cert` it mounts at
 //! the serving-certificate paths (replacing whatever the Deployment mounted there; OLM v0's
-//! `pkg/controller/install/certresources.go`, operator-controller's `rukpak/render`). A CRD
+//! `pkg/controller/install/certresources.go`, operator-controller's `rukpak/render`); on
+//! OpenShift the service CA creates the Secret a bundle Service's
+//! `service.beta.openshift.io/serving-cert-secret-name` annotation names. A CRD
 //! whose conversion calls a webhook needs the CSV to declare it (OLM then points the CRD at its
 //! own Service); several served versions with different schemas and no webhook lose fields.
 //! Webhook configurations in `manifests/` are never installed: OLM installs webhooks only from
@@ -95,9 +97,27 @@ struct Ref {
     at_cert_path: bool,
 }
 
+/// The Secrets OpenShift's service CA creates for the bundle's Services that ask for a serving
+/// certificate (`service.beta.openshift.io/serving-cert-secret-name`,
+/// <https://docs.openshift.com/container-platform/4.14/security/certificates/service-serving-certificate.html>):
+/// an OpenShift flavour of a bundle mounts them (opentelemetry-operator's `bundle/openshift`).
+fn service_ca_secrets(objects: &[Manifest]) -> Vec<String> {
+    objects
+        .iter()
+        .filter(|m| m.kind() == Some("Service"))
+        .filter_map(|m| {
+            value_at(&m.doc, "metadata.annotations")?
+                .get("service.beta.openshift.io/serving-cert-secret-name")?
+                .as_str()
+        })
+        .map(str::to_string)
+        .collect()
+}
+
 fn deployments(csv: &Manifest, objects: &[Manifest], sink: &mut Sink) {
     let certified = certified(csv);
-    let provided = provided_secrets(csv, &certified);
+    let mut provided = provided_secrets(csv, &certified);
+    provided.extend(service_ca_secrets(objects));
     let at = At::of(csv);
     for (i, d) in list(value_at(&csv.doc, "spec.install.spec.deployments"))
         .iter()
