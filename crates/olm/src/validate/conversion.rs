@@ -54,7 +54,7 @@ pub(crate) fn check(unit: &Unit, sink: &mut Sink) {
             .map(|n| format!(" (Service {n})"))
             .unwrap_or_default();
             let msg = format!(
-                "CRD {name} converts through a webhook{service}, but no ConversionWebhook of the CSV's spec.webhookdefinitions names it, so OLM installs the CRD pointing at a Service nobody creates"
+                "CRD {name} converts through a webhook{service}, but no ConversionWebhook of the CSV's spec.webhookdefinitions names it, so OLM neither creates that Service nor injects its CA: unless the operator does both at run time, every read of another version fails"
             );
             sink.add(
                 &rules::CRD_CONVERSION_WEBHOOK,

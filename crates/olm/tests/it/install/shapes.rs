@@ -112,7 +112,7 @@ fn a_conversion_webhook_the_csv_does_not_declare() {
     assert_eq!(
         got,
         want(&[(
-            Level::Error,
+            Level::Warning,
             "crd-conversion-webhook",
             "spec.conversion.strategy"
         )])

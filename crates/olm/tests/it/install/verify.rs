@@ -50,7 +50,7 @@ fn an_unwired_kubebuilder_bundle_is_refused_with_every_reason() {
         summary,
         [
             (
-                Level::Error,
+                Level::Warning,
                 "crd-conversion-webhook",
                 "spec.conversion.strategy"
             ),
