@@ -3,6 +3,7 @@
 //! models of both sources and their comparison, and the migration of app-registry releases.
 
 mod add;
+mod community_entry;
 mod compare;
 mod migrate;
 pub mod migration_check;
