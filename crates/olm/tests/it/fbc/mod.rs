@@ -5,6 +5,7 @@
 mod add;
 mod community_entry;
 mod compare;
+mod in_place;
 mod migrate;
 pub mod migration_check;
 mod model;
