@@ -10,6 +10,7 @@ pub mod consistency;
 pub mod csv_metadata;
 pub mod folder;
 pub mod gojson;
+mod lenient;
 pub mod related;
 pub mod style;
 

@@ -194,3 +194,20 @@ fn the_csvs_own_spelling_and_extra_fields_do_not_reach_the_metadata() {
         assert!(!text.contains(absent), "{absent} in {text}");
     }
 }
+
+#[test]
+fn a_manifest_repeating_a_key_is_read_as_opm_reads_it_the_last_one_winning() {
+    let tmp = tempfile::tempdir().unwrap();
+    let folder = version_folder(tmp.path());
+    let crd = CRD.replace(
+        "  scope: Namespaced\n",
+        "  scope: Cluster\n  scope: Namespaced\n",
+    );
+    std::fs::write(folder.join("manifests/batch.example.com_jobs.yaml"), crd).unwrap();
+    let dir = read_bundle_dir(&folder).unwrap();
+    let crd = dir
+        .objects
+        .iter()
+        .find(|m| m.kind() == Some("CustomResourceDefinition"));
+    assert_eq!(crd.unwrap().doc["spec"]["scope"], Value::from("Namespaced"));
+}
