@@ -150,7 +150,11 @@ async fn add(
             objects: &image.objects,
             dependencies: &dependencies,
             properties: &properties,
-            style: step.style,
+            // The pipeline's choice, else the style of the package's existing entries.
+            style: step
+                .style
+                .or_else(|| fbc::entry::style_of(&catalog, &step.package))
+                .unwrap_or_default(),
         },
         channels: &step.channels,
         skips: &step.skips,

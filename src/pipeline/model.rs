@@ -234,9 +234,10 @@ pub struct CatalogSpec {
     pub older: OlderPolicy,
     // Entries, templates and deprecations.
     /// Write each entry's manifests as `olm.bundle.object` properties (what `opm render` writes
-    /// without a migration) instead of one `olm.csv.metadata` property (the default).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub bundle_objects: bool,
+    /// without a migration) instead of one `olm.csv.metadata` property; unset: as the package's
+    /// existing entries are written, `olm.csv.metadata` for a new package.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bundle_objects: Option<bool>,
     /// A catalog template kept in the source (`olm.template.basic` or `olm.semver`): the release
     /// is added to it and it is rendered into `dir`.
     #[serde(default, skip_serializing_if = "Option::is_none")]

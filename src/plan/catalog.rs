@@ -38,9 +38,10 @@ pub(crate) struct CatalogStep {
     /// wins over the catalog's, and the diff and a note show the change).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) default_channel: Option<String>,
-    /// How the entry carries the bundle's manifests (`catalog.bundle_objects`).
-    #[serde(skip_serializing_if = "is_csv_metadata")]
-    pub(crate) style: ObjectStyle,
+    /// How the entry carries the bundle's manifests (`catalog.bundle_objects`; `None`: as the
+    /// package's existing entries do, `olm.csv.metadata` for a new package).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) style: Option<ObjectStyle>,
     /// The catalog template the release is added to and rendered from (`catalog.template`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) template: Option<PathBuf>,
@@ -372,7 +373,7 @@ pub(crate) fn show_catalog(c: &CatalogStep) -> Vec<String> {
         }
         TargetJob::Image(i) => out.extend(super::catalog_image::show(i)),
     }
-    if c.style == ObjectStyle::BundleObjects {
+    if c.style == Some(ObjectStyle::BundleObjects) {
         out.push("entry manifests as olm.bundle.object properties (catalog.bundle_objects)".into());
     }
     if let Some(t) = &c.template {
@@ -394,10 +395,6 @@ pub(crate) fn show_catalog(c: &CatalogStep) -> Vec<String> {
         out.push(format!("defaultChannel: {d}"));
     }
     out
-}
-
-fn is_csv_metadata(style: &ObjectStyle) -> bool {
-    *style == ObjectStyle::CsvMetadata
 }
 
 /// A deprecation as the plan shows it: `olm.bundle NAME: message`.

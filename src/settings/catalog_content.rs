@@ -17,8 +17,9 @@ use crate::pipeline::model::CatalogSpec;
 /// What `catalog:` says about the entries the stage writes.
 #[derive(Debug, Clone)]
 pub(crate) struct CatalogContent {
-    /// How entries carry their manifests (`catalog.bundle_objects`).
-    pub(crate) style: ObjectStyle,
+    /// How entries carry their manifests (`catalog.bundle_objects`; `None`: as the package's
+    /// existing entries do).
+    pub(crate) style: Option<ObjectStyle>,
     /// `catalog.template`, resolved against the source folder.
     pub(crate) template: Option<PathBuf>,
     /// `catalog.deprecate`, checked.
@@ -47,11 +48,13 @@ pub(crate) fn content(
         path
     });
     CatalogContent {
-        style: if spec.bundle_objects {
-            ObjectStyle::BundleObjects
-        } else {
-            ObjectStyle::CsvMetadata
-        },
+        style: spec.bundle_objects.map(|b| {
+            if b {
+                ObjectStyle::BundleObjects
+            } else {
+                ObjectStyle::CsvMetadata
+            }
+        }),
         template,
         deprecate: deprecations(spec, file, problems),
     }

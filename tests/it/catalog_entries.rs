@@ -225,3 +225,50 @@ fn migrate_names_the_package_as_its_package_file_does() {
     assert_eq!(plain(&p), plain(&m));
     assert_eq!(p.related_images.len(), m.related_images.len());
 }
+
+/// A release added to a catalog whose entries carry `olm.bundle.object` writes its entry the
+/// same way when the pipeline does not choose, and edits the catalog file in place: its license
+/// header and the first entry's bytes stay.
+#[test]
+fn a_release_keeps_the_catalogs_entry_style_and_its_file_as_written() {
+    const HEADER: &str =
+        "# Copyright 2024 The Sample Authors\n# SPDX-License-Identifier: Apache-2.0\n";
+    let work = Work::sample();
+    let pipeline = work.path().join(PIPELINE);
+    let text = std::fs::read_to_string(&pipeline).unwrap();
+    let objects = text.replace("  older: refuse", "  older: refuse\n  bundle_objects: true");
+    std::fs::write(&pipeline, objects).unwrap();
+    assert_code(&work.run(&["run", PIPELINE], &[EPOCH]), 0);
+    std::fs::write(&pipeline, &text).unwrap();
+    let file = work
+        .path()
+        .join(OUT)
+        .join("catalog/sample-operator/catalog.yaml");
+    let first = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(&file, format!("{HEADER}{first}")).unwrap();
+    let out = work.run(&["run", PIPELINE], &[EPOCH, ("VERSION", "0.2.0")]);
+    assert_code(&out, 0);
+    let after = std::fs::read_to_string(&file).unwrap();
+    assert!(after.starts_with(HEADER), "{after}");
+    let loaded = fbc::disk::read(&work.path().join(OUT).join("catalog")).unwrap();
+    assert_eq!(loaded.files, ["sample-operator/catalog.yaml"]);
+    let new = loaded
+        .catalog
+        .bundle("sample-operator", "sample-operator.v0.2.0")
+        .unwrap();
+    assert!(
+        types(new).contains(&"olm.bundle.object") && !types(new).contains(&"olm.csv.metadata"),
+        "{:?}",
+        types(new)
+    );
+    let old = published(&work);
+    let old_text = fbc::write::render(&{
+        let mut c = fbc::Catalog::default();
+        c.bundles.push(old);
+        c
+    })
+    .unwrap();
+    let old_doc = old_text.values().next().unwrap();
+    let old_doc = &old_doc[old_doc.find("schema: olm.bundle").unwrap()..];
+    assert!(after.contains(old_doc), "the first entry keeps its bytes");
+}

@@ -22,7 +22,8 @@
 //! - [`migrate`]: an app-registry release → per-CSV bundle contents → the catalog that keeps
 //!   the same upgrade graph.
 //! - [`entry`]: a bundle's `olm.bundle` entry as `opm render` writes it; [`load`]: the one
-//!   loader every command reads catalogs through; [`rewrite`]: writing back one package's part;
+//!   loader every command reads catalogs through; [`rewrite`]: writing back one package's part, in
+//!   place where the catalog already holds it (`edit`);
 //!   [`deprecate`](mod@deprecate): `olm.deprecations`; [`template`]: `olm.template.basic` and
 //!   `olm.semver` catalog templates.
 //! - [`apply`](mod@apply): a release applied to a parsed catalog, plainly or through its
@@ -38,6 +39,7 @@ pub mod apply;
 pub mod compare;
 pub mod deprecate;
 pub mod disk;
+mod edit;
 pub mod entry;
 pub mod error;
 pub mod head;

@@ -1,6 +1,8 @@
 //! Writing back what was read: the whole catalog in the one layout ([`super::write::render`]),
 //! or, for a catalog read for one package ([`super::load::read_package`]), that package's part
-//! only, so a release never rewrites other packages' files:
+//! only, so a release never rewrites other packages' files. Where the catalog already holds the
+//! package, its files are edited in place (`super::edit`: layout, headers, comments, key order
+//! and untouched documents kept); otherwise:
 //!
 //! - the package's documents go to `<root>/<package>/catalog.yaml`;
 //! - a file that held only the package's documents elsewhere is removed (it moved);
@@ -29,6 +31,9 @@ pub fn plan(
         return Err(CatalogError::Internal(
             "a summarised catalog cannot be written back".into(),
         ));
+    }
+    if let Some(changes) = super::edit::plan(root, loaded, catalog)? {
+        return Ok(changes);
     }
     let Some((package, holding)) = &loaded.package else {
         let rendered = write::render(catalog)?;

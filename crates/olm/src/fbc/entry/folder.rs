@@ -4,7 +4,8 @@
 //! tried as the annotations file (the package), the dependencies file (`dependencies:`) and the
 //! properties file (`properties:`), the first of each kept — the names `annotations.yaml`,
 //! `dependencies.yaml` and `properties.yaml` are convention. Each file is read within the input
-//! budgets. This is what `opm render` reads from a bundle image once unpacked.
+//! budgets, a repeated key in a mapping keeping the last value as Kubernetes' decoder does
+//! ([`super::lenient`]). This is what `opm render` reads from a bundle image once unpacked.
 
 use std::path::Path;
 
@@ -14,6 +15,7 @@ use serde_yaml_ng::Value;
 use super::super::error::CatalogError;
 use super::super::model::Property;
 use super::build::{BundleSource, ObjectStyle, file_properties};
+use super::lenient::LastWins;
 use crate::Manifest;
 use crate::archive::{Budget, Limits};
 use olm_release_base::input;
@@ -63,7 +65,7 @@ fn first_document(path: &Path) -> Result<Option<Value>, CatalogError> {
         .check(&shown, text)
         .map_err(CatalogError::Budget)?;
     for de in serde_yaml_ng::Deserializer::from_str(text) {
-        let value = Value::deserialize(de).map_err(|source| CatalogError::Yaml {
+        let LastWins(value) = LastWins::deserialize(de).map_err(|source| CatalogError::Yaml {
             file: shown.clone(),
             document: 1,
             source,

@@ -3,7 +3,9 @@
 //! models of both sources and their comparison, and the migration of app-registry releases.
 
 mod add;
+mod community_entry;
 mod compare;
+mod in_place;
 mod migrate;
 pub mod migration_check;
 mod model;
