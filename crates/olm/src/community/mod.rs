@@ -1,0 +1,237 @@
+//! OperatorHub's community layout, read as data: the folder `operators/<package>/` of
+//! [k8s-operatorhub/community-operators](https://github.com/k8s-operatorhub/community-operators)
+//! and [redhat-openshift-ecosystem/community-operators-prod](https://github.com/redhat-openshift-ecosystem/community-operators-prod),
+//! given as its files (path relative to the package folder, bytes), turned into the package, its
+//! version bundles in SemVer order and its catalog templates. No I/O: the application reads the
+//! folder and hands the files over.
+//!
+//! The layout (the repositories' `docs/packaging-required-fields.md` and
+//! `docs/operator-ci-yaml.md`; operator-registry's `docs/design/operator-bundle.md` for a
+//! version folder): `ci.yaml` (the update graph mode, the `fbc:` catalog mapping); one folder per
+//! version holding a registry+v1 bundle, `manifests/` (exactly one CSV, its CRDs and other
+//! objects) and `metadata/` (`annotations.yaml` naming the package, the channels and the default
+//! channel; optionally `dependencies.yaml` and `properties.yaml`), with `tests/scorecard/` beside
+//! them; and optionally `catalog-templates/`, the maintainers' `olm.template.basic` or
+//! `olm.semver` catalog templates (olm-docs, "catalog-templates",
+//! <https://olm.operatorframework.io/docs/reference/catalog-templates/>), one per OpenShift
+//! catalog.
+//!
+//! Limits: each version folder is one bundle and is read within the bundle limits
+//! ([`Limits`]: `--max-bundle-bytes` for its files together, the entry count, the YAML parse
+//! budget), as a bundle image of it would be; the package as a whole is bounded by the number
+//! of version folders (the entry limit), not by the sum of their sizes, since no bundle ever
+//! holds more than one version. Every problem of every file is collected and returned at once
+//! ([`LayoutErrors`]), each naming the file and the field.
+
+mod follow;
+mod top;
+mod version;
+
+#[cfg(test)]
+mod tests;
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use semver::Version;
+
+use crate::Manifest;
+use crate::archive::Limits;
+use crate::bundle_image::{BundleInput, BundleMetadata, BundleSpec};
+
+pub use follow::{Followed, follow_template};
+pub use top::{CatalogMapping, CiConfig, TemplateFile};
+
+/// The files of one package folder (`operators/<package>/`): each path relative to it, with `/`
+/// between parts, and its bytes.
+pub type PackageFiles = BTreeMap<String, Vec<u8>>;
+
+/// One version folder, read: a registry+v1 bundle with what its metadata says.
+#[derive(Debug, Clone)]
+pub struct VersionBundle {
+    /// The folder's name (`0.2.0`), as messages name it.
+    pub folder: String,
+    /// The CSV's `spec.version`.
+    pub version: Version,
+    /// The CSV, from `manifests/`.
+    pub csv: Manifest,
+    /// Every other object of `manifests/` (CRDs first as the folder lists them, then the rest).
+    pub objects: Vec<Manifest>,
+    /// The channels `metadata/annotations.yaml` names, in its order.
+    pub channels: Vec<String>,
+    /// The default channel the annotations name, if any.
+    pub default_channel: Option<String>,
+    /// The dependencies and properties files, the other annotations, the scorecard tests and
+    /// the file names of `manifests/`, as the bundle image carries them.
+    pub metadata: BundleMetadata,
+}
+
+impl VersionBundle {
+    /// The CSV's name (`metadata.name`).
+    pub fn name(&self) -> &str {
+        self.csv.name().unwrap_or_default()
+    }
+
+    /// What the bundle image code builds this version's bundle from: the folder's manifests and
+    /// metadata, the package and channels its annotations name.
+    pub fn input(&self, package: &str) -> BundleInput {
+        BundleInput {
+            spec: BundleSpec {
+                package: package.to_string(),
+                channels: self.channels.clone(),
+                default_channel: self.default_channel.clone(),
+            },
+            csv: self.csv.clone(),
+            objects: self.objects.clone(),
+            metadata: self.metadata.clone(),
+        }
+    }
+}
+
+/// A package folder, read.
+#[derive(Debug, Clone)]
+pub struct CommunityPackage {
+    /// The package every version's annotations name.
+    pub package: String,
+    /// `ci.yaml`, when there is one.
+    pub ci: Option<CiConfig>,
+    /// The version bundles, in ascending SemVer order of their CSVs' `spec.version`.
+    pub versions: Vec<VersionBundle>,
+    /// `catalog-templates/`, by file name.
+    pub templates: Vec<TemplateFile>,
+}
+
+impl CommunityPackage {
+    /// The package's default channel: the newest version's annotation, as the community
+    /// pipeline's `opm` adds bundles in order and the last one's default wins.
+    pub fn default_channel(&self) -> Option<&str> {
+        self.versions
+            .iter()
+            .rev()
+            .find_map(|v| v.default_channel.as_deref())
+    }
+
+    /// The template the catalog follows: the one `ci.yaml`'s `fbc.catalog_mapping` maps to the
+    /// newest OpenShift catalog (`v4.NN`), else the one file, else the file whose name is the
+    /// newest `vX.Y`; `None` without templates.
+    pub fn template(&self) -> Option<&TemplateFile> {
+        top::chosen_template(self.ci.as_ref(), &self.templates)
+    }
+}
+
+/// One problem of the layout: the file (relative to the package folder), the field when one is
+/// at fault, and what is wrong.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LayoutProblem {
+    /// The file or folder, relative to the package folder.
+    pub file: String,
+    /// The field at fault (`spec.version`, `annotations.…channels.v1`), if one.
+    pub field: Option<String>,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for LayoutProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.field {
+            Some(field) => write!(f, "{}: {field}: {}", self.file, self.message),
+            None => write!(f, "{}: {}", self.file, self.message),
+        }
+    }
+}
+
+/// Every problem of a package folder.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LayoutErrors(pub Vec<LayoutProblem>);
+
+impl fmt::Display for LayoutErrors {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let n = self.0.len();
+        write!(
+            f,
+            "the package folder has {}:",
+            olm_release_base::words::count(n, "problem")
+        )?;
+        for p in &self.0 {
+            write!(f, "\n  {p}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for LayoutErrors {}
+
+pub(crate) fn problem(
+    file: impl Into<String>,
+    field: Option<&str>,
+    message: impl Into<String>,
+) -> LayoutProblem {
+    LayoutProblem {
+        file: file.into(),
+        field: field.map(str::to_string),
+        message: message.into(),
+    }
+}
+
+/// Reads the package folder's `files` within `limits`: every problem at once.
+pub fn read(files: &PackageFiles, limits: &Limits) -> Result<CommunityPackage, LayoutErrors> {
+    let mut problems = Vec::new();
+    let ci = top::ci(files, &mut problems);
+    let templates = top::templates(files, &mut problems);
+    let mut folders: BTreeMap<&str, BTreeMap<&str, &[u8]>> = BTreeMap::new();
+    for (path, bytes) in files {
+        let Some((first, rest)) = path.split_once('/') else {
+            continue;
+        };
+        if first == top::TEMPLATES_DIR || first.starts_with('.') {
+            continue;
+        }
+        folders
+            .entry(first)
+            .or_default()
+            .insert(rest, bytes.as_slice());
+    }
+    if folders.len() > limits.max_entries {
+        problems.push(problem(
+            ".",
+            None,
+            format!(
+                "{} version folders, more than the entry limit of {}",
+                folders.len(),
+                limits.max_entries
+            ),
+        ));
+        return Err(LayoutErrors(problems));
+    }
+    let mut versions: Vec<VersionBundle> = folders
+        .iter()
+        .filter_map(|(folder, inside)| version::read(folder, inside, limits, &mut problems))
+        .collect();
+    versions.sort_by(|a, b| a.version.cmp(&b.version));
+    for w in versions.windows(2) {
+        if w[0].version == w[1].version {
+            problems.push(problem(
+                format!("{}/manifests", w[1].folder),
+                Some("spec.version"),
+                format!("{} again; folder {} has it too", w[1].version, w[0].folder),
+            ));
+        }
+    }
+    let package = version::one_package(&versions, &mut problems);
+    if versions.is_empty() && problems.is_empty() {
+        problems.push(problem(
+            ".",
+            None,
+            "no version folder (a folder holding manifests/ and metadata/annotations.yaml)",
+        ));
+    }
+    if !problems.is_empty() {
+        return Err(LayoutErrors(problems));
+    }
+    Ok(CommunityPackage {
+        package: package.unwrap_or_default(),
+        ci,
+        versions,
+        templates,
+    })
+}
