@@ -37,6 +37,7 @@ mod converge;
 mod errors;
 mod fetch_previous;
 mod interrupt;
+mod import;
 mod migrate;
 mod operatorhub;
 mod outputs;
@@ -361,6 +362,10 @@ async fn run_step(
             let registry = exec.registry(&s.registry)?;
             let store = exec.image(&s.image)?;
             migrate::run(s, registry, store, report, &exec.gate).await?;
+            Carried::Start
+        }
+        (Step::Import(s), Carried::Start) => {
+            import::run(exec, s).await?;
             Carried::Start
         }
         (Step::Release(s), c) => {

@@ -324,47 +324,7 @@ pub(crate) fn show_catalog(c: &CatalogStep) -> Vec<String> {
         c.package,
         c.channel
     )];
-    match c.target.as_ref() {
-        TargetJob::Dir { .. } => out.push(
-            "validate the whole catalog (opm validate rules); write only what changed".to_string(),
-        ),
-        TargetJob::Git(g) if g.pull_request.is_some() => {
-            let p = g.pull_request.as_ref().expect("matched");
-            out.push(
-                "validate the whole catalog (opm validate rules); propose only what changed"
-                    .to_string(),
-            );
-            out.push(format!(
-                "pull request \"{}\" on {} from {}:{}{} through {}; a rerun finds it, a merged one means nothing to do",
-                p.title,
-                p.repository,
-                p.fork,
-                p.branch,
-                if p.draft { " (draft)" } else { "" },
-                p.api
-            ));
-            out.push(format!(
-                "commit as {} (date {}); credentials: {}",
-                g.author,
-                super::time::format_time(g.date),
-                p.credentials.unwrap_or("none")
-            ));
-        }
-        TargetJob::Git(g) => {
-            out.push(
-                "validate the whole catalog (opm validate rules); commit only what changed"
-                    .to_string(),
-            );
-            out.push(format!(
-                "commit as {} (date {}), push without force; when the branch moved meanwhile, decide again (at most {} time(s))",
-                g.author,
-                super::time::format_time(g.date),
-                g.retries
-            ));
-            out.push(format!("credentials: {}", g.credentials.unwrap_or("none")));
-        }
-        TargetJob::Image(i) => out.extend(super::catalog_image::show(i)),
-    }
+    out.extend(show_target(&c.target));
     if c.style == ObjectStyle::BundleObjects {
         out.push("entry manifests as olm.bundle.object properties (catalog.bundle_objects)".into());
     }
@@ -405,4 +365,52 @@ fn deprecation_shown(d: &Deprecation) -> String {
 
 fn deprecations_shown<S: Serializer>(d: &[Deprecation], s: S) -> Result<S::Ok, S::Error> {
     s.collect_seq(d.iter().map(deprecation_shown))
+}
+
+/// The plan's lines on how a catalog target is validated and written (the catalog step's and
+/// `import`'s).
+pub(crate) fn show_target(target: &TargetJob) -> Vec<String> {
+    let mut out = Vec::new();
+    match target {
+        TargetJob::Dir { .. } => out.push(
+            "validate the whole catalog (opm validate rules); write only what changed".to_string(),
+        ),
+        TargetJob::Git(g) if g.pull_request.is_some() => {
+            let p = g.pull_request.as_ref().expect("matched");
+            out.push(
+                "validate the whole catalog (opm validate rules); propose only what changed"
+                    .to_string(),
+            );
+            out.push(format!(
+                "pull request \"{}\" on {} from {}:{}{} through {}; a rerun finds it, a merged one means nothing to do",
+                p.title,
+                p.repository,
+                p.fork,
+                p.branch,
+                if p.draft { " (draft)" } else { "" },
+                p.api
+            ));
+            out.push(format!(
+                "commit as {} (date {}); credentials: {}",
+                g.author,
+                super::time::format_time(g.date),
+                p.credentials.unwrap_or("none")
+            ));
+        }
+        TargetJob::Git(g) => {
+            out.push(
+                "validate the whole catalog (opm validate rules); commit only what changed"
+                    .to_string(),
+            );
+            out.push(format!(
+                "commit as {} (date {}), push without force; when the branch moved meanwhile, decide again (at most {} time(s))",
+                g.author,
+                super::time::format_time(g.date),
+                g.retries
+            ));
+            out.push(format!("credentials: {}", g.credentials.unwrap_or("none")));
+        }
+        TargetJob::Image(i) => out.extend(super::catalog_image::show(i)),
+    }
+    out
 }

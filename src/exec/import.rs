@@ -1,0 +1,204 @@
+//! The import step: a package folder of OperatorHub's community layout read
+//! ([`community::read`]: every problem at once), every version's bundle built as the
+//! bundle-image step builds one and pushed by its rule (tag = the version; an image the target
+//! already holds is not pushed again), then the package's catalog built in memory in one pass
+//! ([`community::follow_template`]), validated once with the rules of `opm validate` and
+//! published once to the catalog target's store (one folder write, commit or image), through the
+//! gate. Nothing is read or validated again per version, so the import is linear in the number
+//! of versions; a rerun pushes nothing and writes nothing.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use super::bundle_image::publish;
+use super::catalog::{changes, open};
+use super::catalog_target::{Change, Published};
+use super::context::Exec;
+use super::errors::ImportError;
+use crate::error::Result;
+use crate::plan::ImportStep;
+use olm_release_base::input;
+use olm_release_http::events::{Gate, Write};
+use olm_release_oci::{PushRequest, tag_for_version};
+use olm_release_olm::bundle_image::{BundleFolder, build_image};
+use olm_release_olm::community::{self, PackageFiles};
+use olm_release_olm::fbc::disk;
+
+/// The import step.
+pub(crate) async fn run(exec: &Exec<'_>, step: &ImportStep) -> Result<()> {
+    let (report, gate) = (exec.report, &exec.gate);
+    let files = read_folder(&step.dir, step.limits.max_bytes)?;
+    let pkg = community::read(&files, &step.limits).map_err(|errors| ImportError::Layout {
+        dir: step.dir.clone(),
+        errors,
+    })?;
+    drop(files);
+    report.info(&format!(
+        "read {} of {} from {}{}",
+        olm_release_base::words::count(pkg.versions.len(), "version"),
+        pkg.package,
+        step.dir.display(),
+        pkg.template()
+            .map(|t| format!("; the catalog follows {}", t.path()))
+            .unwrap_or_default()
+    ));
+    // Every bundle built before anything is pushed: one that cannot be built stops the import
+    // with all of them named.
+    let mut built = Vec::new();
+    let mut problems = Vec::new();
+    for v in &pkg.versions {
+        match BundleFolder::build(&v.input(&pkg.package))
+            .and_then(|folder| build_image(&folder, step.epoch))
+        {
+            Ok(image) => built.push((v, image)),
+            Err(e) => problems.push(format!("{}: {e}", v.folder)),
+        }
+    }
+    if !problems.is_empty() {
+        return Err(ImportError::Bundles {
+            dir: step.dir.clone(),
+            problems,
+        }
+        .into());
+    }
+    let store = exec.image(&step.image)?;
+    let mut images = BTreeMap::new();
+    for (v, image) in &built {
+        let tag = tag_for_version(&v.version.to_string());
+        let req = PushRequest {
+            image,
+            tag: &tag,
+            force: step.force,
+        };
+        let pinned = publish(store, &req, &step.name, report, gate).await?;
+        images.insert(v.name().to_string(), pinned);
+    }
+    drop(built);
+    let snap = open(exec, &step.target, None).await?;
+    let mut loaded = disk::read_package(&snap.dir, &pkg.package)?;
+    let mut catalog = std::mem::take(&mut loaded.catalog);
+    let followed = community::follow_template(&mut catalog, &pkg, &images, step.style)?;
+    for line in &followed.lines {
+        report.detail(line);
+    }
+    if !followed.left_out.is_empty() {
+        report.note(&format!(
+            "the catalog template lists {}, which no version folder holds; left out",
+            followed.left_out.join(", ")
+        ));
+    }
+    if !followed.unlisted.is_empty() {
+        report.note(&format!(
+            "no channel of the catalog template lists {}; left out of the catalog (a catalog lists only bundles in a channel)",
+            followed.unlisted.join(", ")
+        ));
+    }
+    let what = format!(
+        "catalog of {} ({})",
+        pkg.package,
+        olm_release_base::words::count(images.len(), "bundle")
+    );
+    let changes = changes(&snap.dir, &snap.shown, &loaded, &catalog, report)?;
+    let Some(last) = followed.last.as_ref().filter(|_| !changes.is_empty()) else {
+        gate.kept(Write {
+            what,
+            target: snap.store.target(),
+            digest: None,
+        });
+        return Ok(());
+    };
+    let write = Write {
+        what,
+        target: format!(
+            "{} ({} changed)",
+            snap.store.target(),
+            olm_release_base::words::count(changes.len(), "file")
+        ),
+        digest: None,
+    };
+    report.block(&snap.store.diff(&changes), step.show_diff);
+    let message = format!(
+        "{}: import {} from the community layout\n\nEvery version of {}, its bundle image by digest ({}).\n",
+        pkg.package,
+        olm_release_base::words::count(images.len(), "version"),
+        step.dir.display(),
+        step.name
+    );
+    let change = Change {
+        files: &changes,
+        message: &message,
+        release: last,
+    };
+    match snap.store.publish(&change, write, gate).await? {
+        Published::Written(line) => report.info(&line),
+        Published::Skipped => {}
+        Published::Moved { reason } => {
+            return Err(ImportError::Moved {
+                target: step.target.describe(),
+                reason,
+            }
+            .into());
+        }
+    }
+    Ok(())
+}
+
+/// The files of the package folder `dir` the layout reader reads: `ci.yaml`,
+/// `catalog-templates/*` and each version folder's `manifests/`, `metadata/` and
+/// `tests/scorecard/`, each file within `max_bytes`. A link or another kind of file there is
+/// refused ([`input::read`] opens regular files only).
+fn read_folder(dir: &Path, max_bytes: u64) -> Result<PackageFiles, ImportError> {
+    let fail = |path: &Path, e: &dyn std::fmt::Display| ImportError::Read {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    };
+    let mut files = PackageFiles::new();
+    let mut read = |rel: String, path: &Path| -> Result<(), ImportError> {
+        let bytes = input::read(path, max_bytes).map_err(|e| fail(path, &e))?;
+        files.insert(rel, bytes);
+        Ok(())
+    };
+    let entries = |d: &Path| -> Result<Vec<(String, std::fs::FileType)>, ImportError> {
+        let mut out = Vec::new();
+        for e in std::fs::read_dir(d).map_err(|e| fail(d, &e))? {
+            let e = e.map_err(|e| fail(d, &e))?;
+            let kind = e.file_type().map_err(|err| fail(&e.path(), &err))?;
+            out.push((e.file_name().to_string_lossy().into_owned(), kind));
+        }
+        out.sort_by(|a, b| a.0.cmp(&b.0));
+        Ok(out)
+    };
+    for (name, kind) in entries(dir)? {
+        let path = dir.join(&name);
+        if name.starts_with('.') {
+            continue;
+        }
+        if name == "ci.yaml" {
+            read(name, &path)?;
+            continue;
+        }
+        if !kind.is_dir() {
+            continue;
+        }
+        let mut stack = vec![(name.clone(), path)];
+        while let Some((rel, at)) = stack.pop() {
+            for (child, kind) in entries(&at)? {
+                let (rel, path) = (format!("{rel}/{child}"), at.join(&child));
+                let inside = rel.split_once('/').map(|(_, r)| r).unwrap_or_default();
+                let wanted = name == "catalog-templates"
+                    || ["manifests", "metadata", "tests"]
+                        .iter()
+                        .any(|w| inside == *w || inside.starts_with(&format!("{w}/")));
+                if !wanted {
+                    continue;
+                }
+                if kind.is_dir() {
+                    stack.push((rel, path));
+                } else {
+                    read(rel, &path)?;
+                }
+            }
+        }
+    }
+    Ok(files)
+}
