@@ -284,7 +284,7 @@ async fn run_step(
                 decision: None,
                 basis: None,
             };
-            Carried::Packaged(package::run(s, report, input)?)
+            Carried::Packaged(package::run(s, report, input, &exec.history)?)
         }
         (Step::Package(s), Carried::Assembled(a)) => {
             let input = package::Input::Pipeline {
@@ -296,14 +296,21 @@ async fn run_step(
                 decision: Some(a.decision),
                 basis: Some(a.basis),
             };
-            Carried::Packaged(package::run(s, report, input)?)
+            Carried::Packaged(package::run(s, report, input, &exec.history)?)
         }
         // `publish` (one release) starts with a package step; `publish --history` starts
         // the next release's package step after the previous one's push.
         (Step::Package(s), Carried::Start | Carried::Verified(_)) => {
-            Carried::Packaged(package::run(s, report, package::Input::Folder)?)
+            Carried::Packaged(package::run(
+                s,
+                report,
+                package::Input::Folder,
+                &exec.history,
+            )?)
         }
-        (Step::Verify(s), Carried::Packaged(p)) => Carried::Verified(verify::run(s, report, p)?),
+        (Step::Verify(s), Carried::Packaged(p)) => {
+            Carried::Verified(verify::run(s, report, p, &exec.history)?)
+        }
         (Step::Push(s), Carried::Verified(v)) => {
             let registry = exec.registry(&s.registry)?;
             let cx = converge::Context::new(exec.plan, s, registry, report, &exec.gate);

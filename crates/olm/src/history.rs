@@ -19,6 +19,11 @@
 //! and the tools that consume it read it (a repeated key: the last value wins, which `verify`
 //! reports as a warning).
 //!
+//! A community package folder (`operators/<package>/` of OperatorHub's catalogs: `ci.yaml`, one
+//! registry+v1 bundle folder per version, channels in each version's annotations) is read as
+//! the same history ([`crate::community`], its package file built from the annotations); each
+//! version folder is then one bundle within the [`Limits`], not the folder as a whole.
+//!
 //! The tree is untrusted input read within the bundle [`Limits`] (`--max-bundle-bytes`), as a
 //! bundle folder is: its highest release is the cumulative bundle of every version folder, so
 //! the tree's YAML files together must fit the bundle size and entry limits and share one parse
@@ -62,6 +67,8 @@ pub struct Tree {
     /// The channels whose `currentCSV` is in no version folder (left out of every release):
     /// the channel and its `currentCSV`.
     pub headless: Vec<(String, String)>,
+    /// Read from a community package folder (each version folder a registry+v1 bundle).
+    pub community: bool,
 }
 
 /// What reading one tree may still use: bytes, files and the parse budget of `limits`.
@@ -76,6 +83,10 @@ struct Allowance<'a> {
 /// Reads a package-manifest tree within `limits`.
 pub fn read(tree: &Path, limits: &Limits) -> Result<Tree, String> {
     let shown = tree.display();
+    if crate::community::is_package_folder(tree) && !crate::community::history::top_has_yaml(tree)
+    {
+        return crate::community::history::tree(tree, limits);
+    }
     let left = Allowance {
         tree,
         limits,
@@ -135,19 +146,20 @@ pub fn read(tree: &Path, limits: &Limits) -> Result<Tree, String> {
         versions,
         left_out,
         headless,
+        community: false,
     })
 }
 
 /// The version folders some channel reaches, those none does, and the channels whose head is
 /// in no folder, as operator-registry's package-manifest loader builds the channels: each
 /// channel's entries are its chain from `currentCSV` through `replaces` and the CSVs they skip.
-type OnChannels = (
+pub(crate) type OnChannels = (
     Vec<VersionFolder>,
     Vec<(PathBuf, String)>,
     Vec<(String, String)>,
 );
 
-fn on_channels(package: &PackageManifest, versions: Vec<VersionFolder>) -> OnChannels {
+pub(crate) fn on_channels(package: &PackageManifest, versions: Vec<VersionFolder>) -> OnChannels {
     let full = Bundle {
         package: package.clone(),
         csvs: versions.iter().map(|v| v.csv.clone()).collect(),

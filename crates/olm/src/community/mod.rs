@@ -23,7 +23,9 @@
 //! holds more than one version. Every problem of every file is collected and returned at once
 //! ([`LayoutErrors`]), each naming the file and the field.
 
+mod disk;
 mod follow;
+pub(crate) mod history;
 mod top;
 mod version;
 
@@ -39,6 +41,7 @@ use crate::Manifest;
 use crate::archive::Limits;
 use crate::bundle_image::{BundleInput, BundleMetadata, BundleSpec};
 
+pub use disk::{is_package_folder, read_folder};
 pub use follow::{Followed, follow_template};
 pub use top::{CatalogMapping, CiConfig, TemplateFile};
 
