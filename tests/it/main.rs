@@ -23,6 +23,7 @@ mod catalog_templates;
 mod channels;
 mod cli;
 mod cli_options;
+mod community_import;
 mod completions;
 mod dist;
 mod fault_proxy;
