@@ -25,12 +25,24 @@ pub fn is_package_folder(dir: &Path) -> bool {
     })
 }
 
-/// The files of the package folder `dir` the layout reader reads, each within `max_bytes`.
+/// The files of the package folder `dir` the layout reader reads, each within `max_bytes` (the
+/// version folders' own limit is the reader's) and all of them within
+/// [`crate::history::TREE_FACTOR`] times it.
 pub fn read_folder(dir: &Path, max_bytes: u64) -> Result<PackageFiles, String> {
     let fail = |path: &Path, e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
+    let whole = max_bytes.saturating_mul(crate::history::TREE_FACTOR);
     let mut files = PackageFiles::new();
+    let mut total = 0u64;
     let mut read = |rel: String, path: &Path| -> Result<(), String> {
         let bytes = input::read(path, max_bytes).map_err(|e| fail(path, &e))?;
+        total += bytes.len() as u64;
+        if total > whole {
+            return Err(format!(
+                "{}: the package folder's files together pass {} times the bundle size limit, {whole} bytes (at {rel}); raise it with --max-bundle-bytes if the package is really that large",
+                dir.display(),
+                crate::history::TREE_FACTOR
+            ));
+        }
         files.insert(rel, bytes);
         Ok(())
     };
