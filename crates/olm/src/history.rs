@@ -29,7 +29,7 @@
 //! the bundle size and have a parse budget of their own (nesting, values, aliases, measured
 //! before the YAML parser runs), and the tree as a whole must fit [`TREE_FACTOR`] times the
 //! bundle size (1 GiB at the default) and the entry limit. The largest package of
-//! community-operators-prod is 216 MB in 41 versions, its largest version folder 6.5 MiB (an
+//! community-operators-prod is 216 MB in 45 versions, its largest version folder 6.5 MiB (an
 //! operator shipping its CRDs' full schemas), so real histories fit the defaults while a single
 //! runaway folder is still stopped at the bundle size. Every file is
 //! opened through [`olm_release_base::input`] (regular files only, bounded reads), so a FIFO or a
