@@ -8,7 +8,6 @@
 //! of versions; a rerun pushes nothing and writes nothing.
 
 use std::collections::BTreeMap;
-use std::path::Path;
 
 use super::bundle_image::publish;
 use super::catalog::{changes, open};
@@ -17,17 +16,17 @@ use super::context::Exec;
 use super::errors::ImportError;
 use crate::error::Result;
 use crate::plan::ImportStep;
-use olm_release_base::input;
 use olm_release_http::events::{Gate, Write};
 use olm_release_oci::{PushRequest, tag_for_version};
 use olm_release_olm::bundle_image::{BundleFolder, build_image};
-use olm_release_olm::community::{self, PackageFiles};
+use olm_release_olm::community;
 use olm_release_olm::fbc::disk;
 
 /// The import step.
 pub(crate) async fn run(exec: &Exec<'_>, step: &ImportStep) -> Result<()> {
     let (report, gate) = (exec.report, &exec.gate);
-    let files = read_folder(&step.dir, step.limits.max_bytes)?;
+    let files =
+        community::read_folder(&step.dir, step.limits.max_bytes).map_err(ImportError::Read)?;
     let pkg = community::read(&files, &step.limits).map_err(|errors| ImportError::Layout {
         dir: step.dir.clone(),
         errors,
@@ -84,13 +83,15 @@ pub(crate) async fn run(exec: &Exec<'_>, step: &ImportStep) -> Result<()> {
     if !followed.left_out.is_empty() {
         report.note(&format!(
             "the catalog template lists {}, which no version folder holds; left out",
-            followed.left_out.join(", ")
+            olm_release_base::words::some(&followed.left_out, 8)
         ));
     }
     if !followed.unlisted.is_empty() {
         report.note(&format!(
-            "no channel of the catalog template lists {}; left out of the catalog (a catalog lists only bundles in a channel)",
-            followed.unlisted.join(", ")
+            "no channel of the catalog template lists {} ({} of {}); left out of the catalog (a catalog lists only bundles in a channel)",
+            olm_release_base::words::some(&followed.unlisted, 8),
+            followed.unlisted.len(),
+            pkg.versions.len()
         ));
     }
     let what = format!(
@@ -141,64 +142,4 @@ pub(crate) async fn run(exec: &Exec<'_>, step: &ImportStep) -> Result<()> {
         }
     }
     Ok(())
-}
-
-/// The files of the package folder `dir` the layout reader reads: `ci.yaml`,
-/// `catalog-templates/*` and each version folder's `manifests/`, `metadata/` and
-/// `tests/scorecard/`, each file within `max_bytes`. A link or another kind of file there is
-/// refused ([`input::read`] opens regular files only).
-fn read_folder(dir: &Path, max_bytes: u64) -> Result<PackageFiles, ImportError> {
-    let fail = |path: &Path, e: &dyn std::fmt::Display| ImportError::Read {
-        path: path.to_path_buf(),
-        message: e.to_string(),
-    };
-    let mut files = PackageFiles::new();
-    let mut read = |rel: String, path: &Path| -> Result<(), ImportError> {
-        let bytes = input::read(path, max_bytes).map_err(|e| fail(path, &e))?;
-        files.insert(rel, bytes);
-        Ok(())
-    };
-    let entries = |d: &Path| -> Result<Vec<(String, std::fs::FileType)>, ImportError> {
-        let mut out = Vec::new();
-        for e in std::fs::read_dir(d).map_err(|e| fail(d, &e))? {
-            let e = e.map_err(|e| fail(d, &e))?;
-            let kind = e.file_type().map_err(|err| fail(&e.path(), &err))?;
-            out.push((e.file_name().to_string_lossy().into_owned(), kind));
-        }
-        out.sort_by(|a, b| a.0.cmp(&b.0));
-        Ok(out)
-    };
-    for (name, kind) in entries(dir)? {
-        let path = dir.join(&name);
-        if name.starts_with('.') {
-            continue;
-        }
-        if name == "ci.yaml" {
-            read(name, &path)?;
-            continue;
-        }
-        if !kind.is_dir() {
-            continue;
-        }
-        let mut stack = vec![(name.clone(), path)];
-        while let Some((rel, at)) = stack.pop() {
-            for (child, kind) in entries(&at)? {
-                let (rel, path) = (format!("{rel}/{child}"), at.join(&child));
-                let inside = rel.split_once('/').map(|(_, r)| r).unwrap_or_default();
-                let wanted = name == "catalog-templates"
-                    || ["manifests", "metadata", "tests"]
-                        .iter()
-                        .any(|w| inside == *w || inside.starts_with(&format!("{w}/")));
-                if !wanted {
-                    continue;
-                }
-                if kind.is_dir() {
-                    stack.push((rel, path));
-                } else {
-                    read(rel, &path)?;
-                }
-            }
-        }
-    }
-    Ok(files)
 }

@@ -128,7 +128,7 @@ fn a_semver_template_decides_the_channels() {
         .filter_map(|d| d["name"].as_str())
         .collect();
     assert_eq!(names, ["stable-v0"]);
-    assert!(stderr(&o).contains("widget-operator.v0.1.0; left out of the catalog"));
+    assert!(stderr(&o).contains("widget-operator.v0.1.0 (1 of 4); left out of the catalog"));
     let (o, summary) = import(tmp.path(), &pkg, &[]);
     assert_code(&o, 0);
     assert_eq!(count(&summary, "published"), 0, "a rerun writes nothing");

@@ -281,8 +281,9 @@ impl Classified for OperatorhubError {
 /// target another job moved while the import wrote it.
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum ImportError {
-    #[error("{}: {message}", path.display())]
-    Read { path: PathBuf, message: String },
+    /// The folder cannot be read (the message names the file).
+    #[error("{0}")]
+    Read(String),
     #[error("{}: {errors}", dir.display())]
     Layout {
         dir: PathBuf,
@@ -297,7 +298,7 @@ pub(crate) enum ImportError {
 impl Classified for ImportError {
     fn class(&self) -> Class {
         match self {
-            ImportError::Read { .. } | ImportError::Layout { .. } | ImportError::Bundles { .. } => {
+            ImportError::Read(_) | ImportError::Layout { .. } | ImportError::Bundles { .. } => {
                 Class::Input
             }
             ImportError::Moved { .. } => Class::Stage,

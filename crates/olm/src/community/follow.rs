@@ -49,10 +49,19 @@ pub fn follow_template(
     style: ObjectStyle,
 ) -> Result<Followed, CatalogError> {
     let mut out = Followed::default();
+    // The package's channels so far: a version's default channel counts once one exists.
+    let mut known: BTreeSet<String> = catalog
+        .channels
+        .iter()
+        .filter(|c| c.package == pkg.package)
+        .map(|c| c.name.clone())
+        .collect();
     for v in &pkg.versions {
         let Some(image) = images.get(v.name()) else {
             continue;
         };
+        known.extend(v.channels.iter().cloned());
+        let default = v.default_channel.as_deref().filter(|d| known.contains(*d));
         let (dependencies, properties) = metadata_properties(&v.metadata)?;
         let release = Release {
             source: source(pkg, v, image, &dependencies, &properties, style),
@@ -61,8 +70,9 @@ pub fn follow_template(
             skip_range: None,
             deprecate: &[],
             force: false,
-            // The newest bundle's default channel wins, as opm adds bundles one at a time.
-            default_channel: v.default_channel.as_deref(),
+            // The newest bundle's default channel wins, as opm adds bundles one at a time,
+            // once the package has that channel.
+            default_channel: default,
         };
         let applied = apply(catalog, &release, Kept::Plain)?;
         out.lines.extend(applied.lines);

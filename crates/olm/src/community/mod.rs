@@ -76,13 +76,20 @@ impl VersionBundle {
     }
 
     /// What the bundle image code builds this version's bundle from: the folder's manifests and
-    /// metadata, the package and channels its annotations name.
+    /// metadata, the package and channels its annotations name. A default channel the bundle
+    /// does not join itself (the package's, which an earlier version's channels hold: hive-operator's
+    /// bundles join `ocm-2.x` and name `alpha`) is left to the catalog: the bundle image code
+    /// labels an image with a default among its own channels, here the first.
     pub fn input(&self, package: &str) -> BundleInput {
+        let own_default = self
+            .default_channel
+            .clone()
+            .filter(|d| self.channels.contains(d));
         BundleInput {
             spec: BundleSpec {
                 package: package.to_string(),
                 channels: self.channels.clone(),
-                default_channel: self.default_channel.clone(),
+                default_channel: own_default,
             },
             csv: self.csv.clone(),
             objects: self.objects.clone(),

@@ -271,17 +271,6 @@ fn annotations(
         ));
         ok = false;
     }
-    if let Some(d) = value_of(&all, DEFAULT_CHANNEL_KEY).filter(|d| !d.is_empty())
-        && !channels_of(&all).is_empty()
-        && !channels_of(&all).iter().any(|c| c == d)
-    {
-        problems.push(problem(
-            file,
-            Some(&format!("annotations.{DEFAULT_CHANNEL_KEY}")),
-            format!("'{d}' is not one of the bundle's channels"),
-        ));
-        ok = false;
-    }
     metadata.annotations = all;
     ok
 }
