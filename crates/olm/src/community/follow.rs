@@ -1,8 +1,8 @@
-//! A package's catalog, built in memory from its version bundles: every version applied in
-//! SemVer order as the catalog stage applies a release ([`crate::fbc::apply`]: its entry as
-//! `opm render` writes it, in each channel its annotations name, with the CSV's own `replaces`,
-//! `skips` and `olm.skipRange`), then, where the package has a catalog template, the channels
-//! as the template has them.
+//! A package's catalog, built in memory from its version bundles: every version in SemVer
+//! order, its entry as the catalog stage builds it (`opm render`'s), in each channel its
+//! annotations name, with the CSV's own `replaces`, `skips` and `olm.skipRange`
+//! ([`follow_template`]), then, where the package has a catalog template, the channels as the
+//! template has them.
 //!
 //! Following a template: the maintainers' template lists the community pipeline's images, not
 //! the ones this import builds, so its bundles are matched by name or version. An
@@ -21,10 +21,11 @@ use serde_yaml_ng::Value;
 use super::{CommunityPackage, TemplateFile, VersionBundle};
 use crate::fbc::entry::metadata_properties;
 use crate::fbc::error::CatalogError;
-use crate::fbc::model::{Catalog, Origin};
+use crate::fbc::add::bundle_doc;
+use crate::fbc::model::{Catalog, ChannelDoc, Entry, Origin, PackageDoc};
 use crate::fbc::parse::add_doc;
 use crate::fbc::template::{self, Template};
-use crate::fbc::{AddBundle, BundleSource, Kept, ObjectStyle, Release, apply};
+use crate::fbc::{AddBundle, BundleSource, ObjectStyle};
 
 /// What the import did to the catalog.
 #[derive(Debug, Clone, Default)]
@@ -40,8 +41,18 @@ pub struct Followed {
     pub last: Option<AddBundle>,
 }
 
-/// Applies every version of `pkg` to `catalog` (the package's part of a catalog, as read),
-/// each listing the image `images` names for its CSV, then follows the package's template.
+/// Builds the package's part of `catalog` (the catalog as read) from every version of `pkg`,
+/// each listing the image `images` names for its CSV, then follows the package's template. The
+/// part replaces what the catalog had for the package (its `olm.deprecations` kept), so a rerun
+/// over the catalog it wrote changes nothing.
+///
+/// Each version's entry is the catalog stage's ([`AddBundle::from_source`]: as `opm render`
+/// writes it) in every channel its annotations name, with the CSV's own `replaces`, `skips`
+/// and `olm.skipRange` as written; a CSV naming no `replaces` replaces the channel's newest
+/// entry so far (as the catalog stage fills it, leaving it out of `skips`). The edges are not
+/// checked against the channel's head one version at a time: a history holds patch releases of
+/// older lines published after newer ones (gitlab-operator-kubernetes 2.10.2 after 2.11.0), so
+/// the whole catalog is validated once, by the caller, with the rules of `opm validate`.
 pub fn follow_template(
     catalog: &mut Catalog,
     pkg: &CommunityPackage,
@@ -49,35 +60,81 @@ pub fn follow_template(
     style: ObjectStyle,
 ) -> Result<Followed, CatalogError> {
     let mut out = Followed::default();
-    // The package's channels so far: a version's default channel counts once one exists.
-    let mut known: BTreeSet<String> = catalog
-        .channels
-        .iter()
-        .filter(|c| c.package == pkg.package)
-        .map(|c| c.name.clone())
-        .collect();
+    let origin = Origin::new(crate::fbc::write::package_file(&pkg.package)?, 0);
+    let mut part = Catalog::default();
+    let mut package = PackageDoc {
+        name: pkg.package.clone(),
+        origin: origin.clone(),
+        ..PackageDoc::default()
+    };
     for v in &pkg.versions {
         let Some(image) = images.get(v.name()) else {
             continue;
         };
-        known.extend(v.channels.iter().cloned());
-        let default = v.default_channel.as_deref().filter(|d| known.contains(*d));
         let (dependencies, properties) = metadata_properties(&v.metadata)?;
-        let release = Release {
-            source: source(pkg, v, image, &dependencies, &properties, style),
-            channels: &v.channels,
-            skips: &[],
-            skip_range: None,
-            deprecate: &[],
-            force: false,
-            // The newest bundle's default channel wins, as opm adds bundles one at a time,
-            // once the package has that channel.
-            default_channel: default,
-        };
-        let applied = apply(catalog, &release, Kept::Plain)?;
-        out.lines.extend(applied.lines);
-        out.last = Some(applied.request);
+        let src = source(pkg, v, image, &dependencies, &properties, style);
+        let req = AddBundle::from_source(&src, &v.channels)?;
+        let mut bundle = bundle_doc(&req);
+        bundle.origin = origin.clone();
+        part.bundles.push(bundle);
+        for name in &v.channels {
+            let at = match part.channels.iter().position(|c| c.name == *name) {
+                Some(i) => i,
+                None => {
+                    part.channels.push(ChannelDoc {
+                        package: pkg.package.clone(),
+                        name: name.clone(),
+                        origin: origin.clone(),
+                        ..ChannelDoc::default()
+                    });
+                    part.channels.len() - 1
+                }
+            };
+            let channel = &mut part.channels[at];
+            let head = channel.entries.last().map(|e| e.name.clone());
+            let replaces = req.replaces.clone().or(head);
+            let mut skips = req.skips.clone();
+            if req.replaces.is_none() {
+                skips.retain(|s| Some(s) != replaces.as_ref());
+            }
+            channel.entries.push(Entry {
+                name: req.name.clone(),
+                replaces,
+                skips,
+                skip_range: req.skip_range.clone(),
+                ..Entry::default()
+            });
+        }
+        // The newest bundle's default channel wins, as opm adds bundles one at a time.
+        if let Some(d) = &v.default_channel
+            && part.channels.iter().any(|c| c.name == *d)
+        {
+            package.default_channel = Some(d.clone());
+        }
+        if req.icon.is_some() {
+            package.icon = req.icon.clone();
+        }
+        if req.description.is_some() {
+            package.description = req.description.clone();
+        }
+        out.last = Some(req);
     }
+    if package.default_channel.is_none() {
+        package.default_channel = part.channels.first().map(|c| c.name.clone());
+    }
+    out.lines.push(format!(
+        "catalog: {} in {}",
+        olm_release_base::words::count(part.bundles.len(), "bundle"),
+        olm_release_base::words::count(part.channels.len(), "channel")
+    ));
+    part.packages.push(package);
+    part.others = catalog
+        .others
+        .iter()
+        .filter(|o| o.package == pkg.package)
+        .cloned()
+        .collect();
+    replace_package(catalog, &pkg.package, part);
     let Some(t) = pkg.template() else {
         return Ok(out);
     };

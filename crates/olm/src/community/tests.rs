@@ -199,3 +199,44 @@ fn a_basic_template_gives_the_channels_and_the_newest_catalog_is_chosen() {
         Some("maintained")
     );
 }
+
+#[test]
+fn a_patch_of_an_older_line_keeps_its_own_replaces_and_the_catalog_is_checked_whole() {
+    let mut files = fixture();
+    // 0.2.1 patches the 0.2 line after 0.3.0 (which replaces 0.2.0) was out; 0.10.0 skips it.
+    for (from, to) in [("0.2.0/", "0.2.1/")] {
+        let moved: Vec<(String, Vec<u8>)> = files
+            .iter()
+            .filter(|(p, _)| p.starts_with(from))
+            .map(|(p, b)| (p.replacen(from, to, 1), b.clone()))
+            .collect();
+        files.extend(moved);
+    }
+    let csv = "0.2.1/manifests/widget-operator.clusterserviceversion.yaml";
+    let text = String::from_utf8(files[csv].clone()).unwrap();
+    let text = text
+        .replace("widget-operator.v0.2.0", "widget-operator.v0.2.1")
+        .replace("version: 0.2.0\n", "version: 0.2.1\n")
+        .replace("replaces: widget-operator.v0.1.0", "replaces: widget-operator.v0.2.0");
+    set(&mut files, csv, &text);
+    let newest = "0.10.0/manifests/widget-operator.clusterserviceversion.yaml";
+    let text = String::from_utf8(files[newest].clone()).unwrap();
+    set(
+        &mut files,
+        newest,
+        &text.replace("    - widget-operator.v0.2.0\n", "    - widget-operator.v0.2.0\n    - widget-operator.v0.2.1\n"),
+    );
+    let pkg = read(&files, &Limits::default()).unwrap();
+    let mut catalog = Catalog::default();
+    follow_template(&mut catalog, &pkg, &images(&pkg), ObjectStyle::default()).unwrap();
+    let stable = catalog.channel("widget-operator", "stable").unwrap();
+    let e = |n: &str| stable.entry(&format!("widget-operator.v{n}")).unwrap();
+    assert_eq!(e("0.2.1").replaces.as_deref(), Some("widget-operator.v0.2.0"));
+    assert_eq!(e("0.3.0").replaces.as_deref(), Some("widget-operator.v0.2.0"));
+    let errors: Vec<String> = crate::fbc::validate(&catalog)
+        .iter()
+        .filter(|f| f.level == crate::Level::Error)
+        .map(ToString::to_string)
+        .collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+}
