@@ -94,10 +94,11 @@ pub(crate) async fn run(exec: &Exec<'_>, step: &ImportStep) -> Result<()> {
             pkg.versions.len()
         ));
     }
+    let listed = catalog.bundles.iter().filter(|b| b.package == pkg.package);
     let what = format!(
         "catalog of {} ({})",
         pkg.package,
-        olm_release_base::words::count(images.len(), "bundle")
+        olm_release_base::words::count(listed.count(), "bundle")
     );
     let changes = changes(&snap.dir, &snap.shown, &loaded, &catalog, report)?;
     let Some(last) = followed.last.as_ref().filter(|_| !changes.is_empty()) else {
