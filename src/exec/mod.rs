@@ -36,8 +36,8 @@ mod context;
 mod converge;
 mod errors;
 mod fetch_previous;
-mod interrupt;
 mod import;
+mod interrupt;
 mod migrate;
 mod operatorhub;
 mod outputs;
@@ -300,14 +300,9 @@ async fn run_step(
         }
         // `publish` (one release) starts with a package step; `publish --history` starts
         // the next release's package step after the previous one's push.
-        (Step::Package(s), Carried::Start | Carried::Verified(_)) => {
-            Carried::Packaged(package::run(
-                s,
-                report,
-                package::Input::Folder,
-                &exec.history,
-            )?)
-        }
+        (Step::Package(s), Carried::Start | Carried::Verified(_)) => Carried::Packaged(
+            package::run(s, report, package::Input::Folder, &exec.history)?,
+        ),
         (Step::Verify(s), Carried::Packaged(p)) => {
             Carried::Verified(verify::run(s, report, p, &exec.history)?)
         }

@@ -70,7 +70,9 @@ pub(crate) fn import(m: ImportInputs) -> Result<Plan, Problems> {
             ),
         ));
     }
-    let scratch = m.scratch.join(format!("olm-release-import-{}", std::process::id()));
+    let scratch = m
+        .scratch
+        .join(format!("olm-release-import-{}", std::process::id()));
     let target = match m.catalog {
         CatalogTarget::Dir(dir) => TargetJob::Dir { dir },
         CatalogTarget::Git(g) => TargetJob::Git(Box::new(GitJob {

@@ -708,7 +708,9 @@ pub(crate) fn command_target(
     insecure: bool,
 ) -> Result<CatalogTarget, Vec<Problem>> {
     let mut problems = Vec::new();
-    let known = ["dir:", "git:", "image:"].iter().any(|p| target.starts_with(p));
+    let known = ["dir:", "git:", "image:"]
+        .iter()
+        .any(|p| target.starts_with(p));
     let parsed = if known && !target.starts_with("dir:") {
         parse_target(target, cwd, cwd, insecure)
     } else {

@@ -25,7 +25,9 @@ mod unread;
 mod urls;
 mod verify;
 
-pub(crate) use catalog::{CatalogTarget, DEFAULT_RETRIES as DEFAULT_CATALOG_RETRIES, ImageTarget, command_target};
+pub(crate) use catalog::{
+    CatalogTarget, DEFAULT_RETRIES as DEFAULT_CATALOG_RETRIES, ImageTarget, command_target,
+};
 pub(crate) use credentials::git as git_credentials;
 pub(crate) use credentials::{GIT_CREDENTIALS, SECRET_VARIABLES, github_problem, registry_problem};
 pub(crate) use images::{OCI_PASSWORD, OCI_USERNAME};

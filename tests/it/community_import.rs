@@ -39,8 +39,7 @@ fn count(summary: &serde_json::Value, key: &str) -> usize {
 }
 
 fn catalog(dir: &Path) -> serde_yaml_ng::Value {
-    let text =
-        std::fs::read_to_string(dir.join("catalog/widget-operator/catalog.yaml")).unwrap();
+    let text = std::fs::read_to_string(dir.join("catalog/widget-operator/catalog.yaml")).unwrap();
     let docs: Vec<serde_yaml_ng::Value> = serde_yaml_ng::Deserializer::from_str(&text)
         .map(|d| serde::Deserialize::deserialize(d).unwrap())
         .collect();
@@ -84,10 +83,16 @@ fn every_version_is_imported_with_its_own_edges_and_a_rerun_writes_nothing() {
     let e10 = entry(stable, "widget-operator.v0.10.0");
     assert_eq!(e10["replaces"], "widget-operator.v0.3.0");
     assert_eq!(e10["skips"][0], "widget-operator.v0.2.0");
-    assert_eq!(channel(&c, "alpha")["entries"].as_sequence().unwrap().len(), 2);
-    let text = std::fs::read_to_string(tmp.path().join("catalog/widget-operator/catalog.yaml"))
-        .unwrap();
-    assert!(text.contains("olm.package.required"), "the dependencies file reaches the entry");
+    assert_eq!(
+        channel(&c, "alpha")["entries"].as_sequence().unwrap().len(),
+        2
+    );
+    let text =
+        std::fs::read_to_string(tmp.path().join("catalog/widget-operator/catalog.yaml")).unwrap();
+    assert!(
+        text.contains("olm.package.required"),
+        "the dependencies file reaches the entry"
+    );
     assert!(text.contains("defaultChannel: stable"));
     let (o, summary) = import(tmp.path(), &pkg, &[]);
     assert_code(&o, 0);
@@ -104,7 +109,10 @@ fn a_dry_run_writes_nothing_and_shows_the_catalog() {
     assert!(!tmp.path().join("catalog").exists() && !tmp.path().join("images").exists());
     assert_eq!(count(&summary, "published"), 0);
     assert!(count(&summary, "skipped") >= 5, "{summary}");
-    assert!(stderr(&o).contains("widget-operator.v0.10.0"), "the diff names the entries");
+    assert!(
+        stderr(&o).contains("widget-operator.v0.10.0"),
+        "the diff names the entries"
+    );
 }
 
 #[test]
@@ -145,7 +153,13 @@ fn a_broken_folder_is_refused_naming_every_problem_and_nothing_is_written() {
     let (o, _) = import(tmp.path(), &pkg, &[]);
     assert_code(&o, 2);
     let err = stderr(&o);
-    assert!(err.contains("0.1.0/metadata/annotations.yaml: missing"), "{err}");
-    assert!(err.contains("spec.version: 'two' is not a SemVer version"), "{err}");
+    assert!(
+        err.contains("0.1.0/metadata/annotations.yaml: missing"),
+        "{err}"
+    );
+    assert!(
+        err.contains("spec.version: 'two' is not a SemVer version"),
+        "{err}"
+    );
     assert!(!tmp.path().join("catalog").exists() && !tmp.path().join("images").exists());
 }

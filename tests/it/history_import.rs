@@ -289,7 +289,10 @@ fn the_community_layout_is_a_history_without_a_package_file() {
     assert_code(&o, 0);
     let published = summary["published"].as_array().unwrap();
     assert_eq!(published.len(), 4, "{}", stderr(&o));
-    assert_eq!(summary["channel_head"], "widget-operator.v0.10.0", "{summary}");
+    assert_eq!(
+        summary["channel_head"], "widget-operator.v0.10.0",
+        "{summary}"
+    );
     let registry = dir.path().join("registry");
     let again = olm_release(
         dir.path(),

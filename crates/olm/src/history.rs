@@ -92,8 +92,7 @@ struct Allowance<'a> {
 /// Reads a package-manifest tree within `limits`.
 pub fn read(tree: &Path, limits: &Limits) -> Result<Tree, String> {
     let shown = tree.display();
-    if crate::community::is_package_folder(tree) && !crate::community::history::top_has_yaml(tree)
-    {
+    if crate::community::is_package_folder(tree) && !crate::community::history::top_has_yaml(tree) {
         return crate::community::history::tree(tree, limits);
     }
     let left = Allowance {

@@ -291,7 +291,9 @@ pub(crate) enum ImportError {
     },
     #[error("{}: {} cannot be built; nothing was pushed or written:{}", dir.display(), olm_release_base::words::count(.problems.len(), "version"), .problems.iter().map(|p| format!("\n  {p}")).collect::<String>())]
     Bundles { dir: PathBuf, problems: Vec<String> },
-    #[error("the catalog {target} moved while the import wrote it ({reason}); the bundle images are pushed, run the import again to write the catalog")]
+    #[error(
+        "the catalog {target} moved while the import wrote it ({reason}); the bundle images are pushed, run the import again to write the catalog"
+    )]
     Moved { target: String, reason: String },
 }
 

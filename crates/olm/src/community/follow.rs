@@ -19,9 +19,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde_yaml_ng::Value;
 
 use super::{CommunityPackage, TemplateFile, VersionBundle};
+use crate::fbc::add::bundle_doc;
 use crate::fbc::entry::metadata_properties;
 use crate::fbc::error::CatalogError;
-use crate::fbc::add::bundle_doc;
 use crate::fbc::model::{Catalog, ChannelDoc, Entry, Origin, PackageDoc};
 use crate::fbc::parse::add_doc;
 use crate::fbc::template::{self, Template};
@@ -190,7 +190,10 @@ fn basic(
     let mut part = Catalog::default();
     let entries = doc.get("entries").and_then(Value::as_sequence);
     for (i, mut entry) in entries.into_iter().flatten().cloned().enumerate() {
-        let schema = entry.get("schema").and_then(Value::as_str).unwrap_or_default();
+        let schema = entry
+            .get("schema")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
         match schema {
             "olm.bundle" => continue,
             "olm.channel" => {
@@ -209,7 +212,8 @@ fn basic(
         }
         add_doc(&mut part, entry, Origin::new(&file, i))?;
     }
-    part.channels.retain(|c| c.package == pkg.package && !c.entries.is_empty());
+    part.channels
+        .retain(|c| c.package == pkg.package && !c.entries.is_empty());
     let listed: BTreeSet<&str> = part
         .channels
         .iter()
@@ -274,12 +278,19 @@ fn semver(
         }
         let Value::Mapping(arch) = arch else { continue };
         for (bk, list) in arch.iter_mut() {
-            if !bk.as_str().is_some_and(|b| b.eq_ignore_ascii_case("bundles")) {
+            if !bk
+                .as_str()
+                .is_some_and(|b| b.eq_ignore_ascii_case("bundles"))
+            {
                 continue;
             }
-            let Value::Sequence(items) = list else { continue };
+            let Value::Sequence(items) = list else {
+                continue;
+            };
             items.retain_mut(|item| {
-                let Value::Mapping(m) = item else { return false };
+                let Value::Mapping(m) = item else {
+                    return false;
+                };
                 let Some((_, img)) = m
                     .iter_mut()
                     .find(|(k, _)| k.as_str().is_some_and(|k| k.eq_ignore_ascii_case("image")))

@@ -11,7 +11,8 @@ use crate::fbc::ObjectStyle;
 use crate::fbc::model::Catalog;
 
 fn fixture() -> PackageFiles {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/community/widget-operator");
+    let root =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/community/widget-operator");
     let mut files = PackageFiles::new();
     fn walk(root: &Path, dir: &Path, files: &mut PackageFiles) {
         for e in std::fs::read_dir(dir).unwrap() {
@@ -19,7 +20,11 @@ fn fixture() -> PackageFiles {
             if p.is_dir() {
                 walk(root, &p, files);
             } else {
-                let rel = p.strip_prefix(root).unwrap().to_string_lossy().replace('\\', "/");
+                let rel = p
+                    .strip_prefix(root)
+                    .unwrap()
+                    .to_string_lossy()
+                    .replace('\\', "/");
                 files.insert(rel, std::fs::read(&p).unwrap());
             }
         }
@@ -60,13 +65,20 @@ fn versions_come_in_semver_order_with_their_metadata() {
     assert_eq!(deps.file, "0.10.0/metadata/dependencies.yaml");
     assert!(newest.metadata.properties.is_some());
     assert!(pkg.versions[0].metadata.dependencies.is_none());
-    assert_eq!(pkg.ci.as_ref().unwrap().update_graph.as_deref(), Some("semver-mode"));
+    assert_eq!(
+        pkg.ci.as_ref().unwrap().update_graph.as_deref(),
+        Some("semver-mode")
+    );
     assert_eq!(pkg.default_channel(), Some("stable"));
     assert!(pkg.template().is_none());
     // The bundle image code builds every version from what was read.
     for v in &pkg.versions {
         let folder = crate::bundle_image::BundleFolder::build(&v.input(&pkg.package)).unwrap();
-        assert!(folder.files().contains_key("manifests/example.com_widgets.yaml"));
+        assert!(
+            folder
+                .files()
+                .contains_key("manifests/example.com_widgets.yaml")
+        );
     }
 }
 
@@ -76,19 +88,33 @@ fn every_problem_is_named_with_its_file_and_field_at_once() {
     files.remove("0.1.0/metadata/annotations.yaml");
     let csv = "0.2.0/manifests/widget-operator.clusterserviceversion.yaml";
     let text = String::from_utf8(files[csv].clone()).unwrap();
-    set(&mut files, csv, &text.replace("version: 0.2.0\n", "version: two\n"));
+    set(
+        &mut files,
+        csv,
+        &text.replace("version: 0.2.0\n", "version: two\n"),
+    );
     let ann = "0.3.0/metadata/annotations.yaml";
     let text = String::from_utf8(files[ann].clone()).unwrap();
-    set(&mut files, ann, &text.replace("channels.v1: stable", "channels.v1: \"\""));
+    set(
+        &mut files,
+        ann,
+        &text.replace("channels.v1: stable", "channels.v1: \"\""),
+    );
     let errors = read(&files, &Limits::default()).unwrap_err();
     let shown: Vec<String> = errors.0.iter().map(ToString::to_string).collect();
     assert_eq!(shown.len(), 3, "{shown:#?}");
     assert!(shown.contains(&"0.1.0/metadata/annotations.yaml: missing; the annotations name the package and its channels".to_string()));
-    assert!(shown.contains(&format!("{csv}: spec.version: 'two' is not a SemVer version")));
+    assert!(shown.contains(&format!(
+        "{csv}: spec.version: 'two' is not a SemVer version"
+    )));
     assert!(shown.iter().any(|s| s.starts_with(
         "0.3.0/metadata/annotations.yaml: annotations.operators.operatorframework.io.bundle.channels.v1: missing or empty"
     )));
-    assert!(errors.to_string().starts_with("the package folder has 3 problems:"));
+    assert!(
+        errors
+            .to_string()
+            .starts_with("the package folder has 3 problems:")
+    );
 }
 
 #[test]
@@ -112,31 +138,54 @@ fn the_size_limit_is_per_bundle_not_per_package() {
         ..Limits::default()
     };
     let errors = read(&files, &tight).unwrap_err();
-    assert!(errors.0.iter().any(|p| p.file == "0.10.0" && p.message.contains("--max-bundle-bytes")));
+    assert!(
+        errors
+            .0
+            .iter()
+            .any(|p| p.file == "0.10.0" && p.message.contains("--max-bundle-bytes"))
+    );
 }
 
 #[test]
 fn every_version_keeps_its_own_edges_in_the_catalog() {
     let pkg = read(&fixture(), &Limits::default()).unwrap();
     let mut catalog = Catalog::default();
-    let followed = follow_template(&mut catalog, &pkg, &images(&pkg), ObjectStyle::default()).unwrap();
+    let followed =
+        follow_template(&mut catalog, &pkg, &images(&pkg), ObjectStyle::default()).unwrap();
     assert!(followed.left_out.is_empty() && followed.unlisted.is_empty());
     assert_eq!(followed.last.unwrap().name, "widget-operator.v0.10.0");
     let stable = catalog.channel("widget-operator", "stable").unwrap();
     let e = |n: &str| stable.entry(&format!("widget-operator.v{n}")).unwrap();
-    assert_eq!(e("0.3.0").replaces.as_deref(), Some("widget-operator.v0.2.0"));
+    assert_eq!(
+        e("0.3.0").replaces.as_deref(),
+        Some("widget-operator.v0.2.0")
+    );
     assert_eq!(e("0.3.0").skip_range.as_deref(), Some(">=0.1.0 <0.3.0"));
-    assert_eq!(e("0.10.0").replaces.as_deref(), Some("widget-operator.v0.3.0"));
+    assert_eq!(
+        e("0.10.0").replaces.as_deref(),
+        Some("widget-operator.v0.3.0")
+    );
     assert_eq!(e("0.10.0").skips, ["widget-operator.v0.2.0"]);
     let alpha = catalog.channel("widget-operator", "alpha").unwrap();
     assert_eq!(alpha.entries.len(), 2);
     assert_eq!(
-        catalog.package("widget-operator").unwrap().default_channel.as_deref(),
+        catalog
+            .package("widget-operator")
+            .unwrap()
+            .default_channel
+            .as_deref(),
         Some("stable")
     );
     // The dependencies file reaches the entry.
-    let newest = catalog.bundle("widget-operator", "widget-operator.v0.10.0").unwrap();
-    assert!(newest.properties.iter().any(|p| p.type_ == "olm.package.required"));
+    let newest = catalog
+        .bundle("widget-operator", "widget-operator.v0.10.0")
+        .unwrap();
+    assert!(
+        newest
+            .properties
+            .iter()
+            .any(|p| p.type_ == "olm.package.required")
+    );
     // A second pass over the same catalog changes nothing.
     let before = catalog.clone();
     follow_template(&mut catalog, &pkg, &images(&pkg), ObjectStyle::default()).unwrap();
@@ -156,13 +205,21 @@ fn a_semver_template_is_followed_with_the_imported_images() {
     let mut catalog = Catalog::default();
     let imgs = images(&pkg);
     let followed = follow_template(&mut catalog, &pkg, &imgs, ObjectStyle::default()).unwrap();
-    assert_eq!(followed.left_out, ["quay.io/community-operator-pipeline-prod/widget-operator:0.9.0"]);
+    assert_eq!(
+        followed.left_out,
+        ["quay.io/community-operator-pipeline-prod/widget-operator:0.9.0"]
+    );
     assert_eq!(followed.unlisted, ["widget-operator.v0.1.0"]);
     let channels: Vec<&str> = catalog.channels.iter().map(|c| c.name.as_str()).collect();
     assert_eq!(channels, ["stable-v0"]);
     assert_eq!(catalog.channels[0].entries.len(), 3);
     assert_eq!(catalog.bundles.len(), 3);
-    assert!(catalog.bundles.iter().all(|b| imgs.values().any(|i| *i == b.image)));
+    assert!(
+        catalog
+            .bundles
+            .iter()
+            .all(|b| imgs.values().any(|i| *i == b.image))
+    );
 }
 
 #[test]
@@ -175,7 +232,11 @@ fn a_basic_template_gives_the_channels_and_the_newest_catalog_is_chosen() {
         )
     };
     set(&mut files, "catalog-templates/v4.9.yaml", &basic("old"));
-    set(&mut files, "catalog-templates/v4.18.yaml", &basic("maintained"));
+    set(
+        &mut files,
+        "catalog-templates/v4.18.yaml",
+        &basic("maintained"),
+    );
     set(
         &mut files,
         "ci.yaml",
@@ -184,7 +245,8 @@ fn a_basic_template_gives_the_channels_and_the_newest_catalog_is_chosen() {
     let pkg = read(&files, &Limits::default()).unwrap();
     assert_eq!(pkg.template().unwrap().name, "v4.18.yaml");
     let mut catalog = Catalog::default();
-    let followed = follow_template(&mut catalog, &pkg, &images(&pkg), ObjectStyle::default()).unwrap();
+    let followed =
+        follow_template(&mut catalog, &pkg, &images(&pkg), ObjectStyle::default()).unwrap();
     assert_eq!(followed.left_out, ["widget-operator.v0.0.1"]);
     assert_eq!(followed.unlisted, ["widget-operator.v0.3.0"]);
     assert_eq!(catalog.channels.len(), 1);
@@ -195,7 +257,11 @@ fn a_basic_template_gives_the_channels_and_the_newest_catalog_is_chosen() {
     assert_eq!(newest.skip_range.as_deref(), Some(">=0.1.0 <0.10.0"));
     assert_eq!(catalog.bundles.len(), 3);
     assert_eq!(
-        catalog.package("widget-operator").unwrap().default_channel.as_deref(),
+        catalog
+            .package("widget-operator")
+            .unwrap()
+            .default_channel
+            .as_deref(),
         Some("maintained")
     );
 }
@@ -217,22 +283,34 @@ fn a_patch_of_an_older_line_keeps_its_own_replaces_and_the_catalog_is_checked_wh
     let text = text
         .replace("widget-operator.v0.2.0", "widget-operator.v0.2.1")
         .replace("version: 0.2.0\n", "version: 0.2.1\n")
-        .replace("replaces: widget-operator.v0.1.0", "replaces: widget-operator.v0.2.0");
+        .replace(
+            "replaces: widget-operator.v0.1.0",
+            "replaces: widget-operator.v0.2.0",
+        );
     set(&mut files, csv, &text);
     let newest = "0.10.0/manifests/widget-operator.clusterserviceversion.yaml";
     let text = String::from_utf8(files[newest].clone()).unwrap();
     set(
         &mut files,
         newest,
-        &text.replace("    - widget-operator.v0.2.0\n", "    - widget-operator.v0.2.0\n    - widget-operator.v0.2.1\n"),
+        &text.replace(
+            "    - widget-operator.v0.2.0\n",
+            "    - widget-operator.v0.2.0\n    - widget-operator.v0.2.1\n",
+        ),
     );
     let pkg = read(&files, &Limits::default()).unwrap();
     let mut catalog = Catalog::default();
     follow_template(&mut catalog, &pkg, &images(&pkg), ObjectStyle::default()).unwrap();
     let stable = catalog.channel("widget-operator", "stable").unwrap();
     let e = |n: &str| stable.entry(&format!("widget-operator.v{n}")).unwrap();
-    assert_eq!(e("0.2.1").replaces.as_deref(), Some("widget-operator.v0.2.0"));
-    assert_eq!(e("0.3.0").replaces.as_deref(), Some("widget-operator.v0.2.0"));
+    assert_eq!(
+        e("0.2.1").replaces.as_deref(),
+        Some("widget-operator.v0.2.0")
+    );
+    assert_eq!(
+        e("0.3.0").replaces.as_deref(),
+        Some("widget-operator.v0.2.0")
+    );
     let errors: Vec<String> = crate::fbc::validate(&catalog)
         .iter()
         .filter(|f| f.level == crate::Level::Error)

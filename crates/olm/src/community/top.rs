@@ -110,7 +110,9 @@ pub(super) fn templates(
         .iter()
         .filter_map(|(path, bytes)| {
             let name = path.strip_prefix(&prefix)?;
-            if name.contains('/') || !(name.ends_with(".yaml") || name.ends_with(".yml") || name.ends_with(".json")) {
+            if name.contains('/')
+                || !(name.ends_with(".yaml") || name.ends_with(".yml") || name.ends_with(".json"))
+            {
                 return None;
             }
             match String::from_utf8(bytes.clone()) {
@@ -140,11 +142,18 @@ pub(super) fn chosen_template<'a>(
     ci: Option<&CiConfig>,
     templates: &'a [TemplateFile],
 ) -> Option<&'a TemplateFile> {
-    let mapped = ci.into_iter().flat_map(|c| &c.catalog_mapping).filter_map(|m| {
-        let newest = m.catalogs.iter().filter_map(|c| openshift_version(c)).max()?;
-        let file = templates.iter().find(|t| t.name == m.template)?;
-        Some((newest, file))
-    });
+    let mapped = ci
+        .into_iter()
+        .flat_map(|c| &c.catalog_mapping)
+        .filter_map(|m| {
+            let newest = m
+                .catalogs
+                .iter()
+                .filter_map(|c| openshift_version(c))
+                .max()?;
+            let file = templates.iter().find(|t| t.name == m.template)?;
+            Some((newest, file))
+        });
     if let Some((_, file)) = mapped.max_by_key(|(v, _)| *v) {
         return Some(file);
     }

@@ -11,10 +11,10 @@ use serde_yaml_ng::Value;
 
 use super::{LayoutProblem, VersionBundle, problem};
 use crate::archive::{Budget, Limits};
+use crate::bundle_image::BundleMetadata;
 use crate::bundle_image::annotations::annotations_of;
 use crate::bundle_image::metadata::TESTS_DIR;
 use crate::bundle_image::names::object_key;
-use crate::bundle_image::BundleMetadata;
 use crate::{DocKind, Manifest, doc_kind};
 
 /// The annotation naming the bundle's package (operator-registry's bundle format).
@@ -37,7 +37,10 @@ pub(super) fn read(
     let is_bundle_file = |p: &str| {
         p.starts_with("manifests/") || p.starts_with("metadata/") || p.starts_with(TESTS_DIR)
     };
-    if !inside.keys().any(|p| p.starts_with("manifests/") || p.starts_with("metadata/")) {
+    if !inside
+        .keys()
+        .any(|p| p.starts_with("manifests/") || p.starts_with("metadata/"))
+    {
         return None;
     }
     let before = problems.len();
