@@ -82,7 +82,7 @@ impl HistoryCache {
         {
             return Ok(t.clone());
         }
-        let tree = Arc::new(olm_release_olm::history::read(path, limits)?);
+        let tree = Arc::new(olm_release_olm::community::read_history(path, limits)?);
         *self.tree.borrow_mut() = Some((path.to_path_buf(), tree.clone()));
         Ok(tree)
     }

@@ -21,8 +21,8 @@
 //!
 //! A community package folder (`operators/<package>/` of OperatorHub's catalogs: `ci.yaml`, one
 //! registry+v1 bundle folder per version, channels in each version's annotations) is read as
-//! the same history ([`crate::community`], its package file built from the annotations); each
-//! version folder is then one bundle within the [`Limits`], not the folder as a whole.
+//! the same history by [`crate::community::read_history`] (its package file built from the
+//! annotations), which reads either layout.
 //!
 //! The tree is untrusted input read within the bundle [`Limits`] (`--max-bundle-bytes`): each
 //! version folder (and the top of the tree) is one bundle, so its YAML files together must fit
@@ -92,9 +92,6 @@ struct Allowance<'a> {
 /// Reads a package-manifest tree within `limits`.
 pub fn read(tree: &Path, limits: &Limits) -> Result<Tree, String> {
     let shown = tree.display();
-    if crate::community::is_package_folder(tree) && !crate::community::history::top_has_yaml(tree) {
-        return crate::community::history::tree(tree, limits);
-    }
     let left = Allowance {
         tree,
         limits,

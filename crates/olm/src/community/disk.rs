@@ -7,7 +7,7 @@
 
 use std::path::Path;
 
-use super::PackageFiles;
+use super::model::PackageFiles;
 use super::top::TEMPLATES_DIR;
 use olm_release_base::input;
 

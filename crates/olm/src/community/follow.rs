@@ -18,7 +18,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_yaml_ng::Value;
 
-use super::{CommunityPackage, TemplateFile, VersionBundle};
+use super::model::{CommunityPackage, VersionBundle};
+use super::top::TemplateFile;
 use crate::fbc::add::bundle_doc;
 use crate::fbc::entry::metadata_properties;
 use crate::fbc::error::CatalogError;

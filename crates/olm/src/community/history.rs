@@ -9,13 +9,13 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use super::{CommunityPackage, VersionBundle};
+use super::model::{CommunityPackage, VersionBundle};
 use crate::archive::Limits;
 use crate::history::{Tree, VersionFolder, on_channels};
 use crate::{Channel, DocKind, PackageManifest, doc_kind};
 
 /// The package file of `pkg`.
-pub(crate) fn package_file(pkg: &CommunityPackage) -> PackageManifest {
+fn package_file(pkg: &CommunityPackage) -> PackageManifest {
     let mut heads: BTreeMap<&str, &VersionBundle> = BTreeMap::new();
     let mut order: Vec<&str> = Vec::new();
     for v in &pkg.versions {
@@ -41,7 +41,7 @@ pub(crate) fn package_file(pkg: &CommunityPackage) -> PackageManifest {
 
 /// The version folders of `pkg` under `tree`, in SemVer order, each CSV without `replaces`
 /// chained to the previous version sharing a channel.
-pub(crate) fn version_folders(tree: &Path, pkg: &CommunityPackage) -> Vec<VersionFolder> {
+fn version_folders(tree: &Path, pkg: &CommunityPackage) -> Vec<VersionFolder> {
     let mut out: Vec<VersionFolder> = Vec::new();
     for (i, v) in pkg.versions.iter().enumerate() {
         let mut csv = v.csv.clone();
@@ -72,7 +72,7 @@ pub(crate) fn version_folders(tree: &Path, pkg: &CommunityPackage) -> Vec<Versio
 
 /// Whether the top of `tree` holds a YAML file other than `ci.yaml` (a package file: then it is
 /// a package-manifest tree).
-pub(crate) fn top_has_yaml(tree: &Path) -> bool {
+fn top_has_yaml(tree: &Path) -> bool {
     std::fs::read_dir(tree).is_ok_and(|entries| {
         entries.filter_map(Result::ok).any(|e| {
             let name = e.file_name().to_string_lossy().into_owned();
@@ -83,11 +83,19 @@ pub(crate) fn top_has_yaml(tree: &Path) -> bool {
     })
 }
 
-/// The community package folder `tree` as a history, read within `limits` (each version folder
-/// one bundle).
-pub(crate) fn tree(tree: &Path, limits: &Limits) -> Result<Tree, String> {
-    let files = super::read_folder(tree, limits.max_bytes)?;
-    let pkg = super::read(&files, limits).map_err(|e| format!("{}: {e}", tree.display()))?;
+/// The history at `tree`, read within `limits`: a community package folder ([`super::read`]:
+/// each version folder one bundle), or else a package-manifest tree ([`crate::history::read`]).
+pub fn read_history(tree: &Path, limits: &Limits) -> Result<Tree, String> {
+    if super::disk::is_package_folder(tree) && !top_has_yaml(tree) {
+        return community_tree(tree, limits);
+    }
+    crate::history::read(tree, limits)
+}
+
+/// The community package folder `tree` as a history.
+fn community_tree(tree: &Path, limits: &Limits) -> Result<Tree, String> {
+    let files = super::disk::read_folder(tree, limits.max_bytes)?;
+    let pkg = super::read::read(&files, limits).map_err(|e| format!("{}: {e}", tree.display()))?;
     drop(files);
     let package = package_file(&pkg);
     let versions = version_folders(tree, &pkg);

@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use super::*;
+use crate::archive::Limits;
 use crate::fbc::ObjectStyle;
 use crate::fbc::model::Catalog;
 

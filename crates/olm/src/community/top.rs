@@ -5,7 +5,7 @@
 
 use serde_yaml_ng::Value;
 
-use super::{LayoutProblem, PackageFiles, problem};
+use super::model::{LayoutProblem, PackageFiles, problem};
 
 /// The folder of the maintainers' catalog templates.
 pub(crate) const TEMPLATES_DIR: &str = "catalog-templates";

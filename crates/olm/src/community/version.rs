@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 use serde_yaml_ng::Value;
 
-use super::{LayoutProblem, VersionBundle, problem};
+use super::model::{LayoutProblem, VersionBundle, problem};
 use crate::archive::{Budget, Limits};
 use crate::bundle_image::BundleMetadata;
 use crate::bundle_image::annotations::annotations_of;
