@@ -12,6 +12,7 @@
 
 mod catalog;
 mod catalog_content;
+mod catalog_flags;
 mod credentials;
 mod images;
 mod inputs;
@@ -25,9 +26,8 @@ mod unread;
 mod urls;
 mod verify;
 
-pub(crate) use catalog::{
-    CatalogTarget, DEFAULT_RETRIES as DEFAULT_CATALOG_RETRIES, ImageTarget, command_target,
-};
+pub(crate) use catalog::{CatalogTarget, DEFAULT_RETRIES as DEFAULT_CATALOG_RETRIES, ImageTarget};
+pub(crate) use catalog_flags::command_target;
 pub(crate) use credentials::git as git_credentials;
 pub(crate) use credentials::{GIT_CREDENTIALS, SECRET_VARIABLES, github_problem, registry_problem};
 pub(crate) use images::{OCI_PASSWORD, OCI_USERNAME};
