@@ -53,7 +53,10 @@ pub struct Followed {
 /// entry so far (as the catalog stage fills it, leaving it out of `skips`). The edges are not
 /// checked against the channel's head one version at a time: a history holds patch releases of
 /// older lines published after newer ones (gitlab-operator-kubernetes 2.10.2 after 2.11.0), so
-/// the whole catalog is validated once, by the caller, with the rules of `opm validate`.
+/// the whole catalog is validated once, by the caller, with the rules of `opm validate`. A
+/// package whose `ci.yaml` says `updateGraph: semver-mode` (or `semver-skippatch-mode`) had its
+/// graph built by `opm index add --mode semver`, which orders each channel by version and
+/// ignores the CSVs' `replaces`: there each entry replaces the channel's previous version.
 pub fn follow_template(
     catalog: &mut Catalog,
     pkg: &CommunityPackage,
@@ -61,6 +64,7 @@ pub fn follow_template(
     style: ObjectStyle,
 ) -> Result<Followed, CatalogError> {
     let mut out = Followed::default();
+    let semver_mode = pkg.semver_mode();
     let origin = Origin::new(crate::fbc::write::package_file(&pkg.package)?, 0);
     let mut part = Catalog::default();
     let mut package = PackageDoc {
@@ -93,9 +97,10 @@ pub fn follow_template(
             };
             let channel = &mut part.channels[at];
             let head = channel.entries.last().map(|e| e.name.clone());
-            let replaces = req.replaces.clone().or(head);
+            let own = req.replaces.clone().filter(|_| !semver_mode);
+            let replaces = own.clone().or(head);
             let mut skips = req.skips.clone();
-            if req.replaces.is_none() {
+            if own.is_none() {
                 skips.retain(|s| Some(s) != replaces.as_ref());
             }
             channel.entries.push(Entry {

@@ -4,7 +4,9 @@
 //! default channel the newest version's), and a CSV that names no `replaces` replaces the
 //! previous version (by SemVer) that shares a channel with it, as the community pipeline's
 //! `semver-mode` built the graph (community-operators `docs/operator-ci-yaml.md`), so every
-//! version is on a channel's chain. A CSV's own `replaces` and `skips` are kept as written.
+//! version is on a channel's chain. A CSV's own `replaces` and `skips` are kept as written,
+//! but for a package whose `ci.yaml` says `semver-mode`, where every CSV replaces the previous
+//! version, as the community pipeline's `opm index add --mode semver` did.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -45,7 +47,7 @@ fn version_folders(tree: &Path, pkg: &CommunityPackage) -> Vec<VersionFolder> {
     let mut out: Vec<VersionFolder> = Vec::new();
     for (i, v) in pkg.versions.iter().enumerate() {
         let mut csv = v.csv.clone();
-        if csv.replaces().is_none() {
+        if csv.replaces().is_none() || pkg.semver_mode() {
             let previous = pkg.versions[..i]
                 .iter()
                 .rev()

@@ -86,6 +86,16 @@ impl CommunityPackage {
             .find_map(|v| v.default_channel.as_deref())
     }
 
+    /// Whether `ci.yaml` has the community pipeline build the graph by version
+    /// (`updateGraph: semver-mode` or `semver-skippatch-mode`, `opm index add --mode semver`):
+    /// each version replaces the previous one of its channel, whatever its CSV's `replaces`.
+    pub fn semver_mode(&self) -> bool {
+        self.ci
+            .as_ref()
+            .and_then(|c| c.update_graph.as_deref())
+            .is_some_and(|m| m.starts_with("semver"))
+    }
+
     /// The template the catalog follows: the one `ci.yaml`'s `fbc.catalog_mapping` maps to the
     /// newest OpenShift catalog (`v4.NN`), else the one file, else the file whose name is the
     /// newest `vX.Y`; `None` without templates.

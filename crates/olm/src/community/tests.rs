@@ -68,8 +68,9 @@ fn versions_come_in_semver_order_with_their_metadata() {
     assert!(pkg.versions[0].metadata.dependencies.is_none());
     assert_eq!(
         pkg.ci.as_ref().unwrap().update_graph.as_deref(),
-        Some("semver-mode")
+        Some("replaces-mode")
     );
+    assert!(!pkg.semver_mode());
     assert_eq!(pkg.default_channel(), Some("stable"));
     assert!(pkg.template().is_none());
     // The bundle image code builds every version from what was read.
@@ -316,4 +317,33 @@ fn a_patch_of_an_older_line_keeps_its_own_replaces_and_the_catalog_is_checked_wh
         .map(ToString::to_string)
         .collect();
     assert!(errors.is_empty(), "{errors:#?}");
+}
+
+#[test]
+fn semver_mode_orders_each_channel_by_version_as_the_community_pipeline_did() {
+    let mut files = fixture();
+    set(&mut files, "ci.yaml", "updateGraph: semver-mode\n");
+    let csv = "0.3.0/manifests/widget-operator.clusterserviceversion.yaml";
+    let text = String::from_utf8(files[csv].clone()).unwrap();
+    // A replaces the graph of semver-mode ignores.
+    set(
+        &mut files,
+        csv,
+        &text.replace(
+            "replaces: widget-operator.v0.2.0",
+            "replaces: widget-operator.v0.1.0",
+        ),
+    );
+    let pkg = read(&files, &Limits::default()).unwrap();
+    assert!(pkg.semver_mode());
+    let mut catalog = Catalog::default();
+    follow_template(&mut catalog, &pkg, &images(&pkg), ObjectStyle::default()).unwrap();
+    let stable = catalog.channel("widget-operator", "stable").unwrap();
+    let e3 = stable.entry("widget-operator.v0.3.0").unwrap();
+    assert_eq!(e3.replaces.as_deref(), Some("widget-operator.v0.2.0"));
+    assert_eq!(
+        e3.skip_range.as_deref(),
+        Some(">=0.1.0 <0.3.0"),
+        "its own range kept"
+    );
 }
