@@ -187,7 +187,9 @@ async fn dispatch(
         Command::Verify(args) => commands::verify::run(&args, json, quiet, &limits()?, report),
         Command::Diff(args) => commands::diff::run(&args, json),
         Command::Graph(args) => commands::graph::run(&args, format, env, &limits()?, report).await,
-        Command::InstallManifests(args) => commands::install_manifests::run(&args, json),
+        Command::InstallManifests(args) => {
+            commands::install_manifests::run(&args, json, &limits()?, env).await
+        }
         Command::NextVersion(args) => {
             let ci = crate::ci::CiContext::from_env(env);
             Ok(commands::next_version::run(

@@ -260,8 +260,11 @@ pub(crate) struct GraphArgs {
 
 #[derive(Debug, Args)]
 pub(crate) struct InstallManifestsArgs {
-    /// A registry+v1 bundle folder (manifests/ and metadata/).
-    pub(crate) bundle: PathBuf,
+    /// A registry+v1 bundle folder (manifests/ and metadata/), or a bundle image:
+    /// oci:PATH[:TAG|@sha256:…] or HOST/REPOSITORY[:TAG|@sha256:…] (OCI_USERNAME and
+    /// OCI_PASSWORD when set).
+    #[arg(value_name = "BUNDLE")]
+    pub(crate) bundle: String,
     /// The namespace the operator is installed into (a ClusterExtension's spec.namespace).
     #[arg(long, value_name = "NS")]
     pub(crate) install_namespace: String,
@@ -319,30 +322,38 @@ pub(crate) struct InitArgs {
     /// stay relative to the repository: run them with --source).
     #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
     pub(crate) out: Option<PathBuf>,
-    /// Overwrite files that already exist.
+    /// Replace files you changed since init wrote them (without it they are kept and named as
+    /// conflicts; files still as init wrote them are refreshed either way).
     #[arg(long)]
     pub(crate) force: bool,
     /// The OLM package; default: the bundle's annotations or the package file.
     #[arg(long)]
     pub(crate) package: Option<String>,
-    /// The channel releases go to; default: the bundle's channels or the package file's
-    /// default channel, else alpha.
-    #[arg(long)]
+    /// The channels releases go to, comma-separated (stable,stable-v1.5; the first is the one
+    /// whose head a release replaces); default: the Makefile's CHANNELS, else the bundle's
+    /// channels or the package file's default channel, else alpha.
+    #[arg(long, value_name = "CHANNEL[,CHANNEL…]")]
     pub(crate) channel: Option<String>,
-    /// The organisation of the bundle image (and of the app registry); default: the GitHub
-    /// owner.
+    /// The package's default channel; default: the Makefile's DEFAULT_CHANNEL, else the
+    /// bundle's or the package file's.
+    #[arg(long, value_name = "CHANNEL")]
+    pub(crate) default_channel: Option<String>,
+    /// The organisation of the bundle image (and of the app registry), lowercased; default:
+    /// the GitHub owner.
     #[arg(long)]
     pub(crate) namespace: Option<String>,
     /// The GitHub repository whose releases get the assets, OWNER/REPO; default: the origin
     /// remote's.
     #[arg(long, value_name = "OWNER/REPO")]
     pub(crate) github: Option<String>,
-    /// The CI configurations to write (repeatable); default: travis and github.
+    /// The CI configurations to write (repeatable); default: those of the CI the repository
+    /// uses (.github/workflows/, .travis.yml, .gitlab-ci.yml), none if it uses none.
     #[arg(long, value_enum)]
     pub(crate) ci: Vec<CiKind>,
     /// The operator to release when the repository holds several (init lists them): a
-    /// package, or the name of the operator's Deployment.
-    #[arg(long, value_name = "NAME")]
+    /// package, the name of the operator's Deployment, or a bundle folder (bundle/stable)
+    /// where the repository holds several flavours of one package.
+    #[arg(long, value_name = "NAME|PATH")]
     pub(crate) operator: Option<String>,
     /// Also publish to an app registry (the 2019 path: Quay's CNR API), besides the bundle
     /// image and the catalog.
@@ -357,6 +368,8 @@ pub(crate) enum CiKind {
     Travis,
     /// `.github/workflows/olm-release.yml` (GitHub Actions).
     Github,
+    /// `.gitlab/olm-release.gitlab-ci.yml`, for `.gitlab-ci.yml` to include (GitLab CI/CD).
+    Gitlab,
     /// No CI configuration.
     None,
 }

@@ -30,25 +30,35 @@ fn installer() -> InstallerPin {
     }
 }
 
-/// The request `args` make: `--ci` unset keeps both CI configurations, `--ci none` drops them.
+/// The request `args` make: `--ci` unset writes the CI configurations of the CI the
+/// repository uses, `--ci none` none; `--channel a,b` is a list.
 fn request(args: &InitArgs) -> Request {
     let mut request = Request::new(args.source.clone(), installer());
     if !args.ci.is_empty() {
-        request.ci = args
-            .ci
-            .iter()
-            .filter_map(|kind| match kind {
-                CiKind::Travis => Some(CiService::Travis),
-                CiKind::Github => Some(CiService::Github),
-                CiKind::None => None,
-            })
-            .collect();
+        request.ci = Some(
+            args.ci
+                .iter()
+                .filter_map(|kind| match kind {
+                    CiKind::Travis => Some(CiService::Travis),
+                    CiKind::Github => Some(CiService::Github),
+                    CiKind::Gitlab => Some(CiService::Gitlab),
+                    CiKind::None => None,
+                })
+                .collect(),
+        );
     }
     Request {
         out: args.out.clone(),
         force: args.force,
         package: args.package.clone(),
-        channel: args.channel.clone(),
+        channels: args
+            .channel
+            .iter()
+            .flat_map(|list| list.split(','))
+            .map(|c| c.trim().to_string())
+            .filter(|c| !c.is_empty())
+            .collect(),
+        default_channel: args.default_channel.clone(),
         namespace: args.namespace.clone(),
         github: args.github.clone(),
         operator: args.operator.clone(),

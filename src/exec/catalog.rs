@@ -11,9 +11,11 @@
 //! checks right after the app registry's decision that both name the same channel head
 //! ([`fbc::agree`]), and the executor hands the snapshot to this step, so the write is a swap
 //! against what the decision was taken on. When another job moved the target meanwhile, the
-//! step says so ([`Outcome::Moved`]) and the executor decides again (the template is written
-//! only once the catalog holds the entry); a store read again for a decision the app registry
-//! took is checked against it again.
+//! step says so ([`Outcome::Moved`]), with what the domain makes of the move
+//! ([`swap::after_move`]: other packages only, or this release's own), and the executor applies
+//! the change again or decides again (the template is written only once the catalog holds the
+//! entry); a store read again for a decision the app registry took is checked against it
+//! again.
 
 use std::path::Path;
 
@@ -26,18 +28,26 @@ use crate::plan::{CatalogStep, TargetJob};
 use crate::report::Reporter;
 use olm_release_http::events::{Gate, Write};
 use olm_release_olm::decision::Decision;
+use olm_release_olm::fbc::swap::{self, Retry};
 use olm_release_olm::fbc::{
     self, AddBundle, Agreement, BundleSource, FileChange, Kept, disk, template,
 };
 use olm_release_olm::{Level, Manifest};
 
 /// How the catalog step ended.
-#[derive(Debug)]
 pub(crate) enum Outcome {
     /// The catalog holds the entry (written now, already there, or skipped by a dry-run).
     Done,
-    /// Another job changed the target since it was read: nothing of this run landed.
-    Moved { reason: String },
+    /// Another job changed the target since it was read: nothing of this run landed. `retry`:
+    /// whether the same change can be applied again on the new head (only other packages
+    /// moved) or the release must be decided again ([`swap::after_move`]).
+    Moved {
+        reason: String,
+        retry: Retry,
+        /// The snapshot moved onto the target's new head ([`Store::advance`](super::catalog_target::Store::advance)),
+        /// to apply the change to again; `None`: read the target again.
+        snap: Option<Snapshot>,
+    },
 }
 
 /// The app registry's decision a catalog's channel head must agree with.
@@ -97,7 +107,22 @@ pub(crate) async fn run(
             open(exec, &step.target, registry).await?
         }
     };
-    add(step, exec.report, &exec.gate, image, &snap).await
+    match add(step, exec.report, &exec.gate, image, &snap).await? {
+        Outcome::Moved {
+            reason,
+            retry: Retry::Reapply,
+            snap: None,
+        } => {
+            // A checkout that cannot be moved is read again instead: as safe, only slower.
+            let kept = snap.store.advance().unwrap_or(false).then_some(snap);
+            Ok(Outcome::Moved {
+                reason,
+                retry: Retry::Reapply,
+                snap: kept,
+            })
+        }
+        outcome => Ok(outcome),
+    }
 }
 
 /// The release added to the catalog read into `snap`, and published to its store.
@@ -184,7 +209,28 @@ async fn add(
             template(report)?;
             Ok(Outcome::Done)
         }
-        Published::Moved { reason } => Ok(Outcome::Moved { reason }),
+        Published::Moved { reason, moved } => {
+            // Ours: the files the release writes, and those its package was read from.
+            let mut files: Vec<String> = changes.iter().map(|c| c.path.clone()).collect();
+            if let Some((_, holding)) = &loaded.package {
+                files.extend(
+                    holding
+                        .iter()
+                        .filter(|(_, h)| h.package)
+                        .map(|(f, _)| f.clone()),
+                );
+            }
+            let ours = swap::Ours {
+                package: &step.package,
+                files: &files,
+            };
+            let retry = swap::after_move(&moved, &ours);
+            Ok(Outcome::Moved {
+                reason,
+                retry,
+                snap: None,
+            })
+        }
     }
 }
 

@@ -134,7 +134,7 @@ pub(crate) async fn run(exec: &Exec<'_>, step: &ImportStep) -> Result<()> {
     match snap.store.publish(&change, write, gate).await? {
         Published::Written(line) => report.info(&line),
         Published::Skipped => {}
-        Published::Moved { reason } => {
+        Published::Moved { reason, .. } => {
             return Err(ImportError::Moved {
                 target: step.target.describe(),
                 reason,

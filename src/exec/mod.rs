@@ -23,11 +23,15 @@
 //! that no concurrently published release forks the channel (`converge`). A catalog store is
 //! opened once per decision ([`catalog_target::Snapshot`], a `dir:` folder locked until the
 //! catalog step), held by the executor in the run's [`Session`](context::Session) and written
-//! with a compare-and-swap. When another job moved it meanwhile, the one retry loop here takes
-//! the decision again on a fresh read (at most `catalog.retries` times): from fetch-previous
-//! with render's output when fetch-previous decided on the catalog, so the CSV in the bundle
-//! image and the catalog entry always agree; else the catalog step adds the entry again, once
-//! the fresh read still agrees with the app registry's decision.
+//! with a compare-and-swap. When another job moved it meanwhile, the one retry loop here tries
+//! again after a pause that doubles each time (with jitter), until `catalog.publish_deadline_seconds`
+//! after the first lost swap (and at most `catalog.retries` times, when given;
+//! [`swap::pause`]). When only other packages moved ([`swap::after_move`]), the catalog step
+//! applies the same change again on a fresh read: no new decision, no new bundle image. When
+//! the release's own package moved, the decision is taken again: from fetch-previous with
+//! render's output when fetch-previous decided on the catalog, so the CSV in the bundle image
+//! and the catalog entry always agree; else the catalog step adds the entry again, once the
+//! fresh read still agrees with the app registry's decision.
 
 mod bundle_image;
 mod catalog;
@@ -39,6 +43,7 @@ mod fetch_previous;
 mod import;
 mod interrupt;
 mod migrate;
+mod olm_v1_install;
 mod operatorhub;
 mod outputs;
 mod package;
@@ -64,6 +69,7 @@ use crate::error::{Error, Result};
 use crate::plan::{FetchSource, Plan, Step};
 use crate::report::Reporter;
 use olm_release_olm::archive::Contents;
+use olm_release_olm::fbc::swap::{self, Patience, Retry};
 
 /// What the previous step handed on.
 enum Carried {
@@ -79,9 +85,11 @@ enum Carried {
     /// `back` (what the catalog step was given).
     Moved {
         reason: String,
-        /// The target, as messages name it, and its `catalog.retries`.
+        /// The target, as messages name it, and how long and often to try again.
         target: String,
-        retries: u32,
+        patience: Patience,
+        /// Apply the same change again, or decide again.
+        retry: Retry,
         back: Box<Carried>,
     },
 }
@@ -117,21 +125,25 @@ impl Carried {
                 rendered: Some(r.borrowed()),
                 bundle_folder: None,
                 summary: None,
+                olm_v1: None,
             },
             Carried::Assembled(a) => AssetSources {
                 rendered: Some(a.files.borrowed()),
                 bundle_folder: None,
                 summary: a.basis.summary.as_deref(),
+                olm_v1: None,
             },
             Carried::Packaged(p) => AssetSources {
                 rendered: p.files.as_ref().map(RenderedFiles::borrowed),
                 bundle_folder: p.folder.as_deref(),
                 summary: p.basis.as_ref().and_then(|b| b.summary.as_deref()),
+                olm_v1: None,
             },
             Carried::Verified(v) | Carried::Imaged(v, _) => AssetSources {
                 rendered: v.files.as_ref().map(RenderedFiles::borrowed),
                 bundle_folder: v.folder.as_deref(),
                 summary: v.basis.as_ref().and_then(|b| b.summary.as_deref()),
+                olm_v1: v.olm_v1_install.as_deref(),
             },
         }
     }
@@ -150,6 +162,8 @@ pub(crate) async fn execute(plan: &Plan, report: &Arc<Reporter>) -> Result<()> {
     // Where fetch-previous (reading a catalog target) is, with render's output, for a rewind.
     let mut rewind: Option<(usize, Rendered)> = None;
     let mut round: u32 = 1;
+    // When this job first lost a compare-and-swap of the catalog: the deadline counts from it.
+    let mut first_lost: Option<Instant> = None;
     // Whether the release step was asked what it would refuse (before the first write).
     let mut release_checked = false;
     let mut i = 0;
@@ -186,33 +200,54 @@ pub(crate) async fn execute(plan: &Plan, report: &Arc<Reporter>) -> Result<()> {
             Carried::Moved {
                 reason,
                 target,
-                retries,
+                patience,
+                retry,
                 back,
             } => {
-                if round > retries {
+                let since = *first_lost.get_or_insert_with(Instant::now);
+                let jitter = olm_release_http::retry::jitter();
+                let Some(wait) = swap::pause(&patience, round, since.elapsed(), jitter) else {
                     let e = catalog_target::TargetError::Moved {
                         target,
                         attempts: round,
+                        seconds: since.elapsed().as_secs_f64(),
                         reason,
                     };
                     return Err(Error::step(name, e.into()));
-                }
+                };
                 round += 1;
-                let again = match &rewind {
-                    Some(_) => "deciding again on what it published",
-                    None => "adding the entry again",
+                let again = match (&retry, &rewind) {
+                    (Retry::Reapply, _) => {
+                        "only other packages changed there; applying this release's change again on the new head".to_string()
+                    }
+                    (Retry::Decide { because }, Some(_)) => {
+                        format!("{because}; deciding again on what it published")
+                    }
+                    (Retry::Decide { because }, None) => {
+                        format!("{because}; adding the entry again")
+                    }
+                };
+                let of = match patience.retries {
+                    Some(n) => format!(" of {}", n + 1),
+                    None => format!(", for up to {} s", patience.deadline.as_secs()),
                 };
                 report.note(&format!(
-                    "{reason}: another job published meanwhile; {again} (attempt {round} of {})",
-                    retries + 1
+                    "{reason}: another job published meanwhile; {again} (attempt {round}{of}, after {} ms)",
+                    wait.as_millis()
                 ));
-                match rewind.clone() {
-                    Some((at, rendered)) => {
-                        pause(round).await;
+                tokio::select! {
+                    () = tokio::time::sleep(wait) => {}
+                    () = interrupt.received() => {
+                        let written = report.written();
+                        return Err(Interrupted { step: name, written }.into());
+                    }
+                }
+                match (retry, rewind.clone()) {
+                    (Retry::Decide { .. }, Some((at, rendered))) => {
                         carried = Carried::Rendered(rendered);
                         i = at;
                     }
-                    None => carried = *back,
+                    _ => carried = *back,
                 }
             }
             c => {
@@ -222,16 +257,6 @@ pub(crate) async fn execute(plan: &Plan, report: &Arc<Reporter>) -> Result<()> {
         }
     }
     Ok(())
-}
-
-/// A random pause before deciding again (50–250 ms, longer each round), so jobs that lost
-/// together do not collide again in step.
-async fn pause(round: u32) {
-    let ms = 50.0 + 200.0 * olm_release_http::retry::jitter();
-    tokio::time::sleep(std::time::Duration::from_secs_f64(
-        ms * f64::from(round.min(4)) / 1000.0,
-    ))
-    .await;
 }
 
 /// The one match: each step with the output it consumes.
@@ -252,6 +277,8 @@ async fn run_step(
             FetchSource::Catalog { target } => {
                 let snap = catalog::open(exec, target, None).await?;
                 let assembled = fetch_previous::catalog::run(s, &snap, report, r)?;
+                let heads = fetch_previous::catalog::heads(s, &snap)?;
+                fetch_previous::cluster::compare_from_catalog(s, exec, &heads, &assembled).await?;
                 session.catalog = Some(snap);
                 Carried::Assembled(assembled)
             }
@@ -339,13 +366,26 @@ async fn run_step(
             };
             let snap = session.catalog.take();
             match catalog::run(exec, s, &v, image, snap).await? {
-                catalog::Outcome::Done => Carried::Imaged(v, i),
-                catalog::Outcome::Moved { reason } => Carried::Moved {
+                catalog::Outcome::Done => {
+                    let mut v = v;
+                    v.olm_v1_install = olm_v1_install::report(s, image, report);
+                    Carried::Imaged(v, i)
+                }
+                catalog::Outcome::Moved {
                     reason,
-                    target: s.target.describe(),
-                    retries: s.target.retries(),
-                    back: Box::new(Carried::Imaged(v, i)),
-                },
+                    retry,
+                    snap,
+                } => {
+                    // Moved onto the new head: the catalog step applies the change to it.
+                    session.catalog = snap;
+                    Carried::Moved {
+                        reason,
+                        retry,
+                        target: s.target.describe(),
+                        patience: s.target.patience(),
+                        back: Box::new(Carried::Imaged(v, i)),
+                    }
+                }
             }
         }
         (Step::Operatorhub(s), c @ Carried::Verified(_)) => {

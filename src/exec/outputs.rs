@@ -179,6 +179,9 @@ pub(crate) struct Verified {
     pub(crate) newest: Option<(Manifest, Vec<Manifest>)>,
     /// The other objects, as verified: the bundle image carries them beside the CSV.
     pub(crate) objects: Vec<Manifest>,
+    /// The ClusterCatalog and ClusterExtension of the catalog image, as YAML (set by the
+    /// catalog step when it publishes one).
+    pub(crate) olm_v1_install: Option<String>,
 }
 
 /// The pushed bundle image: what the catalog lists (none when fetch-previous decided to skip).
@@ -200,6 +203,9 @@ pub(crate) struct AssetSources<'a> {
     pub(crate) bundle_folder: Option<&'a std::path::Path>,
     /// Fetch-previous's summary of the release ([`Basis::summary`]), for the release notes.
     pub(crate) summary: Option<&'a str>,
+    /// The ClusterCatalog and ClusterExtension of the catalog image the catalog step
+    /// published, as YAML (`{olm-v1}`).
+    pub(crate) olm_v1: Option<&'a str>,
 }
 
 /// What render wrote, borrowed from whichever output holds it.

@@ -4,7 +4,8 @@
 //! Each rendered name must match exactly one file, checked before any request, so no glob can
 //! match nothing or every old CSV: the packaged bundle folder first (it holds the final CSV,
 //! with `replaces`), then every rendered file outside the bundle folder (or inside it, when no
-//! package step ran). `{csv}` is this release's CSV; `- file: PATH` entries are read from the
+//! package step ran). `{csv}` is this release's CSV; `{olm-v1}` the ClusterCatalog and ClusterExtension of its
+//! catalog image (`olm-v1-install.yaml`); `- file: PATH` entries are read from the
 //! source folder. `SHA256SUMS` lists every asset with its sha256 and goes last: generated, or,
 //! when the pipeline attaches a file of that name, checked to list every other asset with the
 //! right digest and attached as it is. The release notes (`release.notes`) go along as plain
@@ -91,7 +92,19 @@ pub(crate) fn resolve(step: &ReleaseStep, sources: AssetSources<'_>) -> Result<V
         .map(|r| olm_release_olm::csv_file_name(r.csv_name));
     let mut assets: Vec<Asset> = Vec::new();
     for spec in &step.assets {
+        if matches!(spec, AssetSpec::OlmV1) {
+            let yaml = sources.olm_v1.ok_or_else(|| {
+                Error::internal("{olm-v1} is attached, but no catalog image was published")
+            })?;
+            let name = crate::plan::OLM_V1_ASSET.to_string();
+            if assets.iter().any(|a| a.name == name) {
+                return Err(AssetError::Twice { name }.into());
+            }
+            assets.push(Asset::new(name, yaml.as_bytes().to_vec()));
+            continue;
+        }
         let (name, path) = match spec {
+            AssetSpec::OlmV1 => unreachable!("attached above"),
             AssetSpec::File { name, path } => (name.clone(), path.clone()),
             AssetSpec::Csv | AssetSpec::Rendered { .. } => {
                 let wanted = match spec {

@@ -14,6 +14,8 @@ use super::outputs::{Packaged, Verified};
 use crate::error::Result;
 use crate::plan::VerifyStep;
 use crate::report::Reporter;
+use olm_release_olm::archive::Contents;
+use olm_release_olm::cluster::{self, Installable, RegistryV1};
 use olm_release_olm::validate;
 use olm_release_olm::{Finding, Level};
 
@@ -65,6 +67,11 @@ pub(crate) fn run(
         .chain(earlier.iter().copied())
         .filter(|f| f.level == Level::Error)
         .collect();
+    if p.history.is_none()
+        && let Some(installable) = installable(&p.contents, &errors)
+    {
+        report.installable(&installable);
+    }
     if let Some(first) = errors.first() {
         return Err(VerifyError {
             errors: errors.len(),
@@ -92,6 +99,7 @@ pub(crate) fn run(
     Ok(Verified {
         newest,
         objects: p.contents.objects,
+        olm_v1_install: None,
         files: p.files,
         decision: p.decision,
         basis: p.basis.map(|b| b.carrying(&bundle)),
@@ -99,4 +107,22 @@ pub(crate) fn run(
         folder: p.folder,
         packed: p.packed,
     })
+}
+
+/// Whether OLM v0 and OLM v1 install the new CSV's bundle ([`cluster::installable`]), verify's
+/// errors being OLM v0's reasons.
+fn installable(contents: &Contents, errors: &[&Finding]) -> Option<Installable> {
+    let csv = contents.bundle.csvs.first()?;
+    let crds = olm_release_olm::fbc::properties::owned_crds(csv, &contents.bundle.crds);
+    let bundle = RegistryV1::from_parts(
+        &contents.bundle.package.package_name,
+        csv.doc.clone(),
+        crds.into_iter().map(|c| c.doc).collect(),
+        contents.objects.iter().map(|o| o.doc.clone()).collect(),
+    );
+    let reasons: Vec<String> = errors
+        .iter()
+        .map(|f| format!("{}: {}", f.rule, f.message))
+        .collect();
+    Some(cluster::installable(&bundle, &reasons))
 }

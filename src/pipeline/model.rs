@@ -86,6 +86,10 @@ pub struct VerifySpec {
     /// as `verify --categories`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub categories: Option<String>,
+    /// Let a release stop listing a CRD version the channel head serves (default `false`: an
+    /// error, since the objects stored in that version would be stranded).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub allow_removed_crd_versions: bool,
 }
 
 /// The app registry target.
@@ -200,10 +204,16 @@ pub struct CatalogSpec {
     /// branch.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pull_request: Option<PullRequestSpec>,
-    /// How many times the publication is decided again after another job moved the target
-    /// between the read and the write (git and image targets). Default 5.
+    /// At most how many times a job tries again after another job moved the target between
+    /// the read and the write (git and image targets). Default: as many times as
+    /// `publish_deadline_seconds` allows.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub retries: Option<u32>,
+    /// git and image targets: how long after its first lost compare-and-swap a job keeps
+    /// trying again, in seconds (exponential backoff with jitter between attempts). Default
+    /// 300.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub publish_deadline_seconds: Option<u64>,
     /// git targets: how long one git command that talks to the remote (`ls-remote`, `fetch`,
     /// `push`) may take before it is stopped, in seconds. Default 120 (the image registries'
     /// retry budget).

@@ -51,6 +51,22 @@ pub struct RenderSpec {
     /// How the CSV is assembled structurally.
     #[serde(default)]
     pub csv: Option<CsvSpec>,
+    /// A snapshot of what a project's `make bundle` builds (written by `olm-release init`):
+    /// the release first builds the kustomization again and stops while the snapshot differs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kustomize: Option<KustomizeSnapshot>,
+}
+
+/// `render.kustomize`.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct KustomizeSnapshot {
+    /// The kustomization the project's `make bundle` builds (`config/manifests`), relative to
+    /// the source folder.
+    pub build: String,
+    /// The folder `olm-release init` wrote its output into, as `operator-sdk generate bundle`
+    /// writes it, relative to the source folder.
+    pub snapshot: String,
 }
 
 /// `render.functions`.

@@ -241,13 +241,18 @@ impl<'a> Builder<'a> {
                     }
                 };
                 let channel = self.need(stage, "channel: (the OLM channel)", s.channel.as_ref())?;
+                let head_images =
+                    super::images::bundle_image_step(s, package.clone(), channel.clone())
+                        .map(|b| (b.name, b.image));
                 Step::FetchPrevious(FetchStep {
+                    head_images,
                     older,
                     source,
                     package,
                     channel,
                     channels: s.channels.clone(),
                     show_diff: s.mode.dry_run,
+                    allow_removed_crd_versions: s.verify.allow_removed_crd_versions,
                     limits: s.bundle_limits,
                 })
             }
@@ -432,6 +437,7 @@ impl<'a> Builder<'a> {
             vars: spec.vars.clone(),
             functions: spec.functions,
             csv: spec.csv.clone().unwrap_or_default(),
+            kustomize: spec.kustomize.clone(),
             pipeline_file: s.file.shown.clone(),
             release_tag: s
                 .ci

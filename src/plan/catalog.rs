@@ -11,6 +11,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use olm_release_olm::fbc::swap::Patience;
 use olm_release_olm::fbc::{Deprecated, Deprecation, ObjectStyle};
 use serde::{Serialize, Serializer};
 
@@ -86,13 +87,17 @@ impl TargetJob {
         }
     }
 
-    /// Decisions taken again after another job moved the target (`catalog.retries`; a `dir:`
-    /// folder is locked, so it never moves).
-    pub(crate) fn retries(&self) -> u32 {
+    /// How long and how often a job tries again after another job moved the target
+    /// (`catalog.publish_deadline_seconds`, `catalog.retries`; a `dir:` folder is locked, so
+    /// it never moves).
+    pub(crate) fn patience(&self) -> Patience {
         match self {
-            TargetJob::Dir { .. } => 0,
-            TargetJob::Git(g) => g.retries,
-            TargetJob::Image(i) => i.retries,
+            TargetJob::Dir { .. } => Patience {
+                deadline: std::time::Duration::ZERO,
+                retries: Some(0),
+            },
+            TargetJob::Git(g) => g.patience,
+            TargetJob::Image(i) => i.patience,
         }
     }
 }
@@ -118,8 +123,10 @@ pub(crate) struct GitJob {
     pub(crate) credentials: Option<&'static str>,
     #[serde(skip)]
     pub(crate) secret: Option<olm_release_git::Credentials>,
-    /// Decisions taken again after someone else moved the branch (`catalog.retries`).
-    pub(crate) retries: u32,
+    /// How long and how often the job tries again after someone else moved the branch
+    /// (`catalog.publish_deadline_seconds`, `catalog.retries`).
+    #[serde(skip)]
+    pub(crate) patience: Patience,
     /// How long one git command that talks to the remote may take (`catalog.retry_max_seconds`).
     #[serde(skip)]
     pub(crate) budget: std::time::Duration,
@@ -269,14 +276,14 @@ pub(crate) fn target_job(s: &Settings, problems: &mut Vec<Problem>) -> Option<Ta
                 date,
                 credentials: s.credentials.git.as_ref().map(|_| GIT_CREDENTIALS),
                 secret: s.credentials.git.clone(),
-                retries: c.retries,
+                patience: c.patience,
                 budget: c.git_budget,
                 pull_request,
                 scratch: s.out.join("catalog-git"),
             }))
         }
         CatalogTarget::Image(i) => TargetJob::Image(Box::new(super::catalog_image::job(
-            s, i, c.retries, problems,
+            s, i, c.patience, problems,
         )?)),
     })
 }
@@ -403,14 +410,26 @@ pub(crate) fn show_target(target: &TargetJob) -> Vec<String> {
                     .to_string(),
             );
             out.push(format!(
-                "commit as {} (date {}), push without force; when the branch moved meanwhile, decide again (at most {} time(s))",
+                "commit as {} (date {}), push without force; when the branch moved meanwhile, {}",
                 g.author,
                 super::time::format_time(g.date),
-                g.retries
+                again(&g.patience)
             ));
             out.push(format!("credentials: {}", g.credentials.unwrap_or("none")));
         }
         TargetJob::Image(i) => out.extend(super::catalog_image::show(i)),
     }
     out
+}
+
+/// What a job does when the target moved meanwhile, as the plan says it.
+pub(crate) fn again(p: &Patience) -> String {
+    let count = p
+        .retries
+        .map(|n| format!(", at most {n} time(s)"))
+        .unwrap_or_default();
+    format!(
+        "apply the change again on the new head (only other packages changed) or decide again (its package changed), for up to {} s{count}",
+        p.deadline.as_secs()
+    )
 }

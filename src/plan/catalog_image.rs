@@ -12,6 +12,7 @@ use crate::error::Problem;
 use crate::settings::{ImageTarget, OCI_PASSWORD, OCI_USERNAME, Settings};
 use olm_release_http::retry::RetryPolicy;
 use olm_release_oci::ImageLocation;
+use olm_release_olm::fbc::swap::Patience;
 
 /// A catalog image: `image:HOST[:PORT]/REPOSITORY:TAG` or `image:oci:PATH:TAG`.
 #[derive(Debug, Clone, Serialize)]
@@ -28,8 +29,10 @@ pub(crate) struct CatalogImageJob {
     /// The layer's mtimes and the config's `created` (`SOURCE_DATE_EPOCH`, else the source's
     /// commit time).
     pub(crate) epoch: u64,
-    /// Decisions taken again after someone else moved the tag (`catalog.retries`).
-    pub(crate) retries: u32,
+    /// How long and how often the job tries again after someone else moved the tag
+    /// (`catalog.publish_deadline_seconds`, `catalog.retries`).
+    #[serde(skip)]
+    pub(crate) patience: Patience,
     /// The bounds on the base (`OLM_RELEASE_MAX_BASE_LAYERS`, `OLM_RELEASE_MAX_BASE_BYTES`).
     #[serde(skip)]
     pub(crate) base_limits: olm_release_oci::catalog_image::BaseLimits,
@@ -57,7 +60,7 @@ impl CatalogImageJob {
 pub(crate) fn job(
     s: &Settings,
     i: ImageTarget,
-    retries: u32,
+    patience: Patience,
     problems: &mut Vec<Problem>,
 ) -> Option<CatalogImageJob> {
     let (base, base_digest) = i.base?;
@@ -92,7 +95,7 @@ pub(crate) fn job(
         image,
         tag: i.tag,
         epoch,
-        retries,
+        patience,
         base_limits: s.base_limits,
         scratch: s.out.join("catalog-image"),
     })
@@ -110,8 +113,9 @@ pub(crate) fn show(j: &CatalogImageJob) -> Vec<String> {
             olm_release_oci::catalog_image::config_lines().join(", ")
         ),
         format!(
-            "push by digest, then move the tag {} only if it still names the digest read; when it moved meanwhile, decide again (at most {} time(s))",
-            j.tag, j.retries
+            "push by digest, then move the tag {} only if it still names the digest read; when it moved meanwhile, {}",
+            j.tag,
+            super::catalog::again(&j.patience)
         ),
     ];
     out.push(format!(
@@ -119,4 +123,13 @@ pub(crate) fn show(j: &CatalogImageJob) -> Vec<String> {
         j.image.credentials.unwrap_or("none")
     ));
     out
+}
+
+/// Whether the pipeline publishes a catalog image (a catalog stage with an `image:` target).
+pub(crate) fn published(s: &crate::settings::Settings) -> bool {
+    s.stages.contains(&crate::pipeline::StageName::Catalog)
+        && matches!(
+            s.catalog.as_ref().and_then(|c| c.target.as_ref()),
+            Some(crate::settings::CatalogTarget::Image(_))
+        )
 }

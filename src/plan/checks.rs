@@ -42,6 +42,7 @@ pub(crate) fn release_step(
         .iter()
         .map(|a| match a {
             AssetEntry::Name(n) if n == "{csv}" => AssetSpec::Csv,
+            AssetEntry::Name(n) if n == "{olm-v1}" => AssetSpec::OlmV1,
             AssetEntry::Name(n) => AssetSpec::Rendered { name: n.clone() },
             AssetEntry::File(f) => {
                 let path = resolve_path(&s.source, Path::new(&f.file));
@@ -101,6 +102,7 @@ pub(crate) fn source_hint(s: &Settings, missing: &Path) -> String {
 fn name_of(a: &AssetSpec) -> Option<&str> {
     match a {
         AssetSpec::Csv => None,
+        AssetSpec::OlmV1 => Some(super::release_step::OLM_V1_ASSET),
         AssetSpec::Rendered { name } | AssetSpec::File { name, .. } => Some(name),
     }
 }
@@ -148,6 +150,9 @@ pub(crate) fn assets(
                 )),
                 None => {}
             },
+            AssetSpec::OlmV1 if !super::catalog_image::published(s) => problem(
+                "release.assets: '{olm-v1}' attaches the ClusterCatalog and ClusterExtension of the release's catalog image, but the pipeline has none: set catalog.target: image:… and the catalog stage".to_string(),
+            ),
             AssetSpec::File { path, .. } if !path.is_file() => problem(format!(
                 "release.assets: file {} does not exist (paths are relative to --source){}",
                 path.display(),

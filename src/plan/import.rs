@@ -85,7 +85,7 @@ pub(crate) fn import(m: ImportInputs) -> Result<Plan, Problems> {
             date: m.epoch,
             credentials: m.git.as_ref().map(|_| GIT_CREDENTIALS),
             secret: m.git,
-            retries: crate::settings::DEFAULT_CATALOG_RETRIES,
+            patience: patience(),
             budget: olm_release_http::retry::RetryPolicy::default().max_total,
             pull_request: None,
             scratch: scratch.join("catalog-git"),
@@ -111,7 +111,7 @@ pub(crate) fn import(m: ImportInputs) -> Result<Plan, Problems> {
                 image,
                 tag: i.tag,
                 epoch: m.epoch,
-                retries: crate::settings::DEFAULT_CATALOG_RETRIES,
+                patience: patience(),
                 base_limits: m.base_limits,
                 scratch: scratch.join("catalog-image"),
             }))
@@ -144,6 +144,16 @@ pub(crate) fn import(m: ImportInputs) -> Result<Plan, Problems> {
             style: m.style,
         }))],
     ))
+}
+
+/// How long a job tries again after another job moved the target: the import does not try
+/// again (a moved target stops it, and a rerun writes what is left), so the defaults only
+/// describe the target.
+fn patience() -> olm_release_olm::fbc::swap::Patience {
+    olm_release_olm::fbc::swap::Patience {
+        deadline: crate::settings::DEFAULT_PUBLISH_DEADLINE,
+        retries: Some(0),
+    }
 }
 
 /// The plan's text lines of the import step.

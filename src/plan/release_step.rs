@@ -59,13 +59,20 @@ pub(crate) enum AssetSpec {
     Rendered { name: String },
     /// A file of the source folder, attached under its base name.
     File { name: String, path: PathBuf },
+    /// `{olm-v1}`: the ClusterCatalog and ClusterExtension that install the release from its
+    /// catalog image, as [`OLM_V1_ASSET`].
+    OlmV1,
 }
+
+/// The asset `{olm-v1}` is attached as.
+pub(crate) const OLM_V1_ASSET: &str = "olm-v1-install.yaml";
 
 impl AssetSpec {
     /// How the pipeline wrote it.
     pub(crate) fn shown(&self) -> String {
         match self {
             AssetSpec::Csv => "{csv}".into(),
+            AssetSpec::OlmV1 => "{olm-v1}".into(),
             AssetSpec::Rendered { name } => name.clone(),
             AssetSpec::File { path, .. } => path.display().to_string(),
         }

@@ -57,19 +57,29 @@ fn details(step: &Step) -> Vec<String> {
         Step::Render(r) => render(r),
         Step::FetchPrevious(s) => fetch(s),
         Step::Package(p) => package(p),
-        Step::Verify(v) => vec![format!(
-            "validate the bundle (profile {}{}{}); stop on any error",
-            v.profile.as_str(),
-            if v.operatorhub {
-                ", with OperatorHub's rules"
-            } else {
-                ""
-            },
-            v.categories
-                .as_ref()
-                .map(|c| format!(", categories of {}", c.path.display()))
-                .unwrap_or_default()
-        )],
+        Step::Verify(v) => vec![
+            format!(
+                "validate the bundle (profile {}{}{}); stop on any error",
+                v.profile.as_str(),
+                if v.operatorhub {
+                    ", with OperatorHub's rules"
+                } else {
+                    ""
+                },
+                v.categories
+                    .as_ref()
+                    .map(|c| format!(", categories of {}", c.path.display()))
+                    .unwrap_or_default()
+            ),
+            format!(
+                "say whether OLM v0 and OLM v1 install it{}",
+                if v.profile == olm_release_olm::validate::Profile::OlmV1 {
+                    " (profile olm-v1: what OLM v1 refuses is an error)"
+                } else {
+                    ""
+                }
+            ),
+        ],
         Step::Push(p) => push(p),
         Step::Release(r) => release(r),
         Step::BundleImage(b) => super::images::show_bundle_image(b),
@@ -172,7 +182,7 @@ fn fetch(s: &FetchStep) -> Vec<String> {
             }
         ),
     };
-    vec![
+    let mut out = vec![
         read,
         format!(
             "find the head of channel {} to fill replaces; versions below it: {}",
@@ -182,7 +192,26 @@ fn fetch(s: &FetchStep) -> Vec<String> {
                 OlderPolicy::Skip => "skip (publish nothing)",
             }
         ),
-    ]
+    ];
+    let from = match (&s.source, &s.head_images) {
+        (FetchSource::Registry { .. }, _) => Some(String::new()),
+        (FetchSource::Catalog { .. }, Some((_, job))) => Some(format!(
+            " (its bundle image read from {})",
+            job.target.describe()
+        )),
+        (FetchSource::Catalog { .. }, None) => None,
+    };
+    if let Some(from) = from {
+        out.push(format!(
+            "show what changes in the cluster from the head{from}, as OLM v1 installs both; a CRD version the head serves and this release drops: {}",
+            if s.allow_removed_crd_versions {
+                "allowed (verify.allow_removed_crd_versions)"
+            } else {
+                "refuse"
+            }
+        ));
+    }
+    out
 }
 
 fn package(p: &PackageStep) -> Vec<String> {

@@ -130,6 +130,9 @@ pub(crate) struct RenderStep {
     pub(crate) functions: crate::pipeline::render_spec::TemplateFunctions,
     #[serde(skip)]
     pub(crate) csv: CsvSpec,
+    /// `render.kustomize`: checked against a fresh build before rendering.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) kustomize: Option<crate::pipeline::render_spec::KustomizeSnapshot>,
     /// The pipeline file (where a createdAt warning points).
     #[serde(skip)]
     pub(crate) pipeline_file: String,
@@ -154,6 +157,13 @@ pub(crate) struct FetchStep {
     pub(crate) older: OlderPolicy,
     /// Show the diff against the published head normally (a dry-run), not only with `-v`.
     pub(crate) show_diff: bool,
+    /// A CRD version the channel head serves may be removed (`verify.allow_removed_crd_versions`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub(crate) allow_removed_crd_versions: bool,
+    /// The bundle image name the pipeline publishes and where it pushes it: a catalog head
+    /// whose image is that name is read from there for the cluster diff.
+    #[serde(skip)]
+    pub(crate) head_images: Option<(String, super::images::ImageJob)>,
     /// Limits on reading the pulled blob (`--max-bundle-bytes`).
     #[serde(skip)]
     pub(crate) limits: Limits,

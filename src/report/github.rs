@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use crate::error::{Error, Problem, Problems};
 use olm_release_olm::{Finding, Level};
 
-use crate::report::summary::Summary;
+use crate::report::summary::{Summary, cell};
 
 /// The files GitHub Actions gives a step (either may be unset outside a runner).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -226,15 +226,11 @@ pub(crate) fn step_summary(s: &Summary, mermaid: Option<&str>) -> String {
             olm_release_base::words::count(warnings, "warning")
         );
     }
+    super::cluster_markdown::job_summary(s, &mut out);
     if let Some(m) = mermaid {
         let _ = writeln!(out, "Upgrade graph:\n\n```mermaid\n{}```\n", m);
     }
     out
-}
-
-/// A table cell or list item: one line, pipes escaped.
-fn cell(s: &str) -> String {
-    s.replace('\n', " ").replace('|', "\\|")
 }
 
 /// The step's outputs, as `name=value` lines (every value on one line; `digests` is a JSON

@@ -14,6 +14,8 @@
 //! else prints.
 
 mod activity;
+mod cluster;
+mod cluster_markdown;
 mod fold;
 pub(crate) mod github;
 pub(crate) mod summary;

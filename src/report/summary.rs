@@ -11,7 +11,25 @@ use crate::error::{Error, Problem, Problems};
 use olm_release_base::Class;
 use olm_release_http::events::Write;
 use olm_release_olm::Finding;
+use olm_release_olm::cluster::{Installable, UpgradeDiff};
 use olm_release_olm::semdiff::BundleDiff;
+
+/// What an upgrade changes in the cluster, and what it was compared with.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct ClusterDiff {
+    /// The channel head compared with (`NAME (release R)`).
+    pub(crate) from: String,
+    /// What the comparison could not include, in words (`None`: everything).
+    pub(crate) without: Option<String>,
+    pub(crate) diff: UpgradeDiff,
+}
+
+/// A ClusterCatalog and a ClusterExtension, as YAML documents.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct OlmV1Install {
+    pub(crate) cluster_catalog: serde_json::Value,
+    pub(crate) cluster_extension: serde_json::Value,
+}
 
 /// Names the document (`schema` field).
 pub(crate) const SCHEMA: &str = "olm-release/summary";
@@ -80,6 +98,18 @@ pub(crate) struct Summary {
     /// What changes against the channel's published head, compared as data (added in version
     /// 1: null when fetch-previous found no head).
     pub(crate) diff: Option<BundleDiff>,
+    /// Whether OLM v0 and OLM v1 install the release, with the reasons when not (added in
+    /// version 1: absent before the verify step ran).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) installable: Option<Installable>,
+    /// What the upgrade changes in the cluster against the channel's published head, from the
+    /// install renderings of both (added in version 1: absent without a head).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) cluster_diff: Option<ClusterDiff>,
+    /// The OLM v1 objects that install the release from its catalog image (added in version
+    /// 1: absent without a catalog image).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) olm_v1_install: Option<OlmV1Install>,
     pub(crate) published: Vec<Write>,
     pub(crate) kept: Vec<Write>,
     pub(crate) skipped: Vec<Write>,
@@ -106,6 +136,9 @@ impl Default for Summary {
             decision: None,
             channel_head: None,
             diff: None,
+            installable: None,
+            cluster_diff: None,
+            olm_v1_install: None,
             published: Vec::new(),
             kept: Vec::new(),
             skipped: Vec::new(),
@@ -134,6 +167,10 @@ impl Summary {
         }
         for d in decisions {
             let _ = writeln!(out, "  decided    {d}");
+        }
+        if let Some(i) = &self.installable {
+            let _ = writeln!(out, "  OLM v0     installs it: {}", i.olm_v0.to_line());
+            let _ = writeln!(out, "  OLM v1     installs it: {}", i.olm_v1.to_line());
         }
         for (label, writes, suffix) in [
             ("published ", &self.published, ""),
@@ -172,4 +209,9 @@ pub(crate) fn digest_suffix(w: &Write) -> String {
         .as_ref()
         .map(|d| format!(" (sha256:{d})"))
         .unwrap_or_default()
+}
+
+/// A Markdown table cell or list item (the GitHub job summary): one line, pipes escaped.
+pub(crate) fn cell(s: &str) -> String {
+    s.replace('\n', " ").replace('|', "\\|")
 }

@@ -16,13 +16,15 @@ use super::urls::{check_url, resolve_path};
 use crate::error::Problem;
 use crate::pipeline::model::{CatalogSpec, OperatorHubSpec, PullRequestSpec};
 use olm_release_oci::ImageLocation;
+use olm_release_olm::fbc::swap::Patience;
 
 /// The default of `catalog.path` for git targets.
 pub(crate) const DEFAULT_PATH: &str = "catalog";
 /// The default of `catalog.author`.
 pub(crate) const DEFAULT_AUTHOR: &str = "olm-release <olm-release@users.noreply.github.com>";
-/// The default of `catalog.retries`.
-pub(crate) const DEFAULT_RETRIES: u32 = 5;
+/// The default of `catalog.publish_deadline_seconds`.
+pub(crate) const DEFAULT_PUBLISH_DEADLINE: std::time::Duration =
+    std::time::Duration::from_secs(300);
 
 /// `catalog:`, resolved.
 #[derive(Debug, Clone)]
@@ -33,8 +35,9 @@ pub(crate) struct CatalogSettings {
     pub(crate) skip_range: Option<String>,
     /// `catalog.older`: fetch-previous's policy when it reads this catalog.
     pub(crate) older: crate::pipeline::OlderPolicy,
-    /// `catalog.retries`: decisions taken again after the target moved.
-    pub(crate) retries: u32,
+    /// `catalog.retries` and `catalog.publish_deadline_seconds`: how long, and at most how
+    /// many times, a job tries again after another job moved the target.
+    pub(crate) patience: Patience,
     /// `catalog.retry_max_seconds`: how long one git command that talks to the remote may take.
     pub(crate) git_budget: std::time::Duration,
     /// What the entries carry: `catalog.bundle_objects`, `catalog.template`, `catalog.deprecate`.
@@ -270,7 +273,12 @@ pub(crate) fn catalog(
         skips: spec.skips.clone(),
         skip_range: spec.skip_range.clone(),
         older: spec.older,
-        retries: spec.retries.unwrap_or(DEFAULT_RETRIES),
+        patience: Patience {
+            deadline: spec
+                .publish_deadline_seconds
+                .map_or(DEFAULT_PUBLISH_DEADLINE, std::time::Duration::from_secs),
+            retries: spec.retries,
+        },
         git_budget: spec.retry_max_seconds.map_or(
             olm_release_http::retry::RetryPolicy::default().max_total,
             std::time::Duration::from_secs,

@@ -26,7 +26,7 @@ mod unread;
 mod urls;
 mod verify;
 
-pub(crate) use catalog::{CatalogTarget, DEFAULT_RETRIES as DEFAULT_CATALOG_RETRIES, ImageTarget};
+pub(crate) use catalog::{CatalogTarget, DEFAULT_PUBLISH_DEADLINE, ImageTarget};
 pub(crate) use catalog_flags::command_target;
 pub(crate) use credentials::git as git_credentials;
 pub(crate) use credentials::{GIT_CREDENTIALS, SECRET_VARIABLES, github_problem, registry_problem};

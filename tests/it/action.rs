@@ -71,6 +71,8 @@ fn a_run_in_github_actions_writes_its_summary_outputs_and_groups() {
         "```mermaid\ngraph RL\n",
         "ch0([\"alpha\"]) --> csv0",
         "sample-operator.v0.1.0<br/>0.1.0",
+        "| OLM v0 | yes |",
+        "| OLM v1 | yes |",
     ] {
         assert!(summary.contains(needle), "missing {needle:?} in\n{summary}");
     }

@@ -190,7 +190,7 @@ fn a_git_target_is_read_by_fetch_previous_committed_pushed_and_a_rerun_commits_n
 /// A `git` on PATH that, at the first push it sees, first runs `$OLM_TEST_OTHER_JOB` (another
 /// job publishing to the same branch), then the real git: the branch moves between this job's
 /// read and its push, deterministically.
-fn racing_git(dir: &Path, real_git: &str) -> PathBuf {
+pub(crate) fn racing_git(dir: &Path, real_git: &str) -> PathBuf {
     let bin = dir.join("bin");
     std::fs::create_dir_all(&bin).unwrap();
     let script = format!(
@@ -257,7 +257,7 @@ fn a_branch_another_job_moved_before_the_push_is_decided_again() {
     assert!(!marker.exists(), "the other job did not run:\n{err}");
     for needle in [
         "was rejected",
-        "another job published meanwhile; deciding again on what it published (attempt 2 of 6)",
+        "another job published meanwhile; catalog/sample-operator/catalog.yaml changed; deciding again on what it published (attempt 2, for up to 300 s, after ",
         "channel alpha head sample-operator.v0.2.0 (0.2.0)",
         "sample-operator.v0.3.0 replaces sample-operator.v0.2.0",
         "this run pushed before deciding again; replacing it",

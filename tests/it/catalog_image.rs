@@ -300,7 +300,7 @@ fn a_tag_another_job_moved_before_the_move_is_decided_again() {
     let err = stderr(&o);
     for needle in [
         "is pushed but not tagged",
-        "another job published meanwhile; deciding again on what it published (attempt 2 of 6)",
+        "another job published meanwhile; package sample-operator changed; deciding again on what it published (attempt 2, for up to 300 s, after ",
         "channel alpha head sample-operator.v0.2.0 (0.2.0)",
     ] {
         assert!(err.contains(needle), "missing {needle:?} in\n{err}");

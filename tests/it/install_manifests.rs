@@ -192,7 +192,7 @@ fn verify_refuses_a_bundle_whose_pods_cannot_start() {
     let text = stdout(&out);
     for rule in [
         "error[deployment-references]",
-        "error[crd-conversion-webhook]",
+        "warning[crd-conversion-webhook]",
         "error[object-webhook-configuration]",
         "warning[deployment-pull-secrets]",
     ] {
@@ -208,4 +208,42 @@ fn verify_refuses_a_bundle_whose_pods_cannot_start() {
     ] {
         assert!(rules.contains(id), "{id} is listed");
     }
+}
+
+#[test]
+fn a_bundle_image_in_an_oci_layout_renders_as_its_folder_does() {
+    let (w, folder) = crate::shipped_bundle::released();
+    let layout = w.path().join("_out/oci/memcached-operator-bundle");
+    let render = |bundle: &str| {
+        let out = w.run(
+            &[
+                "install-manifests",
+                bundle,
+                "--install-namespace",
+                "memcached-system",
+            ],
+            &[],
+        );
+        assert_code(&out, 0);
+        stream(&stdout(&out))
+    };
+    let from_folder = render(folder.to_str().unwrap());
+    assert!(!from_folder.is_empty());
+    let from_image = render(&format!("oci:{}:0.0.1", layout.display()));
+    same(&from_image, &from_folder);
+    let missing = w.run(
+        &[
+            "install-manifests",
+            &format!("oci:{}:9.9.9", layout.display()),
+            "--install-namespace",
+            "memcached-system",
+        ],
+        &[],
+    );
+    assert_code(&missing, 2);
+    assert!(
+        stderr(&missing).contains("no tag 9.9.9"),
+        "{}",
+        stderr(&missing)
+    );
 }

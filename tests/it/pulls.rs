@@ -14,7 +14,7 @@ const PIPELINE: &str = "pipelines/sample-catalog.yaml";
 const EPOCH: (&str, &str) = ("SOURCE_DATE_EPOCH", "1570449600");
 const BRANCH: &str = "olm-release/sample-operator-0.1.0";
 
-async fn run(work: &Work, file: &str, version: &str, extra: &[&str]) -> Output {
+pub(crate) async fn run(work: &Work, file: &str, version: &str, extra: &[&str]) -> Output {
     let dir = work.path().to_path_buf();
     let mut args = vec![
         "run".to_string(),
@@ -33,7 +33,7 @@ async fn run(work: &Work, file: &str, version: &str, extra: &[&str]) -> Output {
 
 /// The sample-catalog pipeline with its catalog kept in `acme/catalog` on GitHub, changed by
 /// pull requests from `bot/catalog`.
-fn catalog_pipeline(work: &Work, api: &str) -> String {
+pub(crate) fn catalog_pipeline(work: &Work, api: &str) -> String {
     let text = std::fs::read_to_string(work.path().join(PIPELINE)).unwrap();
     let text = text.replace(
         "  dir: _out/catalog-only/catalog\n",
@@ -45,7 +45,7 @@ fn catalog_pipeline(work: &Work, api: &str) -> String {
     "pr.yaml".into()
 }
 
-fn seed_catalog(fake: &Fake) {
+pub(crate) fn seed_catalog(fake: &Fake) {
     let mut w = fake.world();
     w.repo("acme/catalog", "main");
     w.repo("bot/catalog", "main");

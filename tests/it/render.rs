@@ -2,6 +2,7 @@
 //! determinism, `createdAt`, template errors, and KubeVirt's real inputs at all eight release
 //! tags (from ../shared; skipped locally when absent, required under CI=true).
 
+mod install_schemas;
 mod kubevirt;
 mod oracle;
 mod schema;

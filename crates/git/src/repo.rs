@@ -298,13 +298,17 @@ impl Checkout {
 /// Whether the remote refused the update of `branch` because another push updated it (or held
 /// its lock) between its fast-forward check and its write: `[remote rejected] (failed to update
 /// ref)` with `cannot lock ref 'refs/heads/BRANCH': is at X but expected Y` (or the lock file
-/// existing). Pushes racing on one repository get this instead of `fetch first`; it means the
-/// same: the branch moved.
+/// existing; or, for a branch two pushes create at once, `reference already exists`). Pushes
+/// racing on one repository get this instead of `fetch first`; it means the same: the branch
+/// moved.
 fn lost_ref_lock(branch: &str, stderr: &str) -> bool {
     let at = format!("cannot lock ref 'refs/heads/{branch}'");
-    stderr
-        .lines()
-        .any(|l| l.contains(&at) && (l.contains("but expected") || l.contains("File exists")))
+    stderr.lines().any(|l| {
+        l.contains(&at)
+            && ["but expected", "File exists", "reference already exists"]
+                .iter()
+                .any(|s| l.contains(s))
+    })
 }
 
 /// Empties `dir` (a scratch folder this client owns) and creates it.
@@ -321,5 +325,6 @@ fn fresh(dir: &Path) -> Result<(), GitError> {
     std::fs::create_dir_all(dir).map_err(io)
 }
 
+mod moved;
 #[cfg(test)]
 mod tests;

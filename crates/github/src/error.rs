@@ -170,6 +170,19 @@ pub enum GitHubError {
         /// The base branch, `OWNER/REPO BRANCH`.
         base: String,
     },
+    /// A symbolic link in the repository's tree on the way to, or under, a path read: never
+    /// followed, never read as a file.
+    #[error(
+        "{path} in github:{repository} is a symbolic link to {to}; links in the catalog path are never followed: replace it by the folder or file itself"
+    )]
+    Link {
+        /// The repository, `OWNER/REPO`.
+        repository: String,
+        /// The link's path in the repository.
+        path: String,
+        /// Where it points, as its blob holds it.
+        to: String,
+    },
     /// Something the client's own invariants rule out happened (a bug).
     #[error("internal error (a bug in olm-release; please report it with this message): {0}")]
     Internal(String),
@@ -185,7 +198,9 @@ impl GitHubError {
 impl olm_release_base::Classified for GitHubError {
     fn class(&self) -> Class {
         match self {
-            GitHubError::Token | GitHubError::ApiUrl { .. } => Class::Input,
+            GitHubError::Token | GitHubError::ApiUrl { .. } | GitHubError::Link { .. } => {
+                Class::Input
+            }
             GitHubError::Internal(_) => Class::Internal,
             _ => Class::Stage,
         }

@@ -4,7 +4,10 @@
 //!
 //! Reading walks trees one folder at a time from a commit's root tree ([`Client::file`],
 //! [`Client::folder`]), so a large repository such as a community catalog is read only along the
-//! paths that matter. Writing creates the blobs, one tree on the base commit's tree
+//! paths that matter. A symbolic link (a tree entry of mode `120000`) on the way to a path read,
+//! or anywhere under a folder read, is never followed nor read as a file: the read stops with
+//! [`GitHubError::Link`], naming the path and where the link points (its blob), before anything
+//! is written. Writing creates the blobs, one tree on the base commit's tree
 //! (`base_tree`: every other file is kept as it is; a `sha: null` entry deletes a file), the
 //! commit with the pipeline's author and date, and creates or moves the branch.
 
@@ -17,6 +20,7 @@ use serde_json::{Value, json};
 
 use super::client::{ApiResult, Client};
 use super::config::encode;
+use super::error::GitHubError;
 
 /// A commit: its tree.
 #[derive(Debug, Clone, Deserialize)]
@@ -34,10 +38,20 @@ pub(crate) struct Sha {
 #[derive(Debug, Clone, Deserialize)]
 pub(crate) struct TreeEntry {
     pub(crate) path: String,
+    /// The file mode: `100644`, `100755`, `040000` (a tree), `120000` (a symbolic link, whose
+    /// blob holds where it points), `160000` (a submodule).
+    #[serde(default)]
+    pub(crate) mode: String,
     #[serde(rename = "type")]
     pub(crate) kind: String,
     pub(crate) sha: String,
 }
+
+/// The mode of a symbolic link in a git tree.
+const LINK_MODE: &str = "120000";
+
+/// The longest link target a message shows.
+const SHOWN_TARGET: usize = 200;
 
 #[derive(Debug, Deserialize)]
 struct Tree {
@@ -111,8 +125,13 @@ impl Client {
     }
 
     /// The entry at `path` (a file or a folder) under the tree `root`, walking one folder at a
-    /// time; `None` when there is none.
-    pub(crate) async fn entry(&self, root: &str, path: &str) -> ApiResult<Option<TreeEntry>> {
+    /// time; `None` when there is none. A symbolic link on the way, or at `path`, is
+    /// [`GitHubError::Link`].
+    pub(crate) async fn entry(
+        &self,
+        root: &str,
+        path: &str,
+    ) -> Result<Option<TreeEntry>, GitHubError> {
         let mut tree = root.to_string();
         let parts: Vec<&str> = path.split('/').filter(|p| !p.is_empty()).collect();
         for (i, part) in parts.iter().enumerate() {
@@ -120,6 +139,9 @@ impl Client {
             let Some(found) = entries.into_iter().find(|e| e.path == *part) else {
                 return Ok(None);
             };
+            if found.mode == LINK_MODE {
+                return Err(self.link(&parts[..=i].join("/"), &found.sha).await);
+            }
             if i + 1 == parts.len() {
                 return Ok(Some(found));
             }
@@ -132,7 +154,11 @@ impl Client {
     }
 
     /// The bytes of the file at `path` under the tree `root`, `None` when there is none.
-    pub(crate) async fn file(&self, root: &str, path: &str) -> ApiResult<Option<Vec<u8>>> {
+    pub(crate) async fn file(
+        &self,
+        root: &str,
+        path: &str,
+    ) -> Result<Option<Vec<u8>>, GitHubError> {
         match self.entry(root, path).await? {
             Some(e) if e.kind == "blob" => Ok(Some(self.blob(&e.sha).await?)),
             _ => Ok(None),
@@ -140,12 +166,13 @@ impl Client {
     }
 
     /// Every file under the folder `path` of the tree `root` (relative to it), read whole;
-    /// empty when there is no such folder.
+    /// empty when there is no such folder. A symbolic link on the way or under the folder is
+    /// [`GitHubError::Link`], found before any file is read.
     pub(crate) async fn folder(
         &self,
         root: &str,
         path: &str,
-    ) -> ApiResult<BTreeMap<String, Vec<u8>>> {
+    ) -> Result<BTreeMap<String, Vec<u8>>, GitHubError> {
         let mut out = BTreeMap::new();
         let start = if path.is_empty() {
             Some(root.to_string())
@@ -169,13 +196,41 @@ impl Client {
                 &format!("GET {}{route}", self.api),
                 format!("the tree of {path}/ is too large for one answer (GitHub truncated it)"),
             )
-            .fail());
+            .fail()
+            .into());
+        }
+        if let Some(link) = tree.tree.iter().find(|e| e.mode == LINK_MODE) {
+            let at = match path {
+                "" => link.path.clone(),
+                _ => format!("{}/{}", path.trim_end_matches('/'), link.path),
+            };
+            return Err(self.link(&at, &link.sha).await);
         }
         for e in tree.tree.into_iter().filter(|e| e.kind == "blob") {
             let bytes = self.blob(&e.sha).await?;
             out.insert(e.path, bytes);
         }
         Ok(out)
+    }
+
+    /// The refusal of the symbolic link at `path` whose blob is `sha`: where it points is read
+    /// (once; a target that cannot be read is named as such).
+    async fn link(&self, path: &str, sha: &str) -> GitHubError {
+        let to = match self.blob(sha).await {
+            Ok(bytes) => {
+                let text = String::from_utf8_lossy(&bytes).trim().to_string();
+                match text.char_indices().nth(SHOWN_TARGET) {
+                    Some((i, _)) => format!("{}…", &text[..i]),
+                    None => text,
+                }
+            }
+            Err(e) => format!("(its target cannot be read: {})", e.why()),
+        };
+        GitHubError::Link {
+            repository: format!("{}/{}", self.owner, self.repo),
+            path: path.to_string(),
+            to,
+        }
     }
 
     /// A blob's bytes.

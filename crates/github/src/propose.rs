@@ -307,7 +307,7 @@ pub async fn read_file(
     let Some(commit) = client.commit(&sha).await? else {
         return Ok(None);
     };
-    Ok(client.file(&commit.tree.sha, path).await?)
+    client.file(&commit.tree.sha, path).await
 }
 
 /// The repository's default branch.

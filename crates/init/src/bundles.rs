@@ -6,7 +6,8 @@
 //!
 //! Of one package, the newest bundle by SemVer is the one to release from (`1.20.0` after
 //! `1.3.0`, never by name order); copies of that version elsewhere (HCO's `deploy/index-image/`)
-//! are named, not taken. A registry+v1 folder's annotations give the package, its channels and
+//! are named, not taken; a package's flavours (`bundle/community`, `bundle/openshift`) are
+//! bundles of their own ([`super::flavours`]). A registry+v1 folder's annotations give the package, its channels and
 //! default channel (operator-registry's `docs/design/operator-bundle.md`); a package-manifest
 //! folder's come from the tree's package file (the channels whose `currentCSV` is that CSV).
 
@@ -58,6 +59,25 @@ pub(crate) struct BundleDir {
     pub versions: usize,
 }
 
+/// Whether `b` is a flavour folder: a registry+v1 bundle outside an operator-sdk tree whose
+/// path starts with a `bundle*` folder and is not a version folder.
+pub(crate) fn is_flavour(b: &BundleDir) -> bool {
+    b.format == Format::RegistryV1
+        && b.tree.is_none()
+        && b.root
+            .split('/')
+            .next()
+            .is_some_and(|first| first.starts_with("bundle"))
+        && semver::Version::parse(
+            b.root
+                .rsplit('/')
+                .next()
+                .unwrap_or("")
+                .trim_start_matches('v'),
+        )
+        .is_err()
+}
+
 /// The newest bundle of each package, packages in order of their folders.
 pub(crate) fn find(scan: &Scan) -> Vec<BundleDir> {
     let mut all: Vec<BundleDir> = scan
@@ -79,12 +99,16 @@ pub(crate) fn find(scan: &Scan) -> Vec<BundleDir> {
             .then(a.root.cmp(&b.root))
     });
     let mut out: Vec<BundleDir> = Vec::new();
+    // A package's flavours (`bundle/community`, `bundle/openshift`) are bundles of their own.
+    let key = |b: &BundleDir| {
+        (
+            b.package.clone().or_else(|| b.tree.clone()),
+            is_flavour(b).then(|| b.root.clone()),
+        )
+    };
     for b in all {
-        let key = b.package.clone().or_else(|| b.tree.clone());
-        match out
-            .iter_mut()
-            .find(|o| o.package.clone().or_else(|| o.tree.clone()) == key)
-        {
+        let k = key(&b);
+        match out.iter_mut().find(|o| key(o) == k) {
             Some(newest) => {
                 newest.versions += 1;
                 if newest.version == b.version {

@@ -8,6 +8,9 @@ pub(crate) struct Choices {
     pub package: String,
     /// The channels a release joins; the first one's head is what it replaces.
     pub channels: Vec<String>,
+    /// Where the channels were read (`--channel`, the Makefile's `CHANNELS`, a bundle's
+    /// annotations); None: alpha, the default.
+    pub channels_from: Option<String>,
     /// The package's default channel, when it is not the first channel.
     pub default_channel: Option<String>,
     /// The app-registry namespace, and the bundle image's organisation.
@@ -40,6 +43,6 @@ impl Choices {
 
     /// The bundle image's repository: `quay.io/<namespace>/<package>-bundle`.
     pub fn bundle_image(&self) -> String {
-        format!("quay.io/{}/{}-bundle", self.namespace, self.package)
+        format!("quay.io/{}/{}-bundle", self.namespace, self.package).to_ascii_lowercase()
     }
 }

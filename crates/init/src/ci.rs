@@ -151,3 +151,56 @@ jobs:
         release_env = env(),
     )
 }
+
+/// The GitLab CI/CD job file ([`super::ci_used::GITLAB_FILE`]), which the project's
+/// `.gitlab-ci.yml` includes: the same jobs as GitHub's, in GitLab's terms (`rules:` on
+/// `$CI_COMMIT_TAG` and `$CI_DEFAULT_BRANCH`, `GIT_DEPTH: "0"` for the whole history,
+/// `$CI_PIPELINE_IID` as the build number), the secrets as masked CI/CD variables.
+pub(crate) fn gitlab(c: &Choices, installer: &InstallerPin) -> String {
+    let InstallerPin {
+        version,
+        url,
+        sha256: sha,
+    } = installer;
+    let secrets = secrets_sentence(c);
+    format!(
+        r#"{MARK}: olm-release for {pkg}.
+# Include it from .gitlab-ci.yml:  include: [{{local: {file}}}]
+# - every pipeline, merge requests included: a dry-run of the release (no secrets needed);
+# - the default branch: the alpha variant publishes X.(Y+1).0-alpha.<pipeline number>;
+# - tags vX.Y.Z: the release publishes X.Y.Z and attaches the CSV to the GitHub release.
+# Set masked CI/CD variables: {secrets}, GITHUB_TOKEN (a token that may write releases and
+# push the olm-catalog branch, where the catalog is kept).
+.olm-release:
+  image: buildpack-deps:bookworm-scm   # sh, curl, git, tar, sha256sum
+  variables:
+    OLM_RELEASE_VERSION: "{version}"
+    GIT_DEPTH: "0"        # next-version reads the last release tag: the whole history and the tags
+  before_script:
+    - curl -fsSL -o /tmp/olm-release-install.sh {url}
+    - echo "{sha}  /tmp/olm-release-install.sh" | sha256sum -c -
+    - sh /tmp/olm-release-install.sh --version "$OLM_RELEASE_VERSION" --to "$HOME/.local/bin"
+    - export PATH="$HOME/.local/bin:$PATH"
+    - export VERSION="${{CI_COMMIT_TAG#v}}"
+    - '[ -n "$VERSION" ] || export VERSION="$(olm-release next-version --build "$CI_PIPELINE_IID")"'
+olm-release-dry-run:
+  extends: .olm-release
+  script:
+    - olm-release run {PATH} --dry-run
+olm-release-alpha:
+  extends: .olm-release
+  rules:
+    - if: $CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH && $CI_PIPELINE_SOURCE == "push"
+  script:
+    - olm-release run {PATH} --variant alpha
+olm-release:
+  extends: .olm-release
+  rules:
+    - if: $CI_COMMIT_TAG =~ /^v/
+  script:
+    - olm-release run {PATH}
+"#,
+        pkg = c.package,
+        file = super::ci_used::GITLAB_FILE,
+    )
+}

@@ -8,6 +8,9 @@
 //!   (`bundle/manifests` + `bundle/metadata/annotations.yaml`) or the newest version folder of
 //!   an operator-sdk `deploy/olm-catalog/<package>/` tree; its files are included as they are,
 //!   its CSV keeps its deployments and permissions;
+//! - **make bundle** ([`super::make_bundle`]): a kubebuilder / operator-sdk `config/` tree whose
+//!   `make bundle` builds a kustomization (`config/manifests`): built, and generated as
+//!   `operator-sdk generate bundle` does into a snapshot whose CSV is complete;
 //! - **kubebuilder** ([`super::plain`]): a `config/` tree, its objects built by kustomize;
 //! - **plain** ([`super::plain`]): Kubernetes manifests (CRDs, Deployments, RBAC), with or
 //!   without a CSV; `init` writes a CSV around the chosen operator's parts.
@@ -18,8 +21,11 @@
 use std::path::Path;
 
 use super::bundles::{self, BundleDir};
+use super::duplicates;
 use super::error::InitError;
+use super::flavours;
 use super::found::{Found, Layout};
+use super::make_bundle;
 use super::parts;
 use super::plain;
 use super::scan::{Scan, YamlFile};
@@ -52,6 +58,7 @@ pub(crate) fn detect(scan: &Scan, ask: &Ask) -> Result<Found, InitError> {
         false => parts::icon(&scan.images),
     };
     found.examples = parts::examples(scan, &found.crds);
+    duplicates::merge(scan, &mut found);
     Ok(found)
 }
 
@@ -79,25 +86,74 @@ fn read_templates(scan: &Scan, templates: String, bundle: String) -> Found {
 fn read_bundle(scan: &Scan, all: &[BundleDir], ask: &Ask) -> Result<Found, InitError> {
     let name = |b: &BundleDir| b.package.clone().unwrap_or_else(|| b.root.clone());
     let chosen = match ask.operator {
-        Some(asked) => {
-            all.iter()
-                .find(|b| name(b) == asked)
-                .ok_or_else(|| InitError::NoOperator {
-                    asked: asked.into(),
-                    known: all.iter().map(describe).collect(),
-                })?
-        }
-        // The package with the most versions (the project's own, not a vendored copy).
-        None => all
+        // A bundle folder (one flavour of several), else a package.
+        Some(asked) => all
             .iter()
-            .max_by_key(|b| (b.versions, std::cmp::Reverse(b.root.clone())))
-            .expect("not empty"),
+            .find(|b| flavours::names_folder(b, asked))
+            .or_else(|| {
+                let named: Vec<&BundleDir> = all.iter().filter(|b| name(b) == asked).collect();
+                let first = *named.first()?;
+                flavours::preferred(&flavours::of(all, first), ask.source).or(Some(first))
+            })
+            .ok_or_else(|| InitError::NoOperator {
+                asked: asked.into(),
+                known: all.iter().map(describe).collect(),
+            })?,
+        // The package with the most versions (the project's own, not a vendored copy), and
+        // of its flavours the preferred one.
+        None => {
+            let most = all
+                .iter()
+                .max_by_key(|b| (b.versions, std::cmp::Reverse(b.root.clone())))
+                .expect("not empty");
+            // A registry+v1 `bundle*/` folder of that version (what `make bundle` writes,
+            // with its metadata) before an operator-sdk catalog's copy of it.
+            let made: Vec<&BundleDir> = all
+                .iter()
+                .filter(|b| {
+                    flavours::is_flavour(b)
+                        && b.package == most.package
+                        && b.version == most.version
+                })
+                .collect();
+            flavours::preferred(&made, ask.source).unwrap_or(most)
+        }
     };
+    let mut notes = Vec::new();
+    if ask.operator.is_none()
+        && let Some(tree) = all
+            .iter()
+            .find(|b| b.tree.is_some() && b.package == chosen.package && b.root != chosen.root)
+    {
+        notes.push(format!(
+            "version {} taken from {}/ (a registry+v1 bundle, as make bundle writes it); not taken: {}/ (the operator-sdk catalog's copy; --operator {} takes it)",
+            chosen.version, chosen.root, tree.root, tree.root
+        ));
+    }
+    let flavours: Vec<BundleDir> = flavours::of(all, chosen)
+        .into_iter()
+        .filter(|b| b.root != chosen.root)
+        .cloned()
+        .collect();
     let mut found = Found::new(Layout::Bundle(Box::new(chosen.clone())));
     if all.len() > 1 {
         found.operators = all.iter().map(|b| (name(b), describe(b))).collect();
     }
     bundles::read(scan, chosen, &mut found);
+    found.notes.extend(notes);
+    if !flavours.is_empty() {
+        found.notes.push(format!(
+            "bundle flavours of {}: {}/ released; {} (a pipeline variant each; init --operator FOLDER releases another instead)",
+            name(chosen),
+            chosen.root,
+            flavours
+                .iter()
+                .map(|f| format!("{}/ as --variant {}", f.root, flavours::variant_name(f)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    found.flavours = flavours;
     Ok(found)
 }
 
@@ -111,6 +167,15 @@ fn describe(b: &BundleDir) -> String {
 }
 
 fn read_plain(scan: &Scan, ask: &Ask) -> Result<Found, InitError> {
+    let mut unbuilt = None;
+    if plain::is_kubebuilder(scan)
+        && let Some(target) = make_bundle::target(scan, ask.source)
+    {
+        match make_bundle::read(ask.source, &target) {
+            Ok(found) => return Ok(found),
+            Err(why) => unbuilt = Some((target.dir, why)),
+        }
+    }
     let mut built = None;
     let (layout, files): (Layout, Vec<&YamlFile>) = if plain::is_kubebuilder(scan) {
         let (layout, file) = plain::kubebuilder(scan, ask.source);
@@ -177,11 +242,22 @@ fn read_plain(scan: &Scan, ask: &Ask) -> Result<Found, InitError> {
         Some(b) if b.rel.is_empty() => found.todo.push(format!(
             "{}: the Deployment and RBAC are config/'s bases as written, without config/default's patches and name prefix; install kustomize (or kubectl) and run init again, or run `{} > {}` and run init again",
             b.text,
-            super::kustomize::command("config/default"),
+            super::kustomize::command(plain::DEFAULT_DIR),
             plain::BUILT
         )),
-        Some(b) => found.built = Some((b.rel.clone(), b.text.clone())),
+        Some(b) => found.built = vec![(b.rel.clone(), b.text.clone())],
         None => {}
+    }
+    if let Layout::Kubebuilder {
+        built: Some(rel), ..
+    } = &layout
+    {
+        found.kustomize = Some((plain::DEFAULT_DIR.into(), rel.clone()));
+    }
+    if let Some((dir, why)) = unbuilt {
+        found.todo.push(format!(
+            "{why}: `make bundle` builds {dir} (webhooks, the CSV base, the objects operator-sdk generate bundle writes), and init read config/ without it; install kustomize (or kubectl) and run init again"
+        ));
     }
     Ok(found)
 }

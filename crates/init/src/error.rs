@@ -39,18 +39,6 @@ pub enum InitError {
         /// The repository's operators, described.
         known: Vec<String>,
     },
-    /// Files differ from what `init` writes and replacing them was not asked for: nothing was
-    /// written.
-    #[error(
-        "not overwriting {}: {}; pass --force to replace {}, or --out DIR to write elsewhere",
-        files.join(", "),
-        if files.len() == 1 { "it differs from what init writes now" } else { "they differ from what init writes now" },
-        if files.len() == 1 { "it" } else { "them" }
-    )]
-    Exists {
-        /// The files, relative to the repository.
-        files: Vec<String>,
-    },
     /// A file or folder could not be written.
     #[error("{}: {source}", path.display())]
     Write {

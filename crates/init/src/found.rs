@@ -23,6 +23,9 @@ pub(crate) enum Layout {
     },
     /// Plain manifests; `csv` is a CSV file if the repository has one.
     Plain { csv: Option<String> },
+    /// A kubebuilder / operator-sdk project whose `make bundle` builds the kustomization `dir`:
+    /// built and generated as operator-sdk does into the folder `snapshot`.
+    MakeBundle { dir: String, snapshot: String },
 }
 
 impl Layout {
@@ -48,6 +51,9 @@ impl Layout {
             ),
             Layout::Plain { csv: Some(csv) } => format!("plain manifests with the CSV {csv}"),
             Layout::Plain { csv: None } => "plain manifests, no CSV yet".into(),
+            Layout::MakeBundle { dir, snapshot } => format!(
+                "kubebuilder config/ as `make bundle` builds it: {dir}, generated as operator-sdk generate bundle does into {snapshot}/"
+            ),
         }
     }
 }
@@ -97,10 +103,15 @@ pub(crate) struct Found {
     pub notes: Vec<String>,
     /// What the user should do (a tool to install, a command to run).
     pub todo: Vec<String>,
-    /// A file `init` writes besides the templates (kustomize's output): (path, text).
-    pub built: Option<(String, String)>,
+    /// Files `init` writes besides the templates (kustomize's output): (path, text).
+    pub built: Vec<(String, String)>,
+    /// `render.kustomize`: the kustomization `make bundle` builds and the snapshot of it.
+    pub kustomize: Option<(String, String)>,
     /// A kubebuilder CSV base, parsed, to complete into the CSV to start from.
     pub csv_base: Option<serde_yaml_ng::Value>,
+    /// The package's other bundle flavours (`bundle/openshift` beside `bundle/community`),
+    /// each released by a variant of its own ([`super::flavours`]).
+    pub flavours: Vec<BundleDir>,
 }
 
 impl Found {
@@ -129,8 +140,10 @@ impl Found {
             operators: Vec::new(),
             notes: Vec::new(),
             todo: Vec::new(),
-            built: None,
+            built: Vec::new(),
+            kustomize: None,
             csv_base: None,
+            flavours: Vec::new(),
         }
     }
 

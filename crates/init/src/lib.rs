@@ -3,9 +3,14 @@
 //! and the operator it releases (`detect`), and computes one pipeline file with its variants
 //! (`pipeline_file`), templates where the repository has none to render in place
 //! (`starter`), and CI configurations (`ci`) — every file computed before any is written
-//! (`scaffold`). Writing (`write`) is safe to repeat: a file already as `init` would write
-//! it is left alone, a missing one is written, and one that differs is replaced only with
-//! [`Request::force`]; a rerun over its own output says that nothing changed.
+//! (`scaffold`). A kubebuilder / operator-sdk project whose `make bundle` builds a
+//! kustomization is built the same way and turned into the bundle `operator-sdk generate
+//! bundle` writes ([`generate_bundle`]), kept as a snapshot each release checks
+//! ([`check_kustomize_snapshot`]). Writing (`write`) is safe to repeat: a file already as
+//! `init` would write it is left alone, a missing one is written, one still as `init` last
+//! wrote it (`written` keeps the digests) is refreshed, and one the user changed is kept and
+//! named as a conflict unless [`Request::force`]; a rerun over its own output says that
+//! nothing changed.
 //!
 //! The one entry point is [`init`]: a [`Request`] (plain data: the repository, the options of
 //! `olm-release init`, and the [`InstallerPin`] the CI configurations install) in, an
@@ -14,14 +19,24 @@
 #![deny(missing_docs)]
 
 mod base_csv;
+mod bundle_metadata;
 mod bundles;
+mod channels;
 mod choices;
 mod ci;
+mod ci_used;
 mod detect;
+mod duplicates;
 mod error;
+mod flavour_variants;
+mod flavours;
 mod found;
+mod generate_bundle;
+mod gitignore;
 mod images;
 mod kustomize;
+mod make_bundle;
+mod makefile;
 mod messages;
 mod operators;
 mod outcome;
@@ -36,8 +51,11 @@ mod starter;
 mod templates;
 mod vars;
 mod write;
+mod written;
 
 pub use error::InitError;
+pub use generate_bundle::{GeneratedBundle, generate_bundle};
+pub use make_bundle::{StaleSnapshot, check_kustomize_snapshot};
 pub use outcome::{Fate, FileFate, Outcome};
 pub use request::{CiService, InstallerPin, Request};
 

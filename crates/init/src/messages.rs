@@ -21,6 +21,12 @@ pub(crate) fn found_lines(found: &Found, c: &Choices) -> Vec<String> {
         [one] => format!("channel {one}"),
         many => format!("channels {}", many.join(", ")),
     };
+    let channels = match (&c.channels_from, &c.default_channel) {
+        (Some(from), Some(d)) => format!("{channels}, default {d} (from {from})"),
+        (Some(from), None) => format!("{channels} (from {from})"),
+        (None, Some(d)) => format!("{channels}, default {d}"),
+        (None, None) => channels,
+    };
     out.push(format!("package {}{from}, {channels}", c.package));
     if !found.operators.is_empty() {
         out.push(format!(

@@ -9,8 +9,16 @@ use std::path::PathBuf;
 pub enum Fate {
     /// It was missing and is written.
     Wrote,
-    /// It differed and is replaced (`force`).
+    /// The user changed it since `init` wrote it, and it is replaced (`force`).
     Replaced,
+    /// The repository's own file, edited (a line added to `.gitignore`).
+    Edited,
+    /// It was as `init` last wrote it, and is refreshed with what `init` writes now.
+    Refreshed,
+    /// The user changed it since `init` wrote it: left as it is (a conflict to resolve).
+    Conflict,
+    /// `init` wrote it before and writes it no more; the user had not changed it: removed.
+    Removed,
     /// It already held what `init` writes.
     Unchanged,
     /// The CSV to start from, already there: the user's to edit, never compared or replaced.
@@ -38,11 +46,20 @@ pub struct Outcome {
 }
 
 impl Outcome {
-    /// Whether every file was already as `init` writes it (or the user's).
+    /// Whether nothing was written or removed (every file as `init` writes it, the user's, or
+    /// a conflict left as it is).
     pub fn changed_nothing(&self) -> bool {
         self.files
             .iter()
-            .all(|f| matches!(f.fate, Fate::Unchanged | Fate::Kept))
+            .all(|f| matches!(f.fate, Fate::Unchanged | Fate::Kept | Fate::Conflict))
+    }
+
+    /// The files the user changed since `init` wrote them, left as they are.
+    pub fn conflicts(&self) -> Vec<&FileFate> {
+        self.files
+            .iter()
+            .filter(|f| f.fate == Fate::Conflict)
+            .collect()
     }
 
     /// The lines said while writing: the findings, then one line a file.
@@ -53,6 +70,12 @@ impl Outcome {
             out.push(match f.fate {
                 Fate::Wrote => format!("wrote {path}"),
                 Fate::Replaced => format!("replaced {path}"),
+                Fate::Edited => format!("edited {path} (a line added)"),
+                Fate::Refreshed => format!("refreshed {path}"),
+                Fate::Removed => format!("removed {path} (init writes it no more)"),
+                Fate::Conflict => format!(
+                    "conflict: {path} was changed since init wrote it: kept as it is, not refreshed"
+                ),
                 Fate::Unchanged => format!("unchanged {path}"),
                 Fate::Kept => format!("kept {path} (yours to edit)"),
             });
@@ -64,7 +87,7 @@ impl Outcome {
     /// when nothing did, then the next steps.
     pub fn lines(&self) -> Vec<String> {
         let mut out = self.progress_lines();
-        if self.changed_nothing() {
+        if self.changed_nothing() && self.conflicts().is_empty() {
             out.push(
                 "nothing changed: every file init writes is already as it would write it".into(),
             );

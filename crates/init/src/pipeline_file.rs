@@ -143,6 +143,14 @@ fn render(s: &mut String, found: &Found, c: &Choices) {
     let _ = writeln!(s, "render:");
     let _ = writeln!(s, "  templates: {}", yq(&c.templates));
     let _ = writeln!(s, "  bundle: {}", yq(&c.bundle));
+    if let Some((dir, snapshot)) = &found.kustomize {
+        let _ = writeln!(
+            s,
+            "  kustomize:                         # what `make bundle` builds; a release stops while {snapshot} differs from it"
+        );
+        let _ = writeln!(s, "    build: {}", yq(dir));
+        let _ = writeln!(s, "    snapshot: {}", yq(snapshot));
+    }
     if !c.includes.is_empty() {
         let _ = writeln!(
             s,
@@ -160,6 +168,12 @@ fn render(s: &mut String, found: &Found, c: &Choices) {
         for (var, dir) in &c.files {
             let _ = writeln!(s, "    {var}: {}", yq(dir));
         }
+    }
+    if c.files.contains_key(super::bundle_metadata::VAR) {
+        let _ = writeln!(
+            s,
+            "  functions: sprig                   # the annotations template sets the package with replace"
+        );
     }
     let vars = var_values(Kind::Release, found, c);
     if !vars.is_empty() {

@@ -15,6 +15,9 @@ use super::parts::{self, Crd};
 use super::rbac::Rbac;
 use super::scan::{MARK, Scan, YamlFile, parse};
 
+/// The kustomization a kubebuilder project deploys with.
+pub(crate) const DEFAULT_DIR: &str = "config/default";
+
 /// Where `init` writes the output of `kustomize build config/default`.
 pub(crate) const BUILT: &str = "olm/kustomize/default.yaml";
 
@@ -51,13 +54,13 @@ pub(crate) fn kubebuilder(scan: &Scan, source: &std::path::Path) -> (Layout, Opt
         .find(|f| f.dir() == "config/manifests/bases" && f.is_csv())
         .map(|f| f.rel.clone());
     let own_built = scan.own().find(|f| f.rel == BUILT);
-    let built = match kustomize::build(source, "config/default") {
+    let built = match kustomize::build(source, DEFAULT_DIR) {
         Ok(text) => Ok(YamlFile {
             rel: BUILT.into(),
             docs: parse(&text),
             text: format!(
-                "{MARK}: `{}`'s output; run init again when config/ changes\n{text}",
-                kustomize::command("config/default")
+                "{MARK}: `{}`'s output. olm-release init refreshes it; a release stops while config/ says otherwise.\n{text}",
+                kustomize::command(DEFAULT_DIR)
             ),
             patch: false,
             generated: true,

@@ -12,6 +12,9 @@ pub enum CiService {
     Travis,
     /// `.github/workflows/olm-release.yml` (GitHub Actions).
     Github,
+    /// `.gitlab/olm-release.gitlab-ci.yml`, which the repository's `.gitlab-ci.yml` includes
+    /// (GitLab CI/CD's `include: local`).
+    Gitlab,
 }
 
 /// The olm-release release the CI configurations install: they download its installer from
@@ -34,23 +37,31 @@ pub struct Request {
     /// Write the files under this folder instead of the repository (their paths stay relative
     /// to the repository).
     pub out: Option<PathBuf>,
-    /// Replace files that differ from what `init` writes now.
+    /// Replace files the user changed since `init` wrote them (without it they are kept and
+    /// named as conflicts; files still as `init` wrote them are refreshed either way).
     pub force: bool,
     /// The OLM package; default: the bundle's annotations or the package file.
     pub package: Option<String>,
-    /// The channel releases go to; default: the bundle's channels or the package file's
-    /// default channel, else alpha.
-    pub channel: Option<String>,
+    /// The channels releases go to (`--channel stable,stable-v1.5`; the first is the one whose
+    /// head a release replaces); empty: the Makefile's `CHANNELS`, else the bundle's channels
+    /// or the package file's default channel, else alpha.
+    pub channels: Vec<String>,
+    /// The package's default channel (`--default-channel`); default: the Makefile's
+    /// `DEFAULT_CHANNEL`, else the bundle's or the package file's.
+    pub default_channel: Option<String>,
     /// The organisation of the bundle image (and of the app registry); default: the GitHub
     /// owner.
     pub namespace: Option<String>,
     /// The GitHub repository whose releases get the assets, OWNER/REPO; default: the origin
     /// remote's.
     pub github: Option<String>,
-    /// The CI configurations to write (none when empty).
-    pub ci: Vec<CiService>,
-    /// The operator to release when the repository holds several: a package, or the name of
-    /// the operator's Deployment.
+    /// The CI configurations to write (none when empty); `None`: those of the CI services the
+    /// repository already uses (`.github/workflows/`, `.travis.yml`, `.gitlab-ci.yml`), none
+    /// guessed where it uses none.
+    pub ci: Option<Vec<CiService>>,
+    /// The operator to release when the repository holds several: a package, the name of the
+    /// operator's Deployment, or a bundle folder (`bundle/stable`) where the repository holds
+    /// several flavours of one package.
     pub operator: Option<String>,
     /// Also publish to an app registry (the 2019 path: Quay's CNR API), besides the bundle
     /// image and the catalog.
@@ -61,17 +72,19 @@ pub struct Request {
 
 impl Request {
     /// Adopting the repository at `source` as `olm-release init` does without options: in
-    /// place, nothing replaced, everything detected, both CI configurations.
+    /// place, nothing replaced, everything detected, the CI configurations of the CI services
+    /// the repository uses.
     pub fn new(source: impl Into<PathBuf>, installer: InstallerPin) -> Self {
         Request {
             source: source.into(),
             out: None,
             force: false,
             package: None,
-            channel: None,
+            channels: Vec::new(),
+            default_channel: None,
             namespace: None,
             github: None,
-            ci: vec![CiService::Travis, CiService::Github],
+            ci: None,
             operator: None,
             app_registry: false,
             installer,

@@ -10,7 +10,10 @@ use super::detect::{self, Ask};
 use super::error::InitError;
 use super::found::{Found, Layout};
 use super::request::{CiService, Request};
-use super::{ci, messages, pipeline_file, scan, starter};
+use super::{
+    bundle_metadata, channels, ci, ci_used, flavour_variants, flavours, gitignore, messages,
+    pipeline_file, scan, starter,
+};
 
 /// One file `init` writes.
 pub(crate) struct ScaffoldFile {
@@ -20,6 +23,9 @@ pub(crate) struct ScaffoldFile {
     /// A starting point the user completes (the CSV to start from): written once, never
     /// compared or replaced afterwards.
     pub seed: bool,
+    /// An edit of the repository's own file as it is now (`_out/` added to `.gitignore`):
+    /// written without `force`.
+    pub edit: bool,
 }
 
 /// Everything `init` would write and say.
@@ -43,7 +49,7 @@ pub(crate) fn scaffold(request: &Request) -> Result<Scaffold, InitError> {
         repo: dir_name(source),
         source,
     };
-    let found = detect::detect(&scan, &ask)?;
+    let mut found = detect::detect(&scan, &ask)?;
     if found.is_empty() {
         return Err(InitError::Nothing {
             dir: source.clone(),
@@ -60,22 +66,27 @@ pub(crate) fn scaffold(request: &Request) -> Result<Scaffold, InitError> {
         .or_else(|| found.package.as_ref().map(|(p, _)| p.clone()))
         .or_else(|| found.deployment.as_ref().map(|d| d.name.clone()))
         .unwrap_or_else(|| dir_name(source));
-    let channels = match &request.channel {
-        Some(c) => vec![c.clone()],
-        None if found.channels.is_empty() => vec!["alpha".to_string()],
-        None => found.channels.clone(),
-    };
+    let chosen = channels::choose(
+        source,
+        &request.channels,
+        request.default_channel.as_deref(),
+        (
+            &found.channels,
+            found.default_channel.as_deref(),
+            found.package.as_ref().map(|(_, from)| from.as_str()),
+        ),
+    );
+    found.channels = chosen.channels.clone();
+    found.default_channel = chosen.default_channel.clone();
+    found.notes.extend(chosen.notes.iter().cloned());
+    let channels = chosen.channels;
     let mut c = Choices {
-        default_channel: found
+        default_channel: chosen
             .default_channel
-            .clone()
             .filter(|d| channels.len() > 1 && channels.contains(d) && *d != channels[0]),
         channels,
-        namespace: request
-            .namespace
-            .clone()
-            .or_else(|| owner.map(str::to_string))
-            .unwrap_or_else(|| package.clone()),
+        channels_from: chosen.from,
+        namespace: image_organisation(request, owner, &package, &mut found.notes),
         operator_namespace: found
             .deployment
             .as_ref()
@@ -115,34 +126,81 @@ pub(crate) fn scaffold(request: &Request) -> Result<Scaffold, InitError> {
             }
             for (path, text) in generated.files {
                 let seed = generated.starter_csv.as_ref() == Some(&path);
-                files.push(ScaffoldFile { path, text, seed });
+                files.push(ScaffoldFile {
+                    path,
+                    text,
+                    seed,
+                    edit: false,
+                });
             }
         }
     }
-    if let Some((path, text)) = &found.built {
+    if let Layout::Bundle(b) = &found.layout {
+        let dir = format!("{}/{}", starter::TEMPLATES, starter::BUNDLE);
+        let (extra, inserted) = bundle_metadata::templates(source, b, &dir);
+        c.files.extend(inserted);
+        files.extend(extra.into_iter().map(|(path, text)| ScaffoldFile {
+            path,
+            text,
+            seed: false,
+            edit: false,
+        }));
+    }
+    let mut variants = Vec::new();
+    for f in &found.flavours {
+        let name = c.csv_name.clone().unwrap_or_default();
+        let (variant, templates) =
+            flavour_variants::variant(&scan, source, f, &found, (&c.package, &name, owner));
+        variants.push(variant);
+        files.extend(templates.into_iter().map(|(path, text)| ScaffoldFile {
+            path,
+            text,
+            seed: false,
+            edit: false,
+        }));
+    }
+    for (path, text) in &found.built {
         files.push(ScaffoldFile {
             path: path.clone(),
             text: text.clone(),
             seed: false,
+            edit: false,
         });
     }
     files.push(ScaffoldFile {
         path: pipeline_file::PATH.into(),
-        text: pipeline_file::write(&found, &c),
+        text: pipeline_file::write(&found, &c)
+            + &flavours::variants_text(&variants, &c.package, &c.bundle_image()),
         seed: false,
+        edit: false,
     });
-    if request.ci.contains(&CiService::Travis) {
+    let (services, ci_line) = ci_used::choose(source, request.ci.as_deref());
+    found.notes.push(ci_line);
+    for service in services {
+        let (path, text) = match service {
+            CiService::Travis => (".travis.yml", ci::travis(&c, &request.installer)),
+            CiService::Github => (
+                ".github/workflows/olm-release.yml",
+                ci::github(&c, &request.installer),
+            ),
+            CiService::Gitlab => {
+                next_steps.extend(ci_used::gitlab_step(source));
+                (ci_used::GITLAB_FILE, ci::gitlab(&c, &request.installer))
+            }
+        };
         files.push(ScaffoldFile {
-            path: ".travis.yml".into(),
-            text: ci::travis(&c, &request.installer),
+            path: path.into(),
+            text,
             seed: false,
+            edit: false,
         });
     }
-    if request.ci.contains(&CiService::Github) {
+    if let Some(text) = gitignore::with_out(source) {
         files.push(ScaffoldFile {
-            path: ".github/workflows/olm-release.yml".into(),
-            text: ci::github(&c, &request.installer),
+            path: gitignore::PATH.into(),
+            text,
             seed: false,
+            edit: true,
         });
     }
     next_steps.extend(messages::next_steps(&found, &c));
@@ -151,6 +209,31 @@ pub(crate) fn scaffold(request: &Request) -> Result<Scaffold, InitError> {
         files,
         next_steps,
     })
+}
+
+/// The bundle image's organisation (`--namespace`, else the GitHub owner, else the package),
+/// lowercased: an OCI repository name is lowercase (the distribution spec's `<name>` grammar,
+/// <https://github.com/opencontainers/distribution-spec/blob/main/spec.md#pulling-manifests>),
+/// so `quay.io/Acme/…` would be refused by every registry; said when it changed.
+fn image_organisation(
+    request: &Request,
+    owner: Option<&str>,
+    package: &str,
+    notes: &mut Vec<String>,
+) -> String {
+    let asked = request
+        .namespace
+        .as_deref()
+        .or(owner)
+        .unwrap_or(package)
+        .to_string();
+    let lower = asked.to_ascii_lowercase();
+    if lower != asked {
+        notes.push(format!(
+            "image organisation {lower}, not {asked}: image repository names are lowercase"
+        ));
+    }
+    lower
 }
 
 /// Template variables that name a CSV part (`OperatorRules`, `OperatorDeploymentSpec`,

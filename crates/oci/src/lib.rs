@@ -7,6 +7,9 @@
 //! project's reqwest 0.12 through [`olm_release_http`] (timeouts, capped bodies, no automatic
 //! redirects) with [`olm_release_http::retry::RetryPolicy`]; there is one HTTP stack in the binary.
 //!
+//! [`bundle_read`] reads a registry+v1 bundle image's files back (by tag or digest), for
+//! commands that take a bundle as an image.
+//!
 //! Image locations ([`ImageLocation`]): `oci:PATH` is an OCI image layout folder (image-spec `image-layout.md`);
 //! `[http://|https://|docker://]HOST[:PORT]/REPOSITORY` a repository of a remote OCI registry
 //! ([`RemoteRepository`], spoken to through the distribution API's [`DistributionClient`]). Without a
@@ -15,6 +18,7 @@
 //! to any other host is refused unless the caller sets `insecure`.
 #![deny(missing_docs)]
 
+pub mod bundle_read;
 pub mod catalog_image;
 pub mod distribution;
 mod error;

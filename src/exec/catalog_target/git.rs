@@ -6,6 +6,7 @@
 //! (`catalog.author`, `SOURCE_DATE_EPOCH`), so the same change on the same commit is the same
 //! commit. Nothing staged means no commit and no push: a rerun writes nothing.
 
+use std::cell::RefCell;
 use std::path::PathBuf;
 
 use super::{Change, Published, Publishing, Snapshot, Store, TargetError, recorded};
@@ -15,11 +16,13 @@ use crate::report::Reporter;
 use olm_release_git::{Checkout, Git, Pushed, Signature};
 use olm_release_http::events::{Gate, Write};
 use olm_release_olm::fbc::FileChange;
+use olm_release_olm::fbc::swap::Moved;
 
 /// An open checkout.
 struct Branch {
     git: Git,
-    checkout: Checkout,
+    /// The checkout; moved onto a new head by [`Store::advance`].
+    checkout: RefCell<Checkout>,
     /// The catalog folder in the repository.
     path: String,
     /// The catalog folder in the checkout.
@@ -63,7 +66,7 @@ pub(crate) fn open(job: &GitJob, report: &Reporter) -> Result<Snapshot> {
         shown,
         store: Box::new(Branch {
             git,
-            checkout,
+            checkout: RefCell::new(checkout),
             path: job.path.clone(),
             dir,
             signature: job.signature(),
@@ -91,7 +94,8 @@ pub(super) fn diff(path: &str, changes: &[FileChange]) -> String {
 
 impl Store for Branch {
     fn target(&self) -> String {
-        format!("branch {} of {}", self.checkout.branch, self.checkout.url)
+        let c = self.checkout.borrow();
+        format!("branch {} of {}", c.branch, c.url)
     }
 
     fn diff(&self, files: &[FileChange]) -> String {
@@ -111,6 +115,15 @@ impl Store for Branch {
             Ok(recorded(self.push(change)?, write, gate))
         })
     }
+
+    fn advance(&self) -> Result<bool> {
+        let at = self.target();
+        self.checkout
+            .borrow_mut()
+            .advance(&self.git)
+            .map_err(|source| TargetError::Git { at, source })?;
+        Ok(true)
+    }
 }
 
 impl Branch {
@@ -122,23 +135,31 @@ impl Branch {
             at: at.clone(),
             source,
         };
-        let Some(commit) = self
-            .checkout
+        let checkout = self.checkout.borrow().clone();
+        let Some(commit) = checkout
             .commit(&self.git, &self.path, change.message, &self.signature)
             .map_err(git_error)?
         else {
             return Ok(Published::Written(format!("{at}: nothing to commit")));
         };
-        match self.checkout.push(&self.git).map_err(git_error)? {
+        match checkout.push(&self.git).map_err(git_error)? {
             Pushed::Accepted { .. } => Ok(Published::Written(format!(
                 "pushed commit {} to {at}",
                 short(&commit)
             ))),
             Pushed::Moved { reason } => Ok(Published::Moved {
+                // Any failure to read what moved means deciding again, which is always safe.
+                moved: match checkout.moved(&self.git) {
+                    Ok(Some(paths)) => Moved::Paths {
+                        root: self.path.clone(),
+                        paths,
+                    },
+                    Ok(None) | Err(_) => Moved::Unknown,
+                },
                 reason: format!(
                     "the push of {} to {at} was rejected: {reason}; the branch no longer names {}",
                     short(&commit),
-                    self.checkout
+                    checkout
                         .base
                         .as_deref()
                         .map(short)

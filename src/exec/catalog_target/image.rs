@@ -4,7 +4,9 @@
 //!
 //! After a tag another job moved on within the settle time, the image that now holds the tag
 //! is read and parsed: when its catalog holds this release ([`fbc::holds`]), there is nothing
-//! to decide again.
+//! to decide again; otherwise that image's catalog says which packages moved
+//! ([`packages_moved`]), so a move of other packages only is applied again without a new
+//! decision.
 
 use std::path::{Path, PathBuf};
 
@@ -15,6 +17,7 @@ use crate::report::Reporter;
 use olm_release_http::events::{Gate, Write};
 use olm_release_oci::catalog_image::{self as ci, Swapped};
 use olm_release_oci::{Event, OciError, Store};
+use olm_release_olm::fbc::swap::{Moved, packages_moved};
 use olm_release_olm::fbc::{self, AddBundle, FileChange};
 
 /// How long after moving the tag it is read again (see [`ci::publish`]): far longer than one
@@ -32,6 +35,8 @@ struct Tag {
     expected: Option<String>,
     /// The catalog files read, relative to `/configs`.
     files: Vec<String>,
+    /// The same files with their bytes, to tell which packages another job's image changed.
+    read: Vec<(String, Vec<u8>)>,
 }
 
 fn short(digest: &str) -> &str {
@@ -80,6 +85,7 @@ pub(crate) async fn open(job: &CatalogImageJob, report: &Reporter) -> Result<Sna
             job: job.clone(),
             shown,
             dir,
+            read: head.as_ref().map(|h| h.files.clone()).unwrap_or_default(),
             expected: head.map(|h| h.digest),
             files,
         }),
@@ -202,19 +208,33 @@ impl Tag {
         .await?;
         // Overwritten: the image that replaced this one may hold this release's entry (its
         // job read the tag after this one moved it); then there is nothing to decide again.
+        // Either way the image now under the tag says which packages moved.
+        let head = match &swapped {
+            Swapped::Overwritten { now: Some(_) } | Swapped::Moved { now: Some(_) } => {
+                ci::read_head(&store, &job.tag, &quiet).await?
+            }
+            _ => None,
+        };
         let kept = match &swapped {
-            Swapped::Overwritten { now: Some(now) } => ci::read_head(&store, &job.tag, &quiet)
-                .await?
+            Swapped::Overwritten { now: Some(now) } => head
+                .as_ref()
                 .filter(|h| &h.digest == now)
                 .is_some_and(|h| holds(&h.files, change.release)),
             _ => false,
         };
-        Ok(published(o, &image, swapped, kept))
+        let moved = head.map_or(Moved::Unknown, |h| packages_moved(&o.read, &h.files));
+        Ok(published(o, &image, swapped, kept, moved))
     }
 }
 
 /// What the swap did, in the words of a catalog store.
-fn published(o: &Tag, image: &ci::CatalogImage, swapped: Swapped, kept: bool) -> Published {
+fn published(
+    o: &Tag,
+    image: &ci::CatalogImage,
+    swapped: Swapped,
+    kept: bool,
+    moved: Moved,
+) -> Published {
     let job = &o.job;
     let pinned = format!("{}@{}", job.image.target.describe(), image.digest());
     match swapped {
@@ -234,6 +254,7 @@ fn published(o: &Tag, image: &ci::CatalogImage, swapped: Swapped, kept: bool) ->
             now.as_deref().unwrap_or("nothing")
         )),
         Swapped::Overwritten { now } => Published::Moved {
+            moved,
             reason: format!(
                 "the tag {} named {pinned}, then {} within {} s (another job read the tag before this one moved it)",
                 job.describe(),
@@ -242,6 +263,7 @@ fn published(o: &Tag, image: &ci::CatalogImage, swapped: Swapped, kept: bool) ->
             ),
         },
         Swapped::Moved { now } => Published::Moved {
+            moved,
             reason: format!(
                 "the tag {} names {}, not {} read before; {pinned} is pushed but not tagged",
                 job.describe(),

@@ -11,7 +11,9 @@
 //!   decide and write one after the other; a dry-run takes no lock.
 //! - git ([`git`]): a scratch checkout of the branch's commit; publishing commits the change
 //!   and pushes it without force. A push the remote rejects because the branch moved is
-//!   [`Published::Moved`]: the executor decides again on a fresh checkout.
+//!   [`Published::Moved`], with the paths the branch's new commits changed: the executor
+//!   applies the change again on a fresh checkout when they are other packages' only, else
+//!   decides again ([`fbc::swap`](olm_release_olm::fbc::swap)).
 //! - git on GitHub with `catalog.pull_request` ([`pull`]): the base branch's catalog folder read
 //!   through GitHub's API into a scratch folder; publishing proposes the change as a pull
 //!   request (found and updated on a rerun; a merged one means nothing to do).
@@ -35,6 +37,7 @@ use std::pin::Pin;
 use crate::error::Result;
 use olm_release_base::{Class, Classified};
 use olm_release_http::events::{Gate, Write};
+use olm_release_olm::fbc::swap::Moved;
 use olm_release_olm::fbc::{AddBundle, FileChange};
 
 /// What publishing did.
@@ -45,8 +48,10 @@ pub(crate) enum Published {
     Written(String),
     /// A dry-run: the gate skipped the write.
     Skipped,
-    /// Someone else changed the target since it was read; nothing of this run landed.
-    Moved { reason: String },
+    /// Someone else changed the target since it was read; nothing of this run landed. `moved`:
+    /// what changed, as far as the store can tell (the paths of the branch's new commits, the
+    /// packages whose documents differ in the image now under the tag).
+    Moved { reason: String, moved: Moved },
 }
 
 /// A catalog target's failure.
@@ -71,14 +76,16 @@ pub(crate) enum TargetError {
         "github:{repository} has no branch {branch}; catalog.branch must name the branch pull requests go into"
     )]
     NoBranch { repository: String, branch: String },
-    /// Another job kept moving the target: every decision taken lost the swap.
+    /// Another job kept moving the target: every attempt lost the swap until the deadline (or
+    /// the retries) ran out.
     #[error(
-        "the catalog {target} moved {} while this job decided and wrote ({reason}); nothing of this release is in it. Run again once the other jobs publishing to it have finished (a rerun decides on what they published)",
+        "the catalog {target} moved {} in {seconds:.1} s while this job decided and wrote ({reason}); nothing of this release is in it. Run again once the other jobs publishing to it have finished (a rerun decides on what they published), or give it longer (catalog.publish_deadline_seconds, catalog.retries)",
         olm_release_base::words::count(*.attempts as usize, "time")
     )]
     Moved {
         target: String,
         attempts: u32,
+        seconds: f64,
         reason: String,
     },
 }
@@ -126,6 +133,13 @@ pub(crate) trait Store {
         write: Write,
         gate: &'a dyn Gate,
     ) -> Publishing<'a>;
+
+    /// After a [`Published::Moved`] whose new head the store fetched while finding what moved
+    /// (git): moves the snapshot onto that head, so the change can be applied again without a
+    /// fresh read; whether it did (`false`: read the target again).
+    fn advance(&self) -> Result<bool> {
+        Ok(false)
+    }
 }
 
 /// A store's catalog, read into a local folder, and the store to publish it to.

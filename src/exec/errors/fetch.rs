@@ -53,6 +53,10 @@ pub(crate) enum FetchError {
         errors: usize,
         first: String,
     },
+    /// The release stops listing CRD versions the channel head serves (the message names
+    /// them, the head and the fix).
+    #[error("{0}")]
+    RemovedCrdVersions(String),
 }
 
 impl olm_release_base::Classified for FetchError {

@@ -22,6 +22,9 @@ pub(crate) enum RenderError {
     /// A rendered file that is not YAML (the message names it).
     #[error("{0}")]
     Yaml(String),
+    /// `render.kustomize`: the snapshot is stale, or the kustomization could not be built.
+    #[error("{0}")]
+    Kustomize(String),
     #[error("{file}: writing the CSV: {message}")]
     WriteCsv { file: String, message: String },
     #[error("{}: no templates found (render.templates)", dir.display())]

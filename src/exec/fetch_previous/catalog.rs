@@ -69,6 +69,20 @@ pub(crate) fn run(
         report.note(n);
     }
     let replaces = rendered.csvs[0].replaces().unwrap_or("nothing").to_string();
+    if let Decision::Replaces { head, .. } = &decision {
+        // The range's end was checked at render; here whether it covers the replaced head.
+        let head_version = head
+            .rsplit_once(".v")
+            .and_then(|(_, v)| semver::Version::parse(v).ok());
+        if olm_release_olm::decision::stale_skip_range(&rendered.csvs[0], None).is_none()
+            && let Some(w) = olm_release_olm::decision::stale_skip_range(
+                &rendered.csvs[0],
+                head_version.as_ref(),
+            )
+        {
+            report.warn(&w);
+        }
+    }
     let (text, summary) = match &decision {
         Decision::First { reason } if heads.is_empty() => (
             format!("first release: {name} has no replaces ({reason})"),
@@ -120,7 +134,7 @@ pub(crate) fn run(
 /// The head of each channel of the release that the catalog has, in the release's order; empty
 /// when the folder is missing or has none of them. A catalog that cannot be read or breaks
 /// `opm validate`'s rules is an error naming the file.
-fn heads(step: &FetchStep, snap: &Snapshot) -> Result<Vec<ChannelHead>> {
+pub(crate) fn heads(step: &FetchStep, snap: &Snapshot) -> Result<Vec<ChannelHead>> {
     let loaded = disk::read_package(&snap.dir, &step.package)?;
     let findings = fbc::validate(&loaded.catalog);
     let errors: Vec<_> = findings

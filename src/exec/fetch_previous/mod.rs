@@ -18,6 +18,7 @@
 //! reports.
 
 pub(crate) mod catalog;
+pub(crate) mod cluster;
 
 use super::errors::FetchError;
 use super::outputs::{Assembled, Basis, Rendered};
@@ -149,6 +150,9 @@ pub(crate) async fn run(
     report.decided(&decision, &text);
     if let Some(note) = decision::default_channel_note(rendered_default, &bundle) {
         report.note(&note);
+    }
+    if let (Some(old), Decision::Replaces { .. }) = (&previous_head, &decision) {
+        cluster::compare(step, report, old, &previous_crds, &default.release, &bundle)?;
     }
     let summary = previous_head.as_ref().map(|old| {
         let published = Side {

@@ -48,6 +48,11 @@ pub(crate) fn run(step: &RenderStep, report: &Reporter) -> Result<Rendered> {
         ));
     }
     report.findings(&rendered.findings);
+    if let Some(csv) = rendered.bundle.csvs.first()
+        && let Some(w) = olm_release_olm::decision::stale_skip_range(csv, None)
+    {
+        report.warn(&w);
+    }
     if let (Some(tag), Some(csv)) = (&step.release_tag, rendered.bundle.csvs.first()) {
         for w in render_checks::image_tags(csv, tag) {
             report.warn(&w);
@@ -85,6 +90,10 @@ impl csv_build::RenderedCsv for Templates {
 
 /// Renders the step's templates into its folder.
 pub(crate) fn render(step: &RenderStep) -> Result<Rendered> {
+    if let Some(k) = &step.kustomize {
+        olm_release_init::check_kustomize_snapshot(&step.source, &k.build, &k.snapshot)
+            .map_err(|e| RenderError::Kustomize(e.to_string()))?;
+    }
     let dir = &step.into;
     let mut findings = Vec::new();
     findings.extend(inputs::created_at_finding(step));

@@ -1,7 +1,7 @@
 //! What `olm-release init` adds to crates/init: the CI configurations pin the installer of this
 //! version (its URL at this version's tag, its sha256), the outcome is said on stderr with
-//! paths as given, a refusal exits 2, and the pipeline still runs after a rerun over its own
-//! output.
+//! paths as given, an edited file is kept and named as a conflict (exit 0) until --force, and
+//! the pipeline still runs after a rerun over its own output.
 
 use std::path::Path;
 
@@ -12,7 +12,10 @@ use crate::support::{assert_code, olm_release, root, stderr};
 fn init_pins_the_installer_of_this_version() {
     let repo = sample_repo();
     let r = repo.path();
-    assert_code(&olm_release(r, &["init"], &[]), 0);
+    assert_code(
+        &olm_release(r, &["init", "--ci", "travis", "--ci", "github"], &[]),
+        0,
+    );
     let version = env!("CARGO_PKG_VERSION");
     let installer = std::fs::read(root().join("scripts/install.sh")).unwrap();
     let sha = olm_release_base::digest::sha256_hex(&installer);
@@ -40,11 +43,19 @@ fn init_pins_the_installer_of_this_version() {
 }
 
 #[test]
-fn a_rerun_says_nothing_changed_refuses_an_edit_and_its_pipeline_still_runs() {
+fn a_rerun_says_nothing_changed_keeps_an_edit_as_a_conflict_and_its_pipeline_still_runs() {
     let repo = sample_repo();
     let r = repo.path();
     let init = |extra: &[&str]| {
-        let mut args = vec!["init", "--github", "example/sample-operator"];
+        let mut args = vec![
+            "init",
+            "--github",
+            "example/sample-operator",
+            "--ci",
+            "travis",
+            "--ci",
+            "github",
+        ];
         args.extend_from_slice(extra);
         olm_release(r, &args, &[])
     };
@@ -66,17 +77,21 @@ fn a_rerun_says_nothing_changed_refuses_an_edit_and_its_pipeline_still_runs() {
 
     let travis = r.join(".travis.yml");
     std::fs::write(&travis, "language: minimal\n").unwrap();
-    let refused = init(&[]);
-    assert_code(&refused, 2);
+    let kept = init(&[]);
+    assert_code(&kept, 0);
     assert!(
-        stderr(&refused).contains("not overwriting .travis.yml: it differs from what init writes now; pass --force to replace it, or --out DIR to write elsewhere"),
+        stderr(&kept).contains("conflict: ./.travis.yml was changed since init wrote it: kept as it is, not refreshed\n"),
         "{}",
-        stderr(&refused)
+        stderr(&kept)
     );
     assert!(
-        !stderr(&refused).contains("found: "),
-        "nothing said before the refusal:\n{}",
-        stderr(&refused)
+        stderr(&kept).contains("diff -u .travis.yml _out/init/.travis.yml"),
+        "{}",
+        stderr(&kept)
+    );
+    assert_eq!(
+        std::fs::read_to_string(&travis).unwrap(),
+        "language: minimal\n"
     );
     let forced = init(&["--force"]);
     assert_code(&forced, 0);
@@ -92,7 +107,7 @@ fn a_write_failing_part_way_says_what_was_written_before_the_error() {
     let repo = sample_repo();
     let r = repo.path();
     std::fs::write(r.join(".github"), "not a folder\n").unwrap();
-    let out = olm_release(r, &["init"], &[]);
+    let out = olm_release(r, &["init", "--ci", "travis", "--ci", "github"], &[]);
     assert_code(&out, 1);
     let said = stderr(&out);
     let found = said.find("found: layout: templates in olm/").expect(&said);

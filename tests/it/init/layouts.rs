@@ -280,4 +280,50 @@ fn init_on_a_kubebuilder_tree_reads_what_kustomize_builds() {
     );
     let err = run_variant(r, Path::new("."), "local", "0.1.0", &[], true);
     assert!(err.contains("bundle valid under profile modern"), "{err}");
+
+    // A rule added to config/rbac after init: the release stops until init refreshes the
+    // snapshot, and then carries it.
+    let role = r.join("config/rbac/role.yaml");
+    let mut text = std::fs::read_to_string(&role).unwrap();
+    text.push_str("- apiGroups: [\"\"]\n  resources: [configmaps]\n  verbs: [get]\n");
+    std::fs::write(&role, text).unwrap();
+    let pipeline = r.join("pipelines/release.yaml").display().to_string();
+    let stopped = olm_release(
+        r,
+        &[
+            "run",
+            &pipeline,
+            "--variant",
+            "local",
+            "--var",
+            "VERSION=0.1.0",
+            "--dry-run",
+        ],
+        &[],
+    );
+    assert_code(&stopped, 2);
+    assert!(
+        stderr(&stopped).contains("render.kustomize: olm/kustomize/default.yaml is stale: config/default builds something else now (olm/kustomize/default.yaml); run `olm-release init` to refresh it"),
+        "{}",
+        stderr(&stopped)
+    );
+    let refreshed = olm_release(r, &["init", "--ci", "none"], &[]);
+    assert_code(&refreshed, 0);
+    assert!(
+        stderr(&refreshed).contains("refreshed ./olm/kustomize/default.yaml\n"),
+        "{}",
+        stderr(&refreshed)
+    );
+    run_variant(r, Path::new("."), "local", "0.1.0", &[], false);
+    let csv =
+        super::yaml(&r.join("_out/local/release/v0.1.0/widget.v0.1.0.clusterserviceversion.yaml"));
+    let rules = csv["spec"]["install"]["spec"]["clusterPermissions"][0]["rules"]
+        .as_sequence()
+        .unwrap();
+    assert!(
+        rules
+            .iter()
+            .any(|rule| rule["resources"][0].as_str() == Some("configmaps")),
+        "{rules:?}"
+    );
 }

@@ -1,7 +1,8 @@
 //! `olm-release init` end to end, the binary then the pipeline it wrote: on the sample
 //! operator, on KubeVirt tags (read in place from ../shared), on operator-sdk catalogs,
 //! registry+v1 bundles, kubebuilder trees and plain manifests (fixtures in the shapes of real
-//! repositories, [`shapes`]): what it says, that its one pipeline runs as the release and as
+//! repositories, [`shapes`]), projects whose `make bundle` builds a kustomization
+//! ([`make_bundle`]): what it says, that its one pipeline runs as the release and as
 //! its variants, and what the command adds to the crate ([`command`]: the installer of this
 //! version pinned, exit codes, a rerun's pipeline still running). What `init` finds and writes,
 //! its CI configurations and a rerun over its own output are crates/init's tests.
@@ -10,6 +11,8 @@ use std::path::Path;
 
 mod command;
 mod layouts;
+mod make_bundle;
+mod projects;
 mod shapes;
 
 use crate::support::{assert_code, copy_dir, list_files, olm_release, root, shared, stderr};
@@ -73,7 +76,19 @@ fn init_on_the_sample_operator_writes_one_pipeline_whose_variants_run() {
     let repo = sample_repo();
     let r = repo.path();
     let before = list_files(r);
-    let out = olm_release(r, &["init", "--github", "example/sample-operator"], &[]);
+    let out = olm_release(
+        r,
+        &[
+            "init",
+            "--github",
+            "example/sample-operator",
+            "--ci",
+            "travis",
+            "--ci",
+            "github",
+        ],
+        &[],
+    );
     assert_code(&out, 0);
     let said = stderr(&out);
     for needle in [
@@ -98,7 +113,9 @@ fn init_on_the_sample_operator_writes_one_pipeline_whose_variants_run() {
     expected.extend(
         [
             ".github/workflows/olm-release.yml",
+            ".gitignore",
             ".travis.yml",
+            "pipelines/.olm-release-init.sha256",
             "pipelines/release.yaml",
         ]
         .map(String::from),
@@ -107,7 +124,7 @@ fn init_on_the_sample_operator_writes_one_pipeline_whose_variants_run() {
     assert_eq!(
         list_files(r),
         expected,
-        "one pipeline and two CI files were added"
+        "one pipeline, two CI files, the .gitignore and the record of what init wrote were added"
     );
 
     let release = std::fs::read_to_string(r.join("pipelines/release.yaml")).unwrap();

@@ -66,6 +66,8 @@ pub struct World {
     pub objects: BTreeMap<String, Object>,
     pub pulls: Vec<FakePull>,
     pub log: Vec<String>,
+    /// Blobs that trees list as symbolic links (mode 120000): the blob holds where it points.
+    pub link_blobs: std::collections::BTreeSet<String>,
 }
 
 /// The name of an object: a content hash, 40 hex digits as git's.
@@ -128,6 +130,13 @@ impl World {
         commit
     }
 
+    /// Commits a symbolic link at `path` pointing to `to` on top of `branch` of `repo`.
+    pub fn commit_link(&mut self, repo: &str, branch: &str, path: &str, to: &str) -> String {
+        let blob = self.put(Object::Blob(to.as_bytes().to_vec()));
+        self.link_blobs.insert(blob);
+        self.commit_files(repo, branch, &[(path, Some(to.as_bytes()))])
+    }
+
     /// A tree: `base` (or empty) with each path set to a blob or removed; empty folders go.
     pub fn tree_with(
         &mut self,
@@ -175,7 +184,11 @@ impl World {
                         .insert(rest.to_string(), sha.clone());
                 }
                 None => {
-                    here.insert(path.clone(), ("100644".into(), "blob".into(), sha.clone()));
+                    let mode = match self.link_blobs.contains(sha) {
+                        true => "120000",
+                        false => "100644",
+                    };
+                    here.insert(path.clone(), (mode.into(), "blob".into(), sha.clone()));
                 }
             }
         }

@@ -164,7 +164,10 @@ fn trial(kind: Kind, scratch: &Path, f: &mut Figures) {
         }
         let n = (1..=8)
             .rev()
-            .find(|n| err.contains(&format!("(attempt {} of", n + 1)))
+            .find(|n| {
+                let k = n + 1;
+                err.contains(&format!("(attempt {k},")) || err.contains(&format!("(attempt {k} of"))
+            })
             .unwrap_or(0);
         f.redecided[n.min(3)] += 1;
         if err.contains("waited for another job") {

@@ -10,6 +10,7 @@
 
 mod branches;
 mod catalog;
+pub(crate) mod packages;
 
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};

@@ -133,6 +133,23 @@ fn a_push_after_someone_else_moved_the_branch_is_reported_as_moved() {
         panic!()
     };
     assert_eq!(remote_tip(&url, "main").as_deref(), Some(commit.as_str()));
+    // What moved: the first job's file, not the second's own.
+    assert_eq!(
+        second.moved(&git).unwrap(),
+        Some(vec!["catalog/b.yaml".to_string()])
+    );
+    // Moved onto the new head, the same change lands on top of the first job's.
+    let mut second = second;
+    second.advance(&git).unwrap();
+    assert_eq!(second.base.as_deref(), Some(commit.as_str()));
+    assert!(second.dir.join("catalog/b.yaml").is_file());
+    assert!(!second.dir.join("catalog/c.yaml").exists());
+    write(&second.dir, "catalog/c.yaml", "c: 1\n");
+    second.commit(&git, "catalog", "second", &sig()).unwrap();
+    assert!(matches!(
+        second.push(&git).unwrap(),
+        Pushed::Accepted { .. }
+    ));
     // Creating a branch someone else created meanwhile is refused the same way.
     let x = Remote {
         url: url.clone(),
@@ -146,6 +163,18 @@ fn a_push_after_someone_else_moved_the_branch_is_reported_as_moved() {
     write(&two.dir, "catalog/y.yaml", "y: 1\n");
     two.commit(&git, "catalog", "two", &sig()).unwrap();
     assert!(matches!(two.push(&git).unwrap(), Pushed::Moved { .. }));
+    // A branch created meanwhile: every path of its head moved.
+    assert_eq!(
+        two.moved(&git).unwrap(),
+        Some(vec!["catalog/x.yaml".to_string()])
+    );
+    // A branch deleted meanwhile: nothing to compare with.
+    let gone = Remote {
+        url: url.clone(),
+        branch: Some("gone".into()),
+    };
+    let three = git.checkout(&gone, &tmp.path().join("three")).unwrap();
+    assert_eq!(three.moved(&git).unwrap(), None);
 }
 
 #[test]
@@ -193,6 +222,9 @@ fn a_remote_that_lost_the_ref_lock_to_another_push_means_the_branch_moved() {
     assert!(super::lost_ref_lock("main", stderr));
     let held = "remote: error: cannot lock ref 'refs/heads/main': Unable to create '/tmp/r.git/refs/heads/main.lock': File exists.\n";
     assert!(super::lost_ref_lock("main", held));
+    // Two pushes creating the branch at once.
+    let created = "remote: error: cannot lock ref 'refs/heads/main': reference already exists\n";
+    assert!(super::lost_ref_lock("main", created));
     assert!(!super::lost_ref_lock("other", stderr));
     assert!(!super::lost_ref_lock(
         "main",

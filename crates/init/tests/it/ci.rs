@@ -132,7 +132,7 @@ fn ci_configurations_install_the_pinned_release_fetch_tags_and_deploy() {
     let o = other.path();
     let mut asked = request(o, None);
     asked.app_registry = true;
-    asked.ci = vec![CiService::Github];
+    asked.ci = Some(vec![CiService::Github]);
     init(&asked).unwrap();
     let gha = load(&o.join(".github/workflows/olm-release.yml"));
     let steps = gha["jobs"]["olm-release"]["steps"].as_sequence().unwrap();

@@ -37,7 +37,7 @@ fn init_names_an_include_no_folder_holds() {
         "{{index .Generated \"cluster-critical.yaml\"}}\n",
     );
     let mut asked = request(r, None);
-    asked.ci = Vec::new();
+    asked.ci = Some(Vec::new());
     let outcome = init(&asked).unwrap();
     assert!(
         said(&outcome).contains("olm/sample-preconditions.yaml.in includes cluster-critical.yaml ({{index .Generated \"cluster-critical.yaml\"}}), which no folder of the repository holds: render fails until it exists (generate it first, or fix the name)"),

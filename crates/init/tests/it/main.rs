@@ -7,4 +7,6 @@ mod support;
 
 mod ci;
 mod layouts;
+mod operator_sdk_oracle;
+mod projects;
 mod rerun;

@@ -1,11 +1,12 @@
-//! Re-running `init` over its own output: nothing changes and it says so; a file the user
-//! changed is never overwritten without --force (nothing at all is written then, and the file
-//! is named); the CSV to start from is the user's once written; a file that is missing is
-//! written again. (That the pipeline still runs after a rerun is the application's test.)
+//! Re-running `init` over its own output: nothing changes and it says so; a file still as
+//! `init` wrote it is refreshed when the repository changed, and one it writes no more is
+//! removed; a file the user changed is never overwritten without --force (it is kept and named
+//! as a conflict, with the command that shows the difference, while the rest is refreshed); the
+//! CSV to start from is the user's once written; a file that is missing is written again.
+//! (That the pipeline still runs after a rerun is the application's test.)
 
 use std::path::Path;
 
-use olm_release_base::{Class, Classified};
 use olm_release_init::{Fate, FileFate, InitError, Outcome, init};
 
 use crate::support::{file_contents, put, request, said};
@@ -51,7 +52,7 @@ fn fate(outcome: &Outcome, r: &Path, rel: &str) -> Fate {
 }
 
 #[test]
-fn a_rerun_over_its_own_output_changes_nothing_and_never_overwrites_without_force() {
+fn a_rerun_over_its_own_output_changes_nothing_and_never_overwrites_an_edit_without_force() {
     let repo = plain();
     let r = repo.path();
     widget_init(r, false).unwrap();
@@ -88,28 +89,38 @@ fn a_rerun_over_its_own_output_changes_nothing_and_never_overwrites_without_forc
     assert!(!text.contains("wrote "), "{text}");
     assert_eq!(std::fs::read_to_string(r.join(csv)).unwrap(), mine);
 
-    // One edit to the pipeline: kept, named, nothing written; force replaces it.
+    // One edit to the pipeline: kept as it is and named as a conflict, while a missing file is
+    // written; force replaces the edit.
     let pipeline = r.join("pipelines/release.yaml");
     let edited = std::fs::read_to_string(&pipeline)
         .unwrap()
         .replace("channel: ${CHANNEL:-alpha}", "channel: ${CHANNEL:-stable}");
     std::fs::write(&pipeline, &edited).unwrap();
     std::fs::remove_file(r.join(".travis.yml")).unwrap();
-    let before = file_contents(r);
-    let refused = widget_init(r, false).unwrap_err();
-    assert_eq!(refused.class(), Class::Input, "exit 2");
+    let kept = widget_init(r, false).unwrap();
+    assert_eq!(fate(&kept, r, "pipelines/release.yaml"), Fate::Conflict);
+    assert_eq!(fate(&kept, r, ".travis.yml"), Fate::Wrote);
+    let text = said(&kept);
     assert!(
-        matches!(&refused, InitError::Exists { files } if files == &["pipelines/release.yaml"]),
-        "{refused:?}"
+        text.contains(&format!(
+            "conflict: {} was changed since init wrote it: kept as it is, not refreshed",
+            pipeline.display()
+        )),
+        "{text}"
     );
-    assert_eq!(
-        refused.to_string(),
-        "not overwriting pipelines/release.yaml: it differs from what init writes now; pass --force to replace it, or --out DIR to write elsewhere"
+    assert!(
+        text.contains("resolve the conflict (pipelines/release.yaml): see what init writes now with `olm-release init --out _out/init` (with the options you gave) and `diff -u pipelines/release.yaml _out/init/pipelines/release.yaml`"),
+        "{text}"
     );
-    assert_eq!(file_contents(r), before, "nothing at all was written");
+    assert!(!text.contains("nothing changed"), "{text}");
+    assert_eq!(std::fs::read_to_string(&pipeline).unwrap(), edited);
+    // Still the user's on the next run: the conflict is said again.
+    let again = widget_init(r, false).unwrap();
+    assert_eq!(fate(&again, r, "pipelines/release.yaml"), Fate::Conflict);
+    assert!(again.changed_nothing(), "{:?}", again.files);
     let forced = widget_init(r, true).unwrap();
     assert_eq!(fate(&forced, r, "pipelines/release.yaml"), Fate::Replaced);
-    assert_eq!(fate(&forced, r, ".travis.yml"), Fate::Wrote);
+    assert_eq!(fate(&forced, r, ".travis.yml"), Fate::Unchanged);
     assert_eq!(fate(&forced, r, csv), Fate::Kept);
     let text = said(&forced);
     assert!(
@@ -128,4 +139,51 @@ fn a_rerun_over_its_own_output_changes_nothing_and_never_overwrites_without_forc
         expected,
         "force wrote back what init writes"
     );
+}
+
+#[test]
+fn a_rerun_refreshes_what_init_wrote_and_removes_what_it_writes_no_more() {
+    let repo = plain();
+    let r = repo.path();
+    widget_init(r, false).unwrap();
+    let record = std::fs::read_to_string(r.join("pipelines/.olm-release-init.sha256")).unwrap();
+    assert!(
+        record
+            .lines()
+            .any(|l| l.ends_with("  pipelines/release.yaml")),
+        "{record}"
+    );
+    // The operator's container is renamed and its CRD file goes: the pipeline names the new
+    // container, and the template including the CRD is gone.
+    let operator = r.join("deploy/operator.yaml");
+    let renamed = std::fs::read_to_string(&operator)
+        .unwrap()
+        .replace("- name: widget-operator\n", "- name: manager\n");
+    std::fs::write(&operator, renamed).unwrap();
+    std::fs::remove_file(r.join("deploy/crds/widgets.yaml")).unwrap();
+    let included = "olm/bundle/widgets.yaml.in";
+    assert!(r.join(included).exists());
+    let again = widget_init(r, false).unwrap();
+    let text = said(&again);
+    assert_eq!(
+        fate(&again, r, "pipelines/release.yaml"),
+        Fate::Refreshed,
+        "{text}"
+    );
+    assert_eq!(fate(&again, r, included), Fate::Removed, "{text}");
+    assert!(!r.join(included).exists());
+    assert!(
+        std::fs::read_to_string(r.join("pipelines/release.yaml"))
+            .unwrap()
+            .contains("manager: quay.io/example/widget-operator:v${VERSION}"),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!(
+            "refreshed {}",
+            r.join("pipelines/release.yaml").display()
+        )),
+        "{text}"
+    );
+    assert!(!text.contains("conflict"), "{text}");
 }

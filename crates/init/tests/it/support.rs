@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use olm_release_init::{InstallerPin, Outcome, Request};
+use olm_release_init::{CiService, InstallerPin, Outcome, Request};
 
 /// The workspace root (the fixtures are under `fixtures/`).
 pub use olm_release_testsupport::root;
@@ -31,10 +31,12 @@ pub fn pin() -> InstallerPin {
     }
 }
 
-/// `init` of `dir` with no options but `--github OWNER/REPO` when given.
+/// `init` of `dir` with no options but `--github OWNER/REPO` when given, and both the Travis
+/// and the GitHub Actions configuration (`--ci travis --ci github`).
 pub fn request(dir: &Path, github: Option<&str>) -> Request {
     let mut request = Request::new(dir, pin());
     request.github = github.map(str::to_string);
+    request.ci = Some(vec![CiService::Travis, CiService::Github]);
     request
 }
 

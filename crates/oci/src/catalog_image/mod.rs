@@ -18,8 +18,8 @@
 //!   compare-and-swap: only if it still names the digest the catalog was read at.
 
 mod base_check;
-mod build;
-mod read;
+pub(crate) mod build;
+pub(crate) mod read;
 mod swap;
 
 pub use base_check::BaseLimits;

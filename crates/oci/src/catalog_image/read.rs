@@ -56,7 +56,11 @@ impl Store {
     }
 
     /// The manifest (or index) `digest`, parsed after its bytes are checked against it.
-    async fn manifest_json(&self, digest: &str, events: &dyn Events) -> Result<Value, OciError> {
+    pub(crate) async fn manifest_json(
+        &self,
+        digest: &str,
+        events: &dyn Events,
+    ) -> Result<Value, OciError> {
         let name = format!("{}@{digest}", self.describe());
         let bad = |detail: String| OciError::CatalogImage {
             image: name.clone(),
@@ -89,7 +93,7 @@ impl Store {
 }
 
 /// An index's entries that are images (attestations and `unknown` platforms left out).
-fn image_entries(index: &Value) -> Vec<Value> {
+pub(crate) fn image_entries(index: &Value) -> Vec<Value> {
     index
         .get("manifests")
         .and_then(Value::as_array)
@@ -106,11 +110,11 @@ fn image_entries(index: &Value) -> Vec<Value> {
         .unwrap_or_default()
 }
 
-fn is_index(v: &Value) -> bool {
+pub(crate) fn is_index(v: &Value) -> bool {
     v.get("manifests").is_some()
 }
 
-fn digest_of(v: &Value) -> Option<&str> {
+pub(crate) fn digest_of(v: &Value) -> Option<&str> {
     v.get("digest").and_then(Value::as_str)
 }
 

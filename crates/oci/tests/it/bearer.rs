@@ -271,3 +271,25 @@ async fn a_hanging_registry_holds_the_client_no_longer_than_the_retry_budget() {
         "{e}"
     );
 }
+
+#[tokio::test]
+async fn a_bundle_image_reads_back_from_a_registry_by_tag_and_by_digest() {
+    let fake = Fake::start();
+    let s = store(&fake, "example/op-bundle", Some(PASSWORD));
+    let (folder, img) = image("0.4.0");
+    let req = PushRequest {
+        image: &img,
+        tag: "0.4.0",
+        force: false,
+    };
+    push(&s, &req, &NoEvents).await.unwrap();
+    let limits = olm_release_olm::archive::Limits::default();
+    for reference in ["0.4.0", img.digest()] {
+        let read = olm_release_oci::bundle_read::read_bundle(&s, reference, &limits, &NoEvents)
+            .await
+            .unwrap()
+            .expect("pushed");
+        assert_eq!(read.digest, img.digest(), "{reference}");
+        assert_eq!(&read.files, folder.files(), "{reference}");
+    }
+}

@@ -179,6 +179,10 @@ async fn handle(
             st.blobs.insert(want.clone(), body.to_vec());
             (StatusCode::CREATED, [("docker-content-digest", want)]).into_response()
         }
+        (&Method::GET, Some(("blobs", d))) => match st.blobs.get(d) {
+            Some(bytes) => (StatusCode::OK, bytes.clone()).into_response(),
+            None => errors(404, "BLOB_UNKNOWN", "blob unknown"),
+        },
         (&Method::HEAD, Some(("blobs", d))) => if st.blobs.contains_key(d) {
             StatusCode::OK
         } else {

@@ -157,3 +157,38 @@ async fn a_folder_that_is_not_a_layout_is_refused() {
         "{e}"
     );
 }
+
+#[tokio::test]
+async fn a_bundle_image_reads_back_as_its_folder_by_tag_and_by_digest() {
+    use olm_release_oci::bundle_read::{read_bundle, split_reference};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("oci");
+    let store = open(&path);
+    let (folder, img) = image("0.3.0");
+    let req = PushRequest {
+        image: &img,
+        tag: "0.3.0",
+        force: false,
+    };
+    push(&store, &req, &NoEvents).await.unwrap();
+    let limits = olm_release_olm::archive::Limits::default();
+    for reference in [
+        format!("oci:{}:0.3.0", path.display()),
+        format!("oci:{}@{}", path.display(), img.digest()),
+    ] {
+        let (location, r) = split_reference(&reference).unwrap();
+        let store = Store::open(&location, StoreOptions::default(), &NoEvents).unwrap();
+        let read = read_bundle(&store, &r, &limits, &NoEvents)
+            .await
+            .unwrap()
+            .expect("the image is there");
+        assert_eq!(read.digest, img.digest(), "{reference}");
+        assert_eq!(&read.files, folder.files(), "{reference}");
+    }
+    assert!(
+        read_bundle(&store, "9.9.9", &limits, &NoEvents)
+            .await
+            .unwrap()
+            .is_none()
+    );
+}

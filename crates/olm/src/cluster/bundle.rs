@@ -88,6 +88,14 @@ impl RegistryV1 {
         Ok(bundle)
     }
 
+    /// A bundle of the package `package` made of objects already parsed (what a pipeline
+    /// holds): the properties are those the CSV declares.
+    pub fn from_parts(package: &str, csv: Value, crds: Vec<Value>, others: Vec<Value>) -> Self {
+        let mut b = Self::from_objects(csv, crds, others);
+        b.package_name = package.to_string();
+        b
+    }
+
     /// A bundle made of objects already parsed (what `verify` holds): the properties are those
     /// the CSV declares (no `metadata/` files).
     pub(crate) fn from_objects(csv: Value, crds: Vec<Value>, others: Vec<Value>) -> Self {

@@ -10,91 +10,35 @@
 //!
 //! [`RegistryV1::from_files`] reads a bundle folder's files; [`render`] returns the objects,
 //! sorted by kind, namespace and name as the goldens are; [`install_refusals`] adds the gates a
-//! ClusterExtension applies before rendering. No I/O: the command reads the folder.
+//! ClusterExtension applies before rendering; [`upgrade_diff`] compares two renderings (what an
+//! upgrade changes in the cluster); [`installable`] says whether OLM v0 and OLM v1 install a
+//! release; [`olm_v1_install`] writes the ClusterCatalog and ClusterExtension that install it
+//! from its catalog image. No I/O: the application reads folders and images.
 
 mod bundle;
 mod config;
 mod deployment;
+mod extension;
+mod grants;
 mod model;
 pub(crate) mod names;
 mod rbac;
 pub(crate) mod refuse;
+mod render;
+mod upgrade;
+mod verdict;
 mod webhooks;
 
 pub use bundle::RegistryV1;
 pub use config::DeploymentConfig;
+pub use extension::{ExtensionRequest, catalog_name, olm_v1_install};
+pub use grants::Grant;
 pub use model::{CertProvider, InstallError, Options};
-
-use model::Rendering;
+pub use render::{install_refusals, render};
+pub use upgrade::{CrdVersionChange, ImageChange, UpgradeDiff, rendering_for_diff, upgrade_diff};
+pub use verdict::{Installable, Verdict, installable};
 
 use serde_yaml_ng::Value;
-
-/// The gates a ClusterExtension applies before rendering (empty: OLM v1 would install it).
-pub fn install_refusals(bundle: &RegistryV1, opts: &Options) -> Vec<String> {
-    refuse::install_gates(
-        bundle,
-        opts.cert_provider.is_some(),
-        opts.watch_namespace.is_some(),
-    )
-}
-
-/// The objects OLM v1's renderer makes of the bundle, sorted by kind, namespace and name; or
-/// its validators' reasons to refuse it.
-pub fn render(bundle: &RegistryV1, opts: &Options) -> Result<Vec<Value>, InstallError> {
-    let errors = refuse::bundle_errors(bundle);
-    if !errors.is_empty() {
-        return Err(InstallError::Refused(errors));
-    }
-    let target_namespaces = refuse::target_namespaces(
-        bundle,
-        &opts.install_namespace,
-        opts.watch_namespace.as_deref(),
-    )
-    .map_err(InstallError::refused)?;
-    let r = Rendering {
-        install_namespace: opts.install_namespace.clone(),
-        target_namespaces,
-        cert_provider: opts.cert_provider,
-        deployment_config: opts.deployment_config.clone(),
-    };
-    let mut objects = rbac::service_accounts(bundle, &r);
-    objects.extend(rbac::roles(bundle, &r));
-    objects.extend(rbac::cluster_roles(bundle, &r));
-    objects.extend(webhooks::crds(bundle, &r)?);
-    objects.extend(others(bundle, &r));
-    objects.extend(deployment::deployments(bundle, &r));
-    objects.extend(webhooks::configurations(bundle, &r));
-    objects.extend(webhooks::services(bundle, &r));
-    objects.extend(webhooks::certificates(bundle, &r));
-    objects.sort_by_cached_key(|o| {
-        let meta = |k: &str| {
-            crate::value_at(o, &format!("metadata.{k}"))
-                .and_then(Value::as_str)
-                .unwrap_or_default()
-                .to_string()
-        };
-        let kind = o.get("kind").and_then(Value::as_str).unwrap_or_default();
-        (kind.to_string(), meta("namespace"), meta("name"))
-    });
-    Ok(objects)
-}
-
-/// The bundle's other objects, namespaced ones moved into the install namespace.
-fn others(b: &RegistryV1, r: &Rendering) -> Vec<Value> {
-    b.others
-        .iter()
-        .map(|o| {
-            let mut o = o.clone();
-            let kind = o.get("kind").and_then(Value::as_str).unwrap_or_default();
-            let namespaced = refuse::OTHER_KINDS.iter().any(|(k, ns)| *k == kind && *ns);
-            if namespaced && let Some(meta) = o.get_mut("metadata").and_then(Value::as_mapping_mut)
-            {
-                meta.insert("namespace".into(), r.install_namespace.clone().into());
-            }
-            o
-        })
-        .collect()
-}
 
 /// The objects as one YAML stream (`---` between documents).
 pub fn to_yaml_stream(objects: &[Value]) -> String {

@@ -27,6 +27,7 @@ mod name;
 mod own;
 pub mod race;
 mod registry;
+mod skip_range;
 mod splice;
 
 pub use catalog::{CatalogRead, decide_from_catalog, skeleton};
@@ -39,4 +40,5 @@ pub use join::edges;
 pub use model::{Decision, DecisionError, Older, OlderPolicy};
 pub use name::channel_release;
 pub use registry::{decide_from_registry, default_channel_note};
+pub use skip_range::stale_skip_range;
 pub use splice::{chain, splice};

@@ -28,6 +28,9 @@
 //! - [`apply`](mod@apply): a release applied to a parsed catalog, plainly or through its
 //!   template, and whether a catalog holds a release; [`agree`](mod@agree): whether an app
 //!   registry's decision and a catalog name the same channel head.
+//! - [`swap`]: a catalog target's compare-and-swap lost to another job: whether what moved
+//!   touches the release's package (decide again) or only others' (apply the same change
+//!   again), and the pauses between tries until a deadline.
 
 pub mod add;
 pub mod agree;
@@ -45,6 +48,7 @@ pub mod parse;
 pub mod properties;
 pub mod release_model;
 pub mod rewrite;
+pub mod swap;
 pub mod template;
 pub mod validate;
 pub mod write;

@@ -68,14 +68,30 @@ pub fn check(rendered: Rendered<'_>, wanted: Wanted<'_>) -> Vec<Finding> {
     findings
 }
 
-/// On a tagged release, images of the CSV still at `latest` (or untagged) or at a tag other
-/// than the release's (`v1.2.0` or `1.2.0` for tag `v1.2.0`) are probably a forgotten
-/// variable: the CSV would install other code than the release names. Digests are exact and
-/// never warned about. One warning per image reference.
+/// On a tagged release, the operator's own images still at `latest` (or untagged) or at a tag
+/// other than the release's (`v1.2.0` or `1.2.0` for tag `v1.2.0`) are probably a forgotten
+/// variable: the CSV would install other code than the release names. The operator's own are
+/// the images of its organisation (the registry and path of the CSV's `containerImage`; every
+/// image when the CSV has none): a third-party sidecar such as
+/// `gcr.io/kubebuilder/kube-rbac-proxy:v0.13.0` keeps its own tag and is never warned about.
+/// Digests are exact and never warned about either. One warning per image reference, with the
+/// pipeline key that sets it (`render.csv.images`, by container name).
 pub fn image_tags(csv: &Manifest, tag: &str) -> Vec<String> {
     let bare = tag.strip_prefix('v').unwrap_or(tag);
+    let organisation = |repo: &str| repo.rsplit_once('/').map_or("", |(o, _)| o).to_string();
+    let own = csv
+        .doc
+        .get("metadata")
+        .and_then(|m| m.get("annotations"))
+        .and_then(|a| a.get("containerImage"))
+        .and_then(Value::as_str)
+        .map(|i| organisation(&crate::semdiff::split_reference(i).0));
+    let containers = container_names(&csv.doc);
     let mut out = Vec::new();
     for (repo, refs) in crate::semdiff::csv_images(csv) {
+        if own.as_ref().is_some_and(|o| *o != organisation(&repo)) {
+            continue;
+        }
         for at in refs {
             if at.starts_with('@') || at == tag || at == bare {
                 continue;
@@ -85,9 +101,47 @@ pub fn image_tags(csv: &Manifest, tag: &str) -> Vec<String> {
             } else {
                 format!("is at tag {at}")
             };
+            let reference = format!("{repo}:{at}");
+            let key = match containers.iter().find(|(_, image)| *image == reference) {
+                Some((name, _)) => format!("render.csv.images.{name}"),
+                None => "render.csv.images (by container name)".to_string(),
+            };
             out.push(format!(
-                "image {repo}:{at} in the CSV {why}, not at this release's tag {tag} (set the image tag variable of the templates to the release's tag)"
+                "image {reference} in the CSV {why}, not at this release's tag {tag} (set {key} in the pipeline to {repo}:{tag}, or write the release's version into the template's image)"
             ));
+        }
+    }
+    out
+}
+
+/// (container name, image) of every container and init container of the CSV's deployments.
+fn container_names(csv: &Value) -> Vec<(String, String)> {
+    let deployments = csv
+        .get("spec")
+        .and_then(|s| s.get("install"))
+        .and_then(|i| i.get("spec"))
+        .and_then(|s| s.get("deployments"))
+        .and_then(Value::as_sequence);
+    let mut out = Vec::new();
+    for d in deployments.into_iter().flatten() {
+        let pod = d
+            .get("spec")
+            .and_then(|s| s.get("template"))
+            .and_then(|t| t.get("spec"));
+        for list in ["containers", "initContainers"] {
+            for c in pod
+                .and_then(|p| p.get(list))
+                .and_then(Value::as_sequence)
+                .into_iter()
+                .flatten()
+            {
+                if let (Some(n), Some(i)) = (
+                    c.get("name").and_then(Value::as_str),
+                    c.get("image").and_then(Value::as_str),
+                ) {
+                    out.push((n.to_string(), i.to_string()));
+                }
+            }
         }
     }
     out

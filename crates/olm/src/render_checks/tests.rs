@@ -95,5 +95,24 @@ fn a_tagged_release_warns_about_images_at_other_tags() {
     let warnings = image_tags(&csv, "v1.2.0");
     assert_eq!(warnings.len(), 2, "{warnings:?}");
     assert!(warnings[0].contains("quay.io/op/a:latest in the CSV still points at latest"));
+    assert!(
+        warnings[0].contains("render.csv.images (by container name)"),
+        "{warnings:?}"
+    );
     assert!(warnings[1].contains("quay.io/op/c:v1.1.0 in the CSV is at tag v1.1.0"));
+}
+
+#[test]
+fn only_the_operators_own_images_are_warned_about_with_the_key_that_sets_them() {
+    let text = "kind: ClusterServiceVersion\nmetadata:\n  name: op.v1.2.0\n  annotations:\n    containerImage: quay.io/acme/op:v1.2.0\nspec:\n  install:\n    spec:\n      deployments:\n      - spec:\n          template:\n            spec:\n              containers:\n              - name: kube-rbac-proxy\n                image: gcr.io/kubebuilder/kube-rbac-proxy:v0.13.0\n              - name: manager\n                image: quay.io/acme/op:v1.2.0\n              - name: agent\n                image: quay.io/acme/agent:latest\n";
+    let csv = Manifest::new("csv.yaml", serde_yaml_ng::from_str(text).unwrap());
+    let warnings = image_tags(&csv, "v1.2.0");
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(
+        warnings[0].contains("quay.io/acme/agent:latest")
+            && warnings[0].contains(
+                "set render.csv.images.agent in the pipeline to quay.io/acme/agent:v1.2.0"
+            ),
+        "{warnings:?}"
+    );
 }

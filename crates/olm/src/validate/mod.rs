@@ -12,6 +12,7 @@
 //! string checks are hand-written in [`text`] (no regular expressions to compile per CSV).
 
 mod checks;
+mod conversion;
 pub mod crd;
 pub mod csv;
 mod deployment;
@@ -21,7 +22,7 @@ pub mod install;
 pub mod load;
 mod model;
 mod objects;
-mod olm_v1;
+pub(crate) mod olm_v1;
 pub mod package;
 mod pods;
 pub mod present;

@@ -77,7 +77,7 @@ pub(crate) fn check(unit: &Unit, sink: &mut Sink) {
 
 /// Where the CSV uses OperatorConditions: a permission on `operatorconditions`, or a container
 /// reading `OPERATOR_CONDITION_NAME` (which OLM v0 sets and operator-lib reads).
-fn operator_conditions(b: &RegistryV1) -> Option<String> {
+pub(crate) fn operator_conditions(b: &RegistryV1) -> Option<String> {
     for key in ["permissions", "clusterPermissions"] {
         let path = format!("spec.install.spec.{key}");
         for p in b.csv_list(&path) {

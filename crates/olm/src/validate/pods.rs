@@ -4,7 +4,9 @@
 //! bundle's objects and, for a deployment the CSV's `webhookdefinitions` or
 //! `apiservicedefinitions` name, the certificate Secret `<deployment>-service-cert` it mounts at
 //! the serving-certificate paths (replacing whatever the Deployment mounted there; OLM v0's
-//! `pkg/controller/install/certresources.go`, operator-controller's `rukpak/render`). A CRD
+//! `pkg/controller/install/certresources.go`, operator-controller's `rukpak/render`); on
+//! OpenShift the service CA creates the Secret a bundle Service's
+//! `service.beta.openshift.io/serving-cert-secret-name` annotation names. A CRD
 //! whose conversion calls a webhook needs the CSV to declare it (OLM then points the CRD at its
 //! own Service); several served versions with different schemas and no webhook lose fields.
 //! Webhook configurations in `manifests/` are never installed: OLM installs webhooks only from
@@ -30,7 +32,7 @@ pub(crate) fn check(unit: &Unit, sink: &mut Sink) {
     for csv in unit.csvs {
         deployments(csv, unit.objects, sink);
     }
-    crds(unit, sink);
+    super::conversion::check(unit, sink);
     for m in unit.objects {
         if let Some(kind @ ("ValidatingWebhookConfiguration" | "MutatingWebhookConfiguration")) =
             m.kind()
@@ -95,9 +97,27 @@ struct Ref {
     at_cert_path: bool,
 }
 
+/// The Secrets OpenShift's service CA creates for the bundle's Services that ask for a serving
+/// certificate (`service.beta.openshift.io/serving-cert-secret-name`,
+/// <https://docs.openshift.com/container-platform/4.14/security/certificates/service-serving-certificate.html>):
+/// an OpenShift flavour of a bundle mounts them (opentelemetry-operator's `bundle/openshift`).
+fn service_ca_secrets(objects: &[Manifest]) -> Vec<String> {
+    objects
+        .iter()
+        .filter(|m| m.kind() == Some("Service"))
+        .filter_map(|m| {
+            value_at(&m.doc, "metadata.annotations")?
+                .get("service.beta.openshift.io/serving-cert-secret-name")?
+                .as_str()
+        })
+        .map(str::to_string)
+        .collect()
+}
+
 fn deployments(csv: &Manifest, objects: &[Manifest], sink: &mut Sink) {
     let certified = certified(csv);
-    let provided = provided_secrets(csv, &certified);
+    let mut provided = provided_secrets(csv, &certified);
+    provided.extend(service_ca_secrets(objects));
     let at = At::of(csv);
     for (i, d) in list(value_at(&csv.doc, "spec.install.spec.deployments"))
         .iter()
@@ -280,55 +300,4 @@ fn references(pod: &Value) -> Vec<Ref> {
         );
     }
     out
-}
-
-/// The conversion checks of the unit's CRDs.
-fn crds(unit: &Unit, sink: &mut Sink) {
-    let converted: Vec<&str> = unit
-        .csvs
-        .iter()
-        .flat_map(|c| list(value_at(&c.doc, "spec.webhookdefinitions")))
-        .filter(|w| s(w, "type") == Some("ConversionWebhook"))
-        .flat_map(|w| list(w.get("conversionCRDs")))
-        .filter_map(Value::as_str)
-        .collect();
-    for crd in unit.crds {
-        let name = crd.name().unwrap_or_default();
-        if converted.contains(&name) {
-            continue;
-        }
-        let strategy = s(&crd.doc, "spec.conversion.strategy").unwrap_or("None");
-        let at = At::of(crd);
-        if strategy == "Webhook" {
-            let service = s(
-                &crd.doc,
-                "spec.conversion.webhook.clientConfig.service.name",
-            )
-            .map(|n| format!(" (Service {n})"))
-            .unwrap_or_default();
-            let msg = format!(
-                "CRD {name} converts through a webhook{service}, but no ConversionWebhook of the CSV's spec.webhookdefinitions names it, so OLM installs the CRD pointing at a Service nobody creates"
-            );
-            sink.add(
-                &rules::CRD_CONVERSION_WEBHOOK,
-                &at,
-                "spec.conversion.strategy",
-                msg,
-            );
-            continue;
-        }
-        let served: Vec<(&str, Option<&Value>)> = list(value_at(&crd.doc, "spec.versions"))
-            .iter()
-            .filter(|v| v.get("served").and_then(Value::as_bool) != Some(false))
-            .map(|v| (s(v, "name").unwrap_or_default(), v.get("schema")))
-            .collect();
-        if let Some((first, schema)) = served.first()
-            && let Some((other, _)) = served.iter().find(|(_, sc)| sc != schema)
-        {
-            let msg = format!(
-                "CRD {name} serves {first} and {other} with different schemas and converts them with strategy None: the API server only rewrites apiVersion, so fields one schema lacks are pruned"
-            );
-            sink.add(&rules::CRD_CONVERSION_SCHEMAS, &at, "spec.versions", msg);
-        }
-    }
 }

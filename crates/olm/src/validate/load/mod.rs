@@ -326,6 +326,12 @@ pub(crate) fn tree(files: &[(String, Vec<u8>)], sink: &mut Sink) -> Loaded {
             }
             Kind::Csv | Kind::Crd | Kind::Object => {
                 let (Some(i), true) = home(&d.path) else {
+                    // operator-sdk's scorecard configuration sits beside a registry+v1
+                    // bundle's manifests/ (bundle/tests/scorecard/config.yaml): the bundle
+                    // image carries it and `operator-sdk scorecard` reads it.
+                    if beside_manifests(&d.path, &bundles) {
+                        continue;
+                    }
                     let msg = if nested && root && matches!(d.kind, Kind::Csv) {
                         "is a CSV in the root of a tree of version folders; courier and the registry read only the version folders"
                     } else {
@@ -360,4 +366,17 @@ pub(crate) fn tree(files: &[(String, Vec<u8>)], sink: &mut Sink) -> Loaded {
         folders,
         nested,
     }
+}
+
+/// Whether `path` is under `tests/scorecard/` beside a bundle folder named `manifests`.
+fn beside_manifests(path: &str, bundles: &[String]) -> bool {
+    bundles.iter().any(|b| {
+        let Some(root) = b.strip_suffix("manifests") else {
+            return false;
+        };
+        (root.is_empty() || root.ends_with('/'))
+            && path
+                .strip_prefix(root)
+                .is_some_and(|rest| rest.starts_with("tests/scorecard/"))
+    })
 }

@@ -18,15 +18,16 @@ pub const DEPLOYMENT_PULL_SECRETS: Rule = Rule::new("deployment-pull-secrets", "
     "ship the Secret in the bundle, drop the entry, or document that the cluster admin must create it in the install namespace")
     .own(W, W, "the kubelet pulls without a missing pull secret, so a private image fails to pull");
 /// Rule `crd-conversion-webhook`: a CRD whose conversion strategy is `Webhook` is named by a
-/// `ConversionWebhook` of the CSV's `webhookdefinitions`.
+/// `ConversionWebhook` of the CSV's `webhookdefinitions` (a warning: an operator may create
+/// the conversion Service and inject its CA itself at run time).
 pub const CRD_CONVERSION_WEBHOOK: Rule = Rule::new("crd-conversion-webhook", "a CRD whose conversion strategy is Webhook is named by a ConversionWebhook of the CSV's webhookdefinitions",
     "declare the conversion webhook in spec.webhookdefinitions (type ConversionWebhook, conversionCRDs), or set the CRD's conversion strategy to None")
-    .own(E, E, "OLM points a CRD's conversion at its own Service only for a declared ConversionWebhook; otherwise the CRD calls a Service nobody installs and every read of another version fails");
+    .own(W, W, "OLM points a CRD's conversion at its own Service and injects its CA only for a declared ConversionWebhook; otherwise every read of another version fails unless the operator creates the Service and injects the CA itself at run time, as some do (so a warning: a bundle whose pods need OLM's certificate is refused by deployment-references)");
 /// Rule `crd-conversion-schemas`: a CRD serving several versions with different schemas
-/// converts them through a webhook.
-pub const CRD_CONVERSION_SCHEMAS: Rule = Rule::new("crd-conversion-schemas", "a CRD serving several versions with different schemas converts them through a conversion webhook",
-    "declare a ConversionWebhook for the CRD in spec.webhookdefinitions, or keep the versions' schemas equal")
-    .own(W, W, "with strategy None the API server only rewrites apiVersion, so fields the other version's schema lacks are pruned; a warning, since schemas that only add optional fields convert safely");
+/// converts them through a webhook (schemas compared without their documentation keywords).
+pub const CRD_CONVERSION_SCHEMAS: Rule = Rule::new("crd-conversion-schemas", "a CRD serving several versions with different schemas (descriptions aside) converts them through a conversion webhook",
+    "declare a ConversionWebhook for the CRD in spec.webhookdefinitions (conversionCRDs, conversion strategy Webhook), make the versions' schemas equal, or stop serving the older version (served: false)")
+    .own(E, E, "with strategy None the API server only rewrites apiVersion, so fields one version's schema lacks are pruned from stored objects: data is lost on the first write through the other version");
 /// Rule `object-webhook-configuration`: no Validating- or MutatingWebhookConfiguration in
 /// `manifests/`.
 pub const OBJECT_WEBHOOK_CONFIGURATION: Rule = Rule::new("object-webhook-configuration", "no ValidatingWebhookConfiguration or MutatingWebhookConfiguration in manifests/ (OLM installs webhooks only from spec.webhookdefinitions)",

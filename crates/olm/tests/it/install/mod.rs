@@ -4,7 +4,11 @@
 //! run everywhere.
 
 mod common;
+mod extension;
 mod fixtures;
 mod oracle;
 mod refusals;
+mod shapes;
+mod upgrade;
+mod verdict;
 mod verify;

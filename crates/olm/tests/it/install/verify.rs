@@ -50,7 +50,7 @@ fn an_unwired_kubebuilder_bundle_is_refused_with_every_reason() {
         summary,
         [
             (
-                Level::Error,
+                Level::Warning,
                 "crd-conversion-webhook",
                 "spec.conversion.strategy"
             ),
@@ -119,7 +119,7 @@ fn the_wired_fixtures_pass_these_checks() {
 }
 
 #[test]
-fn different_schemas_without_a_webhook_are_a_warning() {
+fn different_schemas_without_a_webhook_are_refused() {
     let tmp = tempfile::tempdir().unwrap();
     let src = fixture("unstartable/kubebuilder-unwired.v0.1.0");
     for sub in ["manifests", "metadata"] {
@@ -144,13 +144,16 @@ fn different_schemas_without_a_webhook_are_a_warning() {
         .iter()
         .find(|f| f.rule == "crd-conversion-schemas")
         .expect("reported");
-    assert_eq!(f.level, Level::Warning);
+    assert_eq!(f.level, Level::Error);
     assert!(
-        f.message
-            .contains("serves v1 and v2 with different schemas"),
+        f.message.contains(
+            "CRD engines.unwired.example.com serves versions v1, v2 with different schemas"
+        ),
         "{}",
         f.message
     );
+    assert!(f.fix.contains("ConversionWebhook"), "{}", f.fix);
+    assert!(!report.is_valid(), "refused");
 }
 
 /// Findings of the `olm-v1-*` rules for a copy of a fixture with `from` replaced by `to` in
@@ -240,4 +243,58 @@ fn dependencies_api_services_and_operator_conditions_under_olm_v1() {
         .find(|f| f.1 == "olm-v1-operator-conditions")
         .expect("reported");
     assert_eq!(cond.0, Level::Warning);
+}
+
+/// A Secret OpenShift's service CA creates for a bundle Service (its
+/// `service.beta.openshift.io/serving-cert-secret-name` annotation) is there when the pods
+/// start: an OpenShift flavour mounting it is not refused; the same mount without the
+/// annotation is.
+#[test]
+fn a_secret_the_openshift_service_ca_creates_is_provided() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let put = |rel: &str, text: &str| {
+        std::fs::create_dir_all(d.join(rel).parent().unwrap()).unwrap();
+        std::fs::write(d.join(rel), text).unwrap();
+    };
+    put(
+        "manifests/op.clusterserviceversion.yaml",
+        "apiVersion: operators.coreos.com/v1alpha1\nkind: ClusterServiceVersion\nmetadata:\n  name: op.v0.1.0\nspec:\n  version: 0.1.0\n  displayName: Op\n  description: op\n  provider: {name: example}\n  maintainers: [{name: example, email: a@example.com}]\n  installModes:\n  - {type: AllNamespaces, supported: true}\n  install:\n    strategy: deployment\n    spec:\n      deployments:\n      - name: op\n        spec:\n          selector: {matchLabels: {app: op}}\n          template:\n            metadata: {labels: {app: op}}\n            spec:\n              containers:\n              - name: manager\n                image: quay.io/example/op:v0.1.0\n                volumeMounts: [{name: metrics-cert, mountPath: /var/run/tls}]\n              volumes:\n              - name: metrics-cert\n                secret: {secretName: op-metrics}\n",
+    );
+    put(
+        "metadata/annotations.yaml",
+        "annotations:\n  operators.operatorframework.io.bundle.mediatype.v1: registry+v1\n  operators.operatorframework.io.bundle.manifests.v1: manifests/\n  operators.operatorframework.io.bundle.metadata.v1: metadata/\n  operators.operatorframework.io.bundle.package.v1: op\n  operators.operatorframework.io.bundle.channels.v1: stable\n",
+    );
+    let service = |annotated: bool| {
+        format!(
+            "apiVersion: v1\nkind: Service\nmetadata:\n  name: op-metrics\n{}spec:\n  ports: [{{port: 8443}}]\n",
+            if annotated {
+                "  annotations:\n    service.beta.openshift.io/serving-cert-secret-name: op-metrics\n"
+            } else {
+                ""
+            }
+        )
+    };
+    let refs = |bundle: &std::path::Path| -> Vec<String> {
+        let opts = Options {
+            profile: Profile::Modern,
+            ..Options::default()
+        };
+        validate::verify_path(bundle, &opts)
+            .unwrap()
+            .findings
+            .into_iter()
+            .filter(|f| f.rule == "deployment-references")
+            .map(|f| f.message)
+            .collect()
+    };
+    put("manifests/op-metrics_v1_service.yaml", &service(false));
+    let refused = refs(d);
+    assert_eq!(refused.len(), 1, "{refused:?}");
+    assert!(
+        refused[0].contains("needs Secret op-metrics"),
+        "{refused:?}"
+    );
+    put("manifests/op-metrics_v1_service.yaml", &service(true));
+    assert_eq!(refs(d), Vec::<String>::new());
 }

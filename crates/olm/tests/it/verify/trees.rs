@@ -8,6 +8,7 @@
 
 use olm_release_olm::Level;
 use olm_release_olm::validate::Profile;
+use olm_release_testsupport as support;
 use serde::Deserialize;
 
 use super::{corpus_dir, courier_verify, ours, show};
@@ -95,6 +96,27 @@ fn a_registry_v1_bundle_needs_a_package_file_only_for_the_app_registry() {
     assert_eq!(f.mirrors, "courier, registry");
     assert!(f.message.contains("widget-operator"), "{f}");
     assert!(ours(&dir, Profile::Modern, false).is_valid());
+}
+
+#[test]
+fn a_scorecard_configuration_beside_manifests_is_part_of_the_bundle() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("bundle");
+    support::copy_dir(&corpus_dir().join("trees/registry-v1-bundle"), &dir);
+    let config = "apiVersion: scorecard.operatorframework.io/v1alpha3\nkind: Configuration\nmetadata:\n  name: config\nstages: []\n";
+    for place in ["tests/scorecard", "extra"] {
+        std::fs::create_dir_all(dir.join(place)).unwrap();
+        std::fs::write(dir.join(place).join("config.yaml"), config).unwrap();
+    }
+    let report = ours(&dir, Profile::Modern, false);
+    let stray: Vec<&str> = report
+        .findings
+        .iter()
+        .filter(|f| f.rule == "file-stray")
+        .map(|f| f.file.as_str())
+        .collect();
+    // operator-sdk writes bundle/tests/scorecard/config.yaml; the same file elsewhere is stray.
+    assert_eq!(stray, ["extra/config.yaml"], "{}", show(&report));
 }
 
 #[test]

@@ -1,0 +1,97 @@
+//! Whether OLM v0 and OLM v1 can install a release, with the reasons when not: what `plan`,
+//! the run's summary and the GitHub job summary say. OLM v0 (operator-lifecycle-manager)
+//! installs a bundle that passes validation under the pipeline's profile, so its verdict is
+//! verify's own errors. OLM v1 (operator-controller) also refuses what its ClusterExtension
+//! gates and its registry+v1 validators refuse ([`super::install_refusals`], [`super::render`]),
+//! installed as its docs recommend: for all namespaces, with cert-manager providing webhook
+//! certificates (`docs/project/olmv1_limitations.md`). What OLM v1 installs but may not run as
+//! under OLM v0 (webhooks needing cert-manager, the OperatorConditions API) is a note.
+
+use serde::Serialize;
+
+use super::bundle::RegistryV1;
+use super::model::{CertProvider, Options};
+
+/// One OLM's verdict.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Verdict {
+    /// It installs the release.
+    pub installs: bool,
+    /// Why not (empty when it installs).
+    pub reasons: Vec<String>,
+    /// What to know when it does.
+    pub notes: Vec<String>,
+}
+
+/// Whether OLM v0 and OLM v1 install the release.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Installable {
+    /// OLM v0 (Subscriptions, operator-lifecycle-manager).
+    pub olm_v0: Verdict,
+    /// OLM v1 (ClusterExtensions, operator-controller).
+    pub olm_v1: Verdict,
+}
+
+impl Verdict {
+    fn of(reasons: Vec<String>, notes: Vec<String>) -> Self {
+        Verdict {
+            installs: reasons.is_empty(),
+            reasons,
+            notes,
+        }
+    }
+
+    /// `yes`, `yes (NOTE; …)` or `no: REASON; …`.
+    pub fn to_line(&self) -> String {
+        match (self.installs, self.notes.is_empty()) {
+            (true, true) => "yes".to_string(),
+            (true, false) => format!("yes ({})", self.notes.join("; ")),
+            (false, _) => format!("no: {}", self.reasons.join("; ")),
+        }
+    }
+}
+
+/// How many of verify's errors OLM v0's verdict names (and how many more there are).
+const V0_REASONS: usize = 3;
+
+/// The verdicts for `bundle`, given verify's error messages under the pipeline's profile
+/// (`v0_errors`: OLM v0 refuses what they name; the first three are its reasons).
+pub fn installable(bundle: &RegistryV1, v0_errors: &[String]) -> Installable {
+    let opts = Options {
+        install_namespace: "olm-release-check".into(),
+        watch_namespace: None,
+        deployment_config: None,
+        cert_provider: Some(CertProvider::CertManager),
+    };
+    let mut reasons = super::render::install_refusals(bundle, &opts);
+    if reasons.is_empty() {
+        match super::render::render(bundle, &opts) {
+            Ok(_) => {}
+            Err(super::model::InstallError::Refused(why)) => reasons.extend(why),
+            Err(e) => reasons.push(e.to_string()),
+        }
+    }
+    let mut notes = Vec::new();
+    if !bundle.csv_list("spec.webhookdefinitions").is_empty() {
+        notes.push(
+            "its webhooks need cert-manager (or OpenShift's service CA) on the cluster".into(),
+        );
+    }
+    if let Some(field) = crate::validate::olm_v1::operator_conditions(bundle) {
+        notes.push(format!(
+            "it uses the OperatorConditions API ({field}), which OLM v1 does not support"
+        ));
+    }
+    Installable {
+        olm_v0: Verdict::of(v0_reasons(v0_errors), Vec::new()),
+        olm_v1: Verdict::of(reasons, notes),
+    }
+}
+
+fn v0_reasons(errors: &[String]) -> Vec<String> {
+    let mut reasons: Vec<String> = errors.iter().take(V0_REASONS).cloned().collect();
+    if errors.len() > V0_REASONS {
+        reasons.push(format!("and {} more", errors.len() - V0_REASONS));
+    }
+    reasons
+}
