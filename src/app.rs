@@ -136,6 +136,7 @@ fn command_name(c: &Command) -> &'static str {
         Command::Registry(_) => "registry",
         Command::Publish(_) => "publish",
         Command::Migrate(_) => "migrate",
+        Command::Import(_) => "import",
     }
 }
 
@@ -220,6 +221,10 @@ async fn dispatch(
         }
         Command::Migrate(args) => {
             let plan = commands::migrate::plan(&args, env, limits()?)?;
+            run_plan(&plan, report).await
+        }
+        Command::Import(args) => {
+            let plan = commands::import::plan(&args, env, limits()?)?;
             run_plan(&plan, report).await
         }
     }

@@ -94,6 +94,53 @@ pub(crate) enum Command {
     /// Migrate a package from an app registry: one bundle image per CSV and the file-based
     /// catalog that keeps the same upgrade graph.
     Migrate(MigrateArgs),
+    /// Import a package of OperatorHub's community layout (operators/PACKAGE: ci.yaml, one
+    /// bundle folder per version, catalog-templates/): every version's bundle image and catalog
+    /// entry, in SemVer order.
+    Import(ImportArgs),
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ImportArgs {
+    /// The package folder, e.g. operators/widget-operator of a community-operators checkout.
+    #[arg(value_hint = ValueHint::DirPath)]
+    pub(crate) dir: PathBuf,
+    /// Where the bundle images go: oci:PATH or HOST[:PORT]/REPOSITORY (each tagged with its
+    /// CSV's version). Credentials come from OCI_USERNAME and OCI_PASSWORD.
+    #[arg(long, value_name = "TARGET")]
+    pub(crate) image_target: String,
+    /// The image name the catalog pins by digest (default: the registry target; required with
+    /// an oci: target), e.g. quay.io/example/widget-operator-bundle.
+    #[arg(long, value_name = "NAME")]
+    pub(crate) image: Option<String>,
+    /// The catalog to write: dir:PATH (or a plain folder), git:URL (a folder of a branch; see
+    /// --catalog-branch and --catalog-path) or image:REF:TAG (a catalog image; see
+    /// --base-image), as a pipeline's catalog.target.
+    #[arg(long, value_name = "TARGET")]
+    pub(crate) catalog: String,
+    /// With a git: catalog, the branch (default: the remote's default branch).
+    #[arg(long, value_name = "BRANCH")]
+    pub(crate) catalog_branch: Option<String>,
+    /// With a git: catalog, the catalog folder in the repository [default: catalog].
+    #[arg(long, value_name = "PATH")]
+    pub(crate) catalog_path: Option<String>,
+    /// With an image: catalog, the opm base image pinned by digest, as catalog.base_image.
+    #[arg(long, value_name = "REF@DIGEST")]
+    pub(crate) base_image: Option<String>,
+    /// Read every version and build every image, then print what would be pushed and the
+    /// catalog diff instead of writing.
+    #[arg(long)]
+    pub(crate) dry_run: bool,
+    /// Overwrite a tag that holds another image, and a catalog entry listing another image.
+    #[arg(long)]
+    pub(crate) force: bool,
+    /// Write each entry's manifests as olm.bundle.object properties instead of one
+    /// olm.csv.metadata property.
+    #[arg(long)]
+    pub(crate) bundle_objects: bool,
+    /// Allow plain http:// targets on a host other than loopback.
+    #[arg(long)]
+    pub(crate) insecure: bool,
 }
 
 #[derive(Debug, Args)]

@@ -24,36 +24,14 @@ pub(crate) fn plan(
     let location = settings::registry_location(&args.at.registry, args.at.insecure)
         .map_err(|e| problems.push(Problem::new("--registry", e)))
         .ok();
-    let target = ImageLocation::parse(&args.image_target)
-        .map_err(|e| problems.push(Problem::new("--image-target", e.to_string())))
-        .ok();
-    if let Some(ImageLocation::Remote(r)) = &target
-        && r.base.scheme() == "http"
-        && !olm_release_http::is_loopback(&r.base)
-        && !args.at.insecure
-    {
-        problems.push(Problem::new(
-            "--image-target",
-            format!(
-                "plain http to {} is refused off loopback; use https, or pass --insecure",
-                r.describe()
-            ),
-        ));
-    }
-    let name = match (&args.image, &target) {
-        (Some(n), _) => Some(n.clone()),
-        (None, Some(ImageLocation::Remote(r))) => Some(r.describe()),
-        (None, Some(ImageLocation::Layout(_))) => {
-            problems.push(Problem::new(
-                "--image",
-                "an oci: target needs the image name the catalog lists (e.g. --image quay.io/ORG/REPOSITORY)",
-            ));
-            None
-        }
-        (None, None) => None,
-    };
+    let image = image_target(
+        &args.image_target,
+        args.image.as_deref(),
+        args.at.insecure,
+        &mut problems,
+    );
     let secret = settings::image_credentials(env, &mut problems);
-    let (Some(location), Some(target), Some(name)) = (location, target, name) else {
+    let (Some(location), Some((target, name))) = (location, image) else {
         return Err(Problems(problems).into());
     };
     if !problems.is_empty() {
@@ -92,4 +70,42 @@ pub(crate) fn plan(
         },
     };
     Ok(plan::migrate(inputs)?)
+}
+
+/// `--image-target` and `--image` (of `migrate` and `import`): where the bundle images go and
+/// the name the catalog pins them by; `None` with a problem when either is unusable.
+pub(super) fn image_target(
+    image_target: &str,
+    image: Option<&str>,
+    insecure: bool,
+    problems: &mut Vec<Problem>,
+) -> Option<(ImageLocation, String)> {
+    let target = ImageLocation::parse(image_target)
+        .map_err(|e| problems.push(Problem::new("--image-target", e.to_string())))
+        .ok()?;
+    if let ImageLocation::Remote(r) = &target
+        && r.base.scheme() == "http"
+        && !olm_release_http::is_loopback(&r.base)
+        && !insecure
+    {
+        problems.push(Problem::new(
+            "--image-target",
+            format!(
+                "plain http to {} is refused off loopback; use https, or pass --insecure",
+                r.describe()
+            ),
+        ));
+    }
+    let name = match (image, &target) {
+        (Some(n), _) => n.to_string(),
+        (None, ImageLocation::Remote(r)) => r.describe(),
+        (None, ImageLocation::Layout(_)) => {
+            problems.push(Problem::new(
+                "--image",
+                "an oci: target needs the image name the catalog lists (e.g. --image quay.io/ORG/REPOSITORY)",
+            ));
+            return None;
+        }
+    };
+    Some((target, name))
 }

@@ -3,6 +3,7 @@
 pub(crate) mod completions;
 pub(crate) mod diff;
 pub(crate) mod graph;
+pub(crate) mod import;
 pub(crate) mod init;
 pub(crate) mod install_manifests;
 pub(crate) mod man;

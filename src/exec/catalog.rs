@@ -299,7 +299,7 @@ fn apply(
 /// Validates `catalog` as a whole, then the file changes that make the folder `dir` (shown as
 /// `shown`) hold it ([`fbc::rewrite::plan`]: for a catalog `loaded` for one package, that
 /// package's part only).
-fn changes(
+pub(super) fn changes(
     dir: &Path,
     shown: &str,
     loaded: &fbc::Loaded,

@@ -57,6 +57,54 @@ pub(crate) struct Exec<'a> {
     image: OnceCell<olm_release_oci::Store>,
     /// A `dir:` registry's publication lock, held from fetch-previous to the push.
     pub(super) held: RefCell<Option<olm_release_appregistry::dir::Held>>,
+    /// What every release of `publish --history` shares, read once.
+    pub(super) history: HistoryCache,
+}
+
+/// What `publish --history` reads once for all its releases, so a history of n versions costs
+/// time linear in n: the tree, and the report of `verify TREE` each release's findings are
+/// taken from.
+#[derive(Default)]
+pub(crate) struct HistoryCache {
+    tree: RefCell<Option<(std::path::PathBuf, Arc<olm_release_olm::history::Tree>)>>,
+    whole: RefCell<Option<(std::path::PathBuf, Arc<olm_release_olm::validate::Report>)>>,
+}
+
+impl HistoryCache {
+    /// The tree at `path`, read on first use.
+    pub(crate) fn tree(
+        &self,
+        path: &std::path::Path,
+        limits: &olm_release_olm::archive::Limits,
+    ) -> std::result::Result<Arc<olm_release_olm::history::Tree>, String> {
+        if let Some((p, t)) = self.tree.borrow().as_ref()
+            && p == path
+        {
+            return Ok(t.clone());
+        }
+        let tree = Arc::new(olm_release_olm::community::read_history(path, limits)?);
+        *self.tree.borrow_mut() = Some((path.to_path_buf(), tree.clone()));
+        Ok(tree)
+    }
+
+    /// `verify PATH`'s report, made on first use.
+    pub(crate) fn whole(
+        &self,
+        path: &std::path::Path,
+        opts: &olm_release_olm::validate::Options,
+        limits: &olm_release_olm::archive::Limits,
+    ) -> std::result::Result<Arc<olm_release_olm::validate::Report>, String> {
+        if let Some((p, r)) = self.whole.borrow().as_ref()
+            && p == path
+        {
+            return Ok(r.clone());
+        }
+        let report = olm_release_olm::validate::verify_path_with(path, opts, limits)
+            .map_err(|e| e.to_string())?;
+        let report = Arc::new(report);
+        *self.whole.borrow_mut() = Some((path.to_path_buf(), report.clone()));
+        Ok(report)
+    }
 }
 
 /// What the executor hands from step to step besides their outputs, across the decisions
@@ -86,6 +134,7 @@ impl<'a> Exec<'a> {
             github: OnceCell::new(),
             image: OnceCell::new(),
             held: RefCell::new(None),
+            history: HistoryCache::default(),
         }
     }
 }

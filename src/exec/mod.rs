@@ -40,6 +40,7 @@ mod context;
 mod converge;
 mod errors;
 mod fetch_previous;
+mod import;
 mod interrupt;
 mod migrate;
 mod olm_v1_install;
@@ -310,7 +311,7 @@ async fn run_step(
                 decision: None,
                 basis: None,
             };
-            Carried::Packaged(package::run(s, report, input)?)
+            Carried::Packaged(package::run(s, report, input, &exec.history)?)
         }
         (Step::Package(s), Carried::Assembled(a)) => {
             let input = package::Input::Pipeline {
@@ -322,14 +323,16 @@ async fn run_step(
                 decision: Some(a.decision),
                 basis: Some(a.basis),
             };
-            Carried::Packaged(package::run(s, report, input)?)
+            Carried::Packaged(package::run(s, report, input, &exec.history)?)
         }
         // `publish` (one release) starts with a package step; `publish --history` starts
         // the next release's package step after the previous one's push.
-        (Step::Package(s), Carried::Start | Carried::Verified(_)) => {
-            Carried::Packaged(package::run(s, report, package::Input::Folder)?)
+        (Step::Package(s), Carried::Start | Carried::Verified(_)) => Carried::Packaged(
+            package::run(s, report, package::Input::Folder, &exec.history)?,
+        ),
+        (Step::Verify(s), Carried::Packaged(p)) => {
+            Carried::Verified(verify::run(s, report, p, &exec.history)?)
         }
-        (Step::Verify(s), Carried::Packaged(p)) => Carried::Verified(verify::run(s, report, p)?),
         (Step::Push(s), Carried::Verified(v)) => {
             let registry = exec.registry(&s.registry)?;
             let cx = converge::Context::new(exec.plan, s, registry, report, &exec.gate);
@@ -401,6 +404,10 @@ async fn run_step(
             let registry = exec.registry(&s.registry)?;
             let store = exec.image(&s.image)?;
             migrate::run(s, registry, store, report, &exec.gate).await?;
+            Carried::Start
+        }
+        (Step::Import(s), Carried::Start) => {
+            import::run(exec, s).await?;
             Carried::Start
         }
         (Step::Release(s), c) => {

@@ -158,6 +158,9 @@ pub(crate) struct HistoryRelease {
     /// The channels whose head is in no version folder.
     pub(crate) headless: Vec<String>,
     pub(crate) limits: olm_release_olm::archive::Limits,
+    /// A community package folder: the release is checked as `verify` checks its version
+    /// folder, a registry+v1 bundle.
+    pub(crate) community: bool,
 }
 
 /// The verified bundle: what push sends and release attaches. The CSVs are dropped: push needs

@@ -23,7 +23,7 @@ use crate::plan::{BundleSource, PackageStep, layout_str};
 use crate::report::Reporter;
 use olm_release_olm::archive::{self, Contents, Layout};
 use olm_release_olm::decision::Decision;
-use olm_release_olm::{Bundle, Finding, crd_file_name, history, validate};
+use olm_release_olm::{Bundle, Finding, crd_file_name, validate};
 
 /// Where the bundle comes from. Made once per run and moved into [`run`], so the size of the
 /// larger variant costs nothing.
@@ -41,7 +41,12 @@ pub(crate) enum Input {
 }
 
 /// The package step.
-pub(crate) fn run(step: &PackageStep, report: &Reporter, input: Input) -> Result<Packaged> {
+pub(crate) fn run(
+    step: &PackageStep,
+    report: &Reporter,
+    input: Input,
+    cache: &super::context::HistoryCache,
+) -> Result<Packaged> {
     let mut from_history = None;
     let (contents, files, (decision, basis), per_csv, tar_files) = match (input, &step.bundle) {
         (
@@ -62,7 +67,9 @@ pub(crate) fn run(step: &PackageStep, report: &Reporter, input: Input) -> Result
             (read.contents, None, (None, None), read.per_csv, read.tar)
         }
         (Input::Folder, BundleSource::History { tree, version }) => {
-            let history = history::read(tree, &step.limits).map_err(PackageError::History)?;
+            let history = cache
+                .tree(tree, &step.limits)
+                .map_err(PackageError::History)?;
             let at = history
                 .versions
                 .iter()
@@ -95,6 +102,7 @@ pub(crate) fn run(step: &PackageStep, report: &Reporter, input: Input) -> Result
                 first: at == 0,
                 headless: history.headless.iter().map(|(c, _)| c.clone()).collect(),
                 limits: step.limits,
+                community: history.community,
             });
             (Contents { bundle, objects }, None, (None, None), None, tar)
         }

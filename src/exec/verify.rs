@@ -20,21 +20,41 @@ use olm_release_olm::validate;
 use olm_release_olm::{Finding, Level};
 
 /// The verify step.
-pub(crate) fn run(step: &VerifyStep, report: &Reporter, p: Packaged) -> Result<Verified> {
+pub(crate) fn run(
+    step: &VerifyStep,
+    report: &Reporter,
+    p: Packaged,
+    cache: &super::context::HistoryCache,
+) -> Result<Verified> {
     let opts = step.options();
     let earlier: Vec<&Finding> = p.files.iter().flat_map(|f| f.findings.iter()).collect();
     let verified = match (p.per_csv, &p.history) {
-        (_, Some(h)) => validate::verify_history_release(
-            &p.shown,
-            &h.tree,
-            &h.folder,
-            h.first,
-            &h.headless,
-            &p.packed,
-            &opts,
-            &h.limits,
-        )
-        .map_err(|e| PackageError::History(format!("{}: {e}", h.tree.display())))?,
+        (_, Some(h)) => {
+            let failed = |e: String| PackageError::History(format!("{}: {e}", h.tree.display()));
+            // The tree is verified once for every release; a community version folder (a
+            // registry+v1 bundle) on its own.
+            let (whole, folder) = match h.community {
+                true => {
+                    let dir = h.tree.join(&h.folder);
+                    let r = validate::verify_path_with(&dir, &opts, &h.limits)
+                        .map_err(|e| failed(e.to_string()))?;
+                    (std::sync::Arc::new(r), "")
+                }
+                false => (
+                    cache.whole(&h.tree, &opts, &h.limits).map_err(failed)?,
+                    h.folder.as_str(),
+                ),
+            };
+            validate::verify_history_release(
+                &p.shown,
+                &whole,
+                folder,
+                h.first,
+                &h.headless,
+                &p.packed,
+                &opts,
+            )
+        }
         (None, None) => validate::verify_packed(&p.shown, &p.contents, &p.packed, &opts),
         (Some(per_csv), None) => {
             validate::verify_packed_streamed(&p.shown, &p.contents, per_csv, &p.packed, &opts)

@@ -332,7 +332,50 @@ pub(crate) fn show_catalog(c: &CatalogStep) -> Vec<String> {
         c.package,
         c.channel
     )];
-    match c.target.as_ref() {
+    out.extend(show_target(&c.target));
+    if c.style == Some(ObjectStyle::BundleObjects) {
+        out.push("entry manifests as olm.bundle.object properties (catalog.bundle_objects)".into());
+    }
+    if let Some(t) = &c.template {
+        out.push(format!(
+            "add the bundle to the catalog template {} and render it into the catalog",
+            t.display()
+        ));
+    }
+    for d in &c.deprecate {
+        out.push(format!("deprecate {}", deprecation_shown(d)));
+    }
+    if !c.skips.is_empty() {
+        out.push(format!("skips: {}", c.skips.join(", ")));
+    }
+    if let Some(r) = &c.skip_range {
+        out.push(format!("skipRange: {r}"));
+    }
+    if let Some(d) = &c.default_channel {
+        out.push(format!("defaultChannel: {d}"));
+    }
+    out
+}
+
+/// A deprecation as the plan shows it: `olm.bundle NAME: message`.
+fn deprecation_shown(d: &Deprecation) -> String {
+    let what = match &d.what {
+        Deprecated::Package => "olm.package".to_string(),
+        Deprecated::Channel(n) => format!("olm.channel {n}"),
+        Deprecated::Bundle(n) => format!("olm.bundle {n}"),
+    };
+    format!("{what}: {}", d.message)
+}
+
+fn deprecations_shown<S: Serializer>(d: &[Deprecation], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(d.iter().map(deprecation_shown))
+}
+
+/// The plan's lines on how a catalog target is validated and written (the catalog step's and
+/// `import`'s).
+pub(crate) fn show_target(target: &TargetJob) -> Vec<String> {
+    let mut out = Vec::new();
+    match target {
         TargetJob::Dir { .. } => out.push(
             "validate the whole catalog (opm validate rules); write only what changed".to_string(),
         ),
@@ -373,42 +416,7 @@ pub(crate) fn show_catalog(c: &CatalogStep) -> Vec<String> {
         }
         TargetJob::Image(i) => out.extend(super::catalog_image::show(i)),
     }
-    if c.style == Some(ObjectStyle::BundleObjects) {
-        out.push("entry manifests as olm.bundle.object properties (catalog.bundle_objects)".into());
-    }
-    if let Some(t) = &c.template {
-        out.push(format!(
-            "add the bundle to the catalog template {} and render it into the catalog",
-            t.display()
-        ));
-    }
-    for d in &c.deprecate {
-        out.push(format!("deprecate {}", deprecation_shown(d)));
-    }
-    if !c.skips.is_empty() {
-        out.push(format!("skips: {}", c.skips.join(", ")));
-    }
-    if let Some(r) = &c.skip_range {
-        out.push(format!("skipRange: {r}"));
-    }
-    if let Some(d) = &c.default_channel {
-        out.push(format!("defaultChannel: {d}"));
-    }
     out
-}
-
-/// A deprecation as the plan shows it: `olm.bundle NAME: message`.
-fn deprecation_shown(d: &Deprecation) -> String {
-    let what = match &d.what {
-        Deprecated::Package => "olm.package".to_string(),
-        Deprecated::Channel(n) => format!("olm.channel {n}"),
-        Deprecated::Bundle(n) => format!("olm.bundle {n}"),
-    };
-    format!("{what}: {}", d.message)
-}
-
-fn deprecations_shown<S: Serializer>(d: &[Deprecation], s: S) -> Result<S::Ok, S::Error> {
-    s.collect_seq(d.iter().map(deprecation_shown))
 }
 
 /// What a job does when the target moved meanwhile, as the plan says it.

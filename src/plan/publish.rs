@@ -58,7 +58,7 @@ pub(crate) fn publish(p: &PublishInputs) -> Result<Plan, Problems> {
             },
         )],
         None => {
-            let tree = olm_release_olm::history::read(&p.path, &p.limits)
+            let tree = olm_release_olm::community::read_history(&p.path, &p.limits)
                 .map_err(|e| Problems(vec![Problem::new("--history", e)]))?;
             history_remarks(&tree, &mut notes, &mut warnings);
             history_releases(p, &tree)

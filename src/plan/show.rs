@@ -86,6 +86,7 @@ fn details(step: &Step) -> Vec<String> {
         Step::Catalog(c) => super::catalog::show_catalog(c),
         Step::Operatorhub(o) => super::operatorhub::show_operatorhub(o),
         Step::Migrate(m) => super::migrate::show(m),
+        Step::Import(m) => super::import::show(m),
     }
 }
 

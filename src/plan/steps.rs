@@ -37,6 +37,7 @@ pub(crate) enum Step {
     Catalog(super::catalog::CatalogStep),
     Operatorhub(Box<super::operatorhub::OperatorhubStep>),
     Migrate(Box<MigrateStep>),
+    Import(Box<super::import::ImportStep>),
 }
 
 impl Step {
@@ -54,6 +55,7 @@ impl Step {
             Step::Catalog(_) => "catalog",
             Step::Operatorhub(_) => "operatorhub",
             Step::Migrate(_) => "migrate",
+            Step::Import(_) => "import",
         }
     }
 }

@@ -288,7 +288,7 @@ pub(crate) fn catalog(
 }
 
 /// `dir:PATH`, `git:URL` or `image:…`.
-fn parse_target(
+pub(super) fn parse_target(
     t: &str,
     source: &Path,
     out: &Path,
@@ -410,7 +410,7 @@ fn image_ref(text: &str, source: &Path) -> Result<(ImageLocation, String), Strin
 }
 
 /// `HOST[:PORT]/REPOSITORY[:TAG]@sha256:…` or `oci:PATH@sha256:…`.
-fn base_image(
+pub(super) fn base_image(
     text: &str,
     source: &Path,
     insecure: bool,
@@ -526,7 +526,7 @@ pub(crate) fn branch_ok(b: &str) -> bool {
 }
 
 /// A folder inside the repository: relative, no `..`, `/` as separator, no trailing `/`.
-fn folder_in_repo(p: &str) -> Result<String, String> {
+pub(super) fn folder_in_repo(p: &str) -> Result<String, String> {
     let p = p.trim_end_matches('/');
     if p.is_empty()
         || p.starts_with('/')

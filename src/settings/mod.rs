@@ -12,6 +12,7 @@
 
 mod catalog;
 mod catalog_content;
+mod catalog_flags;
 mod credentials;
 mod images;
 mod inputs;
@@ -25,11 +26,13 @@ mod unread;
 mod urls;
 mod verify;
 
-pub(crate) use catalog::{CatalogTarget, ImageTarget};
+pub(crate) use catalog::{CatalogTarget, DEFAULT_PUBLISH_DEADLINE, ImageTarget};
+pub(crate) use catalog_flags::command_target;
+pub(crate) use credentials::git as git_credentials;
 pub(crate) use credentials::{GIT_CREDENTIALS, SECRET_VARIABLES, github_problem, registry_problem};
 pub(crate) use images::{OCI_PASSWORD, OCI_USERNAME};
 pub use inputs::Env;
-pub(crate) use limits::bundle_limits;
+pub(crate) use limits::{base_limits, bundle_limits};
 pub(crate) use model::{CONCURRENT_WAIT, ReleaseSettings, RunMode, Settings};
 pub(crate) use network::network;
 pub(crate) use notes::NotesSource;

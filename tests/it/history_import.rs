@@ -275,3 +275,43 @@ fn versions_only_skipped_by_the_channel_head_are_its_head_until_the_chain_is_pub
         "{err}"
     );
 }
+
+/// The community layout (fixtures/community/widget-operator: ci.yaml, one registry+v1 bundle
+/// folder per version, channels in the annotations, no package file) is a history too: every
+/// version published, the CSV that names no `replaces` chained to the previous version of its
+/// channel, and a rerun publishes nothing.
+#[test]
+fn the_community_layout_is_a_history_without_a_package_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let tree = dir.path().join("widget-operator");
+    copy_dir(&root().join("fixtures/community/widget-operator"), &tree);
+    let (o, summary) = import(dir.path(), &tree);
+    assert_code(&o, 0);
+    let published = summary["published"].as_array().unwrap();
+    assert_eq!(published.len(), 4, "{}", stderr(&o));
+    assert_eq!(
+        summary["channel_head"], "widget-operator.v0.10.0",
+        "{summary}"
+    );
+    let registry = dir.path().join("registry");
+    let again = olm_release(
+        dir.path(),
+        &[
+            "--format",
+            "json",
+            "publish",
+            "--history",
+            &tree.display().to_string(),
+            "--registry",
+            &format!("dir:{}", registry.display()),
+            "--namespace",
+            "community",
+            "--package",
+            "widget-operator",
+        ],
+        &[],
+    );
+    assert_code(&again, 0);
+    let again: serde_json::Value = serde_json::from_str(&stdout(&again)).unwrap();
+    assert_eq!(again["published"].as_array().map_or(0, Vec::len), 0);
+}

@@ -25,6 +25,7 @@ mod channels;
 mod cli;
 mod cli_options;
 mod cluster_upgrade;
+mod community_import;
 mod completions;
 mod dist;
 mod fault_proxy;

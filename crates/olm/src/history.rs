@@ -19,10 +19,19 @@
 //! and the tools that consume it read it (a repeated key: the last value wins, which `verify`
 //! reports as a warning).
 //!
-//! The tree is untrusted input read within the bundle [`Limits`] (`--max-bundle-bytes`), as a
-//! bundle folder is: its highest release is the cumulative bundle of every version folder, so
-//! the tree's YAML files together must fit the bundle size and entry limits and share one parse
-//! budget (nesting, values, aliases, measured before the YAML parser runs); every file is
+//! A community package folder (`operators/<package>/` of OperatorHub's catalogs: `ci.yaml`, one
+//! registry+v1 bundle folder per version, channels in each version's annotations) is read as
+//! the same history by [`crate::community::read_history`] (its package file built from the
+//! annotations), which reads either layout.
+//!
+//! The tree is untrusted input read within the bundle [`Limits`] (`--max-bundle-bytes`): each
+//! version folder (and the top of the tree) is one bundle, so its YAML files together must fit
+//! the bundle size and have a parse budget of their own (nesting, values, aliases, measured
+//! before the YAML parser runs), and the tree as a whole must fit [`TREE_FACTOR`] times the
+//! bundle size (1 GiB at the default) and the entry limit. The largest package of
+//! community-operators-prod is 216 MB in 45 versions, its largest version folder 6.5 MiB (an
+//! operator shipping its CRDs' full schemas), so real histories fit the defaults while a single
+//! runaway folder is still stopped at the bundle size. Every file is
 //! opened through [`olm_release_base::input`] (regular files only, bounded reads), so a FIFO or a
 //! device in the tree is refused without being opened.
 
@@ -62,14 +71,21 @@ pub struct Tree {
     /// The channels whose `currentCSV` is in no version folder (left out of every release):
     /// the channel and its `currentCSV`.
     pub headless: Vec<(String, String)>,
+    /// Read from a community package folder (each version folder a registry+v1 bundle).
+    pub community: bool,
 }
+
+/// The tree's YAML files together may hold this many times the bundle size.
+pub const TREE_FACTOR: u64 = 16;
 
 /// What reading one tree may still use: bytes, files and the parse budget of `limits`.
 struct Allowance<'a> {
     tree: &'a Path,
     limits: &'a Limits,
-    budget: Budget,
+    budget: std::cell::RefCell<Budget>,
     bytes: Cell<u64>,
+    /// Bytes of the version folder being read.
+    folder: Cell<u64>,
     files: Cell<usize>,
 }
 
@@ -79,8 +95,9 @@ pub fn read(tree: &Path, limits: &Limits) -> Result<Tree, String> {
     let left = Allowance {
         tree,
         limits,
-        budget: Budget::new(limits),
+        budget: std::cell::RefCell::new(Budget::new(limits)),
         bytes: Cell::new(0),
+        folder: Cell::new(0),
         files: Cell::new(0),
     };
     let mut package = None;
@@ -95,6 +112,8 @@ pub fn read(tree: &Path, limits: &Limits) -> Result<Tree, String> {
             if let Some(v) = read_version(&path, &left)? {
                 versions.push(v);
             }
+            left.folder.set(0);
+            *left.budget.borrow_mut() = Budget::new(limits);
             continue;
         }
         for doc in left.yaml_docs(&path)? {
@@ -135,19 +154,20 @@ pub fn read(tree: &Path, limits: &Limits) -> Result<Tree, String> {
         versions,
         left_out,
         headless,
+        community: false,
     })
 }
 
 /// The version folders some channel reaches, those none does, and the channels whose head is
 /// in no folder, as operator-registry's package-manifest loader builds the channels: each
 /// channel's entries are its chain from `currentCSV` through `replaces` and the CSVs they skip.
-type OnChannels = (
+pub(crate) type OnChannels = (
     Vec<VersionFolder>,
     Vec<(PathBuf, String)>,
     Vec<(String, String)>,
 );
 
-fn on_channels(package: &PackageManifest, versions: Vec<VersionFolder>) -> OnChannels {
+pub(crate) fn on_channels(package: &PackageManifest, versions: Vec<VersionFolder>) -> OnChannels {
     let full = Bundle {
         package: package.clone(),
         csvs: versions.iter().map(|v| v.csv.clone()).collect(),
@@ -233,6 +253,9 @@ impl Tree {
 }
 
 fn read_version(dir: &Path, left: &Allowance) -> Result<Option<VersionFolder>, String> {
+    // A version folder is one bundle: its own size and parse budget.
+    left.folder.set(0);
+    *left.budget.borrow_mut() = Budget::new(left.limits);
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .map_err(|e| format!("{}: {e}", dir.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -290,11 +313,18 @@ impl Allowance<'_> {
             }));
         }
         self.files.set(files);
-        let used = self.bytes.get();
-        let bytes = input::read(path, self.limits.max_bytes - used).map_err(|e| {
-            if e.kind() == std::io::ErrorKind::FileTooLarge {
+        let (used, in_folder) = (self.bytes.get(), self.folder.get());
+        let whole = self.limits.max_bytes.saturating_mul(TREE_FACTOR);
+        let cap = (self.limits.max_bytes - in_folder).min(whole - used);
+        let bytes = input::read(path, cap).map_err(|e| {
+            if e.kind() == std::io::ErrorKind::FileTooLarge && cap < self.limits.max_bytes - in_folder {
                 format!(
-                    "{}: the tree's YAML files together pass the bundle size limit of {} bytes (at {name}); raise it with --max-bundle-bytes if the history is really that large",
+                    "{}: the tree's YAML files together pass {TREE_FACTOR} times the bundle size limit, {whole} bytes (at {name}); raise it with --max-bundle-bytes if the history is really that large",
+                    self.tree.display(),
+                )
+            } else if e.kind() == std::io::ErrorKind::FileTooLarge {
+                format!(
+                    "{}: the YAML files of one version folder together pass the bundle size limit of {} bytes (at {name}); raise it with --max-bundle-bytes if the bundle is really that large",
                     self.tree.display(),
                     self.limits.max_bytes
                 )
@@ -303,13 +333,17 @@ impl Allowance<'_> {
             }
         })?;
         self.bytes.set(used + bytes.len() as u64);
+        self.folder.set(in_folder + bytes.len() as u64);
         let text = std::str::from_utf8(&bytes).map_err(|_| {
             ReadError::NotText {
                 file: name.to_string(),
             }
             .to_string()
         })?;
-        self.budget.check(&name, text).map_err(|e| e.to_string())?;
+        self.budget
+            .borrow()
+            .check(&name, text)
+            .map_err(|e| e.to_string())?;
         let parsed =
             crate::validate::load::parse::documents(text).map_err(|e| format!("{name}: {e}"))?;
         Ok(parsed.docs.into_iter().filter(|v| !v.is_null()).collect())

@@ -9,6 +9,7 @@
 //! file-based catalogs, their validation, and the migration from an app-registry release.
 //! [`decision`] decides where a release goes against what is published, and [`render_checks`]
 //! reports the defects rendering sees in an operator's inputs.
+//! [`community`] reads OperatorHub's community layout (`operators/<package>/`) as data.
 //! [`cluster`] renders a registry+v1 bundle into the objects OLM v1 applies for it, and says
 //! why OLM v1 would refuse it.
 #![deny(missing_docs)]
@@ -16,6 +17,7 @@
 pub mod archive;
 pub mod bundle_image;
 pub mod cluster;
+pub mod community;
 pub mod csv_build;
 pub mod decision;
 pub mod drawing;

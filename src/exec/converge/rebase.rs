@@ -154,7 +154,10 @@ pub(super) async fn rebase(
             ..basis.clone()
         }),
     };
-    let verified = verify::run(check, cx.report, package::run(pack, cx.report, input)?)?;
+    // A rebase is one release of a pipeline, never of a history: nothing to share.
+    let cache = crate::exec::context::HistoryCache::default();
+    let packed = package::run(pack, cx.report, input, &cache)?;
+    let verified = verify::run(check, cx.report, packed, &cache)?;
     let p = Push {
         registry: cx.registry,
         report: cx.report,

@@ -278,3 +278,35 @@ impl Classified for OperatorhubError {
         Class::Stage
     }
 }
+
+/// What stops `import` before anything is written: a package folder that cannot be read as the
+/// community layout, versions whose bundles cannot be built (every one named), or a catalog
+/// target another job moved while the import wrote it.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum ImportError {
+    /// The folder cannot be read (the message names the file).
+    #[error("{0}")]
+    Read(String),
+    #[error("{}: {errors}", dir.display())]
+    Layout {
+        dir: PathBuf,
+        errors: olm_release_olm::community::LayoutErrors,
+    },
+    #[error("{}: {} cannot be built; nothing was pushed or written:{}", dir.display(), olm_release_base::words::count(.problems.len(), "version"), .problems.iter().map(|p| format!("\n  {p}")).collect::<String>())]
+    Bundles { dir: PathBuf, problems: Vec<String> },
+    #[error(
+        "the catalog {target} moved while the import wrote it ({reason}); the bundle images are pushed, run the import again to write the catalog"
+    )]
+    Moved { target: String, reason: String },
+}
+
+impl Classified for ImportError {
+    fn class(&self) -> Class {
+        match self {
+            ImportError::Read(_) | ImportError::Layout { .. } | ImportError::Bundles { .. } => {
+                Class::Input
+            }
+            ImportError::Moved { .. } => Class::Stage,
+        }
+    }
+}

@@ -174,29 +174,34 @@ pub fn verify_packed_streamed(
 }
 
 /// Verifies one release of `publish --history`: the release of version folder `folder` (its
-/// path relative to `tree`) of a package-manifest tree is checked exactly as `verify TREE` checks
-/// that folder, so the import refuses nothing `verify TREE` accepts and warns where it warns.
-/// The findings are those of `verify TREE` about files in `folder`, and, for the `first`
-/// release, those about the package and the tree's other files; the cumulative release is not
-/// checked again as one bundle (its older CSVs beside the newest CRDs, which is how the app
-/// registry served it and no tool checked). The tarball is checked to be `packed`'s packing,
-/// as [`verify_packed`] does. A channel whose head is in no version folder is left out of every
-/// release (`headless`, which the import warns about): the package file's error about its
-/// `currentCSV` concerns no release, and is left out too.
+/// path relative to the tree) of a package-manifest tree is checked exactly as `verify TREE`
+/// checks that folder, so the import refuses nothing `verify TREE` accepts and warns where it
+/// warns. `whole` is the report of `verify TREE` ([`verify_path_with`]), made once for every
+/// release, so a history of n versions is verified in time linear in n. The findings are those
+/// about files in `folder`, and, for the `first` release, those about the package and the
+/// tree's other files; the cumulative release is not checked again as one bundle (its older
+/// CSVs beside the newest CRDs, which is how the app registry served it and no tool checked).
+/// The tarball is checked to be `packed`'s packing, as [`verify_packed`] does. A channel whose
+/// head is in no version folder is left out of every release (`headless`, which the import
+/// warns about): the package file's error about its `currentCSV` concerns no release, and is
+/// left out too.
+///
+/// A release of a community package folder ([`crate::community`]) is checked as `verify
+/// FOLDER` checks its version folder, a registry+v1 bundle: `whole` is that folder's report and
+/// `folder` is empty, so every finding is kept but the missing package file's: the layout has
+/// none, and the release's is built from the versions' annotations.
 #[allow(clippy::too_many_arguments)]
 pub fn verify_history_release(
     shown: &str,
-    tree: &Path,
+    whole: &Report,
     folder: &str,
     first: bool,
     headless: &[String],
     packed: &archive::Packed,
     opts: &Options,
-    limits: &Limits,
-) -> Result<Report, VerifyError> {
-    let whole = verify_path_with(tree, opts, limits)?;
+) -> Report {
     let prefix = format!("{}/", folder.trim_end_matches('/'));
-    let in_folder = |file: &str| file.starts_with(&prefix);
+    let in_folder = |file: &str| folder.is_empty() || file.starts_with(&prefix);
     let elsewhere = |file: &str| !file.contains('/');
     let headless = |f: &Finding| {
         f.rule == rules::PACKAGE_CURRENT_CSV.id
@@ -207,10 +212,12 @@ pub fn verify_history_release(
     let mut sink = Sink::new(opts);
     sink.out = whole
         .findings
-        .into_iter()
+        .iter()
         .filter(|f| in_folder(&f.file) || (first && elsewhere(&f.file) && !headless(f)))
+        .filter(|f| !(folder.is_empty() && f.rule == rules::PACKAGE.id))
+        .cloned()
         .collect();
-    Ok(packed_report(shown, packed, sink))
+    packed_report(shown, packed, sink)
 }
 
 /// Adds the check that the tarball is the packing, and makes the report.

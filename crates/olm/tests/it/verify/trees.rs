@@ -7,8 +7,8 @@
 //! courier's verdict on each tree is what the manifest says (the COURIER peer).
 
 use olm_release_olm::Level;
-use olm_release_testsupport as support;
 use olm_release_olm::validate::Profile;
+use olm_release_testsupport as support;
 use serde::Deserialize;
 
 use super::{corpus_dir, courier_verify, ours, show};

@@ -1,0 +1,89 @@
+//! `olm-release import operators/PACKAGE`: a package of OperatorHub's community layout
+//! ([`olm_release_olm::community`]) to bundle images and a file-based catalog. The arguments
+//! resolve into [`ImportInputs`]; [`plan::import`] builds the plan (one step), and the executor
+//! runs it with the same gate as a pipeline, so `--dry-run` writes nothing and a rerun writes
+//! nothing. The catalog target is any the pipeline's `catalog.target` takes (`dir:`, `git:`,
+//! `image:`), opened and written by the catalog step's store.
+
+use crate::cli::ImportArgs;
+use crate::error::{Problem, Problems, Result};
+use crate::plan::{self, ImageJob, ImportInputs, Plan};
+use crate::settings::{self, Env, RunMode};
+
+/// The plan of `import`.
+pub(crate) fn plan(
+    args: &ImportArgs,
+    env: &Env,
+    limits: olm_release_olm::archive::Limits,
+) -> Result<Plan> {
+    let mut problems = Vec::new();
+    let epoch = settings::source_date_epoch(env)
+        .map_err(|p| problems.push(p))
+        .ok()
+        .flatten()
+        .unwrap_or(0);
+    let image = super::migrate::image_target(
+        &args.image_target,
+        args.image.as_deref(),
+        args.insecure,
+        &mut problems,
+    );
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let catalog = settings::command_target(
+        &args.catalog,
+        args.catalog_branch.as_deref(),
+        args.catalog_path.as_deref(),
+        args.base_image.as_deref(),
+        &cwd,
+        args.insecure,
+    )
+    .map_err(|p| problems.extend(p))
+    .ok();
+    let secret = settings::image_credentials(env, &mut problems);
+    let git = settings::git_credentials(env, &mut problems);
+    let base_limits = settings::base_limits(env, &mut problems);
+    if !args.dir.is_dir() {
+        problems.push(Problem::new(
+            "DIR",
+            format!(
+                "{} is not a folder; give a package folder of the community layout (operators/PACKAGE)",
+                args.dir.display()
+            ),
+        ));
+    }
+    let (Some((target, name)), Some(catalog)) = (image, catalog) else {
+        return Err(Problems(problems).into());
+    };
+    if !problems.is_empty() {
+        return Err(Problems(problems).into());
+    }
+    let mode = RunMode {
+        dry_run: args.dry_run,
+        force: args.force,
+    };
+    let inputs = ImportInputs {
+        dir: args.dir.clone(),
+        image: ImageJob {
+            target,
+            credentials: secret.as_ref().map(|_| "OCI_USERNAME and OCI_PASSWORD"),
+            secret,
+            insecure: args.insecure,
+            retry: Default::default(),
+        },
+        name,
+        catalog,
+        git,
+        base_limits,
+        scratch: std::env::temp_dir(),
+        epoch,
+        mode,
+        ci: crate::ci::CiContext::from_env(env),
+        limits,
+        style: if args.bundle_objects {
+            olm_release_olm::fbc::ObjectStyle::BundleObjects
+        } else {
+            olm_release_olm::fbc::ObjectStyle::CsvMetadata
+        },
+    };
+    Ok(plan::import(inputs)?)
+}

@@ -1,0 +1,94 @@
+//! A catalog target given on a command line (`import --catalog`, with `--catalog-branch`,
+//! `--catalog-path` and `--base-image`), checked as the pipeline's `catalog:` keys are
+//! ([`super::catalog`]).
+
+use std::path::Path;
+
+use super::catalog::{
+    CatalogTarget, DEFAULT_AUTHOR, DEFAULT_PATH, author, base_image, branch_ok, folder_in_repo,
+    parse_target,
+};
+use super::urls::resolve_path;
+use crate::error::Problem;
+
+/// A catalog target given on a command line (`import --catalog`): `dir:PATH` or a plain folder
+/// (anywhere, since the user named it), `git:URL` with `branch` and `path`, or `image:REF:TAG`
+/// with `base`, checked as the pipeline's `catalog:` keys are; the problems name the flags.
+pub(crate) fn command_target(
+    target: &str,
+    branch: Option<&str>,
+    path: Option<&str>,
+    base: Option<&str>,
+    cwd: &Path,
+    insecure: bool,
+) -> Result<CatalogTarget, Vec<Problem>> {
+    let mut problems = Vec::new();
+    let known = ["dir:", "git:", "image:"]
+        .iter()
+        .any(|p| target.starts_with(p));
+    let parsed = if known && !target.starts_with("dir:") {
+        parse_target(target, cwd, cwd, insecure)
+    } else {
+        let dir = target.strip_prefix("dir:").unwrap_or(target);
+        match dir.is_empty() {
+            true => Err("dir: needs a folder".to_string()),
+            false => Ok(CatalogTarget::Dir(resolve_path(cwd, Path::new(dir)))),
+        }
+    };
+    let kind = |t: &CatalogTarget| match t {
+        CatalogTarget::Dir(_) => "dir",
+        CatalogTarget::Git(_) => "git",
+        CatalogTarget::Image(_) => "image",
+    };
+    let target = match parsed {
+        Ok(t) => t,
+        Err(m) => return Err(vec![Problem::new("--catalog", m)]),
+    };
+    for (flag, set, wants) in [
+        ("--catalog-branch", branch.is_some(), "git"),
+        ("--catalog-path", path.is_some(), "git"),
+        ("--base-image", base.is_some(), "image"),
+    ] {
+        if set && kind(&target) != wants {
+            problems.push(Problem::new(
+                flag,
+                format!("is for {wants}: catalogs; --catalog is {}:", kind(&target)),
+            ));
+        }
+    }
+    let target = match target {
+        CatalogTarget::Git(mut g) => {
+            g.branch = branch.map(str::to_string);
+            if let Some(b) = branch.filter(|b| !branch_ok(b)) {
+                problems.push(Problem::new(
+                    "--catalog-branch",
+                    format!("'{b}' is not a branch name git accepts"),
+                ));
+            }
+            match path.map(folder_in_repo).transpose() {
+                Ok(p) => g.path = p.unwrap_or_else(|| DEFAULT_PATH.to_string()),
+                Err(m) => problems.push(Problem::new("--catalog-path", m)),
+            }
+            if let Ok(a) = author(DEFAULT_AUTHOR) {
+                g.author = a;
+            }
+            CatalogTarget::Git(g)
+        }
+        CatalogTarget::Image(mut i) => {
+            match base.map(|b| base_image(b, cwd, insecure)) {
+                None => problems.push(Problem::new(
+                    "--base-image",
+                    "an image: catalog needs the opm base image, pinned by digest (e.g. quay.io/operator-framework/opm@sha256:…)",
+                )),
+                Some(Ok(b)) => i.base = Some(b),
+                Some(Err(m)) => problems.push(Problem::new("--base-image", m)),
+            }
+            CatalogTarget::Image(i)
+        }
+        dir => dir,
+    };
+    match problems.is_empty() {
+        true => Ok(target),
+        false => Err(problems),
+    }
+}
