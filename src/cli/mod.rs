@@ -231,6 +231,9 @@ pub(crate) struct PublishArgs {
     /// Accept these categories instead of the catalog's list, as for `verify`.
     #[arg(long, value_name = "FILE", env = "OPERATOR_BUNDLE_CATEGORIES")]
     pub(crate) categories: Option<PathBuf>,
+    /// An object the cluster admin creates before installing, as for `verify` (repeatable).
+    #[arg(long, value_name = "KIND/NAME", value_parser = provided_parser)]
+    pub(crate) provided: Vec<String>,
 }
 
 #[derive(Debug, Args)]
@@ -451,6 +454,11 @@ pub(crate) struct VerifyArgs {
     /// {"categories": ["Name", ...]}, as operator-framework/api's OPERATOR_BUNDLE_CATEGORIES.
     #[arg(long, value_name = "FILE", env = "OPERATOR_BUNDLE_CATEGORIES")]
     pub(crate) categories: Option<PathBuf>,
+    /// An object the cluster admin creates in the install namespace before installing, as
+    /// KIND/NAME (Secret, ConfigMap, PersistentVolumeClaim or ServiceAccount; repeatable): a
+    /// Deployment naming it is not refused by deployment-references.
+    #[arg(long, value_name = "KIND/NAME", value_parser = provided_parser)]
+    pub(crate) provided: Vec<String>,
     /// Print the rule catalogue (each rule, the tools that enforce it, its level per profile)
     /// and exit; with --format json as JSON.
     #[arg(long)]
@@ -515,4 +523,9 @@ pub(crate) fn parse_size(s: &str) -> Result<u64, String> {
         Some(v) => Ok(v),
         None => Err(format!("'{s}' is too large")),
     }
+}
+
+/// `--provided KIND/NAME`: one of the kinds a Deployment names, and a name.
+fn provided_parser(value: &str) -> Result<String, String> {
+    olm_release_olm::validate::check_provided(value).map(|()| value.to_string())
 }

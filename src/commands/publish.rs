@@ -71,6 +71,7 @@ pub(crate) fn plan(args: &PublishArgs, env: &Env, limits: Limits) -> Result<Plan
             profile: args.profile,
             operatorhub: args.operatorhub,
             categories,
+            provided: args.provided.clone(),
         },
         limits,
     };

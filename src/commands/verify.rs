@@ -59,6 +59,7 @@ pub(crate) fn run(
         }),
         operatorhub: args.operatorhub,
         categories,
+        provided: args.provided.clone().into(),
     };
     let mut report = validate::verify_path_with(path, &opts, limits).map_err(|e| match e {
         VerifyError::Bundle(e) => Error::from(e),

@@ -90,6 +90,11 @@ pub struct VerifySpec {
     /// error, since the objects stored in that version would be stranded).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub allow_removed_crd_versions: bool,
+    /// Objects the cluster admin creates in the install namespace before installing, as
+    /// `Kind/name` (`Secret`, `ConfigMap`, `PersistentVolumeClaim` or `ServiceAccount`): a
+    /// Deployment naming one is not refused by `deployment-references`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub provided: Vec<String>,
 }
 
 /// The app registry target.

@@ -455,5 +455,6 @@ fn verify_step(s: &Settings) -> VerifyStep {
         profile: s.verify.profile,
         operatorhub: s.verify.operatorhub,
         categories: s.categories.clone(),
+        provided: s.verify.provided.clone(),
     }
 }

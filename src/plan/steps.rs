@@ -266,6 +266,9 @@ pub(crate) struct VerifyStep {
         serialize_with = "categories_path"
     )]
     pub(crate) categories: Option<Categories>,
+    /// Objects the cluster admin creates before installing (`verify.provided`, `Kind/name`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub(crate) provided: Vec<String>,
 }
 
 fn categories_path<S: serde::Serializer>(
@@ -285,6 +288,7 @@ impl VerifyStep {
         olm_release_olm::validate::Options {
             operatorhub: self.operatorhub,
             categories: self.categories.as_ref().map(|c| c.names.clone()),
+            provided: self.provided.clone().into(),
             ..olm_release_olm::validate::Options::new(self.profile)
         }
     }

@@ -159,6 +159,7 @@ pub(crate) fn resolve(
         .flatten();
     let verify_spec = p.verify.unwrap_or_default();
     let categories = verify::categories(&verify_spec, &file, &source, env, &mut problems);
+    verify::provided(&verify_spec, &file, &mut problems);
     Ok(Settings {
         name: p.name,
         package: p.package,

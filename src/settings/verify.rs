@@ -38,3 +38,13 @@ pub(crate) fn categories(
         .map_err(|e| problems.push(Problem::new(at, format!("categories: {e}"))))
         .ok()
 }
+
+/// Every `verify.provided` entry is `Kind/name` with a kind a Deployment's pods name.
+pub(crate) fn provided(spec: &VerifySpec, file: &PipelineFile, problems: &mut Vec<Problem>) {
+    for (i, value) in spec.provided.iter().enumerate() {
+        if let Err(e) = olm_release_olm::validate::check_provided(value) {
+            let at = file.at(&["verify", "provided", &i.to_string()]);
+            problems.push(Problem::new(at, format!("verify.provided: {e}")));
+        }
+    }
+}

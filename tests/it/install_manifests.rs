@@ -247,3 +247,36 @@ fn a_bundle_image_in_an_oci_layout_renders_as_its_folder_does() {
         stderr(&missing)
     );
 }
+
+#[test]
+fn objects_the_cluster_admin_provides_are_checked_where_they_are_named() {
+    // `verify --provided` takes KIND/NAME of the kinds a pod names; anything else is a usage error.
+    let bundle = fixtures().join("unstartable/kubebuilder-unwired.v0.1.0");
+    let out = olm_release(
+        &root(),
+        &[
+            "verify",
+            bundle.to_str().unwrap(),
+            "--provided",
+            "Deployment/x",
+        ],
+        &[],
+    );
+    assert_code(&out, 2);
+    assert!(stderr(&out).contains("KIND/NAME"), "{}", stderr(&out));
+    // A pipeline's verify.provided is checked with the other keys, naming file and line.
+    let work = crate::support::Work::sample();
+    let file = work.path().join("pipelines/sample.yaml");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let text = text.replace(
+        "stages:",
+        "verify:\n  provided: [ConfigMap/settings, Settings]\nstages:",
+    );
+    std::fs::write(work.path().join("pipelines/provided.yaml"), text).unwrap();
+    let o = work.run(&["plan", "pipelines/provided.yaml"], &[]);
+    assert_code(&o, 2);
+    let err = stderr(&o);
+    assert!(err.contains("pipelines/provided.yaml:"), "{err}");
+    assert!(err.contains("verify.provided: \"Settings\""), "{err}");
+    assert!(!err.contains("ConfigMap/settings\""), "{err}");
+}

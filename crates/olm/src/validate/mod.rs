@@ -36,7 +36,7 @@ pub use checks::{
     check, check_across, check_csv, check_loaded, check_size_streamed, check_unit, skeleton,
     validate, validate_with,
 };
-pub use model::{Categories, Options, Profile, Unit, VerifyError, read_categories};
+pub use model::{Categories, Options, Profile, Unit, VerifyError, check_provided, read_categories};
 pub use report::{
     Report, verify_history_release, verify_packed, verify_packed_streamed, verify_path,
     verify_path_with, verify_tarball,

@@ -46,6 +46,11 @@ pub struct Options {
     /// The categories to accept instead of the catalog's list (`--categories FILE`, like
     /// operator-framework/api's `OPERATOR_BUNDLE_CATEGORIES`).
     pub categories: Option<Arc<[String]>>,
+    /// Objects the cluster admin creates in the install namespace before installing, as
+    /// `Kind/name` (e.g. `ConfigMap/ack-ec2-user-config`, which AWS's ACK controllers document
+    /// as a prerequisite): a Deployment naming one is not refused by `deployment-references`
+    /// (`verify --provided`, a pipeline's `verify.provided`).
+    pub provided: Arc<[String]>,
 }
 
 impl Options {
@@ -55,6 +60,29 @@ impl Options {
             profile,
             ..Options::default()
         }
+    }
+}
+
+/// The kinds a Deployment's pods name that a cluster admin may create before installing.
+pub const PROVIDED_KINDS: [&str; 4] = [
+    "Secret",
+    "ConfigMap",
+    "PersistentVolumeClaim",
+    "ServiceAccount",
+];
+
+/// Checks one `Kind/name` of [`Options::provided`]: a kind of [`PROVIDED_KINDS`] and a name.
+pub fn check_provided(value: &str) -> Result<(), String> {
+    match value.split_once('/') {
+        Some((kind, name))
+            if PROVIDED_KINDS.contains(&kind) && !name.is_empty() && !name.contains('/') =>
+        {
+            Ok(())
+        }
+        _ => Err(format!(
+            "{value:?} is not KIND/NAME with KIND one of {}",
+            PROVIDED_KINDS.join(", ")
+        )),
     }
 }
 

@@ -140,7 +140,12 @@ fn deployments(csv: &Manifest, objects: &[Manifest], sink: &mut Sink) {
             let present = objects
                 .iter()
                 .any(|m| m.kind() == Some(r.kind) && m.name() == Some(&r.name));
-            if present || (r.kind == "Secret" && provided.contains(&r.name)) {
+            let by_admin = sink
+                .opts
+                .provided
+                .iter()
+                .any(|p| p.split_once('/') == Some((r.kind, r.name.as_str())));
+            if present || by_admin || (r.kind == "Secret" && provided.contains(&r.name)) {
                 continue;
             }
             let field = format!("{base}.{}", r.field);
@@ -165,8 +170,9 @@ fn deployments(csv: &Manifest, objects: &[Manifest], sink: &mut Sink) {
                 "a bundle cannot carry a PersistentVolumeClaim; use an emptyDir, or let the cluster admin provide the claim through the subscription's or extension's deployment config".to_string()
             } else {
                 format!(
-                    "add {} {} to the bundle's manifests/, or mark the reference optional: true",
-                    r.kind, r.name
+                    "add {kind} {name} to the bundle's manifests/, mark the reference optional: true, or, when the cluster admin creates it before installing (a documented prerequisite), say so with verify --provided {kind}/{name} (a pipeline's verify.provided)",
+                    kind = r.kind,
+                    name = r.name
                 )
             };
             sink.add_fix(&rules::DEPLOYMENT_REFERENCES, &at, &field, msg, fix);

@@ -52,10 +52,16 @@ fn shaped(dir: &Path, edits: &[Edit]) {
 
 /// The findings of this module's rules, as (level, rule, field).
 fn findings(edits: &[Edit]) -> Vec<(Level, String, String)> {
+    findings_with(edits, &[])
+}
+
+/// The findings with `provided` as the objects the cluster admin creates.
+fn findings_with(edits: &[Edit], provided: &[&str]) -> Vec<(Level, String, String)> {
     let tmp = tempfile::tempdir().unwrap();
     shaped(tmp.path(), edits);
     let opts = Options {
         profile: Profile::Modern,
+        provided: provided.iter().map(|p| p.to_string()).collect(),
         ..Options::default()
     };
     let report = validate::verify_path(tmp.path(), &opts).unwrap();
@@ -154,6 +160,37 @@ fn a_config_map_nobody_ships() {
         got,
         want(&[(Level::Error, "deployment-references", &volume)])
     );
+}
+
+#[test]
+fn a_config_map_the_cluster_admin_provides() {
+    let edit = [(
+        CSV,
+        "configMap: {name: mini-config}",
+        "configMap: {name: manager-config}",
+    )];
+    // Declared as a prerequisite: no refusal. Another kind or name of the same is no excuse.
+    assert_eq!(
+        findings_with(&edit, &["ConfigMap/manager-config"]),
+        want(&[])
+    );
+    let volume = format!("{POD}.volumes[config].configMap.name");
+    for other in ["Secret/manager-config", "ConfigMap/other-config"] {
+        assert_eq!(
+            findings_with(&edit, &[other]),
+            want(&[(Level::Error, "deployment-references", &volume)]),
+            "{other}"
+        );
+    }
+    assert!(validate::check_provided("ConfigMap/manager-config").is_ok());
+    for bad in [
+        "manager-config",
+        "Deployment/x",
+        "ConfigMap/",
+        "ConfigMap/a/b",
+    ] {
+        assert!(validate::check_provided(bad).is_err(), "{bad}");
+    }
 }
 
 #[test]

@@ -177,6 +177,7 @@ fn verify(suites: &Path, c: &Case, path: &Path) -> Report {
         profile: c.profile,
         operatorhub: c.operatorhub,
         categories,
+        ..Options::default()
     };
     validate::verify_path(path, &opts).unwrap_or_else(|e| panic!("{}: {e}", c.id))
 }
