@@ -127,6 +127,23 @@ pub(crate) struct ImportArgs {
     /// With an image: catalog, the opm base image pinned by digest, as catalog.base_image.
     #[arg(long, value_name = "REF@DIGEST")]
     pub(crate) base_image: Option<String>,
+    /// With a git: catalog on GitHub, propose the catalog as a pull request instead of pushing
+    /// it, as catalog.pull_request: opened on the repository of the git: URL (or
+    /// --pull-request-repository) from the branch olm-release/PACKAGE-import of the fork (the
+    /// token in GITHUB_TOKEN or GH_TOKEN).
+    #[arg(long)]
+    pub(crate) pull_request: bool,
+    /// The repository the pull request is opened on, OWNER/REPO [default: read from a github.com
+    /// git: URL].
+    #[arg(long, value_name = "OWNER/REPO", requires = "pull_request")]
+    pub(crate) pull_request_repository: Option<String>,
+    /// The fork the pull request's branch is pushed to, OWNER/REPO [default: the repository].
+    #[arg(long, value_name = "OWNER/REPO", requires = "pull_request")]
+    pub(crate) pull_request_fork: Option<String>,
+    /// GitHub's REST API base [default: https://api.github.com; GitHub Enterprise:
+    /// https://HOST/api/v3].
+    #[arg(long, value_name = "URL", requires = "pull_request")]
+    pub(crate) github_api: Option<String>,
     /// Read every version and build every image, then print what would be pushed and the
     /// catalog diff instead of writing.
     #[arg(long)]

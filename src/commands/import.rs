@@ -3,7 +3,8 @@
 //! resolve into [`ImportInputs`]; [`plan::import`] builds the plan (one step), and the executor
 //! runs it with the same gate as a pipeline, so `--dry-run` writes nothing and a rerun writes
 //! nothing. The catalog target is any the pipeline's `catalog.target` takes (`dir:`, `git:`,
-//! `image:`), opened and written by the catalog step's store.
+//! `image:`, and a git: catalog proposed as a GitHub pull request with `--pull-request`), opened
+//! and written by the catalog step's store.
 
 use crate::cli::ImportArgs;
 use crate::error::{Problem, Problems, Result};
@@ -39,6 +40,20 @@ pub(crate) fn plan(
     )
     .map_err(|p| problems.extend(p))
     .ok();
+    let catalog = match (catalog, args.pull_request) {
+        (Some(mut target), true) => settings::command_pull_request(
+            &mut target,
+            args.pull_request_repository.as_deref(),
+            args.pull_request_fork.as_deref(),
+            args.github_api.as_deref(),
+            args.insecure,
+        )
+        .map(|()| target)
+        .map_err(|p| problems.push(p))
+        .ok(),
+        (catalog, _) => catalog,
+    };
+    let github = settings::github_token(env);
     let secret = settings::image_credentials(env, &mut problems);
     let git = settings::git_credentials(env, &mut problems);
     let base_limits = settings::base_limits(env, &mut problems);
@@ -73,6 +88,7 @@ pub(crate) fn plan(
         name,
         catalog,
         git,
+        github,
         base_limits,
         scratch: std::env::temp_dir(),
         epoch,

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use super::catalog::{GitJob, TargetJob};
+use super::catalog::{GitJob, PullJob, TargetJob, pull_token};
 use super::catalog_image::CatalogImageJob;
 use super::document::{Header, Plan};
 use super::images::ImageJob;
@@ -26,6 +26,8 @@ pub(crate) struct ImportInputs {
     pub(crate) name: String,
     pub(crate) catalog: CatalogTarget,
     pub(crate) git: Option<olm_release_git::Credentials>,
+    /// `GITHUB_TOKEN` or `GH_TOKEN`, for a catalog proposed as a pull request.
+    pub(crate) github: Option<olm_release_base::Secret>,
     pub(crate) base_limits: olm_release_oci::catalog_image::BaseLimits,
     /// Where a git or image catalog is read into.
     pub(crate) scratch: PathBuf,
@@ -73,9 +75,28 @@ pub(crate) fn import(m: ImportInputs) -> Result<Plan, Problems> {
     let scratch = m
         .scratch
         .join(format!("olm-release-import-{}", std::process::id()));
+    let package = m
+        .dir
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let target = match m.catalog {
         CatalogTarget::Dir(dir) => TargetJob::Dir { dir },
         CatalogTarget::Git(g) => TargetJob::Git(Box::new(GitJob {
+            pull_request: g.pull_request.as_ref().map(|pr| {
+                let job = PullJob {
+                    api: pr.api.clone(),
+                    repository: format!("{}/{}", pr.repository.0, pr.repository.1),
+                    fork: format!("{}/{}", pr.fork.0, pr.fork.1),
+                    branch: format!("olm-release/{package}-import"),
+                    title: format!("{package}: import every version into the catalog"),
+                    draft: false,
+                    credentials: m.github.as_ref().map(|_| "GITHUB_TOKEN or GH_TOKEN"),
+                    token: m.github.clone(),
+                };
+                problems.extend(pull_token(&job, "--pull-request".to_string()));
+                job
+            }),
             git: g.url,
             branch: g.branch,
             path: g.path,
@@ -87,7 +108,6 @@ pub(crate) fn import(m: ImportInputs) -> Result<Plan, Problems> {
             secret: m.git,
             patience: patience(),
             budget: olm_release_http::retry::RetryPolicy::default().max_total,
-            pull_request: None,
             scratch: scratch.join("catalog-git"),
         })),
         CatalogTarget::Image(i) => {

@@ -457,7 +457,7 @@ pub(super) fn base_image(
 
 /// `catalog.pull_request`: the repository (given, or read from a github.com URL), the fork,
 /// the API base.
-fn pull_request(
+pub(super) fn pull_request(
     pr: &PullRequestSpec,
     url: &str,
     insecure: bool,

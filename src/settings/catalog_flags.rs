@@ -6,10 +6,11 @@ use std::path::Path;
 
 use super::catalog::{
     CatalogTarget, DEFAULT_AUTHOR, DEFAULT_PATH, author, base_image, branch_ok, folder_in_repo,
-    parse_target,
+    parse_target, pull_request,
 };
 use super::urls::resolve_path;
 use crate::error::Problem;
+use crate::pipeline::model::PullRequestSpec;
 
 /// A catalog target given on a command line (`import --catalog`): `dir:PATH` or a plain folder
 /// (anywhere, since the user named it), `git:URL` with `branch` and `path`, or `image:REF:TAG`
@@ -91,4 +92,38 @@ pub(crate) fn command_target(
         true => Ok(target),
         false => Err(problems),
     }
+}
+
+/// `import --pull-request` with `--pull-request-repository`, `--pull-request-fork` and
+/// `--github-api`: the catalog proposed as a pull request, checked as a pipeline's
+/// `catalog.pull_request` is; only a git: catalog can be proposed.
+pub(crate) fn command_pull_request(
+    target: &mut CatalogTarget,
+    repository: Option<&str>,
+    fork: Option<&str>,
+    api: Option<&str>,
+    insecure: bool,
+) -> Result<(), Problem> {
+    let CatalogTarget::Git(g) = target else {
+        return Err(Problem::new(
+            "--pull-request",
+            "is for git: catalogs (a GitHub repository's URL)",
+        ));
+    };
+    let spec = PullRequestSpec {
+        repository: repository.map(str::to_string),
+        fork: fork.map(str::to_string),
+        api_url: api.map(str::to_string),
+        ..PullRequestSpec::default()
+    };
+    let flag = |key: &str| match key {
+        "repository" => "--pull-request-repository",
+        "fork" => "--pull-request-fork",
+        "api_url" => "--github-api",
+        _ => "--pull-request",
+    };
+    let pr =
+        pull_request(&spec, &g.url, insecure).map_err(|(key, m)| Problem::new(flag(key), m))?;
+    g.pull_request = Some(pr);
+    Ok(())
 }

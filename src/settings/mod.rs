@@ -27,8 +27,9 @@ mod urls;
 mod verify;
 
 pub(crate) use catalog::{CatalogTarget, DEFAULT_PUBLISH_DEADLINE, ImageTarget};
-pub(crate) use catalog_flags::command_target;
+pub(crate) use catalog_flags::{command_pull_request, command_target};
 pub(crate) use credentials::git as git_credentials;
+pub(crate) use credentials::github as github_token;
 pub(crate) use credentials::{GIT_CREDENTIALS, SECRET_VARIABLES, github_problem, registry_problem};
 pub(crate) use images::{OCI_PASSWORD, OCI_USERNAME};
 pub use inputs::Env;

@@ -163,3 +163,77 @@ fn a_broken_folder_is_refused_naming_every_problem_and_nothing_is_written() {
     );
     assert!(!tmp.path().join("catalog").exists() && !tmp.path().join("images").exists());
 }
+
+/// `import --catalog git:… --pull-request` proposes the whole package's catalog as one pull
+/// request (through the in-process fake of GitHub's git data and pulls APIs), from the branch
+/// `olm-release/PACKAGE-import` of the fork; a rerun finds it and writes nothing to GitHub.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_catalog_pull_request_holds_every_version_and_a_rerun_writes_nothing() {
+    use crate::pulls_fake::{Fake, TOKEN};
+    let fake = Fake::start().await;
+    crate::pulls::seed_catalog(&fake);
+    let tmp = tempfile::tempdir().unwrap();
+    let pkg = package(tmp.path());
+    let dir = tmp.path().to_path_buf();
+    let api = fake.api.clone();
+    let run = move |dir: PathBuf, pkg: PathBuf, api: String, token: &'static str| {
+        tokio::task::spawn_blocking(move || {
+            let pkg = pkg.to_str().unwrap().to_string();
+            olm_release(
+                &dir,
+                &[
+                    "import",
+                    &pkg,
+                    "--image-target",
+                    "oci:images",
+                    "--image",
+                    "quay.io/example/widget-operator-bundle",
+                    "--catalog",
+                    "git:https://github.com/acme/catalog.git",
+                    "--catalog-branch",
+                    "main",
+                    "--pull-request",
+                    "--pull-request-fork",
+                    "bot/catalog",
+                    "--github-api",
+                    &api,
+                ],
+                &[("SOURCE_DATE_EPOCH", "0"), ("GITHUB_TOKEN", token)],
+            )
+        })
+    };
+    // Without a token the run stops before anything, naming the variables.
+    let o = run(dir.clone(), pkg.clone(), api.clone(), "")
+        .await
+        .unwrap();
+    assert_code(&o, 2);
+    assert!(stderr(&o).contains("GITHUB_TOKEN"), "{}", stderr(&o));
+    assert_eq!(fake.writes(), 0);
+
+    let first = run(dir.clone(), pkg.clone(), api.clone(), TOKEN)
+        .await
+        .unwrap();
+    assert_code(&first, 0);
+    {
+        let w = fake.world();
+        assert_eq!(w.pulls.len(), 1, "{}", stderr(&first));
+        let pr = &w.pulls[0];
+        assert_eq!(pr.head, "bot:olm-release/widget-operator-import");
+        assert_eq!(pr.base, "main");
+        let files = w.files("bot/catalog", "olm-release/widget-operator-import");
+        let catalog =
+            String::from_utf8(files["catalog/widget-operator/catalog.yaml"].clone()).unwrap();
+        for v in ["0.1.0", "0.2.0", "0.3.0", "0.10.0"] {
+            assert!(
+                catalog.contains(&format!("name: widget-operator.v{v}")),
+                "{v}: {catalog}"
+            );
+        }
+        assert_eq!(files["README.md"], b"catalog\n");
+    }
+    let writes = fake.writes();
+    let again = run(dir, pkg, api, TOKEN).await.unwrap();
+    assert_code(&again, 0);
+    assert_eq!(fake.writes(), writes, "{}", stderr(&again));
+    assert_eq!(fake.world().pulls.len(), 1);
+}
