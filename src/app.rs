@@ -168,19 +168,7 @@ async fn dispatch(
                 force: args.force,
             };
             let plan = pipeline_plan(&args.common, mode, max_bundle_bytes, env)?;
-            // What `run` would warn about before its first step (a `--var` the file never
-            // reads), on stderr, so `plan` shows it too.
-            for w in &plan.header().warnings {
-                report.warn(w);
-            }
-            if json {
-                crate::out::stdout(&format!(
-                    "{}\n",
-                    serde_json::to_string_pretty(&plan).expect("a plan serialises")
-                ));
-            } else {
-                crate::out::stdout(&plan.to_string());
-            }
+            commands::plan::show(&plan, json, report);
             Ok(())
         }
         Command::Render(args) => commands::render::run(args, env, report),

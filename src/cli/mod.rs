@@ -63,7 +63,8 @@ pub(crate) enum Format {
 pub(crate) enum Command {
     /// Run the pipeline's stages.
     Run(RunArgs),
-    /// Print the resolved steps (inputs, versions, targets) without touching anything.
+    /// Print the resolved steps (inputs, versions, targets) and whether OLM v0 and OLM v1
+    /// install the release, without touching anything.
     Plan(RunArgs),
     /// Render the manifests only, into --out.
     Render(PipelineArgs),

@@ -9,6 +9,7 @@ pub(crate) mod install_manifests;
 pub(crate) mod man;
 pub(crate) mod migrate;
 pub(crate) mod next_version;
+pub(crate) mod plan;
 pub(crate) mod publish;
 pub(crate) mod registry;
 pub(crate) mod render;

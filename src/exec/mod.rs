@@ -48,6 +48,7 @@ mod operatorhub;
 mod outputs;
 mod package;
 mod preflight;
+pub(crate) mod preview;
 mod push;
 mod push_release;
 mod release_assets;

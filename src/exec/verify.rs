@@ -14,8 +14,7 @@ use super::outputs::{Packaged, Verified};
 use crate::error::Result;
 use crate::plan::VerifyStep;
 use crate::report::Reporter;
-use olm_release_olm::archive::Contents;
-use olm_release_olm::cluster::{self, Installable, RegistryV1};
+use olm_release_olm::cluster;
 use olm_release_olm::validate;
 use olm_release_olm::{Finding, Level};
 
@@ -68,7 +67,13 @@ pub(crate) fn run(
         .filter(|f| f.level == Level::Error)
         .collect();
     if p.history.is_none()
-        && let Some(installable) = installable(&p.contents, &errors)
+        && let Some(installable) = cluster::installable_contents(
+            &p.contents,
+            &errors
+                .iter()
+                .map(|f| format!("{}: {}", f.rule, f.message))
+                .collect::<Vec<_>>(),
+        )
     {
         report.installable(&installable);
     }
@@ -107,22 +112,4 @@ pub(crate) fn run(
         folder: p.folder,
         packed: p.packed,
     })
-}
-
-/// Whether OLM v0 and OLM v1 install the new CSV's bundle ([`cluster::installable`]), verify's
-/// errors being OLM v0's reasons.
-fn installable(contents: &Contents, errors: &[&Finding]) -> Option<Installable> {
-    let csv = contents.bundle.csvs.first()?;
-    let crds = olm_release_olm::fbc::properties::owned_crds(csv, &contents.bundle.crds);
-    let bundle = RegistryV1::from_parts(
-        &contents.bundle.package.package_name,
-        csv.doc.clone(),
-        crds.into_iter().map(|c| c.doc).collect(),
-        contents.objects.iter().map(|o| o.doc.clone()).collect(),
-    );
-    let reasons: Vec<String> = errors
-        .iter()
-        .map(|f| format!("{}: {}", f.rule, f.message))
-        .collect();
-    Some(cluster::installable(&bundle, &reasons))
 }

@@ -52,6 +52,7 @@ mod operator_sdk;
 mod output;
 mod pipeline;
 mod plan;
+mod plan_installable;
 mod problems;
 mod publish;
 mod pulls;

@@ -90,6 +90,19 @@ impl csv_build::RenderedCsv for Templates {
 
 /// Renders the step's templates into its folder.
 pub(crate) fn render(step: &RenderStep) -> Result<Rendered> {
+    let (rendered, outputs) = build(step)?;
+    write_all(&step.into, &outputs)?;
+    Ok(rendered)
+}
+
+/// Renders the step's templates in memory and writes nothing (what `plan` checks): the same
+/// bundle, objects and findings [`render`] hands on.
+pub(crate) fn preview(step: &RenderStep) -> Result<Rendered> {
+    Ok(build(step)?.0)
+}
+
+/// Everything [`render`] does but the writing: the rendered bundle and the files to write.
+fn build(step: &RenderStep) -> Result<(Rendered, Vec<Output>)> {
     if let Some(k) = &step.kustomize {
         olm_release_init::check_kustomize_snapshot(&step.source, &k.build, &k.snapshot)
             .map_err(|e| RenderError::Kustomize(e.to_string()))?;
@@ -172,13 +185,12 @@ pub(crate) fn render(step: &RenderStep) -> Result<Rendered> {
             .as_ref()
             .map(|(f, n)| (f.as_str(), n.as_str())),
     )?;
-    write_all(dir, &outputs)?;
     let csv_name = csv.name().unwrap_or_default().to_string();
     let mut package = found.package;
     if let Some(d) = &step.default_channel {
         package.default_channel = Some(d.clone());
     }
-    Ok(Rendered {
+    let rendered = Rendered {
         dir: dir.to_path_buf(),
         files: outputs
             .iter()
@@ -196,7 +208,8 @@ pub(crate) fn render(step: &RenderStep) -> Result<Rendered> {
         objects: found.objects,
         metadata: found.metadata,
         findings,
-    })
+    };
+    Ok((rendered, outputs))
 }
 
 /// Renders every template (copies plain YAML files), parsing each output.

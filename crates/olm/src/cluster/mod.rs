@@ -36,7 +36,7 @@ pub use grants::Grant;
 pub use model::{CertProvider, InstallError, Options};
 pub use render::{install_refusals, render};
 pub use upgrade::{CrdVersionChange, ImageChange, UpgradeDiff, rendering_for_diff, upgrade_diff};
-pub use verdict::{Installable, Verdict, installable};
+pub use verdict::{Installable, Verdict, installable, installable_contents};
 
 use serde_yaml_ng::Value;
 

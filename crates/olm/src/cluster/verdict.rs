@@ -11,6 +11,7 @@ use serde::Serialize;
 
 use super::bundle::RegistryV1;
 use super::model::{CertProvider, Options};
+use crate::archive::Contents;
 
 /// One OLM's verdict.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -86,6 +87,20 @@ pub fn installable(bundle: &RegistryV1, v0_errors: &[String]) -> Installable {
         olm_v0: Verdict::of(v0_reasons(v0_errors), Vec::new()),
         olm_v1: Verdict::of(reasons, notes),
     }
+}
+
+/// [`installable`] for a bundle as the release holds it: its newest CSV with the CRDs that CSV
+/// owns and the objects beside it, as one registry+v1 bundle; `None` without a CSV.
+pub fn installable_contents(contents: &Contents, v0_errors: &[String]) -> Option<Installable> {
+    let csv = contents.bundle.csvs.first()?;
+    let crds = crate::fbc::properties::owned_crds(csv, &contents.bundle.crds);
+    let bundle = RegistryV1::from_parts(
+        &contents.bundle.package.package_name,
+        csv.doc.clone(),
+        crds.into_iter().map(|c| c.doc).collect(),
+        contents.objects.iter().map(|o| o.doc.clone()).collect(),
+    );
+    Some(installable(&bundle, v0_errors))
 }
 
 fn v0_reasons(errors: &[String]) -> Vec<String> {

@@ -3,7 +3,8 @@
 //!
 //! One entry point per input: [`verify_path`] (a folder, a flattened `bundle.yaml` or a
 //! `.tar.gz`, used by `olm-release verify`), [`verify_tarball`] (a blob), [`verify_packed`] (the
-//! verify stage, on the bundle it has just packed) and [`validate_with`] (an in-memory bundle).
+//! verify stage, on the bundle it has just packed), [`verify_contents`] (a rendered bundle and
+//! its objects, as `plan` checks them) and [`validate_with`] (an in-memory bundle).
 //! All of them end in the same two passes: the checks of one bundle (each CSV alone in [`csv`],
 //! `examples`, [`present`], [`install`], `deployment` (the install strategy's Deployments as the
 //! API server reads them) and `types`; CRDs and what the CSVs own in [`crd`];
@@ -38,7 +39,7 @@ pub use checks::{
 };
 pub use model::{Categories, Options, Profile, Unit, VerifyError, check_provided, read_categories};
 pub use report::{
-    Report, verify_history_release, verify_packed, verify_packed_streamed, verify_path,
-    verify_path_with, verify_tarball,
+    Report, verify_contents, verify_history_release, verify_packed, verify_packed_streamed,
+    verify_path, verify_path_with, verify_tarball,
 };
 pub use sink::{At, Sink};

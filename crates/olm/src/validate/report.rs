@@ -150,6 +150,22 @@ pub fn verify_packed(
     packed_report(shown, packed, sink)
 }
 
+/// Verifies a bundle that exists only in memory — rendered, not yet packed (what `plan`
+/// checks before anything runs): the same checks as [`verify_packed`] on the bundle and the
+/// objects beside it, without the check that a tarball is its packing.
+pub fn verify_contents(shown: &str, contents: &Contents, opts: &Options) -> Report {
+    let bundle = &contents.bundle;
+    let file = bundle.package.file_name();
+    let mut sink = Sink::new(opts);
+    check(
+        &Unit::of(bundle, &contents.objects),
+        bundle,
+        Some(&file),
+        &mut sink,
+    );
+    Report::new(shown.to_string(), sink.opts, sink.out)
+}
+
 /// [`verify_packed`] for a bundle read one CSV at a time: each CSV was checked with
 /// [`check_csv`](super::check_csv) when it was read (its findings are `per_csv`) and reduced to its
 /// [`skeleton`](super::skeleton); here the checks across the bundle run on the skeletons.
