@@ -42,28 +42,15 @@ fn plan_says_both_install_the_sample_and_writes_nothing() {
     assert!(!w.path().join("_out").exists(), "plan wrote _out");
 }
 
-#[test]
-fn plan_names_olm_v1s_reason_and_the_run_agrees() {
-    let w = own_namespace_only();
+/// `plan --format json`'s verdict, after checking that the run's summary gives the same one
+/// (the run exits `run_code`: 1 when verify refuses the bundle).
+fn planned_as_run(w: &Work, run_code: i32) -> serde_json::Value {
     let plan = w.run(
         &["--format", "json", "plan", "pipelines/sample.yaml"],
         &[EPOCH],
     );
     assert_code(&plan, 0);
     let planned: serde_json::Value = serde_json::from_str(&stdout(&plan)).unwrap();
-    let v1 = &planned["installable"]["olm_v1"];
-    assert_eq!(v1["installs"], false, "{planned}");
-    let reason = v1["reasons"][0].as_str().unwrap();
-    assert!(reason.contains("AllNamespaces"), "{reason}");
-    assert_eq!(
-        planned["installable"]["olm_v0"]["installs"], true,
-        "{planned}"
-    );
-
-    let text = stdout(&w.run(&["plan", "pipelines/sample.yaml"], &[EPOCH]));
-    assert!(text.contains(&format!("  OLM v1: no: {reason}")), "{text}");
-
-    // The run, after verify, says the same.
     let run = w.run(
         &[
             "--format",
@@ -74,13 +61,27 @@ fn plan_names_olm_v1s_reason_and_the_run_agrees() {
         ],
         &[EPOCH],
     );
-    assert_code(&run, 0);
+    assert_code(&run, run_code);
     let summary: serde_json::Value = serde_json::from_str(&stdout(&run)).unwrap();
     assert_eq!(summary["installable"], planned["installable"], "{summary}");
+    planned["installable"].clone()
 }
 
 #[test]
-fn plan_names_verifys_errors_as_olm_v0s_reasons() {
+fn plan_names_olm_v1s_reason_and_the_run_agrees() {
+    let w = own_namespace_only();
+    let verdict = planned_as_run(&w, 0);
+    let v1 = &verdict["olm_v1"];
+    assert_eq!(v1["installs"], false, "{verdict}");
+    let reason = v1["reasons"][0].as_str().unwrap();
+    assert!(reason.contains("AllNamespaces"), "{reason}");
+    assert_eq!(verdict["olm_v0"]["installs"], true, "{verdict}");
+    let text = stdout(&w.run(&["plan", "pipelines/sample.yaml"], &[EPOCH]));
+    assert!(text.contains(&format!("  OLM v1: no: {reason}")), "{text}");
+}
+
+#[test]
+fn plan_names_verifys_errors_as_olm_v0s_reasons_and_the_run_agrees() {
     let w = Work::sample();
     // A Deployment naming a ServiceAccount the CSV grants nothing to and the bundle lacks.
     edit(
@@ -89,35 +90,12 @@ fn plan_names_verifys_errors_as_olm_v0s_reasons() {
         "serviceAccountName: sample-operator",
         "serviceAccountName: nobody-creates-this",
     );
-    let plan = w.run(
-        &["--format", "json", "plan", "pipelines/sample.yaml"],
-        &[EPOCH],
-    );
-    assert_code(&plan, 0);
-    let planned: serde_json::Value = serde_json::from_str(&stdout(&plan)).unwrap();
-    let v0 = &planned["installable"]["olm_v0"];
-    assert_eq!(v0["installs"], false, "{planned}");
-    assert!(
-        v0["reasons"][0]
-            .as_str()
-            .unwrap()
-            .contains("nobody-creates-this"),
-        "{planned}"
-    );
-    // The run stops at verify, with the same verdict in its summary.
-    let run = w.run(
-        &[
-            "--format",
-            "json",
-            "run",
-            "pipelines/sample.yaml",
-            "--dry-run",
-        ],
-        &[EPOCH],
-    );
-    assert_code(&run, 1);
-    let summary: serde_json::Value = serde_json::from_str(&stdout(&run)).unwrap();
-    assert_eq!(summary["installable"], planned["installable"], "{summary}");
+    // The run stops at verify (exit 1), with the same verdict in its summary.
+    let verdict = planned_as_run(&w, 1);
+    let v0 = &verdict["olm_v0"];
+    assert_eq!(v0["installs"], false, "{verdict}");
+    let reason = v0["reasons"][0].as_str().unwrap();
+    assert!(reason.contains("nobody-creates-this"), "{reason}");
 }
 
 #[test]

@@ -138,22 +138,19 @@ pub fn verify_packed(
     packed: &archive::Packed,
     opts: &Options,
 ) -> Report {
-    let bundle = &contents.bundle;
-    let file = bundle.package.file_name();
-    let mut sink = Sink::new(opts);
-    check(
-        &Unit::of(bundle, &contents.objects),
-        bundle,
-        Some(&file),
-        &mut sink,
-    );
-    packed_report(shown, packed, sink)
+    packed_report(shown, packed, checked(contents, opts))
 }
 
 /// Verifies a bundle that exists only in memory — rendered, not yet packed (what `plan`
 /// checks before anything runs): the same checks as [`verify_packed`] on the bundle and the
 /// objects beside it, without the check that a tarball is its packing.
 pub fn verify_contents(shown: &str, contents: &Contents, opts: &Options) -> Report {
+    let sink = checked(contents, opts);
+    Report::new(shown.to_string(), sink.opts, sink.out)
+}
+
+/// The checks of one bundle and its objects, as one unit, packaged as its package file names it.
+fn checked<'a>(contents: &Contents, opts: &'a Options) -> Sink<'a> {
     let bundle = &contents.bundle;
     let file = bundle.package.file_name();
     let mut sink = Sink::new(opts);
@@ -163,7 +160,7 @@ pub fn verify_contents(shown: &str, contents: &Contents, opts: &Options) -> Repo
         Some(&file),
         &mut sink,
     );
-    Report::new(shown.to_string(), sink.opts, sink.out)
+    sink
 }
 
 /// [`verify_packed`] for a bundle read one CSV at a time: each CSV was checked with
