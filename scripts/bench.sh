@@ -5,6 +5,7 @@
 #   BENCH_SIZES=10,100 BENCH_REPEATS=1 scripts/bench.sh     # quicker
 #   BENCH_COURIER=0 scripts/bench.sh                         # without operator-courier (b)
 #   BENCH_BIN=path/to/olm-release scripts/bench.sh           # measure another build
+#   BENCH_PREPARE_ONLY=1 scripts/bench.sh                    # steps 1-3 only (scripts/bench_ab.sh)
 #
 # What it does:
 #  1. `cargo build --profile dist` (timed; the shipped binary: fat LTO), binary size,
@@ -40,19 +41,22 @@ repeats="${BENCH_REPEATS:-3}"
 mkdir -p "$out"
 log() { echo "bench.sh: $*" >&2; }
 
-# 1. Build, size, start-up.
-log "cargo build --profile dist"
-start=$(date +%s%N)
-cargo build --profile dist --quiet
-build_s=$(awk -v a="$start" -v b="$(date +%s%N)" 'BEGIN { printf "%.1f", (b - a) / 1e9 }')
-bin="${BENCH_BIN:-$CARGO_TARGET_DIR/dist/olm-release}"
-size=$(stat -c %s "$bin")
-if command -v hyperfine >/dev/null; then
-  hyperfine -N --warmup 10 --runs 200 --export-json "$out/startup.json" "$bin --version" >&2
-  startup_ms=$(python3 -c "import json,sys; r=json.load(open(sys.argv[1]))['results'][0]; print(round(r['mean']*1000,2))" "$out/startup.json")
-  startup_tool=hyperfine
+# 1. Build, size, start-up (only the bundles when preparing for another build's binary).
+if [ "${BENCH_PREPARE_ONLY:-0}" = 1 ] && [ -n "${BENCH_BIN:-}" ]; then
+  bin=$BENCH_BIN
 else
-  startup_ms=$(python3 - "$bin" <<'EOF'
+  log "cargo build --profile dist"
+  start=$(date +%s%N)
+  cargo build --profile dist --quiet
+  build_s=$(awk -v a="$start" -v b="$(date +%s%N)" 'BEGIN { printf "%.1f", (b - a) / 1e9 }')
+  bin="${BENCH_BIN:-$CARGO_TARGET_DIR/dist/olm-release}"
+  size=$(stat -c %s "$bin")
+  if command -v hyperfine >/dev/null; then
+    hyperfine -N --warmup 10 --runs 200 --export-json "$out/startup.json" "$bin --version" >&2
+    startup_ms=$(python3 -c "import json,sys; r=json.load(open(sys.argv[1]))['results'][0]; print(round(r['mean']*1000,2))" "$out/startup.json")
+    startup_tool=hyperfine
+  else
+    startup_ms=$(python3 - "$bin" <<'EOF'
 import subprocess, sys, time
 t = time.perf_counter()
 for _ in range(100):
@@ -60,9 +64,10 @@ for _ in range(100):
 print(round((time.perf_counter() - t) * 10, 2))
 EOF
 )
-  startup_tool="loop of 100"
+    startup_tool="loop of 100"
+  fi
+  log "binary $size bytes, --version in $startup_ms ms ($startup_tool), build step ${build_s}s"
 fi
-log "binary $size bytes, --version in $startup_ms ms ($startup_tool), build step ${build_s}s"
 
 # 2. The model CSV.
 model_dir="$out/model"
@@ -121,6 +126,12 @@ for n in ${sizes//,/ }; do
     --crd "$model_dir/model.crd.yaml" --package "$package" --count "$n" \
     --out "$out/bundles/$n" >&2
 done
+
+echo "$package" >"$out/bundles/package"
+if [ "${BENCH_PREPARE_ONLY:-0}" = 1 ]; then
+  log "BENCH_PREPARE_ONLY=1: bundles ready in $out/bundles"
+  exit 0
+fi
 
 # 4. Peers.
 trap 'bash scripts/peers/appr.sh stop' EXIT
