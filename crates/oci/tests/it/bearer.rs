@@ -9,7 +9,7 @@ use olm_release_oci::{
 };
 
 use super::fake::{Fake, PASSWORD, TOKEN, USER};
-use super::{Recorder, image};
+use super::{Recorder, image, push_tag};
 
 fn store(fake: &Fake, repository: &str, password: Option<&str>) -> Store {
     let target = ImageLocation::parse(&fake.target(repository)).unwrap();
@@ -93,17 +93,7 @@ async fn refused_credentials_say_so_without_showing_them() {
     let wrong = "wrong-password-5678";
     let s = store(&fake, "kubevirt/bundle", Some(wrong));
     let (_, img) = image("0.1.0");
-    let e = push(
-        &s,
-        &PushRequest {
-            image: &img,
-            tag: "0.1.0",
-            force: false,
-        },
-        &NoEvents,
-    )
-    .await
-    .unwrap_err();
+    let e = push_tag(&s, &img, "0.1.0").await.unwrap_err();
     let text = e.to_string();
     assert_eq!(e.status(), Some(401), "{text}");
     assert!(
@@ -118,17 +108,7 @@ async fn refused_credentials_say_so_without_showing_them() {
     }
 
     let anonymous = store(&fake, "kubevirt/bundle", None);
-    let e = push(
-        &anonymous,
-        &PushRequest {
-            image: &img,
-            tag: "0.1.0",
-            force: false,
-        },
-        &NoEvents,
-    )
-    .await
-    .unwrap_err();
+    let e = push_tag(&anonymous, &img, "0.1.0").await.unwrap_err();
     assert!(
         e.to_string()
             .contains("anonymous token; credentials are needed"),
@@ -142,17 +122,7 @@ async fn a_read_back_that_differs_fails_the_push() {
     fake.state.lock().unwrap().tamper_read_back = true;
     let s = store(&fake, "kubevirt/bundle", Some(PASSWORD));
     let (_, img) = image("0.1.0");
-    let e = push(
-        &s,
-        &PushRequest {
-            image: &img,
-            tag: "0.1.0",
-            force: false,
-        },
-        &NoEvents,
-    )
-    .await
-    .unwrap_err();
+    let e = push_tag(&s, &img, "0.1.0").await.unwrap_err();
     assert!(matches!(e, OciError::ReadBack { .. }), "{e}");
     assert!(e.to_string().starts_with("read-back of 127.0.0.1:"), "{e}");
     assert!(
@@ -201,17 +171,7 @@ async fn unavailable_answers_are_retried_and_reported() {
     // More 503s than attempts: the last one is the error.
     fake.state.lock().unwrap().unavailable = 10;
     let (_, other) = image("0.2.0");
-    let e = push(
-        &s,
-        &PushRequest {
-            image: &other,
-            tag: "0.2.0",
-            force: false,
-        },
-        &NoEvents,
-    )
-    .await
-    .unwrap_err();
+    let e = push_tag(&s, &other, "0.2.0").await.unwrap_err();
     assert_eq!(e.status(), Some(503), "{e}");
 }
 
@@ -222,17 +182,7 @@ async fn an_upload_location_on_another_host_is_refused() {
         Some("https://storage.example/upload?session=1".into());
     let s = store(&fake, "kubevirt/bundle", Some(PASSWORD));
     let (_, img) = image("0.1.0");
-    let e = push(
-        &s,
-        &PushRequest {
-            image: &img,
-            tag: "0.1.0",
-            force: false,
-        },
-        &NoEvents,
-    )
-    .await
-    .unwrap_err();
+    let e = push_tag(&s, &img, "0.1.0").await.unwrap_err();
     assert!(matches!(e, OciError::Invalid { .. }), "{e}");
     assert!(
         e.to_string()

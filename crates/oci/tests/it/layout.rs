@@ -6,7 +6,7 @@ use olm_release_oci::{
     ImageLocation, NoEvents, OciError, PushOutcome, PushRequest, Store, StoreOptions, push,
 };
 
-use super::{folder_files, image, run, umoci_unpack};
+use super::{folder_files, image, push_tag, run, umoci_unpack};
 
 fn open(path: &std::path::Path) -> Store {
     let target = ImageLocation::parse(&format!("oci:{}", path.display())).unwrap();
@@ -19,17 +19,7 @@ async fn the_layout_is_read_by_skopeo_and_unpacked_by_umoci() {
     let path = dir.path().join("oci");
     let store = open(&path);
     let (folder, img) = image("0.1.0");
-    let outcome = push(
-        &store,
-        &PushRequest {
-            image: &img,
-            tag: "0.1.0",
-            force: false,
-        },
-        &NoEvents,
-    )
-    .await
-    .unwrap();
+    let outcome = push_tag(&store, &img, "0.1.0").await.unwrap();
     assert!(matches!(outcome, PushOutcome::Pushed { .. }), "{outcome:?}");
 
     assert_eq!(
@@ -140,17 +130,7 @@ async fn a_folder_that_is_not_a_layout_is_refused() {
     .unwrap();
     let store = open(dir.path());
     let (_, img) = image("0.1.0");
-    let e = push(
-        &store,
-        &PushRequest {
-            image: &img,
-            tag: "0.1.0",
-            force: false,
-        },
-        &NoEvents,
-    )
-    .await
-    .unwrap_err();
+    let e = push_tag(&store, &img, "0.1.0").await.unwrap_err();
     assert!(
         e.to_string()
             .contains("not an OCI image layout version 1.0.0 folder"),

@@ -12,7 +12,7 @@ use olm_release_oci::{
     ImageLocation, NoEvents, OciError, PushOutcome, PushRequest, Store, StoreOptions, push,
 };
 
-use super::image;
+use super::{image, push_tag};
 
 fn open(path: &Path) -> Store {
     let target = ImageLocation::parse(&format!("oci:{}", path.display())).unwrap();
@@ -138,18 +138,10 @@ async fn a_folder_without_oci_layout_is_not_a_layout() {
         .to_string();
     assert!(err.contains("oci-layout: is missing"), "{err}");
     let (_, other) = image("0.2.0");
-    let err = push(
-        &store,
-        &PushRequest {
-            image: &other,
-            tag: "0.2.0",
-            force: false,
-        },
-        &NoEvents,
-    )
-    .await
-    .unwrap_err()
-    .to_string();
+    let err = push_tag(&store, &other, "0.2.0")
+        .await
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("oci-layout: is missing"), "{err}");
 }
 

@@ -15,7 +15,7 @@ mod rules;
 
 use std::sync::Mutex;
 
-use olm_release_oci::{Event, Events};
+use olm_release_oci::{Event, Events, NoEvents, OciError, PushOutcome, PushRequest, Store, push};
 use olm_release_testsupport as support;
 
 #[allow(dead_code)]
@@ -32,6 +32,20 @@ pub fn repo(test: &str) -> String {
         .unwrap()
         .subsec_nanos();
     format!("olm-test/{test}-{}-{nanos}", std::process::id())
+}
+
+/// Pushes `img` to `tag` of `store` without force, ignoring the events.
+pub async fn push_tag(
+    store: &Store,
+    img: &olm_release_olm::bundle_image::OciImage,
+    tag: &str,
+) -> Result<PushOutcome, OciError> {
+    let req = PushRequest {
+        image: img,
+        tag,
+        force: false,
+    };
+    push(store, &req, &NoEvents).await
 }
 
 /// Records every event.

@@ -10,7 +10,7 @@ use olm_release_oci::{
 };
 
 use super::fake::{Fake, PASSWORD, USER};
-use super::image;
+use super::{image, push_tag};
 
 fn base(t: &str) -> String {
     match ImageLocation::parse(t).unwrap() {
@@ -183,17 +183,7 @@ async fn a_plain_http_token_realm_off_loopback_gets_no_credentials() {
     )
     .unwrap();
     let (_, img) = image("0.1.0");
-    let e = push(
-        &s,
-        &PushRequest {
-            image: &img,
-            tag: "0.1.0",
-            force: false,
-        },
-        &NoEvents,
-    )
-    .await
-    .unwrap_err();
+    let e = push_tag(&s, &img, "0.1.0").await.unwrap_err();
     assert!(
         matches!(e, OciError::InsecureHttp { ref url } if url == "http://auth.example/token"),
         "{e}"
