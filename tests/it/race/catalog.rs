@@ -12,15 +12,13 @@
 //! landed is refused as older, as it would be had it started later).
 
 use std::path::Path;
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use super::random;
+use super::{job, random};
 use crate::catalog_git::{bare, git_out, pipeline};
 use crate::support::{Work, assert_code, stderr};
 
 const PIPELINE: &str = "pipelines/sample-catalog.yaml";
-const EPOCH: (&str, &str) = ("SOURCE_DATE_EPOCH", "1570449600");
 const K: usize = 4;
 
 /// Where the racing jobs keep the catalog.
@@ -43,23 +41,6 @@ struct Figures {
     redecided: [usize; 4],
     waited: usize,
     seconds: f64,
-}
-
-fn job(work: &Work, file: &str, version: &str, out: &str) -> std::process::Child {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_olm-release"));
-    cmd.current_dir(work.path())
-        .args(["run", file, "--var", &format!("VERSION={version}")])
-        .args(["--out", out])
-        .env_clear()
-        .env(EPOCH.0, EPOCH.1)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    for key in ["PATH", "HOME"] {
-        if let Ok(v) = std::env::var(key) {
-            cmd.env(key, v);
-        }
-    }
-    cmd.spawn().unwrap()
 }
 
 /// The channel `alpha` of a catalog file: (entry, replaces, skips) each.

@@ -134,6 +134,25 @@ fn spawn(work: &Work, file: &str, version: &str) -> Child {
 }
 
 /// A small pseudo-random number (the tests need spread, not quality).
+/// One `olm-release run FILE --var VERSION=version --out out` in `work`, started with only
+/// `PATH`, `HOME` and a fixed `SOURCE_DATE_EPOCH` in its environment, its output piped.
+fn job(work: &crate::support::Work, file: &str, version: &str, out: &str) -> Child {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_olm-release"));
+    cmd.current_dir(work.path())
+        .args(["run", file, "--var", &format!("VERSION={version}")])
+        .args(["--out", out])
+        .env_clear()
+        .env("SOURCE_DATE_EPOCH", "1570449600")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for key in ["PATH", "HOME"] {
+        if let Ok(v) = std::env::var(key) {
+            cmd.env(key, v);
+        }
+    }
+    cmd.spawn().unwrap()
+}
+
 fn random(n: u64) -> u64 {
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)

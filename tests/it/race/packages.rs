@@ -16,14 +16,12 @@
 //! docs/src/targets/catalogs.md.
 
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
-use super::random;
+use super::{job, random};
 use crate::catalog_git::{bare, git_out};
 use crate::support::{Work, assert_code, stderr};
-
-const EPOCH: (&str, &str) = ("SOURCE_DATE_EPOCH", "1570449600");
 
 /// The figures of one row.
 #[derive(Default, Debug)]
@@ -76,23 +74,6 @@ pub(crate) fn package_work(pkg: &str, url: &str) -> (Work, String) {
     assert!(text.contains(&format!("package: {pkg}\n")), "{text}");
     std::fs::write(work.path().join(&file), text).unwrap();
     (work, file)
-}
-
-fn job(work: &Work, file: &str, version: &str, out: &str) -> Child {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_olm-release"));
-    cmd.current_dir(work.path())
-        .args(["run", file, "--var", &format!("VERSION={version}")])
-        .args(["--out", out])
-        .env_clear()
-        .env(EPOCH.0, EPOCH.1)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    for key in ["PATH", "HOME"] {
-        if let Ok(v) = std::env::var(key) {
-            cmd.env(key, v);
-        }
-    }
-    cmd.spawn().unwrap()
 }
 
 /// Starts `jobs` (a label, its work folder and pipeline, the version) in random order with
