@@ -8,27 +8,8 @@
 
 use std::path::Path;
 
-use super::{run_variant, yaml};
+use super::{kustomize_installed, run_variant, yaml};
 use crate::support::{assert_code, copy_dir, olm_release, root, stderr};
-
-/// Whether kustomize or kubectl is installed (else the test says it is skipped).
-fn kustomize_installed() -> bool {
-    let tool = ["kustomize version", "kubectl kustomize --help"]
-        .iter()
-        .any(|c| {
-            std::process::Command::new("sh")
-                .args(["-c", &format!("{c} >/dev/null 2>&1")])
-                .status()
-                .is_ok_and(|s| s.success())
-        });
-    if !tool {
-        if std::env::var("CI").as_deref() == Ok("true") {
-            panic!("CI=true but neither kustomize nor kubectl is installed");
-        }
-        eprintln!("skipping: neither kustomize nor kubectl is installed");
-    }
-    tool
-}
 
 fn guestbook() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();

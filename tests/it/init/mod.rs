@@ -66,6 +66,25 @@ pub(super) fn run_variant(
 }
 
 /// Reads a YAML file.
+/// Whether kustomize or kubectl is installed (else the test says it is skipped).
+pub(super) fn kustomize_installed() -> bool {
+    let tool = ["kustomize version", "kubectl kustomize --help"]
+        .iter()
+        .any(|c| {
+            std::process::Command::new("sh")
+                .args(["-c", &format!("{c} >/dev/null 2>&1")])
+                .status()
+                .is_ok_and(|s| s.success())
+        });
+    if !tool {
+        if std::env::var("CI").as_deref() == Ok("true") {
+            panic!("CI=true but neither kustomize nor kubectl is installed");
+        }
+        eprintln!("skipping: neither kustomize nor kubectl is installed");
+    }
+    tool
+}
+
 pub(super) fn yaml(path: &Path) -> serde_yaml_ng::Value {
     serde_yaml_ng::from_str(&std::fs::read_to_string(path).unwrap())
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
