@@ -3,8 +3,9 @@
 //!
 //! Each file holding the package's documents is cut into documents ([`text`]); a document the
 //! release left as it was keeps its bytes; a channel that only gains entries gets them after its
-//! last one, indented as its items are; another changed document (the package's
-//! `defaultChannel`) is written again in the file's style and key order; and a new one goes
+//! last one, indented as its items are; a document whose only changes are one-line strings
+//! (the package's `defaultChannel`) has those lines replaced ([`scalar`]); another changed
+//! document is written again in the file's style and key order; and a new one goes
 //! where the package's documents of its schema already are:
 //!
 //! - a bundle: into a new file beside the others when each bundle has a file of its own (named
@@ -19,6 +20,7 @@
 //! caller to write the package's part in the one layout ([`super::rewrite`]).
 
 mod place;
+mod scalar;
 pub(crate) mod text;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -203,19 +205,25 @@ pub(crate) fn plan(
                     found.insert(key);
                     if !h.unchanged(&d.value) {
                         let new = ordered_like(h.value(), &d.value);
-                        let edit = match text::append_entries(t, d, &new) {
-                            Some((at, text)) => Edit {
+                        if let Some((at, text)) = text::append_entries(t, d, &new) {
+                            list.push(Edit {
                                 start: at,
                                 end: at,
                                 text,
-                            },
-                            None => Edit {
+                            });
+                        } else if let Some(lines) = scalar::replace_scalars(t, d, &new) {
+                            list.extend(lines.into_iter().map(|l| Edit {
+                                start: l.start,
+                                end: l.end,
+                                text: l.text,
+                            }));
+                        } else {
+                            list.push(Edit {
                                 start: d.body.0,
                                 end: d.body.1,
                                 text: t.render(&new),
-                            },
-                        };
-                        list.push(edit);
+                            });
+                        }
                     }
                 }
             }

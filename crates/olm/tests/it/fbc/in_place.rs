@@ -277,3 +277,53 @@ fn a_new_channel_goes_beside_the_channel_files() {
     let fast: Value = serde_yaml_ng::from_str(&read(root, "widget/channels/fast.yaml")).unwrap();
     assert_eq!(fast["name"], Value::from("fast"));
 }
+
+#[test]
+fn a_new_default_channel_changes_one_line_of_the_package_document() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let [mut p, c, b] = first_release();
+    // A description over several lines and a comment: the re-serialised document would lose
+    // the comment and could fold the text differently.
+    p["description"] = Value::from("Widgets, managed.\n\nSee the docs.\n");
+    let package = format!("{HEADER}---\n# the package\n{}", yaml(&p))
+        .replace("description:", "# shown on OperatorHub\ndescription:");
+    assert!(package.contains("defaultChannel: stable\n"), "{package}");
+    assert!(
+        package.contains("\n# shown on OperatorHub\ndescription: "),
+        "{package}"
+    );
+    let before = write(
+        root,
+        &[
+            ("widget/package.yaml", package.clone()),
+            ("widget/channels/stable.yaml", yaml(&c)),
+            ("widget/bundles.yaml", yaml(&b)),
+        ],
+    );
+    let mut req = release("0.2.0");
+    req.channels = vec!["fast".into()];
+    req.default_channel = Some("fast".into());
+    let (changed, diff) = stage(root, &req);
+    assert_eq!(
+        changed,
+        [
+            "widget/bundles.yaml",
+            "widget/channels/fast.yaml",
+            "widget/package.yaml"
+        ],
+        "{diff}"
+    );
+    assert_eq!(
+        read(root, "widget/package.yaml"),
+        package.replace("defaultChannel: stable\n", "defaultChannel: fast\n")
+    );
+    let (removed, _) = removed_and_added(&diff);
+    assert_eq!(removed, ["defaultChannel: stable"], "{diff}");
+    assert_eq!(
+        read(root, "widget/channels/stable.yaml").into_bytes(),
+        before["widget/channels/stable.yaml"]
+    );
+    let c = disk::read(root).unwrap().catalog;
+    assert!(fbc::validate(&c).is_empty(), "{:?}", fbc::validate(&c));
+}
