@@ -9,13 +9,16 @@ repository itself is never touched), finds each project in it that commits a reg
 `bundle/community` and `bundle/openshift` are measured one by one), and for each flavour:
 
     olm-release init --source PROJECT --ci none --github OWNER/NAME [--operator bundle/FLAVOUR]
+    olm-release plan pipelines/release.yaml --variant local --var VERSION=<the CSV's version>
     olm-release run pipelines/release.yaml --variant local --var VERSION=<the CSV's version>
     olm-release diff <the project's bundle> <the release's bundle-image folder> --ignore-release-fields
 
 (`--variant local` writes every target as a folder under `_out/local/`: no network.) It prints
 one table row per flavour: the repository, the project's folder, its shape (go, helm or
 ansible from `PROJECT`'s layout; webhooks and conversion from the committed CSV and CRDs;
-flavours), and how many fields differ (or where it stopped), then each difference list.
+flavours), and how many fields differ (or where it stopped), whether OLM v0 and OLM v1
+install the release as `plan` says before the run (and whether the run's summary says the
+same after verify), then each difference list.
 
     scripts/measure_projects.py FOLDER [--bin target/debug/olm-release] [--work /tmp/measure]
         [--only NAME] [--json FILE]
@@ -162,10 +165,15 @@ def measure(binary, repo, project, bundle, work):
         row["result"] = "init: " + last_error(err)
         return row
     version = csv_version(bundle)
-    run_args = [binary, "run", "pipelines/release.yaml", "--variant", "local",
-                "--var", "VERSION=" + version]
-    code, _, err = run(run_args, src)
+    pipeline = ["pipelines/release.yaml", "--variant", "local", "--var", "VERSION=" + version]
+    code, out, err = run([binary, "--format", "json", "plan", *pipeline], src)
+    row["planned"] = json.loads(out).get("installable") if code == 0 else None
+    code, out, err = run([binary, "--format", "json", "run", *pipeline], src)
     row["run"] = err
+    try:
+        row["installed"] = json.loads(out).get("installable")
+    except ValueError:
+        row["installed"] = None
     image = None
     if code != 0 and "stage verify" in err:
         # verify refused the project's own bundle: say why, and measure what render made,
@@ -213,6 +221,19 @@ def measure(binary, repo, project, bundle, work):
     return row
 
 
+def verdicts(row):
+    """`plan`'s verdict for OLM v0 and OLM v1, and whether the run's summary agrees."""
+    planned = row.get("planned")
+    if not planned:
+        return "-"
+    line = lambda v: "yes" if v["installs"] else "no: " + "; ".join(v["reasons"])[:90]
+    text = f"v0 {line(planned['olm_v0'])}; v1 {line(planned['olm_v1'])}"
+    installed = row.get("installed")
+    if installed is None:
+        return text + " (the run gave none)"
+    return text + ("" if installed == planned else " (the run differs)")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("folder")
@@ -245,7 +266,7 @@ def main():
             row["project"] = os.path.relpath(project, tree) or "."
             rows.append(row)
             print(f"| {repo} | {row['project']} | {row['flavour']} | {row['shape']} | "
-                  f"{row['result']} |", flush=True)
+                  f"{row['result']} | {verdicts(row)} |", flush=True)
     print()
     for r in rows:
         print(f"## {r['repo']} {r['project']} {r['flavour']}: {r['result']}")
