@@ -48,7 +48,7 @@ pub(crate) async fn run(
             let gz = registry.pull(ns, pkg, &info.digest).await?;
             // The registry's blob, read within --max-bundle-bytes; past it, the server's failure.
             archive::unpack_release(&gz, &info.digest, &step.limits).map_err(|source| {
-                crate::error::Error::from(super::errors::FetchError::Unpack {
+                crate::error::Error::from(crate::error::step::FetchError::Unpack {
                     release: info.release.clone(),
                     at: format!("{} {ns}/{pkg}", registry.describe()),
                     source,

@@ -15,9 +15,9 @@
 
 use std::fs;
 
-use super::errors::PackageError;
 use super::outputs::object_names;
 use super::outputs::{Basis, HistoryRelease, Packaged, RenderedFiles};
+use crate::error::step::PackageError;
 use crate::error::{Error, Result};
 use crate::plan::{BundleSource, PackageStep, layout_str};
 use crate::report::Reporter;

@@ -15,8 +15,8 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use super::context::Exec;
-use super::errors::AssetError;
 use super::outputs::AssetSources;
+use crate::error::step::AssetError;
 use crate::error::{Error, Result};
 use crate::plan::{AssetSpec, GitHubJob, Notes, ReleaseStep, ReleaseTarget, Sums};
 use olm_release_base::Class;

@@ -7,8 +7,8 @@
 
 use super::{csv_name, first_notes};
 use crate::error::Result;
+use crate::error::step::FetchError;
 use crate::exec::catalog_target::Snapshot;
-use crate::exec::errors::FetchError;
 use crate::exec::outputs::{Assembled, Basis, Rendered};
 use crate::plan::FetchStep;
 use crate::report::Reporter;

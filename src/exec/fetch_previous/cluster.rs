@@ -14,9 +14,9 @@
 //! diff (a line says why), never the release.
 
 use crate::error::Result;
+use crate::error::step::FetchError;
 use crate::exec::Assembled;
 use crate::exec::context::Exec;
-use crate::exec::errors::FetchError;
 use crate::plan::FetchStep;
 use crate::report::Reporter;
 use crate::report::summary::ClusterDiff;

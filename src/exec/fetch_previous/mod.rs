@@ -20,9 +20,9 @@
 pub(crate) mod catalog;
 pub(crate) mod cluster;
 
-use super::errors::FetchError;
 use super::outputs::{Assembled, Basis, Rendered};
 use crate::error::Result;
+use crate::error::step::FetchError;
 use crate::plan::FetchStep;
 use crate::report::Reporter;
 use olm_release_appregistry::{Registry, ReleaseInfo};

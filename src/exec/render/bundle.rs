@@ -17,7 +17,7 @@ use std::path::Path;
 use serde_yaml_ng::Value;
 
 use super::Output;
-use crate::exec::errors::RenderError;
+use crate::error::step::RenderError;
 use olm_release_olm::bundle_image::annotations::annotations_of;
 use olm_release_olm::bundle_image::folder::SUPPORTED_KINDS;
 use olm_release_olm::bundle_image::names::object_key;

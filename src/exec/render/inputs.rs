@@ -11,7 +11,7 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use crate::exec::errors::RenderError;
+use crate::error::step::RenderError;
 use crate::pipeline::render_spec::TemplateFunctions;
 use crate::plan::{RenderStep, TimeSource};
 use olm_release_gotemplate::{self as template, Data, Functions, Value};

@@ -21,8 +21,8 @@ use std::path::{Path, PathBuf};
 use serde_yaml_ng::Value;
 
 use super::outputs::{Rendered, RenderedFile};
+use crate::error::step::RenderError;
 use crate::error::{Error, Result};
-use crate::exec::errors::RenderError;
 use crate::plan::RenderStep;
 use crate::report::Reporter;
 use olm_release_base::Class;

@@ -21,6 +21,8 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
+pub(crate) mod step;
+
 pub use olm_release_base::{Class, Classified};
 
 /// Any error of the program. Its `Display` is the message a user reads (what went wrong,

@@ -9,9 +9,11 @@ use olm_release_appregistry::RegistryError;
 use olm_release_base::{Class, Classified};
 use olm_release_olm::archive::{ReadError, WriteError};
 
+mod converge;
 mod fetch;
 mod push;
 
+pub(crate) use converge::ConvergeError;
 pub(crate) use fetch::FetchError;
 pub(crate) use push::PushError;
 
