@@ -16,6 +16,7 @@ use crate::pipeline::render_spec::TemplateFunctions;
 use crate::plan::{RenderStep, TimeSource};
 use olm_release_gotemplate::{self as template, Data, Functions, Value};
 use olm_release_olm::csv_build::{self, CsvError, Doc, PartFiles};
+use olm_release_olm::rendered_bundle::{self, RenderedBundleError};
 use olm_release_olm::{Finding, Level};
 
 /// `file` as the pipeline names it (relative to the source folder, or absolute).
@@ -101,8 +102,8 @@ pub(crate) fn request(step: &RenderStep) -> csv_build::Request<'_> {
 
 /// The package file (`render.package`) and CRDs (`render.crds`) read from outside the bundle
 /// folder, as they are (not templates).
-pub(crate) fn outside(step: &RenderStep) -> Result<super::bundle::Outside, RenderError> {
-    let mut found = super::bundle::Outside::default();
+pub(crate) fn outside(step: &RenderStep) -> Result<rendered_bundle::Outside, RenderError> {
+    let mut found = rendered_bundle::Outside::default();
     let read = |path: &Path| -> Result<Vec<Doc>, RenderError> {
         let shown = path.display().to_string();
         let text =
@@ -115,13 +116,13 @@ pub(crate) fn outside(step: &RenderStep) -> Result<super::bundle::Outside, Rende
         let doc = read(file)?
             .into_iter()
             .find(|d| d.value.get("packageName").is_some())
-            .ok_or_else(|| RenderError::PackageFile {
+            .ok_or_else(|| RenderedBundleError::PackageFile {
                 file: shown.clone(),
                 message: "no document with packageName (render.package)".into(),
             })?;
         found.package = Some((
             shown.clone(),
-            super::bundle::parse_package(&shown, &doc.value)?,
+            rendered_bundle::parse_package(&shown, &doc.value)?,
         ));
     }
     if let Some(dir) = &step.crds {

@@ -5,14 +5,13 @@
 //! Deployment and icon files (`olm::csv_build`), which also fill the template variables the
 //! pipeline maps to them; every `*.yaml.in` under the templates folder rendered (`*.yaml`
 //! copied; output names drop `.in` and replace `VERSION` with the version); the bundle read from
-//! the bundle sub-folder ([`bundle`]); the parts set into the CSV, which is then written back
+//! the bundle sub-folder (`olm::rendered_bundle::find`); the parts set into the CSV, which is then written back
 //! re-serialised; and the defects of the inputs reported (`olm::render_checks`). Nothing is written
 //! before everything has rendered and parsed, so a failed render leaves no half-written folder.
 //! Same inputs, same bytes: the only clock is `createdAt` (the `{{.CreatedAt}}` variable, and
 //! the CSV's annotation with `render.csv.created_at: set`), taken from `SOURCE_DATE_EPOCH` or
 //! the source's commit time.
 
-mod bundle;
 pub(crate) mod inputs;
 
 use std::fs;
@@ -31,6 +30,7 @@ use olm_release_olm::Bundle;
 use olm_release_olm::bundle_image::names::object_key;
 use olm_release_olm::csv_build::{self, spec::CreatedAtPolicy};
 use olm_release_olm::render_checks::{self, Wanted};
+use olm_release_olm::rendered_bundle;
 
 /// The render step: renders, reports, and hands the result on.
 pub(crate) fn run(step: &RenderStep, report: &Reporter) -> Result<Rendered> {
@@ -77,7 +77,7 @@ pub(crate) struct Output {
 /// The rendered templates and where the bundle's parts are among them.
 struct Templates {
     outputs: Vec<Output>,
-    found: bundle::Found,
+    found: rendered_bundle::Found,
 }
 
 impl csv_build::RenderedCsv for Templates {
@@ -123,7 +123,19 @@ fn build(step: &RenderStep) -> Result<(Rendered, Vec<Output>)> {
         );
         let outputs = render_all(step, &data)?;
         let outside = inputs::outside(step)?;
-        let found = bundle::find(&step.bundle_dir, &outputs, outside)?;
+        let found = {
+            let files: Vec<rendered_bundle::RenderedFile<'_>> = outputs
+                .iter()
+                .map(|o| rendered_bundle::RenderedFile {
+                    rel: &o.rel,
+                    template: &o.template,
+                    in_bundle: o.in_bundle,
+                    content: &o.content,
+                    docs: &o.docs,
+                })
+                .collect();
+            rendered_bundle::find(&step.bundle_dir, &files, outside).map_err(RenderError::from)?
+        };
         Ok::<_, Error>(Templates { outputs, found })
     })?;
     let mut csv = assembled.csv;
@@ -249,7 +261,7 @@ fn render_all(step: &RenderStep, data: &template::Data) -> Result<Vec<Output>> {
             .collect();
         let out_rel = out_rel.replace("VERSION", &version);
         outputs.push(Output {
-            in_bundle: bundle::in_bundle(&step.bundle_dir, &out_rel),
+            in_bundle: rendered_bundle::in_bundle(&step.bundle_dir, &out_rel),
             rel: out_rel,
             template: shown,
             source_text: text,
