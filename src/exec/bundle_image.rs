@@ -283,43 +283,7 @@ pub(super) async fn publish(
     Ok(pinned)
 }
 
-/// Shows an OCI client's event.
+/// Shows an OCI client's event ([`Reporter::oci_event`]).
 pub(super) fn event(report: &Reporter, e: Event) {
-    match e {
-        // The error already names the call; the line reads as the app-registry client's
-        // retries do (`attempt` is the attempt that comes next).
-        Event::Retry {
-            at,
-            attempt,
-            of,
-            wait,
-            why,
-        } => {
-            let why = why
-                .strip_prefix(&format!("{at}: "))
-                .map_or(why.clone(), str::to_string);
-            let note = olm_release_http::events::RetryNote {
-                call: at,
-                why,
-                next_attempt: attempt,
-                max_attempts: of,
-                wait,
-            };
-            olm_release_http::events::Events::retrying(report, &note);
-        }
-        Event::Token { service, scope } => {
-            report.detail(&format!("token from {service} for {scope}"))
-        }
-        Event::BlobPresent { digest } => report.detail(&format!("blob {digest} already there")),
-        Event::BlobUploaded { digest, size } => {
-            report.detail(&format!("uploaded blob {digest} ({size} bytes)"))
-        }
-        Event::ManifestPushed { tag, digest } => {
-            report.detail(&format!("manifest {digest} stored as {tag}"))
-        }
-        Event::ReadBack { digest } => {
-            report.detail(&format!("read back {digest} by digest: identical"))
-        }
-        Event::Warning(text) => report.warn(&text),
-    }
+    report.oci_event(e);
 }
