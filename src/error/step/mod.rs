@@ -27,8 +27,6 @@ pub(crate) enum RenderError {
     /// `render.kustomize`: the snapshot is stale, or the kustomization could not be built.
     #[error("{0}")]
     Kustomize(String),
-    #[error("{file}: writing the CSV: {message}")]
-    WriteCsv { file: String, message: String },
     #[error("{}: no templates found (render.templates)", dir.display())]
     NoTemplates { dir: PathBuf },
     /// The bundle's parts cannot be found among the rendered files.
@@ -38,10 +36,7 @@ pub(crate) enum RenderError {
 
 impl Classified for RenderError {
     fn class(&self) -> Class {
-        match self {
-            RenderError::WriteCsv { .. } => Class::Stage,
-            _ => Class::Input,
-        }
+        Class::Input
     }
 }
 

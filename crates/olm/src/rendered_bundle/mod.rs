@@ -14,7 +14,8 @@
 //!
 //! Plain data in and out: the render step hands the rendered files' parsed documents
 //! ([`RenderedFile`]) and what it read outside the bundle folder ([`Outside`]); this finds the
-//! parts ([`find`]) or says why it cannot, as a [`RenderedBundleError`].
+//! parts ([`find`]) or says why it cannot, as a [`RenderedBundleError`]; once the CSV is
+//! assembled, [`finish`] checks and completes the bundle.
 
 use std::path::Path;
 
@@ -27,23 +28,28 @@ use crate::bundle_image::{BundleMetadata, metadata::TESTS_DIR};
 use crate::{Manifest, PackageManifest};
 
 mod error;
+mod finish;
 #[cfg(test)]
 mod tests;
 
 pub use error::RenderedBundleError;
+pub use finish::{Finish, FinishError, Finished, finish};
 
-/// One rendered (or copied) file, as [`find`] reads it.
-pub struct RenderedFile<'a> {
+/// One rendered (or copied) file.
+#[derive(Debug, Clone)]
+pub struct RenderedFile {
     /// Path relative to the render folder.
-    pub rel: &'a str,
-    /// The template it came from, as the pipeline names it (for messages).
-    pub template: &'a str,
+    pub rel: String,
+    /// The template it came from, as the pipeline names it (for messages and findings).
+    pub template: String,
+    /// The template's own text.
+    pub source_text: String,
+    /// The rendered text (kept as written for the files under `tests/scorecard/`).
+    pub content: String,
+    /// Its YAML documents, parsed.
+    pub docs: Vec<Value>,
     /// Whether it lies in the bundle folder.
     pub in_bundle: bool,
-    /// The rendered text (kept as written for the files under `tests/scorecard/`).
-    pub content: &'a str,
-    /// Its YAML documents, parsed.
-    pub docs: &'a [Value],
 }
 
 /// Where the bundle's parts are among the rendered files.
@@ -106,7 +112,7 @@ pub struct Outside {
 /// (`.` for the templates folder itself), with what was read from `outside` it.
 pub fn find(
     bundle_dir: &str,
-    outputs: &[RenderedFile<'_>],
+    outputs: &[RenderedFile],
     outside: Outside,
 ) -> Result<Found, RenderedBundleError> {
     let (mut csvs, mut crds, mut objects) = (Vec::new(), outside.crds, Vec::new());
@@ -124,7 +130,7 @@ pub fn find(
                 .insert(at.to_string(), out.content.as_bytes().to_vec());
             continue;
         }
-        let file = out.rel.rsplit('/').next().unwrap_or(out.rel).to_string();
+        let file = out.rel.rsplit('/').next().unwrap_or(&out.rel).to_string();
         // The bundle image keeps the name of a file of one object.
         let mut own_name = |m: &Manifest| {
             if out.docs.len() == 1 {
@@ -154,7 +160,7 @@ pub fn find(
                     }
                 };
                 if slot
-                    .replace(Manifest::new(out.template, value.clone()))
+                    .replace(Manifest::new(&out.template, value.clone()))
                     .is_some()
                 {
                     return Err(RenderedBundleError::SecondMetadata {
@@ -165,7 +171,7 @@ pub fn find(
                 continue;
             }
             if value.get("packageName").is_some() {
-                let p = parse_package(out.template, value)?;
+                let p = parse_package(&out.template, value)?;
                 if package.replace((out.template.to_string(), p)).is_some() {
                     return Err(RenderedBundleError::SecondPackage {
                         file: out.template.to_string(),

@@ -6,37 +6,19 @@ use serde_yaml_ng::Value;
 use super::{Outside, RenderedBundleError, RenderedFile, find, in_bundle};
 use crate::Manifest;
 
-/// A rendered file: its path, whether it is in the bundle, and its YAML text.
-struct File {
-    rel: &'static str,
-    in_bundle: bool,
-    text: String,
-    docs: Vec<Value>,
-}
-
-fn file(rel: &'static str, in_bundle: bool, text: &str) -> File {
+/// A rendered file at `rel`, in the bundle or not, of the YAML `text`.
+fn file(rel: &str, in_bundle: bool, text: &str) -> RenderedFile {
     let docs = serde_yaml_ng::Deserializer::from_str(text)
         .map(|d| <Value as serde::Deserialize>::deserialize(d).expect("fixture parses"))
         .collect();
-    File {
-        rel,
-        in_bundle,
-        text: text.to_string(),
+    RenderedFile {
+        rel: rel.into(),
+        template: rel.into(),
+        source_text: text.into(),
+        content: text.into(),
         docs,
+        in_bundle,
     }
-}
-
-fn views(files: &[File]) -> Vec<RenderedFile<'_>> {
-    files
-        .iter()
-        .map(|f| RenderedFile {
-            rel: f.rel,
-            template: f.rel,
-            in_bundle: f.in_bundle,
-            content: &f.text,
-            docs: &f.docs,
-        })
-        .collect()
 }
 
 const CSV: &str = "apiVersion: operators.coreos.com/v1alpha1\nkind: ClusterServiceVersion\nmetadata:\n  name: widget.v1.0.0\n";
@@ -59,7 +41,7 @@ fn every_part_is_found_where_it_is() {
         file("bundle/dependencies.yaml", true, "dependencies: []\n"),
         file("subscription.yaml", false, "kind: Subscription\n"),
     ];
-    let found = find("bundle", &views(&files), Outside::default()).expect("a bundle");
+    let found = find("bundle", &files, Outside::default()).expect("a bundle");
     assert_eq!(found.csv, (1, 1));
     assert_eq!(found.package.package_name, "widget");
     assert_eq!(found.package_file, "bundle/package.yaml");
@@ -89,7 +71,7 @@ fn outside_parts_count_and_a_crd_twice_names_both_files() {
             serde_yaml_ng::from_str(CRD).unwrap(),
         )],
     };
-    match find("b", &views(&files), outside) {
+    match find("b", &files, outside) {
         Err(RenderedBundleError::SameCrds(twice)) => assert_eq!(
             twice,
             [(
@@ -103,7 +85,7 @@ fn outside_parts_count_and_a_crd_twice_names_both_files() {
 
 #[test]
 fn a_folder_that_is_not_a_bundle_says_why() {
-    let cases: [(&[File], &str); 4] = [
+    let cases: [(&[RenderedFile], &str); 4] = [
         (&[file("a.yaml", true, PACKAGE)], "exactly one CSV, found 0"),
         (
             &[
@@ -124,7 +106,7 @@ fn a_folder_that_is_not_a_bundle_says_why() {
         ),
     ];
     for (files, expected) in cases {
-        let err = find(".", &views(files), Outside::default())
+        let err = find(".", files, Outside::default())
             .err()
             .expect("not a bundle");
         assert!(err.to_string().contains(expected), "{err} lacks {expected}");
@@ -139,7 +121,7 @@ fn a_second_package_or_metadata_file_is_refused() {
         file("q.yaml", true, PACKAGE),
     ];
     assert!(matches!(
-        find(".", &views(&files), Outside::default()),
+        find(".", &files, Outside::default()),
         Err(RenderedBundleError::SecondPackage { file }) if file == "q.yaml"
     ));
     let files = [
@@ -149,7 +131,7 @@ fn a_second_package_or_metadata_file_is_refused() {
         file("n.yaml", true, "properties: []\n"),
     ];
     assert!(matches!(
-        find(".", &views(&files), Outside::default()),
+        find(".", &files, Outside::default()),
         Err(RenderedBundleError::SecondMetadata { file, kind: "properties" }) if file == "n.yaml"
     ));
 }
@@ -166,5 +148,117 @@ fn files_outside_the_bundle_folder_are_not_read() {
         file("p.yaml", true, PACKAGE),
         file("d.yaml", false, "kind: Deployment\n"),
     ];
-    assert!(find(".", &views(&files), Outside::default()).is_ok());
+    assert!(find(".", &files, Outside::default()).is_ok());
+}
+
+mod finishing {
+    use super::*;
+    use crate::render_checks::Wanted;
+    use crate::rendered_bundle::{Finish, FinishError, Finished, finish};
+    use crate::{Finding, Level};
+
+    const VERSIONED: &str = "apiVersion: operators.coreos.com/v1alpha1\nkind: ClusterServiceVersion\nmetadata:\n  name: widget.v1.0.0\n  annotations:\n    createdAt: \"2024-01-01T00:00:00Z\"\nspec:\n  version: 1.0.0\n";
+
+    fn epoch_warning() -> Finding {
+        Finding {
+            level: Level::Warning,
+            rule: "created-at".into(),
+            mirrors: String::new(),
+            file: "pipeline.yaml".into(),
+            object: "ClusterServiceVersion".into(),
+            field: "metadata.annotations.createdAt".into(),
+            message: "epoch".into(),
+            fix: String::new(),
+        }
+    }
+
+    fn run(
+        files: &mut [RenderedFile],
+        created_at: &str,
+        keep: bool,
+    ) -> (Result<Finished, FinishError>, Vec<Finding>) {
+        let found = find(".", files, Outside::default()).expect("a bundle");
+        let csv = Manifest::new(
+            "widget.clusterserviceversion.yaml",
+            files[found.csv.0].docs[found.csv.1].clone(),
+        );
+        let channels = vec!["stable".to_string()];
+        let ask = Finish {
+            wanted: Wanted {
+                package: "widget",
+                channels: &channels,
+            },
+            created_at,
+            keep_created_at: keep,
+            default_channel: Some("stable"),
+        };
+        let mut findings = vec![epoch_warning()];
+        let done = finish(files, found, csv, &mut findings, &ask);
+        (done, findings)
+    }
+
+    #[test]
+    fn the_csv_is_written_back_keeps_its_file_name_and_the_package_gets_its_default() {
+        let mut files = [
+            file("bundle/csv.yaml", true, VERSIONED),
+            file("bundle/package.yaml", true, PACKAGE),
+        ];
+        files[0].content = "stale".into();
+        let (done, _) = run(&mut files, "2024-01-01T00:00:00Z", true);
+        let done = done.expect("finished");
+        assert_eq!(done.csv.name(), Some("widget.v1.0.0"));
+        assert_eq!(done.package.default_channel.as_deref(), Some("stable"));
+        assert!(
+            files[0].content.contains("name: widget.v1.0.0"),
+            "{}",
+            files[0].content
+        );
+        assert_eq!(
+            done.metadata.file_names.values().collect::<Vec<_>>(),
+            ["csv.yaml"]
+        );
+    }
+
+    #[test]
+    fn the_epoch_warning_stays_only_where_the_csv_holds_the_release_time() {
+        let mut files = [
+            file("csv.yaml", true, VERSIONED),
+            file("p.yaml", true, PACKAGE),
+        ];
+        let (_, findings) = run(&mut files, "2024-01-01T00:00:00Z", true);
+        assert!(findings.iter().any(|f| f.rule == "created-at"));
+        let mut files = [
+            file("csv.yaml", true, VERSIONED),
+            file("p.yaml", true, PACKAGE),
+        ];
+        let (_, findings) = run(&mut files, "1970-01-01T00:00:00Z", true);
+        assert!(!findings.iter().any(|f| f.rule == "created-at"));
+        let mut files = [
+            file("csv.yaml", true, VERSIONED),
+            file("p.yaml", true, PACKAGE),
+        ];
+        let (_, findings) = run(&mut files, "1970-01-01T00:00:00Z", false);
+        assert!(findings.iter().any(|f| f.rule == "created-at"));
+    }
+
+    #[test]
+    fn an_annotations_file_naming_another_package_is_refused() {
+        let mut files = [
+            file("csv.yaml", true, VERSIONED),
+            file("p.yaml", true, PACKAGE),
+            file(
+                "annotations.yaml",
+                true,
+                "annotations:\n  operators.operatorframework.io.bundle.package.v1: gadget\n",
+            ),
+        ];
+        let (done, _) = run(&mut files, "2024-01-01T00:00:00Z", true);
+        match done {
+            Err(FinishError::Package(e)) => {
+                assert!(e.to_string().contains("gadget"), "{e}")
+            }
+            Err(e) => panic!("another error: {e}"),
+            Ok(_) => panic!("finished"),
+        }
+    }
 }
