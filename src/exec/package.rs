@@ -15,7 +15,6 @@
 
 use std::fs;
 
-use super::outputs::object_names;
 use super::outputs::{Basis, HistoryRelease, Packaged, RenderedFiles};
 use crate::error::step::PackageError;
 use crate::error::{Error, Result};
@@ -150,7 +149,12 @@ pub(crate) fn run(
         // Render says the same of a pipeline's bundle folder.
         report.info(&format!(
             "the bundle also holds {} (verified with it; the app registry's bundle holds only CSVs, CRDs and the package file)",
-            object_names(&contents.objects).join(", ")
+            contents
+                .objects
+                .iter()
+                .map(olm_release_olm::Manifest::kind_and_name)
+                .collect::<Vec<_>>()
+                .join(", ")
         ));
     }
     let channel = step

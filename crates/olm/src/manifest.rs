@@ -39,6 +39,15 @@ impl Manifest {
         self.str_at("metadata.name")
     }
 
+    /// `Kind name` (`ClusterRole widget-viewer`; `unnamed` without a name), for messages.
+    pub fn kind_and_name(&self) -> String {
+        format!(
+            "{} {}",
+            self.kind().unwrap_or_default(),
+            self.name().unwrap_or("unnamed")
+        )
+    }
+
     /// `spec.version` of a CSV (or the singular version of a 2019 CRD).
     pub fn spec_version(&self) -> Option<&str> {
         self.str_at("spec.version")
@@ -306,5 +315,20 @@ mod tests {
             b.listing(),
             "bundle contents (op.package.yaml):\n  channel stable → op.v0.2.0\n  CSV op.v0.2.0 (replaces op.v0.1.0)\n  CSV op.v0.1.0"
         );
+    }
+
+    #[test]
+    fn an_object_reads_as_its_kind_and_name() {
+        let role = Manifest::new(
+            "r.yaml",
+            serde_yaml_ng::from_str("kind: ClusterRole\nmetadata:\n  name: widget-viewer\n")
+                .unwrap(),
+        );
+        assert_eq!(role.kind_and_name(), "ClusterRole widget-viewer");
+        let nameless = Manifest::new(
+            "c.yaml",
+            serde_yaml_ng::from_str("kind: ConfigMap\n").unwrap(),
+        );
+        assert_eq!(nameless.kind_and_name(), "ConfigMap unnamed");
     }
 }

@@ -28,7 +28,7 @@ use crate::report::Reporter;
 use olm_release_base::Class;
 use olm_release_gotemplate as template;
 use olm_release_olm::Bundle;
-use olm_release_olm::csv_build::{self, spec::CreatedAtPolicy};
+use olm_release_olm::csv_build::{self, Doc, spec::CreatedAtPolicy};
 use olm_release_olm::render_checks::{self, Wanted};
 use olm_release_olm::rendered_bundle::{self, RenderedFile as RenderedOutput};
 
@@ -179,7 +179,7 @@ fn render_all(step: &RenderStep, data: &template::Data) -> Result<Vec<RenderedOu
         if !(out_rel.ends_with(".yaml") || out_rel.ends_with(".yml")) {
             continue;
         }
-        let docs = inputs::parse_docs(&format!("{shown} (rendered)"), &content)
+        let docs = Doc::parse_all(&format!("{shown} (rendered)"), &content)
             .map_err(RenderError::Yaml)?
             .into_iter()
             .map(|d| d.value)
