@@ -237,25 +237,7 @@ fn show_diff(
     release: &str,
     always: bool,
 ) -> semdiff::Summary {
-    let new = Side {
-        csv: bundle.csvs.first(),
-        crds: &bundle.crds,
-        package: Some(&bundle.package),
-    };
-    let (old_name, new_name) = (
-        published.csv.and_then(Manifest::name).unwrap_or("previous"),
-        explain::csv_name(bundle),
-    );
-    let diff = semdiff::diff(
-        published,
-        &new,
-        &format!("{old_name} (published in release {release})"),
-        &format!("{new_name} (this release)"),
-    );
-    report.bundle_diff(
-        &format!("changes from {old_name}, the published head of the channel (release {release}):"),
-        &diff,
-        always,
-    );
+    let (heading, diff) = explain::against_head(published, bundle, release);
+    report.bundle_diff(&heading, &diff, always);
     diff.summary
 }

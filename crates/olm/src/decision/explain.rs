@@ -140,6 +140,31 @@ pub fn notes(
     }
 }
 
+/// What changes between the channel's published head (`published`: its CSV, with the CRDs and
+/// the package file of release `release`) and `bundle`, compared as data ([`semdiff`]), with the
+/// heading a run shows it under.
+pub fn against_head(
+    published: &semdiff::Side<'_>,
+    bundle: &Bundle,
+    release: &str,
+) -> (String, semdiff::BundleDiff) {
+    let new = semdiff::Side {
+        csv: bundle.csvs.first(),
+        crds: &bundle.crds,
+        package: Some(&bundle.package),
+    };
+    let old_name = published.csv.and_then(Manifest::name).unwrap_or("previous");
+    let diff = semdiff::diff(
+        published,
+        &new,
+        &format!("{old_name} (published in release {release})"),
+        &format!("{} (this release)", csv_name(bundle)),
+    );
+    let heading =
+        format!("changes from {old_name}, the published head of the channel (release {release}):");
+    (heading, diff)
+}
+
 /// The release notes' summary: the one-screen summary against the channel's published head,
 /// as a Markdown code block (its columns line up).
 pub fn summary_notes(
@@ -288,6 +313,32 @@ mod tests {
         assert!(
             summary_notes("stable", "op.v1.0.0", "1.0.0", &semdiff::Summary::default())
                 .starts_with("No change to the CSV's version")
+        );
+    }
+
+    #[test]
+    fn the_diff_against_the_head_is_headed_by_it_and_its_release() {
+        let b = bundle(
+            &[("stable", "op.v2.0.0")],
+            vec![csv("2.0.0", Some("op.v1.0.0"))],
+        );
+        let head = csv("1.0.0", None);
+        let package = crate::testing::package(&[("stable", "op.v1.0.0")]);
+        let published = semdiff::Side {
+            csv: Some(&head),
+            crds: &[],
+            package: Some(&package),
+        };
+        let (heading, diff) = against_head(&published, &b, "1.0.0");
+        assert_eq!(
+            heading,
+            "changes from op.v1.0.0, the published head of the channel (release 1.0.0):"
+        );
+        assert!(!diff.summary.is_empty());
+        assert!(
+            diff.text.contains("op.v1.0.0 (published in release 1.0.0)"),
+            "{}",
+            diff.text
         );
     }
 
