@@ -34,24 +34,8 @@ pub(crate) fn run(
     let shown = snap.shown.clone();
     let heads = heads(step, snap)?;
     let (pkg, channel) = (&step.package, &step.channel);
-    if !heads.is_empty() {
-        report.info(&format!(
-            "previous: read from the catalog {shown} (no registry: section): {}",
-            heads
-                .iter()
-                .map(|f| format!(
-                    "channel {} head {}{}",
-                    f.channel,
-                    f.head.name,
-                    f.head
-                        .version
-                        .as_ref()
-                        .map(|v| format!(" ({v})"))
-                        .unwrap_or_default()
-                ))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ));
+    if let Some(line) = explain::catalog_heads(&shown, &heads) {
+        report.info(&line);
     }
     let read = CatalogRead {
         shown: &shown,

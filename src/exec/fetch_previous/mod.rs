@@ -167,23 +167,11 @@ async fn first_release_check(
     if decision::usual_first_version(&version) {
         return;
     }
-    let others = match registry.list(ns).await {
-        Ok(list) if list.is_empty() => format!("namespace {ns} has no packages"),
-        Ok(list) => {
-            // The names sharing the longest start with the package first (a typo's intended
-            // name), a few of them: a namespace may hold hundreds.
-            let names = explain::likely_names(pkg, list.iter().map(|p| p.name.as_str()).collect());
-            format!(
-                "namespace {ns} has {}: {}",
-                olm_release_base::words::count(list.len(), "package"),
-                olm_release_base::words::some(&names, 5)
-            )
-        }
-        Err(_) => format!("the packages of namespace {ns} could not be listed"),
-    };
-    report.warn(&format!(
-        "first release of {ns}/{pkg} at version {version}: no earlier release was found at {ns}/{pkg} ({others}); check registry.namespace and package if this is not the package's first release"
-    ));
+    let listed = registry.list(ns).await.ok();
+    let packages = listed
+        .as_ref()
+        .map(|list| list.iter().map(|p| p.name.as_str()).collect());
+    report.warn(&explain::first_release_warning(ns, pkg, &version, packages));
 }
 
 /// Pulls a release of the pipeline's package and reads its bundle, checking the digest the

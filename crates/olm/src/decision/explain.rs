@@ -193,6 +193,57 @@ pub fn first_notes(package: &str, channels: &[String], bundle: &Bundle) -> Strin
     )
 }
 
+/// The line naming the heads read from the catalog `shown` (channel, head, its version); none
+/// when it has none of the release's channels.
+pub fn catalog_heads(shown: &str, heads: &[crate::fbc::ChannelHead]) -> Option<String> {
+    if heads.is_empty() {
+        return None;
+    }
+    let each: Vec<String> = heads
+        .iter()
+        .map(|f| {
+            let version = f.head.version.as_ref().map(|v| format!(" ({v})"));
+            format!(
+                "channel {} head {}{}",
+                f.channel,
+                f.head.name,
+                version.unwrap_or_default()
+            )
+        })
+        .collect();
+    Some(format!(
+        "previous: read from the catalog {shown} (no registry: section): {}",
+        each.join(", ")
+    ))
+}
+
+/// The warning for a first release of `ns`/`package` at `version`, past a package's usual
+/// first: probably the wrong namespace or package (a typo such as `kubvirt`). `packages` are
+/// the namespace's packages (`None` when they could not be listed); a few are named, those
+/// sharing the longest start with `package` first, since a namespace may hold hundreds.
+pub fn first_release_warning(
+    ns: &str,
+    package: &str,
+    version: &semver::Version,
+    packages: Option<Vec<&str>>,
+) -> String {
+    let others = match packages {
+        None => format!("the packages of namespace {ns} could not be listed"),
+        Some(list) if list.is_empty() => format!("namespace {ns} has no packages"),
+        Some(list) => {
+            let count = olm_release_base::words::count(list.len(), "package");
+            let names = likely_names(package, list);
+            format!(
+                "namespace {ns} has {count}: {}",
+                olm_release_base::words::some(&names, 5)
+            )
+        }
+    };
+    format!(
+        "first release of {ns}/{package} at version {version}: no earlier release was found at {ns}/{package} ({others}); check registry.namespace and package if this is not the package's first release"
+    )
+}
+
 /// `names` ordered for a message about a package name that may be mistyped: those sharing the
 /// longest start with `package` first (a typo's intended name), then by name.
 pub fn likely_names<'a>(package: &str, mut names: Vec<&'a str>) -> Vec<&'a str> {
@@ -340,6 +391,27 @@ mod tests {
             "{}",
             diff.text
         );
+    }
+
+    #[test]
+    fn a_first_release_past_the_usual_first_names_the_namespace_packages() {
+        let v = semver::Version::new(2, 3, 0);
+        let w = first_release_warning("kubevirt", "kubevrt", &v, Some(vec!["cdi", "kubevirt"]));
+        assert!(
+            w.starts_with("first release of kubevirt/kubevrt at version 2.3.0: "),
+            "{w}"
+        );
+        assert!(
+            w.contains("(namespace kubevirt has 2 packages: kubevirt, cdi)"),
+            "{w}"
+        );
+        let w = first_release_warning("ns", "op", &v, None);
+        assert!(
+            w.contains("(the packages of namespace ns could not be listed)"),
+            "{w}"
+        );
+        let w = first_release_warning("ns", "op", &v, Some(Vec::new()));
+        assert!(w.contains("(namespace ns has no packages)"), "{w}");
     }
 
     #[test]
