@@ -14,9 +14,7 @@ use crate::plan::BundleImageStep;
 use crate::report::Reporter;
 use olm_release_http::events::{Gate, Write};
 use olm_release_oci::{self as oci, Decision, Event, PushOutcome, PushRequest, Store};
-use olm_release_olm::bundle_image::{
-    BundleFolder, BundleInput, BundleMetadata, BundleSpec, build_image,
-};
+use olm_release_olm::bundle_image::{BundleFolder, BundleMetadata, ReleaseBundle, build_image};
 use olm_release_olm::decision::Decision as Fetched;
 
 /// The bundle-image step.
@@ -43,12 +41,13 @@ pub(crate) async fn run(
         built.image.digest()
     ));
     let (existing, labels) = published_as(step, store, report, v, &built).await?;
-    let Built {
+    let Built { bundle, image, .. } = built;
+    let ReleaseBundle {
         csv,
         objects,
-        image,
+        metadata,
         ..
-    } = built;
+    } = bundle;
     if let (Some(existing), Some(channels)) = (existing, labels) {
         // Pinned in the catalog only when the target holds it intact.
         store.verify(&existing)?;
@@ -69,7 +68,7 @@ pub(crate) async fn run(
             pinned,
             csv,
             objects,
-            metadata: metadata(v),
+            metadata,
         }));
     }
     // Deciding again after the catalog moved may change the CSV's replaces: the image this run
@@ -102,35 +101,25 @@ pub(crate) async fn run(
         pinned,
         csv,
         objects,
-        metadata: metadata(v),
+        metadata,
     }))
 }
 
-/// The bundle of the verified release, built in memory: its CSV, the other objects, the
-/// registry+v1 folder and the image.
+/// The bundle of the verified release, built in memory: the release's bundle, its registry+v1
+/// folder and the image.
 struct Built {
-    csv: olm_release_olm::Manifest,
-    objects: Vec<olm_release_olm::Manifest>,
+    bundle: ReleaseBundle,
     folder: BundleFolder,
     image: olm_release_olm::bundle_image::OciImage,
 }
 
 /// Builds the step's bundle folder and image from `v` (nothing written).
 fn build(step: &BundleImageStep, v: &Verified) -> Result<Built> {
-    let (csv, crds) = v
-        .newest
-        .clone()
-        .ok_or_else(|| Error::internal("bundle-image without a verified CSV"))?;
-    // The bundle folder's other objects (RBAC, ConfigMaps, …) as render read them and verify
-    // checked them: OLM installs them from a registry+v1 bundle, so the image carries them
-    // beside the CSV and CRDs.
-    let others = v.objects.iter();
-    let objects: Vec<_> = crds.iter().chain(others).cloned().collect();
-    let folder = labelled(step, v, &csv, &objects, &step.channels)?;
+    let bundle = release_bundle(&step.package, v)?;
+    let folder = bundle.labelled(&step.channels)?;
     let image = build_image(&folder, step.epoch)?;
     Ok(Built {
-        csv,
-        objects,
+        bundle,
         folder,
         image,
     })
@@ -149,12 +138,7 @@ async fn published_as(
     v: &Verified,
     built: &Built,
 ) -> Result<(Option<String>, Option<Vec<String>>)> {
-    let Built {
-        csv,
-        objects,
-        image,
-        ..
-    } = built;
+    let Built { bundle, image, .. } = built;
     let published = matches!(
         v.decision,
         Some(Fetched::AddChannels { .. } | Fetched::SameVersion { .. })
@@ -168,7 +152,10 @@ async fn published_as(
         None
     };
     let labels = match &existing {
-        Some(existing) => labels_of(step, v, csv, objects, existing)?,
+        Some(existing) => {
+            let package: Vec<String> = v.package.channels.iter().map(|c| c.name.clone()).collect();
+            bundle.labels_of(&step.channels, &package, step.epoch, existing)?
+        }
         None => None,
     };
     if let (Some(existing), None) = (&existing, &labels) {
@@ -176,7 +163,7 @@ async fn published_as(
         // version, and what to do.
         report.note(&format!(
             "{} is already published, and {existing} at {}:{} is not this run's bundle with other channel labels: the content differs, or the CSV's replaces and skips do (a catalog-only pipeline takes them from the catalog entry of the release's first channel, so list first the channel the version was first published on)",
-            csv.name().unwrap_or("this CSV"),
+            bundle.csv.name().unwrap_or("this CSV"),
             store.describe(),
             step.tag
         ));
@@ -220,48 +207,25 @@ pub(super) fn bundle_folder(
     v: &Verified,
     channels: &[String],
 ) -> Result<BundleFolder> {
+    Ok(release_bundle(package, v)?.labelled(channels)?)
+}
+
+/// The verified bundle `v` of `package`, not yet labelled: the newest CSV, its CRDs and the
+/// bundle folder's other objects (RBAC, ConfigMaps, …) as render read them and verify checked
+/// them (OLM installs them from a registry+v1 bundle, so the image carries them), with the
+/// bundle folder's metadata.
+fn release_bundle(package: &str, v: &Verified) -> Result<ReleaseBundle> {
     let (csv, crds) = v
         .newest
         .clone()
         .ok_or_else(|| Error::internal("a bundle folder without a verified CSV"))?;
-    let objects: Vec<_> = crds.iter().chain(v.objects.iter()).cloned().collect();
-    folder_of(package, v, &csv, &objects, channels)
-}
-
-/// The registry+v1 bundle folder of `csv` and `objects`, its channels annotation `channels`
-/// (the package's default channel when it is one of them).
-fn labelled(
-    step: &BundleImageStep,
-    v: &Verified,
-    csv: &olm_release_olm::Manifest,
-    objects: &[olm_release_olm::Manifest],
-    channels: &[String],
-) -> Result<BundleFolder> {
-    folder_of(&step.package, v, csv, objects, channels)
-}
-
-fn folder_of(
-    package: &str,
-    v: &Verified,
-    csv: &olm_release_olm::Manifest,
-    objects: &[olm_release_olm::Manifest],
-    channels: &[String],
-) -> Result<BundleFolder> {
-    let default_channel = v
-        .package
-        .default_channel
-        .clone()
-        .filter(|d| channels.contains(d));
-    Ok(BundleFolder::build(&BundleInput {
-        spec: BundleSpec {
-            package: package.to_string(),
-            channels: channels.to_vec(),
-            default_channel,
-        },
-        csv: csv.clone(),
-        objects: objects.to_vec(),
+    Ok(ReleaseBundle {
+        package: package.to_string(),
+        default_channel: v.package.default_channel.clone(),
+        csv,
+        objects: crds.iter().chain(v.objects.iter()).cloned().collect(),
         metadata: metadata(v),
-    })?)
+    })
 }
 
 /// The bundle folder's dependencies and properties files, its other annotations and its
@@ -271,59 +235,6 @@ fn metadata(v: &Verified) -> BundleMetadata {
         .as_ref()
         .map(|f| f.metadata.clone())
         .unwrap_or_default()
-}
-
-/// The most channels whose labellings are tried (with 4: 64 arrangements, each image built in
-/// memory in about a millisecond for a small bundle).
-const MAX_LABELLED: usize = 4;
-
-/// Which channels the bundle was labelled with when it was built as `existing`: a non-empty
-/// arrangement of the release's channels and the package's (the release that first published
-/// it named some of them, in its own order); `None` when no labelling gives that digest (the
-/// content differs).
-fn labels_of(
-    step: &BundleImageStep,
-    v: &Verified,
-    csv: &olm_release_olm::Manifest,
-    objects: &[olm_release_olm::Manifest],
-    existing: &str,
-) -> Result<Option<Vec<String>>> {
-    let mut names: Vec<String> = step.channels.clone();
-    for c in &v.package.channels {
-        if !names.contains(&c.name) {
-            names.push(c.name.clone());
-        }
-    }
-    names.truncate(MAX_LABELLED);
-    let mut found = None;
-    arrangements(&names, &mut Vec::new(), &mut |labels| {
-        let folder = labelled(step, v, csv, objects, labels)?;
-        if build_image(&folder, step.epoch)?.digest() == existing {
-            found = Some(labels.to_vec());
-        }
-        Ok(found.is_some())
-    })?;
-    Ok(found)
-}
-
-/// Calls `visit` with every non-empty ordered arrangement of `names` (prefixes first) until it
-/// returns `true`.
-fn arrangements(
-    names: &[String],
-    prefix: &mut Vec<String>,
-    visit: &mut dyn FnMut(&[String]) -> Result<bool>,
-) -> Result<bool> {
-    for n in names {
-        if prefix.contains(n) {
-            continue;
-        }
-        prefix.push(n.clone());
-        if visit(prefix)? || arrangements(names, prefix, visit)? {
-            return Ok(true);
-        }
-        prefix.pop();
-    }
-    Ok(false)
 }
 
 /// Pushes `req` through the gate by the idempotency rule, and returns `NAME@sha256:…`.
@@ -372,43 +283,7 @@ pub(super) async fn publish(
     Ok(pinned)
 }
 
-/// Shows an OCI client's event.
+/// Shows an OCI client's event ([`Reporter::oci_event`]).
 pub(super) fn event(report: &Reporter, e: Event) {
-    match e {
-        // The error already names the call; the line reads as the app-registry client's
-        // retries do (`attempt` is the attempt that comes next).
-        Event::Retry {
-            at,
-            attempt,
-            of,
-            wait,
-            why,
-        } => {
-            let why = why
-                .strip_prefix(&format!("{at}: "))
-                .map_or(why.clone(), str::to_string);
-            let note = olm_release_http::events::RetryNote {
-                call: at,
-                why,
-                next_attempt: attempt,
-                max_attempts: of,
-                wait,
-            };
-            olm_release_http::events::Events::retrying(report, &note);
-        }
-        Event::Token { service, scope } => {
-            report.detail(&format!("token from {service} for {scope}"))
-        }
-        Event::BlobPresent { digest } => report.detail(&format!("blob {digest} already there")),
-        Event::BlobUploaded { digest, size } => {
-            report.detail(&format!("uploaded blob {digest} ({size} bytes)"))
-        }
-        Event::ManifestPushed { tag, digest } => {
-            report.detail(&format!("manifest {digest} stored as {tag}"))
-        }
-        Event::ReadBack { digest } => {
-            report.detail(&format!("read back {digest} by digest: identical"))
-        }
-        Event::Warning(text) => report.warn(&text),
-    }
+    report.oci_event(e);
 }

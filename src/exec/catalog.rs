@@ -21,9 +21,9 @@ use std::path::Path;
 
 use super::catalog_target::{Change, Published, Snapshot, dir, git, image, pull};
 use super::context::Exec;
-use super::errors::{CatalogInvalid, HeadsDiffer};
 use super::outputs::{Imaged, Verified};
 use crate::error::Result;
+use crate::error::step::{CatalogInvalid, HeadsDiffer};
 use crate::plan::{CatalogStep, TargetJob};
 use crate::report::Reporter;
 use olm_release_http::events::{Gate, Write};

@@ -48,7 +48,7 @@ pub(crate) async fn run(
             let gz = registry.pull(ns, pkg, &info.digest).await?;
             // The registry's blob, read within --max-bundle-bytes; past it, the server's failure.
             archive::unpack_release(&gz, &info.digest, &step.limits).map_err(|source| {
-                crate::error::Error::from(super::errors::FetchError::Unpack {
+                crate::error::Error::from(crate::error::step::FetchError::Unpack {
                     release: info.release.clone(),
                     at: format!("{} {ns}/{pkg}", registry.describe()),
                     source,
@@ -91,12 +91,7 @@ pub(crate) async fn run(
     let name = &m.package;
     let mut loaded = disk::read_package(&step.catalog, name)?;
     let mut catalog = std::mem::take(&mut loaded.catalog);
-    catalog.packages.retain(|p| p.name != *name);
-    catalog.channels.retain(|c| c.package != *name);
-    catalog.bundles.retain(|b| b.package != *name);
-    catalog.packages.extend(migrated.packages);
-    catalog.channels.extend(migrated.channels);
-    catalog.bundles.extend(migrated.bundles);
+    catalog.replace_package(name, migrated);
     let what = format!(
         "catalog of {name} ({})",
         olm_release_base::words::count(m.bundles.len(), "bundle")

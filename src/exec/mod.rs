@@ -38,7 +38,6 @@ mod catalog;
 mod catalog_target;
 mod context;
 mod converge;
-mod errors;
 mod fetch_previous;
 mod import;
 mod interrupt;

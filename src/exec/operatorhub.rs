@@ -10,7 +10,9 @@
 //! gets one naming the fork's owner as reviewer, which the pull request shows). The commit is
 //! signed off (`Signed-off-by:`, the DCO the community repositories check). A rerun finds the
 //! open pull request; a merged one means nothing to do. A dry-run reads everything and lists
-//! the files it would propose.
+//! the files it would propose. The folder, the answer to what the catalog holds, `ci.yaml`, the
+//! commit message and the body are the domain's (`olm::community::proposal`); this step reads
+//! and proposes.
 
 use std::collections::BTreeMap;
 
@@ -18,56 +20,45 @@ use super::bundle_image::bundle_folder;
 use super::catalog_target::Published;
 use super::catalog_target::pull::{clients, proposed};
 use super::context::Exec;
-use super::errors::OperatorhubError;
 use super::outputs::Verified;
 use crate::error::Result;
+use crate::error::step::OperatorhubError;
 use crate::plan::OperatorhubStep;
 use olm_release_base::digest::sha256_hex;
 use olm_release_github::{self as github, Author, Proposal};
+use olm_release_olm::community::proposal::{self, Against};
 
 /// The operatorhub step.
 pub(crate) async fn run(step: &OperatorhubStep, exec: &Exec<'_>, v: &Verified) -> Result<()> {
     let report = exec.report;
     let (upstream, fork) = clients(&step.pull, &exec.events())?;
-    let (base, folders) = folders(step, &upstream, v).await?;
-    let Folders {
-        root,
-        ours,
-        published,
-    } = folders;
+    let (base, ours, published) = read(step, &upstream, v).await?;
     let repo = &step.pull.repository;
-    let mut files: Vec<(String, Option<Vec<u8>>)> = Vec::new();
-    if !published.is_empty() {
-        if published == ours {
+    let root = &ours.root;
+    let mut files = match ours.against(&published, step.force) {
+        Against::Same => {
             report.info(&format!(
                 "{repo} (branch {base}) already has {root}/ with these {}: nothing to propose",
-                olm_release_base::words::count(ours.len(), "file")
+                olm_release_base::words::count(ours.files.len(), "file")
             ));
             return Ok(());
         }
-        if !step.force {
+        Against::Changed(differ) => {
             return Err(OperatorhubError::Changed {
                 repository: repo.clone(),
-                folder: root,
-                differ: differ(&published, &ours),
+                folder: root.clone(),
+                differ,
             }
             .into());
         }
-        for path in published.keys().filter(|p| !ours.contains_key(*p)) {
-            files.push((format!("{root}/{path}"), None));
-        }
-    }
-    for (path, bytes) in &ours {
-        files.push((format!("{root}/{path}"), Some(bytes.clone())));
-    }
+        Against::Write(files) => files,
+    };
     let ci = format!("operators/{}/ci.yaml", step.package);
     match github::read_file(&upstream, &base, &ci).await? {
         Some(_) => report.detail(&format!("{repo}: {ci} is kept as it is")),
         None => {
             let owner = step.pull.fork.split('/').next().unwrap_or_default();
-            let text = format!(
-                "# The package's settings for the community catalog's pipelines (written by olm-release for a\n# package new to the catalog: review it in the pull request).\nreviewers:\n  - {owner}\nupdateGraph: replaces-mode\n"
-            );
+            let text = proposal::new_ci_yaml(owner);
             report.note(&format!(
                 "{repo} has no {ci} (a package new to the catalog): the pull request adds one naming {owner} as reviewer"
             ));
@@ -95,18 +86,10 @@ pub(crate) async fn run(step: &OperatorhubStep, exec: &Exec<'_>, v: &Verified) -
         email: step.email.clone(),
         epoch: step.date,
     };
-    let message = format!(
-        "operator {} ({})\n\nAdds {root}/ built by olm-release from the verified bundle.\n\nSigned-off-by: {}\n",
-        step.package, step.version, step.author
-    );
-    let body = format!(
-        "Adds `{root}/`: the {} bundle of {} {} (channels {}), validated by olm-release before it was proposed.\n",
-        "registry+v1",
-        step.package,
-        step.version,
-        step.channels.join(", ")
-    );
-    let proposal = Proposal {
+    let (package, version) = (&step.package, &step.version.to_string());
+    let message = proposal::commit_message(package, version, root, &step.author);
+    let body = proposal::pull_request_body(package, version, root, &step.channels);
+    let pull = Proposal {
         base: &base,
         branch: &step.pull.branch,
         files: &files,
@@ -116,54 +99,31 @@ pub(crate) async fn run(step: &OperatorhubStep, exec: &Exec<'_>, v: &Verified) -
         body: &body,
         draft: step.pull.draft,
     };
-    let done = github::propose(&proposal, &upstream, &fork, &exec.gate, report.as_ref()).await?;
+    let done = github::propose(&pull, &upstream, &fork, &exec.gate, report.as_ref()).await?;
     if let Published::Written(line) = proposed(done) {
         report.info(&line);
     }
     Ok(())
 }
 
-/// The version folder the step proposes and what the base branch holds there.
-struct Folders {
-    /// `operators/<package>/<version>`.
-    root: String,
-    /// Our files, by their path inside the version folder.
-    ours: BTreeMap<String, Vec<u8>>,
-    /// The base branch's files there (empty when the version is new to the catalog).
-    published: BTreeMap<String, Vec<u8>>,
-}
-
-/// The base branch (the step's, or the repository's default) and, built from `v`, our version
-/// folder beside the one the base branch holds (reads only).
-async fn folders(
+/// The base branch (the step's, or the repository's default), our version folder built from
+/// `v`, and the files the base branch holds there (reads only).
+async fn read(
     step: &OperatorhubStep,
     upstream: &github::Client,
     v: &Verified,
-) -> Result<(String, Folders)> {
+) -> Result<(String, proposal::Proposal, BTreeMap<String, Vec<u8>>)> {
     let base = match &step.base {
         Some(b) => b.clone(),
         None => github::default_branch(upstream).await?,
     };
     let folder = bundle_folder(&step.package, v, &step.channels)?;
-    let root = format!("operators/{}/{}", step.package, step.version);
-    let ours: BTreeMap<String, Vec<u8>> = folder
-        .files()
-        .iter()
-        .filter(|(path, _)| path.starts_with("manifests/") || path.starts_with("metadata/"))
-        .map(|(path, bytes)| (path.clone(), bytes.clone()))
-        .collect();
-    let published = github::read_folder(upstream, &base, &root)
+    let ours = proposal::Proposal::new(&step.package, &step.version.to_string(), &folder);
+    let published = github::read_folder(upstream, &base, &ours.root)
         .await?
         .map(|(_, files)| files)
         .unwrap_or_default();
-    Ok((
-        base,
-        Folders {
-            root,
-            ours,
-            published,
-        },
-    ))
+    Ok((base, ours, published))
 }
 
 /// What the step would refuse, asked read-only before the run's first write to any target (the
@@ -174,35 +134,14 @@ pub(super) async fn refusal(step: &OperatorhubStep, exec: &Exec<'_>, v: &Verifie
         return Ok(());
     }
     let (upstream, _) = clients(&step.pull, &exec.events())?;
-    let (_, folders) = folders(step, &upstream, v).await?;
-    let Folders {
-        root,
-        ours,
-        published,
-    } = folders;
-    if published.is_empty() || published == ours {
-        return Ok(());
-    }
-    Err(OperatorhubError::Changed {
-        repository: step.pull.repository.clone(),
-        folder: root,
-        differ: differ(&published, &ours),
-    }
-    .into())
-}
-
-/// The files that differ between the published folder and ours, for the refusal.
-fn differ(published: &BTreeMap<String, Vec<u8>>, ours: &BTreeMap<String, Vec<u8>>) -> Vec<String> {
-    let mut out = Vec::new();
-    for (path, bytes) in ours {
-        match published.get(path) {
-            None => out.push(format!("{path} (new)")),
-            Some(p) if p != bytes => out.push(format!("{path} (changed)")),
-            Some(_) => {}
+    let (_, ours, published) = read(step, &upstream, v).await?;
+    match ours.refused_by(&published) {
+        None => Ok(()),
+        Some(differ) => Err(OperatorhubError::Changed {
+            repository: step.pull.repository.clone(),
+            folder: ours.root,
+            differ,
         }
+        .into()),
     }
-    for path in published.keys().filter(|p| !ours.contains_key(*p)) {
-        out.push(format!("{path} (only in the catalog)"));
-    }
-    out
 }

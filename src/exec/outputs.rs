@@ -54,7 +54,7 @@ pub(crate) struct RenderedFiles {
 impl Rendered {
     /// The other objects as `Kind name` (`ClusterRole widget-viewer`), for messages.
     pub(crate) fn object_names(&self) -> Vec<String> {
-        object_names(&self.objects)
+        self.objects.iter().map(Manifest::kind_and_name).collect()
     }
 
     /// The files, and the bundle with the objects released beside it on their own.
@@ -73,20 +73,6 @@ impl Rendered {
             },
         )
     }
-}
-
-/// Objects as `Kind name` (`ClusterRole widget-viewer`), for messages.
-pub(crate) fn object_names(objects: &[Manifest]) -> Vec<String> {
-    objects
-        .iter()
-        .map(|o| {
-            format!(
-                "{} {}",
-                o.kind().unwrap_or_default(),
-                o.name().unwrap_or("unnamed")
-            )
-        })
-        .collect()
 }
 
 /// The rendered bundle combined with what the registry already serves.

@@ -15,15 +15,15 @@
 
 use std::fs;
 
-use super::errors::PackageError;
-use super::outputs::object_names;
 use super::outputs::{Basis, HistoryRelease, Packaged, RenderedFiles};
+use crate::error::step::PackageError;
 use crate::error::{Error, Result};
 use crate::plan::{BundleSource, PackageStep, layout_str};
 use crate::report::Reporter;
 use olm_release_olm::archive::{self, Contents, Layout};
 use olm_release_olm::decision::Decision;
-use olm_release_olm::{Bundle, Finding, crd_file_name, validate};
+use olm_release_olm::validate::streamed::StreamedError;
+use olm_release_olm::{Finding, validate};
 
 /// Where the bundle comes from. Made once per run and moved into [`run`], so the size of the
 /// larger variant costs nothing.
@@ -140,7 +140,7 @@ pub(crate) fn run(
         "digest sha256:{} (tar), sha256:{} (.tar.gz)",
         packed.digest, packed.gz_digest
     ));
-    report.block(&listing(bundle), step.show_contents);
+    report.block(&bundle.listing(), step.show_contents);
     report.graph(olm_release_olm::drawing::draw(
         bundle,
         olm_release_olm::drawing::Style::Mermaid,
@@ -149,7 +149,12 @@ pub(crate) fn run(
         // Render says the same of a pipeline's bundle folder.
         report.info(&format!(
             "the bundle also holds {} (verified with it; the app registry's bundle holds only CSVs, CRDs and the package file)",
-            object_names(&contents.objects).join(", ")
+            contents
+                .objects
+                .iter()
+                .map(olm_release_olm::Manifest::kind_and_name)
+                .collect::<Vec<_>>()
+                .join(", ")
         ));
     }
     let channel = step
@@ -182,25 +187,6 @@ pub(crate) fn run(
     })
 }
 
-/// The bundle's channels, CSVs (with `replaces`) and CRDs, one per line.
-fn listing(bundle: &Bundle) -> String {
-    let mut out = format!("bundle contents ({}):", bundle.package.file_name());
-    for ch in &bundle.package.channels {
-        out.push_str(&format!("\n  channel {} → {}", ch.name, ch.current_csv));
-    }
-    for csv in &bundle.csvs {
-        let replaces = csv
-            .replaces()
-            .map(|r| format!(" (replaces {r})"))
-            .unwrap_or_default();
-        out.push_str(&format!("\n  CSV {}{replaces}", csv.name().unwrap_or("?")));
-    }
-    for crd in &bundle.crds {
-        out.push_str(&format!("\n  CRD {}", crd_file_name(crd)));
-    }
-    out
-}
-
 /// A bundle someone has, read for packing.
 struct FolderRead {
     /// Whole, or with skeleton CSVs when read one CSV at a time; with the other objects.
@@ -213,37 +199,15 @@ struct FolderRead {
 
 fn read_folder(path: &std::path::Path, step: &PackageStep) -> Result<FolderRead> {
     let read = if path.is_dir() && step.layout == Layout::Flat {
-        let opts = step.checks.options();
-        let (skeletons, items) = archive::read_dir_with(path, &step.limits, |csv| {
-            let mut sink = validate::Sink::new(&opts);
-            validate::check_csv(&csv, &mut sink);
-            let item = archive::csv_list_item(&csv);
-            (validate::skeleton(&csv), (sink.out, item))
-        })
-        .map_err(PackageError::Read)?;
-        let mut per_csv = Vec::new();
-        let mut csv_list = String::with_capacity(items.iter().map(|(_, t)| t.len()).sum());
-        // Written in the canonical order, whatever the order of the files on disk, so a folder
-        // that `registry pull` wrote publishes with the digest the registry has.
-        let mut items: Vec<Option<_>> = items.into_iter().map(Some).collect();
-        for i in olm_release_olm::canonical_csv_order(&skeletons.bundle.csvs) {
-            if let Some((findings, item)) = items[i].take() {
-                per_csv.extend(findings);
-                csv_list.push_str(&item);
-            }
-        }
-        per_csv.extend(validate::check_size_streamed(&csv_list, &skeletons, &opts));
-        let bundle = &skeletons.bundle;
-        if bundle.csvs.is_empty() {
-            csv_list.push_str("[]\n");
-        }
-        let text = archive::flatten_parts(&bundle.crds, csv_list, &bundle.package)
-            .map_err(PackageError::Pack)?;
-        let tar_path = format!("{}/bundle.yaml", bundle.package.package_name);
+        let read = validate::streamed::read_flat(path, &step.limits, &step.checks.options())
+            .map_err(|e| match e {
+                StreamedError::Read(e) => PackageError::Read(e),
+                StreamedError::Pack(e) => PackageError::Pack(e),
+            })?;
         FolderRead {
-            contents: skeletons,
-            per_csv: Some(per_csv),
-            tar: vec![(tar_path, text.into_bytes())],
+            contents: read.skeletons,
+            per_csv: Some(read.per_csv),
+            tar: read.tar,
         }
     } else {
         let contents =

@@ -6,7 +6,7 @@
 //! reports them (exit 2).
 
 use super::context::Exec;
-use super::errors::PreflightError;
+use crate::error::step::PreflightError;
 use crate::error::{Error, Result};
 use crate::plan::{Check, PreflightStep};
 

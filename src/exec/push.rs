@@ -28,10 +28,10 @@
 //! and the release stage completes.
 
 use super::converge::{self, Context};
-use super::errors::PushError;
 use super::outputs::Verified;
 use super::push_release::Push;
 use crate::error::Result;
+use crate::error::step::PushError;
 use crate::plan::PushStep;
 use crate::report::Reporter;
 use olm_release_appregistry::{PushOutcome, Registry};

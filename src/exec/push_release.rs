@@ -3,7 +3,7 @@
 //! do), and where things stand after a failed push. The push step and a re-based push during
 //! convergence both write through it.
 
-use super::errors::PushError;
+use crate::error::step::PushError;
 use crate::plan::PushStep;
 use crate::report::Reporter;
 use olm_release_appregistry::{Registry, RegistryError, ReleaseInfo};

@@ -15,8 +15,8 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use super::context::Exec;
-use super::errors::AssetError;
 use super::outputs::AssetSources;
+use crate::error::step::AssetError;
 use crate::error::{Error, Result};
 use crate::plan::{AssetSpec, GitHubJob, Notes, ReleaseStep, ReleaseTarget, Sums};
 use olm_release_base::Class;
@@ -145,13 +145,7 @@ pub(crate) fn resolve(step: &ReleaseStep, sources: AssetSources<'_>) -> Result<V
         assets.push(Asset::new(name, bytes));
     }
     match step.sums {
-        Sums::Generate => {
-            let sums: String = assets
-                .iter()
-                .map(|a| format!("{}  {}\n", a.sha256, a.name))
-                .collect();
-            assets.push(Asset::new(crate::plan::SUMS, sums.into_bytes()));
-        }
+        Sums::Generate => assets.push(github::sums::generate(&assets)),
         Sums::Given => check_sums(&assets)?,
         Sums::None => {}
     }
@@ -193,41 +187,7 @@ fn check_sums(assets: &[Asset]) -> Result<()> {
         .iter()
         .find(|a| a.name == crate::plan::SUMS)
         .ok_or_else(|| Error::internal("SHA256SUMS is given, but not among the assets"))?;
-    let text = String::from_utf8_lossy(&sums.bytes);
-    let mut listed: BTreeMap<&str, &str> = BTreeMap::new();
-    let mut problems = Vec::new();
-    for (i, line) in text
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-    {
-        // `sha256sum` writes "HEX  NAME" (text mode) or "HEX *NAME" (binary mode).
-        match line.split_once(' ') {
-            Some((hex, rest)) if hex.len() == 64 => {
-                let name = rest.strip_prefix(' ').or_else(|| rest.strip_prefix('*'));
-                match name {
-                    Some(n) => {
-                        listed.insert(n, hex);
-                    }
-                    None => problems.push(format!("line {}: not 'SHA256  NAME'", i + 1)),
-                }
-            }
-            _ => problems.push(format!("line {}: not 'SHA256  NAME'", i + 1)),
-        }
-    }
-    for a in assets.iter().filter(|a| a.name != crate::plan::SUMS) {
-        match listed.remove(a.name.as_str()) {
-            None => problems.push(format!("{} is not listed", a.name)),
-            Some(hex) if !hex.eq_ignore_ascii_case(&a.sha256) => problems.push(format!(
-                "{} is listed with sha256 {hex}, but its sha256 is {}",
-                a.name, a.sha256
-            )),
-            Some(_) => {}
-        }
-    }
-    for name in listed.keys() {
-        problems.push(format!("{name} is listed, but is not among the assets"));
-    }
+    let problems = github::sums::check(sums, assets);
     if problems.is_empty() {
         return Ok(());
     }

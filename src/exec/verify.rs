@@ -9,9 +9,9 @@
 //! A release of `publish --history` is checked as `verify TREE` checks its version folder
 //! ([`validate::verify_history_release`]).
 
-use super::errors::{PackageError, VerifyError};
 use super::outputs::{Packaged, Verified};
 use crate::error::Result;
+use crate::error::step::{PackageError, VerifyError};
 use crate::plan::VerifyStep;
 use crate::report::Reporter;
 use olm_release_olm::cluster;

@@ -14,7 +14,7 @@ use crate::settings::{
 use olm_release_appregistry::Location;
 
 /// The asset file a `SHA256SUMS` asset is (given or generated).
-pub(crate) const SUMS: &str = "SHA256SUMS";
+pub(crate) const SUMS: &str = olm_release_github::sums::SUMS;
 
 /// The release step of `release`, with its assets resolved to what they name.
 pub(crate) fn release_step(

@@ -18,6 +18,7 @@ mod cluster;
 mod cluster_markdown;
 mod fold;
 pub(crate) mod github;
+mod oci_events;
 pub(crate) mod summary;
 
 use std::sync::Mutex;

@@ -1,7 +1,7 @@
 //! GitHub's REST API as olm-release uses it: releases and their assets (`Request`, the
 //! one call that brings a release in line), pull requests and git data (`propose`, which proposes a
 //! catalog change or an OperatorHub bundle), and [`folder`], the local folder that stands in for a
-//! GitHub release in runs without one.
+//! GitHub release in runs without one; [`sums`], the `SHA256SUMS` beside a release's assets.
 //!
 //! The GitHub release target: attach the chosen assets to the release for a tag, idempotently.
 //!
@@ -30,6 +30,7 @@
 
 mod asset;
 pub mod folder;
+pub mod sums;
 pub use asset::{Asset, FolderError};
 
 mod assets;

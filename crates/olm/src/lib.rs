@@ -8,7 +8,8 @@
 //! tarball and back, and [`validate`] checks it. [`fbc`] is the modern publishing path's half:
 //! file-based catalogs, their validation, and the migration from an app-registry release.
 //! [`decision`] decides where a release goes against what is published, and [`render_checks`]
-//! reports the defects rendering sees in an operator's inputs.
+//! reports the defects rendering sees in an operator's inputs; [`rendered_bundle`] finds the
+//! bundle's parts among the rendered files.
 //! [`community`] reads OperatorHub's community layout (`operators/<package>/`) as data.
 //! [`cluster`] renders a registry+v1 bundle into the objects OLM v1 applies for it, and says
 //! why OLM v1 would refuse it.
@@ -28,6 +29,7 @@ pub mod graph;
 pub mod history;
 mod manifest;
 pub mod render_checks;
+pub mod rendered_bundle;
 pub mod semdiff;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;

@@ -39,6 +39,15 @@ impl Manifest {
         self.str_at("metadata.name")
     }
 
+    /// `Kind name` (`ClusterRole widget-viewer`; `unnamed` without a name), for messages.
+    pub fn kind_and_name(&self) -> String {
+        format!(
+            "{} {}",
+            self.kind().unwrap_or_default(),
+            self.name().unwrap_or("unnamed")
+        )
+    }
+
     /// `spec.version` of a CSV (or the singular version of a 2019 CRD).
     pub fn spec_version(&self) -> Option<&str> {
         self.str_at("spec.version")
@@ -173,6 +182,26 @@ impl Bundle {
     pub fn csv(&self, name: &str) -> Option<&Manifest> {
         self.csvs.iter().find(|c| c.name() == Some(name))
     }
+
+    /// The bundle's channels, CSVs (with `replaces`) and CRDs, one per line, under a heading
+    /// naming its package file: what the package step shows.
+    pub fn listing(&self) -> String {
+        let mut out = format!("bundle contents ({}):", self.package.file_name());
+        for ch in &self.package.channels {
+            out.push_str(&format!("\n  channel {} → {}", ch.name, ch.current_csv));
+        }
+        for csv in &self.csvs {
+            let replaces = csv
+                .replaces()
+                .map(|r| format!(" (replaces {r})"))
+                .unwrap_or_default();
+            out.push_str(&format!("\n  CSV {}{replaces}", csv.name().unwrap_or("?")));
+        }
+        for crd in &self.crds {
+            out.push_str(&format!("\n  CRD {}", crd_file_name(crd)));
+        }
+        out
+    }
 }
 
 /// The order CSVs are written in a flattened bundle, whatever the order they were read or
@@ -271,5 +300,35 @@ mod tests {
             manifest("CustomResourceDefinition", "gadgets.example.com", None),
         ];
         assert_eq!(canonical_crd_order(&crds), [1, 0]);
+    }
+
+    #[test]
+    fn a_listing_names_each_channel_csv_and_crd() {
+        let b = crate::testing::bundle(
+            &[("stable", "op.v0.2.0")],
+            vec![
+                crate::testing::csv("0.2.0", Some("op.v0.1.0")),
+                crate::testing::csv("0.1.0", None),
+            ],
+        );
+        assert_eq!(
+            b.listing(),
+            "bundle contents (op.package.yaml):\n  channel stable → op.v0.2.0\n  CSV op.v0.2.0 (replaces op.v0.1.0)\n  CSV op.v0.1.0"
+        );
+    }
+
+    #[test]
+    fn an_object_reads_as_its_kind_and_name() {
+        let role = Manifest::new(
+            "r.yaml",
+            serde_yaml_ng::from_str("kind: ClusterRole\nmetadata:\n  name: widget-viewer\n")
+                .unwrap(),
+        );
+        assert_eq!(role.kind_and_name(), "ClusterRole widget-viewer");
+        let nameless = Manifest::new(
+            "c.yaml",
+            serde_yaml_ng::from_str("kind: ConfigMap\n").unwrap(),
+        );
+        assert_eq!(nameless.kind_and_name(), "ConfigMap unnamed");
     }
 }

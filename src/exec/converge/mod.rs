@@ -29,12 +29,11 @@
 //! publication lock from fetch-previous to the push ([`olm_release_appregistry::dir::DirRegistry::hold`]).
 //! `publish` (a bundle someone built) has no fetch-previous, so nothing to re-base.
 
-mod error;
 mod rebase;
 
 use std::time::{Duration, Instant};
 
-pub(crate) use error::ConvergeError;
+pub(crate) use crate::error::step::ConvergeError;
 
 use rebase::{missing_in_channel, rebase};
 

@@ -174,7 +174,7 @@ pub(super) async fn rebase(
         cx.registry
             .push(ns, pkg, release, &packed.gz, true)
             .await
-            .map_err(crate::exec::errors::PushError::from)?;
+            .map_err(crate::error::step::PushError::from)?;
         p.prove(release, &packed.digest, packed.tar_size).await?;
         cx.gate.done(w);
     }

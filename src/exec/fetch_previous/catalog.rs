@@ -5,14 +5,14 @@
 //! against them (`olm::decision::decide_from_catalog`, which keeps only the new CSV: nothing is
 //! carried), and reports it.
 
-use super::{csv_name, first_notes};
 use crate::error::Result;
+use crate::error::step::FetchError;
 use crate::exec::catalog_target::Snapshot;
-use crate::exec::errors::FetchError;
 use crate::exec::outputs::{Assembled, Basis, Rendered};
 use crate::plan::FetchStep;
 use crate::report::Reporter;
 use olm_release_olm::Level;
+use olm_release_olm::decision::explain::{self, CatalogShown};
 use olm_release_olm::decision::{CatalogRead, Decided, Decision, decide_from_catalog};
 use olm_release_olm::fbc::{self, ChannelHead, disk};
 
@@ -32,27 +32,10 @@ pub(crate) fn run(
         summary: None,
     };
     let shown = snap.shown.clone();
-    let name = csv_name(&rendered).to_string();
     let heads = heads(step, snap)?;
     let (pkg, channel) = (&step.package, &step.channel);
-    if !heads.is_empty() {
-        report.info(&format!(
-            "previous: read from the catalog {shown} (no registry: section): {}",
-            heads
-                .iter()
-                .map(|f| format!(
-                    "channel {} head {}{}",
-                    f.channel,
-                    f.head.name,
-                    f.head
-                        .version
-                        .as_ref()
-                        .map(|v| format!(" ({v})"))
-                        .unwrap_or_default()
-                ))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ));
+    if let Some(line) = explain::catalog_heads(&shown, &heads) {
+        report.info(&line);
     }
     let read = CatalogRead {
         shown: &shown,
@@ -68,59 +51,19 @@ pub(crate) fn run(
     for n in &notes {
         report.note(n);
     }
-    let replaces = rendered.csvs[0].replaces().unwrap_or("nothing").to_string();
-    if let Decision::Replaces { head, .. } = &decision {
-        // The range's end was checked at render; here whether it covers the replaced head.
-        let head_version = head
-            .rsplit_once(".v")
-            .and_then(|(_, v)| semver::Version::parse(v).ok());
-        if olm_release_olm::decision::stale_skip_range(&rendered.csvs[0], None).is_none()
-            && let Some(w) = olm_release_olm::decision::stale_skip_range(
-                &rendered.csvs[0],
-                head_version.as_ref(),
-            )
-        {
-            report.warn(&w);
-        }
+    if let Decision::Replaces { head, .. } = &decision
+        && let Some(w) = olm_release_olm::decision::stale_for_replaced(&rendered.csvs[0], head)
+    {
+        report.warn(&w);
     }
-    let (text, summary) = match &decision {
-        Decision::First { reason } if heads.is_empty() => (
-            format!("first release: {name} has no replaces ({reason})"),
-            Some(first_notes(pkg, &step.channels, &rendered)),
-        ),
-        Decision::Replaces { head, .. } => (
-            format!(
-                "{name} replaces {head}, head of {channel} in the catalog {shown}; spec.replaces is what the catalog entry will replace"
-            ),
-            Some(format!(
-                "{name} replaces {head}, the previous head of channel {channel}.\n"
-            )),
-        ),
-        Decision::SameVersion { .. } => (
-            format!(
-                "{name} is already the head of {channel} in the catalog {shown}: re-publishing the same version (replaces {replaces}, as its catalog entry; the bundle image and catalog stages compare digests)"
-            ),
-            None,
-        ),
-        Decision::SkipOlder { head } => (
-            format!(
-                "{name} is older than {head}, the head of {channel} in the catalog {shown}; policy 'skip': nothing to publish"
-            ),
-            None,
-        ),
-        Decision::AddChannels { channels, .. } => (
-            format!(
-                "{name} is already in the catalog {shown} and joins channel{} {} (replaces {replaces}, as its catalog entry)",
-                if channels.len() == 1 { "" } else { "s" },
-                channels.join(", ")
-            ),
-            None,
-        ),
-        Decision::First { reason } => (
-            format!("first release on channel {channel}: {name} has no replaces ({reason})"),
-            Some(first_notes(pkg, &step.channels, &rendered)),
-        ),
+    let at = CatalogShown {
+        shown: &shown,
+        package: pkg,
+        channel,
+        channels: &step.channels,
+        has_heads: !heads.is_empty(),
     };
+    let (text, summary) = explain::from_catalog(&decision, &rendered, &at);
     report.decided(&decision, &text);
     Ok(Assembled {
         files,

@@ -14,9 +14,9 @@
 //! diff (a line says why), never the release.
 
 use crate::error::Result;
+use crate::error::step::FetchError;
 use crate::exec::Assembled;
 use crate::exec::context::Exec;
-use crate::exec::errors::FetchError;
 use crate::plan::FetchStep;
 use crate::report::Reporter;
 use crate::report::summary::ClusterDiff;
@@ -24,7 +24,6 @@ use olm_release_oci::{NoEvents, bundle_read};
 use olm_release_olm::cluster::{self, RegistryV1};
 use olm_release_olm::decision::Decision;
 use olm_release_olm::fbc::ChannelHead;
-use olm_release_olm::fbc::properties::owned_crds;
 use olm_release_olm::{Bundle, Manifest};
 use serde_yaml_ng::Value;
 
@@ -46,9 +45,7 @@ pub(crate) fn compare(
     };
     let pkg = &step.package;
     let side = |csv: &Manifest, crds: &[Manifest]| {
-        let owned = owned_crds(csv, crds).into_iter().map(|c| c.doc).collect();
-        let b = RegistryV1::from_parts(pkg, csv.doc.clone(), owned, Vec::new());
-        cluster::rendering_for_diff(&b, pkg)
+        cluster::rendering_for_diff(&RegistryV1::of_release(pkg, csv, crds, &[]), pkg)
     };
     let head = format!("{} (release {release})", old.name().unwrap_or("the head"));
     let (before, after) = match (side(old, old_crds), side(new, &bundle.crds)) {
@@ -121,12 +118,12 @@ pub(crate) async fn compare_from_catalog(
     let Some(csv) = assembled.bundle.csvs.first() else {
         return Ok(());
     };
-    let crds: Vec<Value> = owned_crds(csv, &assembled.bundle.crds)
-        .into_iter()
-        .map(|c| c.doc)
-        .collect();
-    let others = assembled.objects.iter().map(|o| o.doc.clone()).collect();
-    let new = RegistryV1::from_parts(&step.package, csv.doc.clone(), crds, others);
+    let new = RegistryV1::of_release(
+        &step.package,
+        csv,
+        &assembled.bundle.crds,
+        &assembled.objects,
+    );
     let new = cluster::rendering_for_diff(&new, &step.package);
     let shown = format!("{head} ({}@{digest})", job.target.describe());
     match (old, new) {
@@ -151,36 +148,22 @@ fn finish(
     after: &[Value],
 ) -> Result<()> {
     let diff = cluster::upgrade_diff(before, after);
-    let removed: Vec<String> = diff
-        .removed_served()
-        .iter()
-        .map(|c| format!("CRD {} version {}", c.crd, c.version))
-        .collect();
+    let stranded = diff.stranded(&head, step.allow_removed_crd_versions);
     report.cluster_diff(
         ClusterDiff {
-            from: head.clone(),
+            from: head,
             without: without.map(str::to_string),
             diff,
         },
         step.show_diff,
     );
-    if removed.is_empty() {
-        return Ok(());
+    match stranded {
+        Ok(warning) => {
+            if let Some(w) = warning {
+                report.warn(&w);
+            }
+            Ok(())
+        }
+        Err(refusal) => Err(FetchError::RemovedCrdVersions(refusal).into()),
     }
-    let (them, s) = match removed.len() {
-        1 => ("it", ""),
-        _ => ("them", "s"),
-    };
-    if step.allow_removed_crd_versions {
-        report.warn(&format!(
-            "{} removed though the channel head serves {them} (verify.allow_removed_crd_versions)",
-            removed.join(", ")
-        ));
-        return Ok(());
-    }
-    Err(FetchError::RemovedCrdVersions(format!(
-        "{}: the channel head {head} serves {them} and this release no longer lists {them}, so the objects stored in {them} would be stranded (the API server refuses to drop a stored version); nothing was written. Keep the version{s} in spec.versions (served: false stops serving {them}), or set verify.allow_removed_crd_versions: true once no cluster stores objects in {them}",
-        removed.join(", ")
-    ))
-    .into())
 }

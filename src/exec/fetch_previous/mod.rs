@@ -20,14 +20,14 @@
 pub(crate) mod catalog;
 pub(crate) mod cluster;
 
-use super::errors::FetchError;
 use super::outputs::{Assembled, Basis, Rendered};
 use crate::error::Result;
+use crate::error::step::FetchError;
 use crate::plan::FetchStep;
 use crate::report::Reporter;
 use olm_release_appregistry::{Registry, ReleaseInfo};
 use olm_release_olm::archive::{self, Limits};
-use olm_release_olm::decision::{self, Decided, Decision, Published, ReadFrom};
+use olm_release_olm::decision::{self, Decided, Decision, Published, ReadFrom, explain};
 use olm_release_olm::semdiff::{self, Side};
 use olm_release_olm::{Bundle, Manifest};
 
@@ -67,12 +67,12 @@ pub(crate) async fn run(
         for note in &notes {
             report.note(note);
         }
-        basis.summary = Some(first_notes(pkg, &step.channels, &rendered));
+        basis.summary = Some(explain::first_notes(pkg, &step.channels, &rendered));
         report.decided(
             &decision,
             &format!(
                 "first release: {} has no replaces ({where_} has no releases yet)",
-                csv_name(&rendered)
+                explain::csv_name(&rendered)
             ),
         );
         return Ok(Assembled {
@@ -117,36 +117,7 @@ pub(crate) async fn run(
     for n in &notes {
         report.note(n);
     }
-    let text = match &decision {
-        Decision::First { reason } => format!(
-            "first release on channel {channel}: {} has no replaces ({reason})",
-            csv_name(&bundle)
-        ),
-        Decision::Replaces { head, head_release } => format!(
-            "{} replaces {head}, head of {channel} in release {head_release}; bundle carries {}",
-            csv_name(&bundle),
-            olm_release_base::words::count(bundle.csvs.len(), "CSV")
-        ),
-        Decision::SameVersion { release } => format!(
-            "{} is already the head of {channel} in release {release}: re-publishing the same version (push compares digests)",
-            csv_name(&bundle)
-        ),
-        Decision::SkipOlder { head } => format!(
-            "{} is older than {head}, the head of {channel}; policy 'skip': nothing to publish",
-            csv_name(&bundle)
-        ),
-        Decision::AddChannels {
-            release,
-            channels,
-            base_release,
-        } => format!(
-            "{} (published in release {base_release}) joins channel{} {}: pushing release {release}, the same bundle with the channel{} added",
-            csv_name(&bundle),
-            if channels.len() == 1 { "" } else { "s" },
-            channels.join(", "),
-            if channels.len() == 1 { "" } else { "s" },
-        ),
-    };
+    let text = explain::from_registry(&decision, &bundle, channel);
     report.decided(&decision, &text);
     if let Some(note) = decision::default_channel_note(rendered_default, &bundle) {
         report.note(&note);
@@ -168,17 +139,9 @@ pub(crate) async fn run(
             step.show_diff,
         );
         let old_name = old.name().unwrap_or("the previous head");
-        summary_notes(channel, old_name, &default.release, &summary)
+        explain::summary_notes(channel, old_name, &default.release, &summary)
     });
-    basis.summary = match &decision {
-        Decision::Replaces { .. } => summary,
-        Decision::First { .. } => Some(first_notes(pkg, &step.channels, &bundle)),
-        // Re-publishing the head, or adding it to more channels: nothing new to summarise, so
-        // the notes a first run wrote stay as they are; nothing is published below the head.
-        Decision::SameVersion { .. }
-        | Decision::SkipOlder { .. }
-        | Decision::AddChannels { .. } => None,
-    };
+    basis.summary = explain::notes(&decision, summary, pkg, &step.channels, &bundle);
     Ok(Assembled {
         files,
         bundle,
@@ -204,30 +167,11 @@ async fn first_release_check(
     if decision::usual_first_version(&version) {
         return;
     }
-    let others = match registry.list(ns).await {
-        Ok(list) if list.is_empty() => format!("namespace {ns} has no packages"),
-        Ok(list) => {
-            // The names sharing the longest start with the package first (a typo's intended
-            // name), a few of them: a namespace may hold hundreds.
-            let shared = |n: &str| {
-                n.chars()
-                    .zip(pkg.chars())
-                    .take_while(|(a, b)| a == b)
-                    .count()
-            };
-            let mut names: Vec<&str> = list.iter().map(|p| p.name.as_str()).collect();
-            names.sort_by_key(|n| (std::cmp::Reverse(shared(n)), *n));
-            format!(
-                "namespace {ns} has {}: {}",
-                olm_release_base::words::count(list.len(), "package"),
-                olm_release_base::words::some(&names, 5)
-            )
-        }
-        Err(_) => format!("the packages of namespace {ns} could not be listed"),
-    };
-    report.warn(&format!(
-        "first release of {ns}/{pkg} at version {version}: no earlier release was found at {ns}/{pkg} ({others}); check registry.namespace and package if this is not the package's first release"
-    ));
+    let listed = registry.list(ns).await.ok();
+    let packages = listed
+        .as_ref()
+        .map(|list| list.iter().map(|p| p.name.as_str()).collect());
+    report.warn(&explain::first_release_warning(ns, pkg, &version, packages));
 }
 
 /// Pulls a release of the pipeline's package and reads its bundle, checking the digest the
@@ -268,13 +212,6 @@ pub(crate) async fn pull_bundle(
     Ok(previous)
 }
 
-fn csv_name(b: &Bundle) -> &str {
-    b.csvs
-        .first()
-        .and_then(Manifest::name)
-        .unwrap_or("the new CSV")
-}
-
 /// Shows what changes between the channel's published head (its CSV, with the CRDs and the
 /// package file of its release) and the bundle this run would publish, compared as data
 /// ([`semdiff`]): the one-screen summary and the field changes by object always in a dry-run (so
@@ -288,53 +225,7 @@ fn show_diff(
     release: &str,
     always: bool,
 ) -> semdiff::Summary {
-    let new = Side {
-        csv: bundle.csvs.first(),
-        crds: &bundle.crds,
-        package: Some(&bundle.package),
-    };
-    let (old_name, new_name) = (
-        published.csv.and_then(Manifest::name).unwrap_or("previous"),
-        csv_name(bundle),
-    );
-    let diff = semdiff::diff(
-        published,
-        &new,
-        &format!("{old_name} (published in release {release})"),
-        &format!("{new_name} (this release)"),
-    );
-    report.bundle_diff(
-        &format!("changes from {old_name}, the published head of the channel (release {release}):"),
-        &diff,
-        always,
-    );
+    let (heading, diff) = explain::against_head(published, bundle, release);
+    report.bundle_diff(&heading, &diff, always);
     diff.summary
-}
-
-/// The release notes' summary: the one-screen summary against the channel's published head,
-/// as a Markdown code block (its columns line up).
-fn summary_notes(
-    channel: &str,
-    old_name: &str,
-    release: &str,
-    summary: &semdiff::Summary,
-) -> String {
-    if summary.is_empty() {
-        return format!(
-            "No change to the CSV's version, replaces, images or permissions, the CRDs or the channels since {old_name} (release {release}).\n"
-        );
-    }
-    format!(
-        "Changes since {old_name}, the previous head of channel {channel} (release {release}):\n\n```\n{summary}```\n"
-    )
-}
-
-/// The release notes' summary of a first release.
-fn first_notes(pkg: &str, channels: &[String], bundle: &Bundle) -> String {
-    format!(
-        "First release of {pkg}: {} starts channel{} {}.\n",
-        csv_name(bundle),
-        if channels.len() == 1 { "" } else { "s" },
-        channels.join(", ")
-    )
 }

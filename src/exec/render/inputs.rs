@@ -9,14 +9,14 @@
 
 use std::path::Path;
 
-use serde::Deserialize;
-
-use crate::exec::errors::RenderError;
+use crate::error::step::RenderError;
 use crate::pipeline::render_spec::TemplateFunctions;
 use crate::plan::{RenderStep, TimeSource};
 use olm_release_gotemplate::{self as template, Data, Functions, Value};
+use olm_release_olm::Finding;
 use olm_release_olm::csv_build::{self, CsvError, Doc, PartFiles};
-use olm_release_olm::{Finding, Level};
+use olm_release_olm::render_checks;
+use olm_release_olm::rendered_bundle::{self, RenderedBundleError};
 
 /// `file` as the pipeline names it (relative to the source folder, or absolute).
 fn resolve_path(source: &Path, file: &Path) -> std::path::PathBuf {
@@ -29,18 +29,8 @@ fn resolve_path(source: &Path, file: &Path) -> std::path::PathBuf {
 
 /// The warning when `createdAt` has no source but the UNIX epoch.
 pub(crate) fn created_at_finding(step: &RenderStep) -> Option<Finding> {
-    (step.created_at.from == TimeSource::Epoch).then(|| Finding {
-        level: Level::Warning,
-        rule: "created-at".into(),
-        mirrors: String::new(),
-        file: step.pipeline_file.clone(),
-        object: "ClusterServiceVersion".into(),
-        field: "metadata.annotations.createdAt".into(),
-        message: format!(
-            "SOURCE_DATE_EPOCH is not set and {} is not a git checkout; createdAt is 1970-01-01T00:00:00Z",
-            step.source.display()
-        ),
-        fix: "set SOURCE_DATE_EPOCH (e.g. to the tag's commit time) or run from the operator's git checkout".into(),
+    (step.created_at.from == TimeSource::Epoch).then(|| {
+        render_checks::epoch_created_at(&step.pipeline_file, &step.source.display().to_string())
     })
 }
 
@@ -101,27 +91,27 @@ pub(crate) fn request(step: &RenderStep) -> csv_build::Request<'_> {
 
 /// The package file (`render.package`) and CRDs (`render.crds`) read from outside the bundle
 /// folder, as they are (not templates).
-pub(crate) fn outside(step: &RenderStep) -> Result<super::bundle::Outside, RenderError> {
-    let mut found = super::bundle::Outside::default();
+pub(crate) fn outside(step: &RenderStep) -> Result<rendered_bundle::Outside, RenderError> {
+    let mut found = rendered_bundle::Outside::default();
     let read = |path: &Path| -> Result<Vec<Doc>, RenderError> {
         let shown = path.display().to_string();
         let text =
             olm_release_base::input::read_to_string(path, olm_release_base::input::MAX_FILE_BYTES)
                 .map_err(|e| RenderError::Yaml(format!("{shown}: {e}")))?;
-        parse_docs(&shown, &text).map_err(RenderError::Yaml)
+        Doc::parse_all(&shown, &text).map_err(RenderError::Yaml)
     };
     if let Some(file) = &step.package_file {
         let shown = file.display().to_string();
         let doc = read(file)?
             .into_iter()
             .find(|d| d.value.get("packageName").is_some())
-            .ok_or_else(|| RenderError::PackageFile {
+            .ok_or_else(|| RenderedBundleError::PackageFile {
                 file: shown.clone(),
                 message: "no document with packageName (render.package)".into(),
             })?;
         found.package = Some((
             shown.clone(),
-            super::bundle::parse_package(&shown, &doc.value)?,
+            rendered_bundle::parse_package(&shown, &doc.value)?,
         ));
     }
     if let Some(dir) = &step.crds {
@@ -167,20 +157,7 @@ fn read_docs(source: &Path, file: &str, data: &Data) -> Result<Option<Vec<Doc>>,
     } else {
         text
     };
-    parse_docs(&shown, &text).map(Some).map_err(CsvError::Load)
-}
-
-/// Every non-empty YAML document of `text`.
-pub(crate) fn parse_docs(file: &str, text: &str) -> Result<Vec<Doc>, String> {
-    let mut out = Vec::new();
-    for doc in serde_yaml_ng::Deserializer::from_str(text) {
-        let value = serde_yaml_ng::Value::deserialize(doc).map_err(|e| format!("{file}: {e}"))?;
-        if !value.is_null() {
-            out.push(Doc {
-                file: file.to_string(),
-                value,
-            });
-        }
-    }
-    Ok(out)
+    Doc::parse_all(&shown, &text)
+        .map(Some)
+        .map_err(CsvError::Load)
 }

@@ -5,14 +5,14 @@
 //! Deployment and icon files (`olm::csv_build`), which also fill the template variables the
 //! pipeline maps to them; every `*.yaml.in` under the templates folder rendered (`*.yaml`
 //! copied; output names drop `.in` and replace `VERSION` with the version); the bundle read from
-//! the bundle sub-folder ([`bundle`]); the parts set into the CSV, which is then written back
-//! re-serialised; and the defects of the inputs reported (`olm::render_checks`). Nothing is written
+//! the bundle sub-folder (`olm::rendered_bundle::find`); the parts set into the CSV, which is
+//! then checked (`olm::render_checks`), written back re-serialised and its package checked
+//! (`olm::rendered_bundle::finish`); and the defects of the inputs reported. Nothing is written
 //! before everything has rendered and parsed, so a failed render leaves no half-written folder.
 //! Same inputs, same bytes: the only clock is `createdAt` (the `{{.CreatedAt}}` variable, and
 //! the CSV's annotation with `render.csv.created_at: set`), taken from `SOURCE_DATE_EPOCH` or
 //! the source's commit time.
 
-mod bundle;
 pub(crate) mod inputs;
 
 use std::fs;
@@ -21,16 +21,16 @@ use std::path::{Path, PathBuf};
 use serde_yaml_ng::Value;
 
 use super::outputs::{Rendered, RenderedFile};
+use crate::error::step::RenderError;
 use crate::error::{Error, Result};
-use crate::exec::errors::RenderError;
 use crate::plan::RenderStep;
 use crate::report::Reporter;
 use olm_release_base::Class;
 use olm_release_gotemplate as template;
 use olm_release_olm::Bundle;
-use olm_release_olm::bundle_image::names::object_key;
-use olm_release_olm::csv_build::{self, spec::CreatedAtPolicy};
+use olm_release_olm::csv_build::{self, Doc, spec::CreatedAtPolicy};
 use olm_release_olm::render_checks::{self, Wanted};
+use olm_release_olm::rendered_bundle::{self, RenderedFile as RenderedOutput};
 
 /// The render step: renders, reports, and hands the result on.
 pub(crate) fn run(step: &RenderStep, report: &Reporter) -> Result<Rendered> {
@@ -61,23 +61,10 @@ pub(crate) fn run(step: &RenderStep, report: &Reporter) -> Result<Rendered> {
     Ok(rendered)
 }
 
-/// One rendered (or copied) file.
-pub(crate) struct Output {
-    /// Path relative to the render folder.
-    pub(crate) rel: String,
-    /// The template it came from, as the pipeline names it (for messages and findings).
-    pub(crate) template: String,
-    /// The template's own text.
-    pub(crate) source_text: String,
-    pub(crate) content: String,
-    pub(crate) docs: Vec<Value>,
-    pub(crate) in_bundle: bool,
-}
-
 /// The rendered templates and where the bundle's parts are among them.
 struct Templates {
-    outputs: Vec<Output>,
-    found: bundle::Found,
+    outputs: Vec<RenderedOutput>,
+    found: rendered_bundle::Found,
 }
 
 impl csv_build::RenderedCsv for Templates {
@@ -102,7 +89,7 @@ pub(crate) fn preview(step: &RenderStep) -> Result<Rendered> {
 }
 
 /// Everything [`render`] does but the writing: the rendered bundle and the files to write.
-fn build(step: &RenderStep) -> Result<(Rendered, Vec<Output>)> {
+fn build(step: &RenderStep) -> Result<(Rendered, Vec<RenderedOutput>)> {
     if let Some(k) = &step.kustomize {
         olm_release_init::check_kustomize_snapshot(&step.source, &k.build, &k.snapshot)
             .map_err(|e| RenderError::Kustomize(e.to_string()))?;
@@ -123,73 +110,23 @@ fn build(step: &RenderStep) -> Result<(Rendered, Vec<Output>)> {
         );
         let outputs = render_all(step, &data)?;
         let outside = inputs::outside(step)?;
-        let found = bundle::find(&step.bundle_dir, &outputs, outside)?;
+        let found = rendered_bundle::find(&step.bundle_dir, &outputs, outside)
+            .map_err(RenderError::from)?;
         Ok::<_, Error>(Templates { outputs, found })
     })?;
-    let mut csv = assembled.csv;
-    // The epoch warning only where the CSV holds the release time: asked for, or written by
-    // the template's `{{.CreatedAt}}`.
-    let holds_release_time = csv
-        .doc
-        .get("metadata")
-        .and_then(|m| m.get("annotations"))
-        .and_then(|a| a.get("createdAt"))
-        .and_then(Value::as_str)
-        == Some(step.created_at.value.as_str());
-    if step.csv.created_at == CreatedAtPolicy::Keep && !holds_release_time {
-        findings.retain(|f| f.rule != "created-at");
-    }
     let Templates { mut outputs, found } = assembled.rendered;
-    // The manifests outside the bundle (Subscriptions and other helpers), with their templates.
-    let helpers: Vec<(String, Value)> = outputs
-        .iter()
-        .filter(|o| !o.in_bundle)
-        .flat_map(|o| o.docs.iter().map(|d| (o.template.clone(), d.clone())))
-        .collect();
-    let (ci, di) = found.csv;
-    let csv_out = &mut outputs[ci];
-    findings.extend(render_checks::check(
-        render_checks::Rendered {
-            csv: &mut csv_out.docs[di],
-            csv_template: &csv_out.template,
-            csv_template_text: &csv_out.source_text,
-            package: &found.package,
-            package_file: &found.package_file,
-            helpers: &helpers,
-        },
-        Wanted {
+    let ask = rendered_bundle::Finish {
+        wanted: Wanted {
             package: &step.package,
             channels: &step.channels,
         },
-    ));
-    csv.doc = csv_out.docs[di].clone();
-    let mut found = found;
-    if csv_out.docs.len() == 1 {
-        // The file's own name, which the bundle image keeps (a file of several documents is
-        // named after the CSV).
-        let own = csv_out.rel.rsplit('/').next().unwrap_or(&csv_out.rel);
-        found
-            .metadata
-            .file_names
-            .insert(object_key(&csv), own.to_string());
-    }
-    csv_out.content = to_yaml(&csv_out.docs, &csv_out.template)?;
-
-    // One package name everywhere, before anything is published.
-    olm_release_olm::fbc::entry::check_package(
-        &step.package,
-        &csv,
-        &found.metadata,
-        found
-            .annotated
-            .as_ref()
-            .map(|(f, n)| (f.as_str(), n.as_str())),
-    )?;
-    let csv_name = csv.name().unwrap_or_default().to_string();
-    let mut package = found.package;
-    if let Some(d) = &step.default_channel {
-        package.default_channel = Some(d.clone());
-    }
+        created_at: &step.created_at.value,
+        keep_created_at: step.csv.created_at == CreatedAtPolicy::Keep,
+        default_channel: step.default_channel.as_deref(),
+    };
+    let finished =
+        rendered_bundle::finish(&mut outputs, found, assembled.csv, &mut findings, &ask)?;
+    let csv_name = finished.csv.name().unwrap_or_default().to_string();
     let rendered = Rendered {
         dir: dir.to_path_buf(),
         files: outputs
@@ -200,20 +137,20 @@ fn build(step: &RenderStep) -> Result<(Rendered, Vec<Output>)> {
             })
             .collect(),
         bundle: Bundle {
-            package,
-            csvs: vec![csv],
-            crds: found.crds,
+            package: finished.package,
+            csvs: vec![finished.csv],
+            crds: finished.crds,
         },
         csv_name,
-        objects: found.objects,
-        metadata: found.metadata,
+        objects: finished.objects,
+        metadata: finished.metadata,
         findings,
     };
     Ok((rendered, outputs))
 }
 
 /// Renders every template (copies plain YAML files), parsing each output.
-fn render_all(step: &RenderStep, data: &template::Data) -> Result<Vec<Output>> {
+fn render_all(step: &RenderStep, data: &template::Data) -> Result<Vec<RenderedOutput>> {
     let templates = &step.templates;
     let mut inputs = Vec::new();
     list_files(templates, templates, &mut inputs)?;
@@ -242,14 +179,14 @@ fn render_all(step: &RenderStep, data: &template::Data) -> Result<Vec<Output>> {
         if !(out_rel.ends_with(".yaml") || out_rel.ends_with(".yml")) {
             continue;
         }
-        let docs = inputs::parse_docs(&format!("{shown} (rendered)"), &content)
+        let docs = Doc::parse_all(&format!("{shown} (rendered)"), &content)
             .map_err(RenderError::Yaml)?
             .into_iter()
             .map(|d| d.value)
             .collect();
         let out_rel = out_rel.replace("VERSION", &version);
-        outputs.push(Output {
-            in_bundle: bundle::in_bundle(&step.bundle_dir, &out_rel),
+        outputs.push(RenderedOutput {
+            in_bundle: rendered_bundle::in_bundle(&step.bundle_dir, &out_rel),
             rel: out_rel,
             template: shown,
             source_text: text,
@@ -260,23 +197,7 @@ fn render_all(step: &RenderStep, data: &template::Data) -> Result<Vec<Output>> {
     Ok(outputs)
 }
 
-fn to_yaml(docs: &[Value], file: &str) -> Result<String> {
-    let mut out = String::new();
-    for (i, d) in docs.iter().enumerate() {
-        if i > 0 {
-            out.push_str("---\n");
-        }
-        out.push_str(
-            &serde_yaml_ng::to_string(d).map_err(|e| RenderError::WriteCsv {
-                file: file.into(),
-                message: e.to_string(),
-            })?,
-        );
-    }
-    Ok(out)
-}
-
-fn write_all(dir: &Path, outputs: &[Output]) -> Result<()> {
+fn write_all(dir: &Path, outputs: &[RenderedOutput]) -> Result<()> {
     if dir.exists() {
         fs::remove_dir_all(dir).map_err(|e| Error::output(dir, e))?;
     }

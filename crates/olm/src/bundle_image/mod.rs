@@ -10,7 +10,8 @@
 //! whose bytes depend only on the bundle's files and a timestamp (`SOURCE_DATE_EPOCH` or 0), so
 //! the same inputs give the same manifest digest on any machine. Cutting an app-registry
 //! bundle into one bundle per CSV, for migrating, is [`crate::fbc::migrate`]'s job.
-//! Pushing is the `oci` client's job.
+//! [`release`] labels a release's bundle with channels, and finds the labels a published
+//! image of it was built with. Pushing is the `oci` client's job.
 
 pub mod annotations;
 mod error;
@@ -18,9 +19,11 @@ pub mod folder;
 pub mod image;
 pub mod metadata;
 pub mod names;
+pub mod release;
 
 pub use folder::{BundleFolder, BundleInput, BundleSpec};
 pub use image::{Blob, OciImage, build_image};
 pub use metadata::BundleMetadata;
+pub use release::ReleaseBundle;
 
 pub use error::{BundleImageError, LABEL_KEYS};

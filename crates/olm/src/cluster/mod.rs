@@ -25,6 +25,7 @@ pub(crate) mod names;
 mod rbac;
 pub(crate) mod refuse;
 mod render;
+mod stranded;
 mod upgrade;
 mod verdict;
 mod webhooks;

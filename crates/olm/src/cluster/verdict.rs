@@ -93,12 +93,11 @@ pub fn installable(bundle: &RegistryV1, v0_errors: &[String]) -> Installable {
 /// owns and the objects beside it, as one registry+v1 bundle; `None` without a CSV.
 pub fn installable_contents(contents: &Contents, v0_errors: &[String]) -> Option<Installable> {
     let csv = contents.bundle.csvs.first()?;
-    let crds = crate::fbc::properties::owned_crds(csv, &contents.bundle.crds);
-    let bundle = RegistryV1::from_parts(
+    let bundle = RegistryV1::of_release(
         &contents.bundle.package.package_name,
-        csv.doc.clone(),
-        crds.into_iter().map(|c| c.doc).collect(),
-        contents.objects.iter().map(|o| o.doc.clone()).collect(),
+        csv,
+        &contents.bundle.crds,
+        &contents.objects,
     );
     Some(installable(&bundle, v0_errors))
 }

@@ -22,11 +22,14 @@
 //! of version folders (the entry limit), not by the sum of their sizes, since no bundle ever
 //! holds more than one version. Every problem of every file is collected and returned at once
 //! ([`LayoutErrors`]), each naming the file and the field.
+//!
+//! The other way, [`proposal`] lays out a version proposed to such a catalog.
 
 mod disk;
 mod follow;
 mod history;
 mod model;
+pub mod proposal;
 mod read;
 mod top;
 mod version;

@@ -27,6 +27,25 @@ pub struct Doc {
     pub value: Value,
 }
 
+impl Doc {
+    /// Every non-empty YAML document of `text`, the file named `file` in messages and in each
+    /// document; the parser's message, prefixed with `file`, when it is not YAML.
+    pub fn parse_all(file: &str, text: &str) -> Result<Vec<Doc>, String> {
+        use serde::Deserialize;
+        let mut out = Vec::new();
+        for doc in serde_yaml_ng::Deserializer::from_str(text) {
+            let value = Value::deserialize(doc).map_err(|e| format!("{file}: {e}"))?;
+            if !value.is_null() {
+                out.push(Doc {
+                    file: file.to_string(),
+                    value,
+                });
+            }
+        }
+        Ok(out)
+    }
+}
+
 /// Where rules come from, as the pipeline file says.
 #[derive(Debug, Clone)]
 pub(crate) struct RuleSource<'a> {
@@ -241,5 +260,15 @@ metadata: {name: op}
         assert!(e.contains("'nope'") && e.contains("rbac.yaml"), "{e}");
         let e = rules(&RuleSource { role: "x", ..src }, &d).unwrap_err();
         assert!(e.to_string().contains("role 'x'"), "{e}");
+    }
+
+    #[test]
+    fn every_non_empty_document_is_parsed_and_bad_yaml_names_the_file() {
+        let docs = Doc::parse_all("a.yaml", "kind: A\n---\n---\nkind: B\n").unwrap();
+        assert_eq!(docs.len(), 2);
+        assert_eq!(docs[1].file, "a.yaml");
+        assert_eq!(docs[1].value.get("kind").and_then(Value::as_str), Some("B"));
+        let err = Doc::parse_all("b.yaml", "kind: [\n").unwrap_err();
+        assert!(err.starts_with("b.yaml: "), "{err}");
     }
 }

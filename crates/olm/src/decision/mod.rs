@@ -20,6 +20,7 @@
 
 mod catalog;
 mod decide;
+pub mod explain;
 mod first;
 mod join;
 mod model;
@@ -40,5 +41,5 @@ pub use join::edges;
 pub use model::{Decision, DecisionError, Older, OlderPolicy};
 pub use name::channel_release;
 pub use registry::{decide_from_registry, default_channel_note};
-pub use skip_range::stale_skip_range;
+pub use skip_range::{stale_for_replaced, stale_skip_range};
 pub use splice::{chain, splice};

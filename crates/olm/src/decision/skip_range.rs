@@ -113,6 +113,20 @@ pub fn stale_skip_range(csv: &Manifest, replaced: Option<&Version>) -> Option<St
     }
 }
 
+/// The warning for `csv`'s `olm.skipRange` once a catalog decided that it replaces `head` (a
+/// CSV name ending in `.vVERSION`): the range's end was checked at render, so only whether it
+/// covers the replaced head's version is new here. None when the range was already stale
+/// without it (render said so), or covers it.
+pub fn stale_for_replaced(csv: &Manifest, head: &str) -> Option<String> {
+    let head_version = head
+        .rsplit_once(".v")
+        .and_then(|(_, v)| Version::parse(v).ok());
+    if stale_skip_range(csv, None).is_some() {
+        return None;
+    }
+    stale_skip_range(csv, head_version.as_ref())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -155,5 +169,26 @@ mod tests {
         assert!(w.contains("does not cover 1.4.2"), "{w}");
         assert_eq!(stale_skip_range(&c, Some(&v("1.4.7"))), None);
         assert_eq!(stale_skip_range(&csv("1.5.0", "not a range"), None), None);
+    }
+
+    #[test]
+    fn after_a_catalog_decision_only_the_replaced_head_is_new() {
+        // Covers the head 1.4.0: nothing to say.
+        assert_eq!(
+            stale_for_replaced(&csv("1.5.0", ">=1.0.0 <1.5.0"), "op.v1.4.0"),
+            None
+        );
+        // Leaves the head 1.4.2 out: the warning names it.
+        let w = stale_for_replaced(
+            &csv("1.5.0", ">=1.0.0 <1.4.0 || >=1.4.5 <1.5.0"),
+            "op.v1.4.2",
+        )
+        .expect("a stale range");
+        assert!(w.contains("1.4.2"), "{w}");
+        // Already stale without the head: render warned, so nothing again.
+        assert_eq!(
+            stale_for_replaced(&csv("1.5.0", ">=1.0.0 <1.4.0"), "op.v1.4.2"),
+            None
+        );
     }
 }

@@ -305,6 +305,18 @@ pub struct Catalog {
 }
 
 impl Catalog {
+    /// The package `name`'s `olm.package`, `olm.channel` and `olm.bundle` documents replaced
+    /// by those of `with` (after the other packages'); the other packages' documents and those
+    /// of other schemas are kept as they are.
+    pub fn replace_package(&mut self, name: &str, with: Catalog) {
+        self.packages.retain(|p| p.name != name);
+        self.channels.retain(|c| c.package != name);
+        self.bundles.retain(|b| b.package != name);
+        self.packages.extend(with.packages);
+        self.channels.extend(with.channels);
+        self.bundles.extend(with.bundles);
+    }
+
     /// The `olm.package` document named `name` (the first one, if duplicated).
     pub fn package(&self, name: &str) -> Option<&PackageDoc> {
         self.packages.iter().find(|p| p.name == name)

@@ -68,6 +68,23 @@ pub fn check(rendered: Rendered<'_>, wanted: Wanted<'_>) -> Vec<Finding> {
     findings
 }
 
+/// The warning when `createdAt` has no source but the UNIX epoch: `SOURCE_DATE_EPOCH` is unset
+/// and `source` (as shown) is not a git checkout; `pipeline_file` is where it is reported.
+pub fn epoch_created_at(pipeline_file: &str, source: &str) -> Finding {
+    Finding {
+        level: crate::Level::Warning,
+        rule: "created-at".into(),
+        mirrors: String::new(),
+        file: pipeline_file.into(),
+        object: "ClusterServiceVersion".into(),
+        field: "metadata.annotations.createdAt".into(),
+        message: format!(
+            "SOURCE_DATE_EPOCH is not set and {source} is not a git checkout; createdAt is 1970-01-01T00:00:00Z"
+        ),
+        fix: "set SOURCE_DATE_EPOCH (e.g. to the tag's commit time) or run from the operator's git checkout".into(),
+    }
+}
+
 /// On a tagged release, the operator's own images still at `latest` (or untagged) or at a tag
 /// other than the release's (`v1.2.0` or `1.2.0` for tag `v1.2.0`) are probably a forgotten
 /// variable: the CSV would install other code than the release names. The operator's own are

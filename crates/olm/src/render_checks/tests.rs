@@ -116,3 +116,16 @@ fn only_the_operators_own_images_are_warned_about_with_the_key_that_sets_them() 
         "{warnings:?}"
     );
 }
+
+#[test]
+fn the_epoch_warning_names_the_source_and_the_fix() {
+    let f = epoch_created_at("olm-release.yaml", "/src/op");
+    assert_eq!((f.rule.as_str(), f.level), ("created-at", Level::Warning));
+    assert_eq!(f.file, "olm-release.yaml");
+    assert!(
+        f.message.contains("/src/op is not a git checkout"),
+        "{}",
+        f.message
+    );
+    assert!(f.fix.contains("SOURCE_DATE_EPOCH"), "{}", f.fix);
+}

@@ -30,6 +30,7 @@ pub mod present;
 mod report;
 pub mod rules;
 mod sink;
+pub mod streamed;
 pub mod text;
 mod types;
 

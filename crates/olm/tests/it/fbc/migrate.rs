@@ -133,3 +133,70 @@ fn each_bundle_gets_the_crds_of_the_release_that_introduced_its_csv() {
     assert_eq!(gvk_versions(&faithful, 1), ["v1", "v1beta1"]);
     assert_eq!(faithful.bundles[0].objects(), first.crds);
 }
+
+/// The migrated package replaces its own documents in a catalog and nothing else: the other
+/// package's documents stay before it, in their order.
+#[test]
+fn a_migrated_package_replaces_only_its_own_documents() {
+    use olm_release_olm::fbc::{BundleDoc, Catalog, ChannelDoc, PackageDoc};
+    let package = |name: &str| PackageDoc {
+        name: name.into(),
+        ..Default::default()
+    };
+    let channel = |package: &str, name: &str| ChannelDoc {
+        package: package.into(),
+        name: name.into(),
+        ..Default::default()
+    };
+    let bundle = |package: &str, name: &str| BundleDoc {
+        package: package.into(),
+        name: name.into(),
+        ..Default::default()
+    };
+    let mut catalog = Catalog {
+        packages: vec![package("op"), package("other")],
+        channels: vec![channel("op", "alpha"), channel("other", "stable")],
+        bundles: vec![bundle("op", "op.v0.1.0"), bundle("other", "other.v1.0.0")],
+        others: Vec::new(),
+    };
+    let migrated = Catalog {
+        packages: vec![package("op")],
+        channels: vec![channel("op", "stable")],
+        bundles: vec![bundle("op", "op.v0.2.0")],
+        others: Vec::new(),
+    };
+    catalog.replace_package("op", migrated);
+    let names = |v: Vec<(&str, &str)>| {
+        v.into_iter()
+            .map(|(a, b)| format!("{a}/{b}"))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        catalog
+            .packages
+            .iter()
+            .map(|p| p.name.as_str())
+            .collect::<Vec<_>>(),
+        ["other", "op"]
+    );
+    assert_eq!(
+        names(
+            catalog
+                .channels
+                .iter()
+                .map(|c| (c.package.as_str(), c.name.as_str()))
+                .collect()
+        ),
+        ["other/stable", "op/stable"]
+    );
+    assert_eq!(
+        names(
+            catalog
+                .bundles
+                .iter()
+                .map(|b| (b.package.as_str(), b.name.as_str()))
+                .collect()
+        ),
+        ["other/other.v1.0.0", "op/op.v0.2.0"]
+    );
+}

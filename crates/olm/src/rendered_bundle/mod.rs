@@ -11,33 +11,63 @@
 //! it names, and its annotations travel to the image's (the six bundle keys are the release's).
 //! The files under the bundle folder's `tests/scorecard/` (operator-sdk's scorecard
 //! configuration, `kind: Configuration`) are not objects: the image carries them as written.
+//!
+//! Plain data in and out: the render step hands the rendered files' parsed documents
+//! ([`RenderedFile`]) and what it read outside the bundle folder ([`Outside`]); this finds the
+//! parts ([`find`]) or says why it cannot, as a [`RenderedBundleError`]; once the CSV is
+//! assembled, [`finish`] checks and completes the bundle.
 
 use std::path::Path;
 
 use serde_yaml_ng::Value;
 
-use super::Output;
-use crate::exec::errors::RenderError;
-use olm_release_olm::bundle_image::annotations::annotations_of;
-use olm_release_olm::bundle_image::folder::SUPPORTED_KINDS;
-use olm_release_olm::bundle_image::names::object_key;
-use olm_release_olm::bundle_image::{BundleMetadata, metadata::TESTS_DIR};
-use olm_release_olm::{Manifest, PackageManifest};
+use crate::bundle_image::annotations::annotations_of;
+use crate::bundle_image::folder::SUPPORTED_KINDS;
+use crate::bundle_image::names::object_key;
+use crate::bundle_image::{BundleMetadata, metadata::TESTS_DIR};
+use crate::{Manifest, PackageManifest};
 
-/// Where the bundle's parts are among the outputs.
-pub(crate) struct Found {
-    /// (output index, document index) of the CSV.
-    pub(crate) csv: (usize, usize),
+mod error;
+mod finish;
+#[cfg(test)]
+mod tests;
+
+pub use error::RenderedBundleError;
+pub use finish::{Finish, FinishError, Finished, finish};
+
+/// One rendered (or copied) file.
+#[derive(Debug, Clone)]
+pub struct RenderedFile {
+    /// Path relative to the render folder.
+    pub rel: String,
+    /// The template it came from, as the pipeline names it (for messages and findings).
+    pub template: String,
+    /// The template's own text.
+    pub source_text: String,
+    /// The rendered text (kept as written for the files under `tests/scorecard/`).
+    pub content: String,
+    /// Its YAML documents, parsed.
+    pub docs: Vec<Value>,
+    /// Whether it lies in the bundle folder.
+    pub in_bundle: bool,
+}
+
+/// Where the bundle's parts are among the rendered files.
+pub struct Found {
+    /// (file index, document index) of the CSV.
+    pub csv: (usize, usize),
     /// Where the package file came from (a template, or `render.package`).
-    pub(crate) package_file: String,
-    pub(crate) package: PackageManifest,
-    pub(crate) crds: Vec<Manifest>,
+    pub package_file: String,
+    /// The package file.
+    pub package: PackageManifest,
+    /// The CRDs: those read outside the bundle folder first, then the rendered ones.
+    pub crds: Vec<Manifest>,
     /// The other objects (RBAC, ConfigMaps, Services, …), as rendered.
-    pub(crate) objects: Vec<Manifest>,
+    pub objects: Vec<Manifest>,
     /// The dependencies and properties files, if the bundle folder has them.
-    pub(crate) metadata: BundleMetadata,
+    pub metadata: BundleMetadata,
     /// The package an annotations file names (its file, the name), if the folder has one.
-    pub(crate) annotated: Option<(String, String)>,
+    pub annotated: Option<(String, String)>,
 }
 
 /// The key of a bundle's annotations file naming its package.
@@ -54,7 +84,7 @@ fn metadata_kind(value: &Value) -> Option<&'static str> {
 }
 
 /// Whether a rendered file at `rel` belongs to the bundle folder `bundle_dir`.
-pub(crate) fn in_bundle(bundle_dir: &str, rel: &str) -> bool {
+pub fn in_bundle(bundle_dir: &str, rel: &str) -> bool {
     in_bundle_at(bundle_dir, rel).is_some()
 }
 
@@ -71,16 +101,20 @@ fn in_bundle_at<'a>(bundle_dir: &str, rel: &'a str) -> Option<&'a str> {
 
 /// The package file and CRDs the step reads from outside the bundle folder.
 #[derive(Default)]
-pub(crate) struct Outside {
-    pub(crate) package: Option<(String, PackageManifest)>,
-    pub(crate) crds: Vec<Manifest>,
+pub struct Outside {
+    /// The package file (`render.package`): its file as shown, and its content.
+    pub package: Option<(String, PackageManifest)>,
+    /// The CRDs (`render.crds`).
+    pub crds: Vec<Manifest>,
 }
 
-pub(crate) fn find(
+/// The bundle's parts among `outputs`, the files rendered for the bundle folder `bundle_dir`
+/// (`.` for the templates folder itself), with what was read from `outside` it.
+pub fn find(
     bundle_dir: &str,
-    outputs: &[Output],
+    outputs: &[RenderedFile],
     outside: Outside,
-) -> Result<Found, RenderError> {
+) -> Result<Found, RenderedBundleError> {
     let (mut csvs, mut crds, mut objects) = (Vec::new(), outside.crds, Vec::new());
     // Where each CRD came from (the template, or the render.crds file), to name both copies.
     let mut crd_sources: Vec<String> = crds.iter().map(|c| c.file.clone()).collect();
@@ -93,7 +127,7 @@ pub(crate) fn find(
         {
             metadata
                 .tests
-                .insert(at.to_string(), out.content.clone().into_bytes());
+                .insert(at.to_string(), out.content.as_bytes().to_vec());
             continue;
         }
         let file = out.rel.rsplit('/').next().unwrap_or(&out.rel).to_string();
@@ -114,13 +148,14 @@ pub(crate) fn find(
                             .and_then(|a| a.get(PACKAGE_ANNOTATION))
                             .and_then(Value::as_str);
                         if let Some(named) = named {
-                            annotated = Some((out.template.clone(), named.to_string()));
+                            annotated = Some((out.template.to_string(), named.to_string()));
                         }
-                        metadata.annotations =
-                            annotations_of(value).map_err(|why| RenderError::Annotations {
-                                file: out.template.clone(),
+                        metadata.annotations = annotations_of(value).map_err(|why| {
+                            RenderedBundleError::Annotations {
+                                file: out.template.to_string(),
                                 why,
-                            })?;
+                            }
+                        })?;
                         continue;
                     }
                 };
@@ -128,8 +163,8 @@ pub(crate) fn find(
                     .replace(Manifest::new(&out.template, value.clone()))
                     .is_some()
                 {
-                    return Err(RenderError::SecondMetadata {
-                        file: out.template.clone(),
+                    return Err(RenderedBundleError::SecondMetadata {
+                        file: out.template.to_string(),
                         kind,
                     });
                 }
@@ -137,9 +172,9 @@ pub(crate) fn find(
             }
             if value.get("packageName").is_some() {
                 let p = parse_package(&out.template, value)?;
-                if package.replace((out.template.clone(), p)).is_some() {
-                    return Err(RenderError::SecondPackage {
-                        file: out.template.clone(),
+                if package.replace((out.template.to_string(), p)).is_some() {
+                    return Err(RenderedBundleError::SecondPackage {
+                        file: out.template.to_string(),
                     });
                 }
                 continue;
@@ -150,7 +185,7 @@ pub(crate) fn find(
                     let crd = Manifest::new(&file, value.clone());
                     own_name(&crd);
                     crds.push(crd);
-                    crd_sources.push(out.template.clone());
+                    crd_sources.push(out.template.to_string());
                 }
                 Some(kind) if SUPPORTED_KINDS.contains(&kind) => {
                     let object = Manifest::new(&file, value.clone());
@@ -158,8 +193,8 @@ pub(crate) fn find(
                     objects.push(object);
                 }
                 other => {
-                    return Err(RenderError::Unexpected {
-                        file: out.template.clone(),
+                    return Err(RenderedBundleError::Unexpected {
+                        file: out.template.to_string(),
                         kind: other.unwrap_or("document without kind").into(),
                         allowed: SUPPORTED_KINDS.join(", "),
                     });
@@ -169,12 +204,12 @@ pub(crate) fn find(
     }
     same_crds(&crds, &crd_sources)?;
     if csvs.len() != 1 {
-        return Err(RenderError::CsvCount {
+        return Err(RenderedBundleError::CsvCount {
             dir: bundle_dir.into(),
             found: csvs.len(),
         });
     }
-    let (package_file, package) = package.ok_or_else(|| RenderError::NoPackage {
+    let (package_file, package) = package.ok_or_else(|| RenderedBundleError::NoPackage {
         dir: bundle_dir.into(),
     })?;
     Ok(Found {
@@ -189,7 +224,7 @@ pub(crate) fn find(
 }
 
 /// Every CRD name rendered from more than one file, all at once with their files.
-fn same_crds(crds: &[Manifest], sources: &[String]) -> Result<(), RenderError> {
+fn same_crds(crds: &[Manifest], sources: &[String]) -> Result<(), RenderedBundleError> {
     let mut by_name: Vec<(String, Vec<String>)> = Vec::new();
     for (crd, source) in crds.iter().zip(sources) {
         let name = crd.name().unwrap_or("unnamed").to_string();
@@ -203,13 +238,13 @@ fn same_crds(crds: &[Manifest], sources: &[String]) -> Result<(), RenderError> {
     if twice.is_empty() {
         Ok(())
     } else {
-        Err(RenderError::SameCrds(twice))
+        Err(RenderedBundleError::SameCrds(twice))
     }
 }
 
 /// A package file's document.
-pub(crate) fn parse_package(file: &str, value: &Value) -> Result<PackageManifest, RenderError> {
-    serde_yaml_ng::from_value(value.clone()).map_err(|e| RenderError::PackageFile {
+pub fn parse_package(file: &str, value: &Value) -> Result<PackageManifest, RenderedBundleError> {
+    serde_yaml_ng::from_value(value.clone()).map_err(|e| RenderedBundleError::PackageFile {
         file: file.into(),
         message: e.to_string(),
     })

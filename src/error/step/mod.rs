@@ -9,9 +9,11 @@ use olm_release_appregistry::RegistryError;
 use olm_release_base::{Class, Classified};
 use olm_release_olm::archive::{ReadError, WriteError};
 
+mod converge;
 mod fetch;
 mod push;
 
+pub(crate) use converge::ConvergeError;
 pub(crate) use fetch::FetchError;
 pub(crate) use push::PushError;
 
@@ -25,68 +27,16 @@ pub(crate) enum RenderError {
     /// `render.kustomize`: the snapshot is stale, or the kustomization could not be built.
     #[error("{0}")]
     Kustomize(String),
-    #[error("{file}: writing the CSV: {message}")]
-    WriteCsv { file: String, message: String },
     #[error("{}: no templates found (render.templates)", dir.display())]
     NoTemplates { dir: PathBuf },
-    #[error("{file}: package file: {message}")]
-    PackageFile { file: String, message: String },
-    #[error("{file}: a second package file in the bundle")]
-    SecondPackage { file: String },
-    #[error("{file}: a second {kind} file in the bundle (a bundle has one metadata/{kind}.yaml)")]
-    SecondMetadata { file: String, kind: &'static str },
-    /// An annotations file whose annotations cannot be image labels.
-    #[error("{file}: annotations: {why} (the image's labels repeat the annotations as text)")]
-    Annotations { file: String, why: String },
-    #[error(
-        "{file}: {kind} does not belong in a bundle (OLM installs only the CSV, the package file and {allowed}); move it out of the bundle folder"
-    )]
-    Unexpected {
-        file: String,
-        kind: String,
-        allowed: String,
-    },
-    #[error(
-        "the bundle folder '{dir}' must render exactly one CSV, found {found} (render.bundle names the folder; '.' is the templates folder itself)"
-    )]
-    CsvCount { dir: String, found: usize },
-    #[error(
-        "the bundle folder '{dir}' has no package file (packageName); name one elsewhere with render.package"
-    )]
-    NoPackage { dir: String },
-    /// CRDs of one name rendered from several files, every such name with its files.
-    #[error("{}", same_crds(.0))]
-    SameCrds(Vec<(String, Vec<String>)>),
-}
-
-fn same_crds(all: &[(String, Vec<String>)]) -> String {
-    let one = |(name, files): &(String, Vec<String>)| {
-        format!("CRD {name} is rendered from {}", files.join(" and "))
-    };
-    match all {
-        [single] => format!(
-            "{}; a bundle holds each CRD once: keep one of them",
-            one(single)
-        ),
-        _ => {
-            let mut out = format!(
-                "{} are rendered more than once; a bundle holds each CRD once: keep one copy of each:",
-                olm_release_base::words::count(all.len(), "CRD")
-            );
-            for c in all {
-                out.push_str(&format!("\n  - {}", one(c)));
-            }
-            out
-        }
-    }
+    /// The bundle's parts cannot be found among the rendered files.
+    #[error(transparent)]
+    Bundle(#[from] olm_release_olm::rendered_bundle::RenderedBundleError),
 }
 
 impl Classified for RenderError {
     fn class(&self) -> Class {
-        match self {
-            RenderError::WriteCsv { .. } => Class::Stage,
-            _ => Class::Input,
-        }
+        Class::Input
     }
 }
 

@@ -15,11 +15,17 @@
 //!
 //! Problems found before anything runs (the plan's static checks) are collected, not stopped
 //! at: [`Problems`] lists every one of them at once.
+//!
+//! The executor's steps fail with the types in `error::step`, one per step, beside this one: they
+//! name only the library crates, so the executor's modules import them and nothing here imports
+//! the executor.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
+
+pub(crate) mod step;
 
 pub use olm_release_base::{Class, Classified};
 
