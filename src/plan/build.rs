@@ -12,7 +12,6 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::catalog::TargetJob;
 use super::checks;
 use super::document::{Header, Plan};
 use super::steps::{
@@ -22,6 +21,7 @@ use super::steps::{
 use super::time::created_at;
 use crate::error::{Problem, Problems};
 use crate::pipeline::StageName;
+use crate::settings::CatalogTarget;
 use crate::settings::{Settings, resolve_path};
 
 /// Builds the plan of a pipeline, or lists every problem that stops it.
@@ -73,7 +73,7 @@ struct Builder<'a> {
     notes: Vec<String>,
     /// The catalog target, built once for every step that reads or writes it, and the
     /// problems building it found (reported once, by the step that owns them).
-    catalog: Option<(Option<Arc<TargetJob>>, Vec<Problem>)>,
+    catalog: Option<(Option<Arc<CatalogTarget>>, Vec<Problem>)>,
 }
 
 impl<'a> Builder<'a> {
@@ -88,11 +88,11 @@ impl<'a> Builder<'a> {
 
     /// The plan's one catalog target, built on first use; `report`: this step reports the
     /// problems building it found.
-    fn catalog_target(&mut self, report: bool) -> Option<Arc<TargetJob>> {
+    fn catalog_target(&mut self, report: bool) -> Option<Arc<CatalogTarget>> {
         let s = self.s;
         let (target, found) = self.catalog.get_or_insert_with(|| {
             let mut found = Vec::new();
-            let target = super::catalog::target_job(s, &mut found).map(Arc::new);
+            let target = super::catalog::target(s, &mut found);
             (target, found)
         });
         let target = target.clone();

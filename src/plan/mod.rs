@@ -33,9 +33,7 @@ mod steps;
 mod time;
 
 pub(crate) use build::{build, render_only};
-pub(crate) use catalog::{CatalogStep, GitJob, PullJob, TargetJob};
-
-pub(crate) use catalog_image::CatalogImageJob;
+pub(crate) use catalog::CatalogStep;
 pub(crate) use checks::{SUMS, github_keeps};
 pub(crate) use document::Plan;
 pub(crate) use images::{BundleImageStep, ImageJob};

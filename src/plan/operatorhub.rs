@@ -6,15 +6,16 @@
 
 use serde::Serialize;
 
-use super::catalog::{PullJob, pull_token};
+use super::catalog::pull_token;
 use crate::error::Problem;
+use crate::settings::PullRequest;
 use crate::settings::Settings;
 
 /// Propose the verified bundle to a community catalog.
 #[derive(Debug, Clone, Serialize)]
 pub(crate) struct OperatorhubStep {
     #[serde(flatten)]
-    pub(crate) pull: PullJob,
+    pub(crate) pull: PullRequest,
     /// The branch the pull request goes into (`None`: the repository's default branch).
     pub(crate) base: Option<String>,
     /// The commit's author and `Signed-off-by:`, `Name <email>`.
@@ -50,7 +51,7 @@ pub(crate) fn operatorhub_step(
         .title
         .clone()
         .unwrap_or_else(|| format!("operator {package} ({version})"));
-    let pull = PullJob::new(
+    let pull = PullRequest::new(
         s,
         &o.api,
         &o.repository,

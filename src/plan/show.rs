@@ -176,9 +176,9 @@ fn fetch(s: &FetchStep) -> Vec<String> {
             s.package,
             target.describe(),
             match target.as_ref() {
-                super::catalog::TargetJob::Dir { .. } => "folder",
-                super::catalog::TargetJob::Git(_) => "branch or folder",
-                super::catalog::TargetJob::Image(_) => "tag",
+                crate::settings::CatalogTarget::Dir { .. } => "folder",
+                crate::settings::CatalogTarget::Git(_) => "branch or folder",
+                crate::settings::CatalogTarget::Image(_) => "tag",
             }
         ),
     };

@@ -10,7 +10,10 @@
 
 use std::path::{Path, PathBuf};
 
+use std::sync::Arc;
+
 use super::catalog_content::{CatalogContent, content, normal};
+use super::catalog_target::{CatalogTarget, PullRequest, TargetRun};
 use super::inputs::PipelineFile;
 use super::urls::{check_url, resolve_path};
 use crate::error::Problem;
@@ -29,66 +32,57 @@ pub(crate) const DEFAULT_PUBLISH_DEADLINE: std::time::Duration =
 /// `catalog:`, resolved.
 #[derive(Debug, Clone)]
 pub(crate) struct CatalogSettings {
-    /// `None` when the target is unusable (a problem says why).
-    pub(crate) target: Option<CatalogTarget>,
+    /// The one catalog target, built once (the plan's steps share it); `None` when it is
+    /// unusable (a problem says why).
+    pub(crate) target: Option<Arc<CatalogTarget>>,
+    /// The kind the target names (`dir`, `git`, `image`), even when it is unusable.
+    pub(crate) kind: Option<&'static str>,
     pub(crate) skips: Vec<String>,
     pub(crate) skip_range: Option<String>,
     /// `catalog.older`: fetch-previous's policy when it reads this catalog.
     pub(crate) older: crate::pipeline::OlderPolicy,
-    /// `catalog.retries` and `catalog.publish_deadline_seconds`: how long, and at most how
-    /// many times, a job tries again after another job moved the target.
-    pub(crate) patience: Patience,
-    /// `catalog.retry_max_seconds`: how long one git command that talks to the remote may take.
-    pub(crate) git_budget: std::time::Duration,
     /// What the entries carry: `catalog.bundle_objects`, `catalog.template`, `catalog.deprecate`.
     pub(crate) content: CatalogContent,
 }
 
-/// Where the catalog is kept.
+/// `catalog.target` (or `import --catalog`) as written, checked: the kind, and what it names.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum CatalogTarget {
+pub(super) enum Parsed {
     /// A folder.
     Dir(PathBuf),
-    /// A folder of a branch of a git repository.
-    Git(GitTarget),
-    /// A catalog image.
-    Image(ImageTarget),
+    /// A git URL or path, as the git CLI takes it (a relative path resolved against `--source`).
+    Git(String),
+    /// A catalog image and its tag.
+    Image(ImageLocation, String),
 }
 
-/// `git:URL`, resolved.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct GitTarget {
-    /// The URL or path, as the git CLI takes it (a relative path resolved against `--source`).
-    pub(crate) url: String,
-    pub(crate) branch: Option<String>,
-    /// The catalog folder inside the repository (`catalog.path`), with `/`, no leading `/`.
-    pub(crate) path: String,
-    /// The commit's author: name and e-mail.
-    pub(crate) author: (String, String),
-    pub(crate) pull_request: Option<PullRequestSettings>,
+impl Parsed {
+    pub(super) fn kind(&self) -> &'static str {
+        match self {
+            Parsed::Dir(_) => "dir",
+            Parsed::Git(_) => "git",
+            Parsed::Image(..) => "image",
+        }
+    }
 }
 
-/// `catalog.pull_request`, resolved.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct PullRequestSettings {
-    pub(crate) api: String,
-    /// The repository the pull request is opened on.
-    pub(crate) repository: (String, String),
-    /// The repository the branch is pushed to (the repository itself unless a fork).
-    pub(crate) fork: (String, String),
-    pub(crate) branch: Option<String>,
-    pub(crate) title: Option<String>,
-    pub(crate) draft: bool,
+/// `catalog.retries` and `catalog.publish_deadline_seconds`: how long, and at most how many
+/// times, a job tries again after another job moved the target.
+pub(crate) fn patience(spec: &CatalogSpec) -> Patience {
+    Patience {
+        deadline: spec
+            .publish_deadline_seconds
+            .map_or(DEFAULT_PUBLISH_DEADLINE, std::time::Duration::from_secs),
+        retries: spec.retries,
+    }
 }
 
-/// `image:…`, resolved.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct ImageTarget {
-    pub(crate) target: ImageLocation,
-    pub(crate) tag: String,
-    /// The base image and its manifest (or index) digest; `None`: unusable (a problem says why).
-    pub(crate) base: Option<(ImageLocation, String)>,
-    pub(crate) insecure: bool,
+/// `catalog.retry_max_seconds`: how long one git command that talks to the remote may take.
+pub(crate) fn git_budget(spec: &CatalogSpec) -> std::time::Duration {
+    spec.retry_max_seconds.map_or(
+        olm_release_http::retry::RetryPolicy::default().max_total,
+        std::time::Duration::from_secs,
+    )
 }
 
 /// The default of `operatorhub.repository`.
@@ -171,19 +165,20 @@ pub(crate) fn operatorhub(
     })
 }
 
-/// `catalog:`.
+/// `catalog:`, its target built with `run`.
 pub(crate) fn catalog(
     spec: &CatalogSpec,
     file: &PipelineFile,
     source: &Path,
     out: &Path,
     insecure: bool,
+    run: &TargetRun,
     problems: &mut Vec<Problem>,
 ) -> CatalogSettings {
     let mut problem = |key: &str, message: String| {
         problems.push(Problem::new(file.at(&["catalog", key]), message));
     };
-    let target = match (&spec.target, &spec.dir) {
+    let parsed = match (&spec.target, &spec.dir) {
         (Some(_), Some(_)) => {
             problem(
                 "dir",
@@ -205,11 +200,7 @@ pub(crate) fn catalog(
             .map_err(|m| problem("target", format!("catalog.target: {m}")))
             .ok(),
     };
-    let kind = target.as_ref().map(|t| match t {
-        CatalogTarget::Dir(_) => "dir",
-        CatalogTarget::Git(_) => "git",
-        CatalogTarget::Image(_) => "image",
-    });
+    let kind = parsed.as_ref().map(Parsed::kind);
     // Keys of one kind of target are refused on another, so a typo in `target` is not silent.
     for (key, set, wants) in [
         ("branch", spec.branch.is_some(), "git"),
@@ -228,61 +219,53 @@ pub(crate) fn catalog(
             );
         }
     }
-    let target = target.map(|t| match t {
-        CatalogTarget::Git(mut g) => {
-            g.branch.clone_from(&spec.branch);
+    let target = parsed.and_then(|t| match t {
+        Parsed::Dir(dir) => Some(CatalogTarget::Dir { dir }),
+        Parsed::Git(url) => {
             if let Some(b) = &spec.branch
                 && !branch_ok(b)
             {
                 problem("branch", format!("catalog.branch: '{b}' is not a branch name git accepts"));
             }
-            match spec.path.as_deref().map(folder_in_repo).transpose() {
-                Ok(p) => g.path = p.unwrap_or_else(|| DEFAULT_PATH.to_string()),
-                Err(m) => problem("path", format!("catalog.path: {m}")),
-            }
-            match author(spec.author.as_deref().unwrap_or(DEFAULT_AUTHOR)) {
-                Ok(a) => g.author = a,
-                Err(m) => problem("author", format!("catalog.author: {m}")),
-            }
-            if let Some(pr) = &spec.pull_request {
-                match pull_request(pr, &g.url, insecure) {
-                    Ok(p) => g.pull_request = Some(p),
-                    Err((key, m)) => problem("pull_request", format!("catalog.pull_request.{key}: {m}")),
+            let path = match spec.path.as_deref().map(folder_in_repo).transpose() {
+                Ok(p) => p.unwrap_or_else(|| DEFAULT_PATH.to_string()),
+                Err(m) => {
+                    problem("path", format!("catalog.path: {m}"));
+                    DEFAULT_PATH.to_string()
                 }
-            }
-            CatalogTarget::Git(g)
+            };
+            let author = author(spec.author.as_deref().unwrap_or(DEFAULT_AUTHOR))
+                .map_err(|m| problem("author", format!("catalog.author: {m}")))
+                .unwrap_or_default();
+            let pull_request = spec.pull_request.as_ref().and_then(|pr| {
+                pull_request(pr, &url, insecure, run)
+                    .map_err(|(key, m)| problem("pull_request", format!("catalog.pull_request.{key}: {m}")))
+                    .ok()
+            });
+            Some(run.git(url, spec.branch.clone(), path, author, pull_request))
         }
-        CatalogTarget::Image(mut i) => {
-            i.insecure = insecure;
-            match spec.base_image.as_deref() {
-                None => problem(
-                    "target",
-                    "catalog.base_image: an image target needs the opm base image, pinned by digest (e.g. quay.io/operator-framework/opm@sha256:…)".into(),
-                ),
-                Some(b) => match base_image(b, source, insecure) {
-                    Ok(base) => i.base = Some(base),
-                    Err(m) => problem("base_image", format!("catalog.base_image: {m}")),
-                },
-            }
-            CatalogTarget::Image(i)
+        Parsed::Image(target, tag) => {
+            let base = match spec.base_image.as_deref() {
+                None => {
+                    problem(
+                        "target",
+                        "catalog.base_image: an image target needs the opm base image, pinned by digest (e.g. quay.io/operator-framework/opm@sha256:…)".into(),
+                    );
+                    None
+                }
+                Some(b) => base_image(b, source, insecure)
+                    .map_err(|m| problem("base_image", format!("catalog.base_image: {m}")))
+                    .ok(),
+            };
+            Some(run.image(target, tag, base?, insecure))
         }
-        dir => dir,
     });
     CatalogSettings {
-        target,
+        target: target.map(Arc::new),
+        kind,
         skips: spec.skips.clone(),
         skip_range: spec.skip_range.clone(),
         older: spec.older,
-        patience: Patience {
-            deadline: spec
-                .publish_deadline_seconds
-                .map_or(DEFAULT_PUBLISH_DEADLINE, std::time::Duration::from_secs),
-            retries: spec.retries,
-        },
-        git_budget: spec.retry_max_seconds.map_or(
-            olm_release_http::retry::RetryPolicy::default().max_total,
-            std::time::Duration::from_secs,
-        ),
         content: content(spec, file, source, problems),
     }
 }
@@ -293,18 +276,12 @@ pub(super) fn parse_target(
     source: &Path,
     out: &Path,
     insecure: bool,
-) -> Result<CatalogTarget, String> {
+) -> Result<Parsed, String> {
     if let Some(dir) = t.strip_prefix("dir:") {
         return dir_target(dir, "catalog.target", source, out);
     }
     if let Some(url) = t.strip_prefix("git:") {
-        return Ok(CatalogTarget::Git(GitTarget {
-            url: git_url(url, source, insecure)?,
-            branch: None,
-            path: DEFAULT_PATH.into(),
-            author: (String::new(), String::new()),
-            pull_request: None,
-        }));
+        return Ok(Parsed::Git(git_url(url, source, insecure)?));
     }
     if let Some(image) = t.strip_prefix("image:") {
         let (target, tag) = image_ref(image, source)?;
@@ -318,12 +295,7 @@ pub(super) fn parse_target(
                 r.describe()
             ));
         }
-        return Ok(CatalogTarget::Image(ImageTarget {
-            target,
-            tag,
-            base: None,
-            insecure,
-        }));
+        return Ok(Parsed::Image(target, tag));
     }
     Err(format!(
         "'{t}' is none of dir:PATH, git:URL, image:HOST[:PORT]/REPOSITORY:TAG or image:oci:PATH:TAG"
@@ -331,7 +303,7 @@ pub(super) fn parse_target(
 }
 
 /// A catalog folder inside the source or the output folder.
-fn dir_target(dir: &str, key: &str, source: &Path, out: &Path) -> Result<CatalogTarget, String> {
+fn dir_target(dir: &str, key: &str, source: &Path, out: &Path) -> Result<Parsed, String> {
     let path = resolve_path(source, Path::new(dir));
     let inside = |root: &Path| normal(&path).starts_with(normal(root));
     if dir.is_empty() || !(inside(source) || inside(out)) {
@@ -342,7 +314,7 @@ fn dir_target(dir: &str, key: &str, source: &Path, out: &Path) -> Result<Catalog
             out.display()
         ));
     }
-    Ok(CatalogTarget::Dir(path))
+    Ok(Parsed::Dir(path))
 }
 
 /// A git URL (`https://`, `http://` on loopback or with `--insecure`, `ssh://`, `git://`,
@@ -456,12 +428,13 @@ pub(super) fn base_image(
 }
 
 /// `catalog.pull_request`: the repository (given, or read from a github.com URL), the fork,
-/// the API base.
+/// the API base; the branch and title unless given, and the token, from `run`.
 pub(super) fn pull_request(
     pr: &PullRequestSpec,
     url: &str,
     insecure: bool,
-) -> Result<PullRequestSettings, (&'static str, String)> {
+    run: &TargetRun,
+) -> Result<PullRequest, (&'static str, String)> {
     let repository = match &pr.repository {
         Some(r) => owner_repo(r).ok_or(("repository", format!("'{r}' is not OWNER/REPO")))?,
         None => github_repo(url).ok_or((
@@ -485,14 +458,14 @@ pub(super) fn pull_request(
     {
         return Err(("branch", format!("'{b}' is not a branch name git accepts")));
     }
-    Ok(PullRequestSettings {
+    Ok(run.pull_request(
         api,
-        repository,
-        fork,
-        branch: pr.branch.clone(),
-        title: pr.title.clone(),
-        draft: pr.draft,
-    })
+        &repository,
+        &fork,
+        pr.branch.clone(),
+        pr.title.clone(),
+        pr.draft,
+    ))
 }
 
 /// `OWNER/REPO`.
@@ -576,25 +549,20 @@ mod tests {
         let out = Path::new("/src/_out");
         assert_eq!(
             parse_target("dir:catalog", src, out, false),
-            Ok(CatalogTarget::Dir("/src/catalog".into()))
+            Ok(Parsed::Dir("/src/catalog".into()))
         );
-        let CatalogTarget::Git(g) =
-            parse_target("git:https://github.com/acme/op.git", src, out, false).unwrap()
-        else {
-            panic!()
-        };
-        assert_eq!(g.url, "https://github.com/acme/op.git");
-        let CatalogTarget::Git(g) = parse_target("git:../catalogs.git", src, out, false).unwrap()
-        else {
-            panic!()
-        };
-        assert_eq!(g.url, "/src/../catalogs.git");
-        let CatalogTarget::Git(g) =
-            parse_target("git:git@github.com:acme/op.git", src, out, false).unwrap()
-        else {
-            panic!()
-        };
-        assert_eq!(g.url, "git@github.com:acme/op.git");
+        assert_eq!(
+            parse_target("git:https://github.com/acme/op.git", src, out, false),
+            Ok(Parsed::Git("https://github.com/acme/op.git".into()))
+        );
+        assert_eq!(
+            parse_target("git:../catalogs.git", src, out, false),
+            Ok(Parsed::Git("/src/../catalogs.git".into()))
+        );
+        assert_eq!(
+            parse_target("git:git@github.com:acme/op.git", src, out, false),
+            Ok(Parsed::Git("git@github.com:acme/op.git".into()))
+        );
         assert!(
             parse_target("git:https://user:pw@github.com/a/b.git", src, out, false)
                 .unwrap_err()
@@ -610,31 +578,30 @@ mod tests {
                 .unwrap_err()
                 .contains("--insecure")
         );
-        let CatalogTarget::Image(i) =
-            parse_target("image:quay.io/acme/catalog:latest", src, out, false).unwrap()
+        let Ok(Parsed::Image(target, tag)) =
+            parse_target("image:quay.io/acme/catalog:latest", src, out, false)
         else {
             panic!()
         };
         assert_eq!(
-            (i.target.describe().as_str(), i.tag.as_str()),
+            (target.describe().as_str(), tag.as_str()),
             ("quay.io/acme/catalog", "latest")
         );
-        let CatalogTarget::Image(i) =
-            parse_target("image:127.0.0.1:5000/acme/catalog:v1", src, out, false).unwrap()
+        let Ok(Parsed::Image(target, tag)) =
+            parse_target("image:127.0.0.1:5000/acme/catalog:v1", src, out, false)
         else {
             panic!()
         };
         assert_eq!(
-            (i.target.describe().as_str(), i.tag.as_str()),
+            (target.describe().as_str(), tag.as_str()),
             ("127.0.0.1:5000/acme/catalog", "v1")
         );
-        let CatalogTarget::Image(i) =
-            parse_target("image:oci:_out/cat:v1", src, out, false).unwrap()
+        let Ok(Parsed::Image(target, tag)) = parse_target("image:oci:_out/cat:v1", src, out, false)
         else {
             panic!()
         };
         assert_eq!(
-            (i.target, i.tag.as_str()),
+            (target, tag.as_str()),
             (ImageLocation::Layout("/src/_out/cat".into()), "v1")
         );
         assert!(

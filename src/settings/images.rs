@@ -7,11 +7,14 @@
 
 use std::path::Path;
 
+use serde::{Serialize, Serializer};
+
 use super::inputs::{Env, PipelineFile};
 use super::urls::resolve_path;
 use crate::error::Problem;
 use crate::pipeline::model::{BundleImageSpec, CatalogSpec};
 use olm_release_base::secret::Secret;
+use olm_release_http::retry::RetryPolicy;
 use olm_release_oci::{self as oci, ImageLocation};
 
 /// The variables holding the image registry's username and password (or token).
@@ -150,4 +153,38 @@ pub(crate) fn csv_edges(
         (None, None) => None,
     };
     (all, range)
+}
+
+/// An image target, and how to talk to it.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct ImageJob {
+    #[serde(serialize_with = "target_shown")]
+    pub(crate) target: ImageLocation,
+    /// The variables the credentials came from.
+    pub(crate) credentials: Option<&'static str>,
+    #[serde(skip)]
+    pub(crate) secret: Option<oci::Credentials>,
+    #[serde(skip)]
+    pub(crate) insecure: bool,
+    #[serde(skip)]
+    pub(crate) retry: RetryPolicy,
+}
+
+fn target_shown<S: Serializer>(t: &ImageLocation, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&t.describe())
+}
+
+impl ImageJob {
+    /// How to open the target.
+    pub(crate) fn options(&self) -> oci::StoreOptions {
+        oci::StoreOptions::default()
+            .with_insecure(self.insecure)
+            .with_credentials(self.secret.clone())
+            .with_retry(self.retry)
+    }
+
+    /// A registry on another host than loopback (credentials are needed to push there).
+    pub(crate) fn remote(&self) -> bool {
+        matches!(&self.target, ImageLocation::Remote(r) if !olm_release_http::is_loopback(&r.base))
+    }
 }

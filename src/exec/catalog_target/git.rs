@@ -11,8 +11,8 @@ use std::path::PathBuf;
 
 use super::{Change, Published, Publishing, Snapshot, Store, TargetError, recorded};
 use crate::error::Result;
-use crate::plan::GitJob;
 use crate::report::Reporter;
+use crate::settings::GitTarget;
 use olm_release_git::{Checkout, Git, Pushed, Signature};
 use olm_release_http::events::{Gate, Write};
 use olm_release_olm::fbc::FileChange;
@@ -30,7 +30,7 @@ struct Branch {
     signature: Signature,
 }
 
-pub(crate) fn open(job: &GitJob, report: &Reporter) -> Result<Snapshot> {
+pub(crate) fn open(job: &GitTarget, report: &Reporter) -> Result<Snapshot> {
     let git = Git::new(job.secret.clone())
         .within(job.budget)
         .withholding(&crate::settings::SECRET_VARIABLES);
