@@ -5,10 +5,10 @@
 use std::path::Path;
 
 use super::catalog::{
-    DEFAULT_AUTHOR, DEFAULT_PATH, Parsed, author, base_image, branch_ok, folder_in_repo,
-    parse_target, pull_request,
+    CatalogTarget, DEFAULT_AUTHOR, DEFAULT_PATH, Parsed, TargetRun, parse_target,
 };
-use super::catalog_target::{CatalogTarget, TargetRun};
+use super::catalog_keys::{author, base_image, branch_ok, folder_in_repo};
+use super::pull_request::pull_request;
 use super::urls::resolve_path;
 use crate::error::Problem;
 use crate::pipeline::model::PullRequestSpec;

@@ -64,7 +64,7 @@ pub(crate) struct Settings {
     pub(crate) bundle_image: Option<BundleImageSettings>,
     pub(crate) catalog: Option<CatalogSettings>,
     /// `operatorhub:` (`None` also when a key is unusable; a problem says why).
-    pub(crate) operatorhub: Option<super::catalog::OperatorHubSettings>,
+    pub(crate) operatorhub: Option<super::operatorhub::OperatorHubSettings>,
     pub(crate) credentials: Creds,
     /// `SOURCE_DATE_EPOCH`, for reproducible timestamps.
     pub(crate) source_date_epoch: Option<u64>,

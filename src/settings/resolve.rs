@@ -6,12 +6,15 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use super::catalog_target::TargetRun;
+use super::catalog::TargetRun;
 use super::inputs::{Env, PipelineFile};
 use super::model::{CONCURRENT_WAIT, Creds, RegistrySettings, ReleaseSettings, RunMode, Settings};
 use super::network::{registry_http, registry_retry};
 use super::urls::Target;
-use super::{catalog, credentials, images, limits, notes, options, unread, urls, verify};
+use super::{
+    catalog, catalog_keys, credentials, images, limits, notes, operatorhub, options, unread, urls,
+    verify,
+};
 use crate::ci::CiContext;
 use crate::cli::PipelineArgs;
 use crate::error::{Problem, Problems, Result};
@@ -163,8 +166,8 @@ pub(crate) fn resolve(
             github: credentials::github(env),
             image: image_credentials.clone(),
             scratch: out.clone(),
-            patience: catalog::patience(spec),
-            budget: catalog::git_budget(spec),
+            patience: catalog_keys::patience(spec),
+            budget: catalog_keys::git_budget(spec),
             base_limits,
             pull_branch: format!(
                 "olm-release/{shown_package}-{}",
@@ -185,7 +188,7 @@ pub(crate) fn resolve(
     let operatorhub = p
         .operatorhub
         .as_ref()
-        .and_then(|spec| catalog::operatorhub(spec, &file, args.insecure, &mut problems));
+        .and_then(|spec| operatorhub::operatorhub(spec, &file, args.insecure, &mut problems));
     let (skips, skip_range) = images::csv_edges(
         &p.skips,
         p.skip_range.as_deref(),
