@@ -71,9 +71,9 @@ struct Builder<'a> {
     s: &'a Settings,
     problems: Vec<Problem>,
     notes: Vec<String>,
-    /// The catalog target, built once for every step that reads or writes it, and the
-    /// problems building it found (reported once, by the step that owns them).
-    catalog: Option<(Option<Arc<CatalogTarget>>, Vec<Problem>)>,
+    /// What stops the plan from using the catalog target (reported once, by the step that
+    /// owns them).
+    catalog: Option<Vec<Problem>>,
 }
 
 impl<'a> Builder<'a> {
@@ -86,21 +86,19 @@ impl<'a> Builder<'a> {
         }
     }
 
-    /// The plan's one catalog target, built on first use; `report`: this step reports the
-    /// problems building it found.
+    /// The plan's one catalog target, as settings built it; `report`: this step reports what
+    /// stops the plan from using it (once).
     fn catalog_target(&mut self, report: bool) -> Option<Arc<CatalogTarget>> {
         let s = self.s;
-        let (target, found) = self.catalog.get_or_insert_with(|| {
-            let mut found = Vec::new();
-            let target = super::catalog::target(s, &mut found);
-            (target, found)
-        });
-        let target = target.clone();
+        let target = s.catalog.as_ref()?.target.clone()?;
+        let found = self
+            .catalog
+            .get_or_insert_with(|| super::catalog::target_problems(s, &target));
         if report {
             let found = std::mem::take(found);
             self.problems.extend(found);
         }
-        target
+        Some(target)
     }
 
     fn finish(self, steps: Vec<Step>) -> Result<Plan, Problems> {

@@ -114,12 +114,11 @@ pub(crate) fn pull_token(job: &PullRequest, at: String) -> Option<Problem> {
     })
 }
 
-/// The pipeline's one catalog target, as settings built it (`None` when the section or its
-/// target is unusable; a problem says why), and what stops the plan from using it: a pull
-/// request without a token, a catalog image on a remote registry without credentials.
-pub(crate) fn target(s: &Settings, problems: &mut Vec<Problem>) -> Option<Arc<CatalogTarget>> {
-    let target = s.catalog.as_ref()?.target.clone()?;
-    match target.as_ref() {
+/// What stops the plan from using the catalog target settings built: a pull request without a
+/// token, a catalog image on a remote registry without credentials.
+pub(crate) fn target_problems(s: &Settings, target: &CatalogTarget) -> Vec<Problem> {
+    let mut problems = Vec::new();
+    match target {
         CatalogTarget::Git(g) => {
             if let Some(p) = &g.pull_request {
                 problems.extend(pull_token(p, s.file.at(&["catalog", "pull_request"])));
@@ -138,7 +137,7 @@ pub(crate) fn target(s: &Settings, problems: &mut Vec<Problem>) -> Option<Arc<Ca
         }
         CatalogTarget::Dir { .. } => {}
     }
-    Some(target)
+    problems
 }
 
 /// The catalog step of `s`, writing `target` (the plan's one catalog target).

@@ -326,25 +326,6 @@ pub(crate) struct GitTarget {
     pub(crate) scratch: PathBuf,
 }
 
-impl GitTarget {
-    /// The commit's author, committer and date, as the git client takes them.
-    pub(crate) fn signature(&self) -> olm_release_git::Signature {
-        olm_release_git::Signature {
-            name: self.name.clone(),
-            email: self.email.clone(),
-            epoch: self.date,
-        }
-    }
-
-    /// The repository and branch, as the git client takes them.
-    pub(crate) fn remote(&self) -> olm_release_git::Remote {
-        olm_release_git::Remote {
-            url: self.git.clone(),
-            branch: self.branch.clone(),
-        }
-    }
-}
-
 /// What a target needs besides its own keys: the run's credentials, time and scratch folder,
 /// how long it waits for racing jobs, and the pull request's defaults.
 pub(crate) struct TargetRun<'a> {
