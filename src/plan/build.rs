@@ -10,7 +10,6 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use super::checks;
 use super::document::{Header, Plan};
@@ -21,7 +20,6 @@ use super::steps::{
 use super::time::created_at;
 use crate::error::{Problem, Problems};
 use crate::pipeline::StageName;
-use crate::settings::CatalogTarget;
 use crate::settings::{Settings, resolve_path};
 
 /// Builds the plan of a pipeline, or lists every problem that stops it.
@@ -86,19 +84,17 @@ impl<'a> Builder<'a> {
         }
     }
 
-    /// The plan's one catalog target, as settings built it; `report`: this step reports what
-    /// stops the plan from using it (once).
-    fn catalog_target(&mut self, report: bool) -> Option<Arc<CatalogTarget>> {
+    /// Reports (once, `report`: by the step that owns them) what stops the plan from using the
+    /// catalog target.
+    fn catalog_problems(&mut self, report: bool) {
         let s = self.s;
-        let target = s.catalog.as_ref()?.target.clone()?;
         let found = self
             .catalog
-            .get_or_insert_with(|| super::catalog::target_problems(s, &target));
+            .get_or_insert_with(|| super::catalog::target_problems(s));
         if report {
             let found = std::mem::take(found);
             self.problems.extend(found);
         }
-        Some(target)
     }
 
     fn finish(self, steps: Vec<Step>) -> Result<Plan, Problems> {
@@ -219,15 +215,18 @@ impl<'a> Builder<'a> {
                             self.need(stage, "package: (the OLM package)", s.package.as_ref())?;
                         // The catalog step reports the target's problems; a plan without it
                         // (fetch-previous alone) reports them here.
-                        let target = self.catalog_target(!s.stages.contains(&StageName::Catalog));
-                        let source = FetchSource::Catalog { target: target? };
+                        self.catalog_problems(!s.stages.contains(&StageName::Catalog));
+                        let source = super::catalog::fetch_source(s)?;
                         (source, package, c.older)
                     }
                     _ => {
                         let (registry, namespace, package) = self.registry(stage)?;
                         // The catalog the registry's decision must agree with.
                         let catalog = match s.stages.contains(&StageName::Catalog) {
-                            true => self.catalog_target(false),
+                            true => {
+                                self.catalog_problems(false);
+                                super::catalog::target(s)
+                            }
                             false => None,
                         };
                         let source = FetchSource::Registry {
@@ -305,8 +304,8 @@ impl<'a> Builder<'a> {
             StageName::Catalog => {
                 self.need(stage, "a catalog: section", s.catalog.as_ref())?;
                 let (package, channel) = self.package_channel(stage)?;
-                let target = self.catalog_target(true)?;
-                Step::Catalog(super::catalog::catalog_step(s, target, package, channel)?)
+                self.catalog_problems(true);
+                Step::Catalog(super::catalog::catalog_step(s, package, channel)?)
             }
             StageName::Operatorhub => {
                 self.need(stage, "an operatorhub: section", s.operatorhub.as_ref())?;

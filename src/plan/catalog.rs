@@ -17,6 +17,7 @@ use olm_release_olm::fbc::{Deprecated, Deprecation, ObjectStyle};
 use serde::{Serialize, Serializer};
 
 use super::images::release_channels;
+use super::steps::FetchSource;
 use crate::error::Problem;
 use crate::settings::{CatalogTarget, OCI_PASSWORD, OCI_USERNAME, PullRequest, Settings};
 
@@ -114,11 +115,26 @@ pub(crate) fn pull_token(job: &PullRequest, at: String) -> Option<Problem> {
     })
 }
 
-/// What stops the plan from using the catalog target settings built: a pull request without a
-/// token, a catalog image on a remote registry without credentials.
-pub(crate) fn target_problems(s: &Settings, target: &CatalogTarget) -> Vec<Problem> {
+/// The pipeline's one catalog target, as settings built it (`None`: no `catalog:` section, or
+/// its target is unusable; a problem says why).
+pub(crate) fn target(s: &Settings) -> Option<Arc<CatalogTarget>> {
+    s.catalog.as_ref()?.target.clone()
+}
+
+/// fetch-previous's source when it reads the catalog (a pipeline without `registry:`): the
+/// target the catalog step writes.
+pub(crate) fn fetch_source(s: &Settings) -> Option<FetchSource> {
+    Some(FetchSource::Catalog { target: target(s)? })
+}
+
+/// What stops the plan from using the catalog target: a pull request without a token, a
+/// catalog image on a remote registry without credentials.
+pub(crate) fn target_problems(s: &Settings) -> Vec<Problem> {
     let mut problems = Vec::new();
-    match target {
+    let Some(target) = target(s) else {
+        return problems;
+    };
+    match target.as_ref() {
         CatalogTarget::Git(g) => {
             if let Some(p) = &g.pull_request {
                 problems.extend(pull_token(p, s.file.at(&["catalog", "pull_request"])));
@@ -140,14 +156,10 @@ pub(crate) fn target_problems(s: &Settings, target: &CatalogTarget) -> Vec<Probl
     problems
 }
 
-/// The catalog step of `s`, writing `target` (the plan's one catalog target).
-pub(crate) fn catalog_step(
-    s: &Settings,
-    target: Arc<CatalogTarget>,
-    package: String,
-    channel: String,
-) -> Option<CatalogStep> {
+/// The catalog step of `s`, writing the plan's one catalog target.
+pub(crate) fn catalog_step(s: &Settings, package: String, channel: String) -> Option<CatalogStep> {
     let c = s.catalog.as_ref()?;
+    let target = c.target.clone()?;
     let fetches = s
         .stages
         .contains(&crate::pipeline::StageName::FetchPrevious);
