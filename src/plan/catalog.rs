@@ -17,9 +17,8 @@ use olm_release_olm::fbc::{Deprecated, Deprecation, ObjectStyle};
 use serde::{Serialize, Serializer};
 
 use super::images::release_channels;
-use super::steps::FetchSource;
 use crate::error::Problem;
-use crate::settings::{CatalogTarget, OCI_PASSWORD, OCI_USERNAME, PullRequest, Settings};
+use crate::settings::{CatalogTarget, OCI_PASSWORD, OCI_USERNAME, Settings};
 
 /// Add the pushed bundle image to the catalog, validate the catalog, write it to its target.
 #[derive(Debug, Clone, Serialize)]
@@ -63,68 +62,11 @@ pub(crate) struct CatalogStep {
     pub(crate) agrees_with: Option<String>,
 }
 
-impl PullRequest {
-    /// The pull request for `repository` from `fork`: the branch and title given, else
-    /// `olm-release/<package>-<version>` and `title`.
-    pub(crate) fn new(
-        s: &Settings,
-        api: &str,
-        repository: &(String, String),
-        fork: &(String, String),
-        branch: Option<&str>,
-        title: String,
-        draft: bool,
-    ) -> PullRequest {
-        let version = s
-            .version
-            .as_ref()
-            .map(ToString::to_string)
-            .unwrap_or_default();
-        let package = s.package.clone().unwrap_or_default();
-        PullRequest {
-            api: api.to_string(),
-            repository: format!("{}/{}", repository.0, repository.1),
-            fork: format!("{}/{}", fork.0, fork.1),
-            branch: branch.map_or_else(
-                || format!("olm-release/{package}-{}", version.replace('+', "_")),
-                str::to_string,
-            ),
-            title,
-            draft,
-            credentials: s
-                .credentials
-                .github
-                .as_ref()
-                .map(|_| "GITHUB_TOKEN or GH_TOKEN"),
-            token: s.credentials.github.clone(),
-        }
-    }
-}
-
-/// A pull request needs a token, in a dry-run too (it reads the repository through the API);
-/// a problem naming the variables when there is none.
-pub(crate) fn pull_token(job: &PullRequest, at: String) -> Option<Problem> {
-    job.token.is_none().then(|| {
-        Problem::new(
-            at,
-            format!(
-                "a pull request to {} needs GITHUB_TOKEN (or GH_TOKEN), a token that may read it and push to {}, also for a dry-run (it reads the repository through GitHub's API)",
-                job.repository, job.fork
-            ),
-        )
-    })
-}
-
-/// The pipeline's one catalog target, as settings built it (`None`: no `catalog:` section, or
-/// its target is unusable; a problem says why).
+/// The pipeline's one catalog target, as settings built it, which fetch-previous reads and the
+/// catalog step writes (`None`: no `catalog:` section, or its target is unusable; a problem
+/// says why).
 pub(crate) fn target(s: &Settings) -> Option<Arc<CatalogTarget>> {
     s.catalog.as_ref()?.target.clone()
-}
-
-/// fetch-previous's source when it reads the catalog (a pipeline without `registry:`): the
-/// target the catalog step writes.
-pub(crate) fn fetch_source(s: &Settings) -> Option<FetchSource> {
-    Some(FetchSource::Catalog { target: target(s)? })
 }
 
 /// What stops the plan from using the catalog target: a pull request without a token, a
@@ -137,7 +79,7 @@ pub(crate) fn target_problems(s: &Settings) -> Vec<Problem> {
     match target.as_ref() {
         CatalogTarget::Git(g) => {
             if let Some(p) = &g.pull_request {
-                problems.extend(pull_token(p, s.file.at(&["catalog", "pull_request"])));
+                problems.extend(p.token_problem(s.file.at(&["catalog", "pull_request"])));
             }
         }
         CatalogTarget::Image(i) => {

@@ -8,7 +8,6 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use super::catalog::pull_token;
 use super::document::{Header, Plan};
 use super::images::ImageJob;
 use super::steps::Step;
@@ -68,7 +67,7 @@ pub(crate) fn import(m: ImportInputs) -> Result<Plan, Problems> {
     if let CatalogTarget::Git(g) = &m.catalog
         && let Some(p) = &g.pull_request
     {
-        problems.extend(pull_token(p, "--pull-request".to_string()));
+        problems.extend(p.token_problem("--pull-request".to_string()));
     }
     if !problems.is_empty() {
         return Err(Problems(problems));

@@ -18,6 +18,7 @@ use serde::Serialize;
 
 use super::catalog_content::{CatalogContent, content, normal};
 use super::catalog_keys as keys;
+pub(crate) use super::catalog_keys::DEFAULT_PUBLISH_DEADLINE;
 use super::images::ImageTarget;
 use super::inputs::PipelineFile;
 use super::pull_request::{PullRequest, pull_request};
@@ -26,14 +27,6 @@ use crate::error::Problem;
 use crate::pipeline::model::CatalogSpec;
 use olm_release_oci::ImageLocation;
 use olm_release_olm::fbc::swap::Patience;
-
-/// The default of `catalog.path` for git targets.
-pub(crate) const DEFAULT_PATH: &str = "catalog";
-/// The default of `catalog.author`.
-pub(crate) const DEFAULT_AUTHOR: &str = "olm-release <olm-release@users.noreply.github.com>";
-/// The default of `catalog.publish_deadline_seconds`.
-pub(crate) const DEFAULT_PUBLISH_DEADLINE: std::time::Duration =
-    std::time::Duration::from_secs(300);
 
 /// `catalog:`, resolved.
 #[derive(Debug, Clone)]

@@ -4,20 +4,26 @@
 
 use std::path::Path;
 
-use super::catalog::{DEFAULT_AUTHOR, DEFAULT_PATH};
 use super::urls::resolve_path;
 use crate::pipeline::model::CatalogSpec;
 use olm_release_oci::ImageLocation;
 use olm_release_olm::fbc::swap::Patience;
 
+/// The default of `catalog.path` for git targets.
+pub(crate) const DEFAULT_PATH: &str = "catalog";
+/// The default of `catalog.author`.
+pub(crate) const DEFAULT_AUTHOR: &str = "olm-release <olm-release@users.noreply.github.com>";
+/// The default of `catalog.publish_deadline_seconds`.
+pub(crate) const DEFAULT_PUBLISH_DEADLINE: std::time::Duration =
+    std::time::Duration::from_secs(300);
+
 /// `catalog.retries` and `catalog.publish_deadline_seconds`: how long, and at most how many
 /// times, a job tries again after another job moved the target.
 pub(crate) fn patience(spec: &CatalogSpec) -> Patience {
     Patience {
-        deadline: spec.publish_deadline_seconds.map_or(
-            super::catalog::DEFAULT_PUBLISH_DEADLINE,
-            std::time::Duration::from_secs,
-        ),
+        deadline: spec
+            .publish_deadline_seconds
+            .map_or(DEFAULT_PUBLISH_DEADLINE, std::time::Duration::from_secs),
         retries: spec.retries,
     }
 }

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use serde::{Serialize, Serializer};
 
 use super::catalog::{CatalogTarget, TargetRun};
+use super::credentials::{OCI_PASSWORD, OCI_USERNAME};
 use super::inputs::{Env, PipelineFile};
 use super::urls::resolve_path;
 use crate::error::Problem;
@@ -18,10 +19,6 @@ use olm_release_base::secret::Secret;
 use olm_release_http::retry::RetryPolicy;
 use olm_release_oci::{self as oci, ImageLocation};
 use olm_release_olm::fbc::swap::Patience;
-
-/// The variables holding the image registry's username and password (or token).
-pub(crate) const OCI_USERNAME: &str = "OCI_USERNAME";
-pub(crate) const OCI_PASSWORD: &str = "OCI_PASSWORD";
 
 /// `bundle_image:`, resolved.
 #[derive(Debug, Clone)]

@@ -33,8 +33,10 @@ pub(crate) use catalog::{CatalogTarget, DEFAULT_PUBLISH_DEADLINE, GitTarget, Tar
 pub(crate) use catalog_flags::{command_pull_request, command_target};
 pub(crate) use credentials::git as git_credentials;
 pub(crate) use credentials::github as github_token;
-pub(crate) use credentials::{GIT_CREDENTIALS, SECRET_VARIABLES, github_problem, registry_problem};
-pub(crate) use images::{ImageJob, ImageTarget, OCI_PASSWORD, OCI_USERNAME};
+pub(crate) use credentials::{
+    GIT_CREDENTIALS, OCI_PASSWORD, OCI_USERNAME, SECRET_VARIABLES, github_problem, registry_problem,
+};
+pub(crate) use images::{ImageJob, ImageTarget};
 pub use inputs::Env;
 pub(crate) use limits::{base_limits, bundle_limits};
 pub(crate) use model::{CONCURRENT_WAIT, ReleaseSettings, RunMode, Settings};

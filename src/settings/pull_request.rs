@@ -7,6 +7,7 @@ use serde::Serialize;
 use super::catalog::TargetRun;
 use super::catalog_keys::{branch_ok, github_repo, owner_repo};
 use super::urls::check_url;
+use crate::error::Problem;
 use crate::pipeline::model::PullRequestSpec;
 
 /// A change proposed as a GitHub pull request (a catalog target's `catalog.pull_request`, and
@@ -30,6 +31,20 @@ pub(crate) struct PullRequest {
 }
 
 impl PullRequest {
+    /// A pull request needs a token, in a dry-run too (it reads the repository through the
+    /// API); a problem at `at` naming the variables when there is none.
+    pub(crate) fn token_problem(&self, at: String) -> Option<Problem> {
+        self.token.is_none().then(|| {
+            Problem::new(
+                at,
+                format!(
+                    "a pull request to {} needs GITHUB_TOKEN (or GH_TOKEN), a token that may read it and push to {}, also for a dry-run (it reads the repository through GitHub's API)",
+                    self.repository, self.fork
+                ),
+            )
+        })
+    }
+
     /// `OWNER` and `REPO` of the repository, and of the fork.
     pub(crate) fn repos(&self) -> ((&str, &str), (&str, &str)) {
         fn split(r: &str) -> (&str, &str) {
