@@ -18,7 +18,7 @@ use serde::{Serialize, Serializer};
 
 use super::images::release_channels;
 use crate::error::Problem;
-use crate::settings::{CatalogTarget, OCI_PASSWORD, OCI_USERNAME, Settings};
+use crate::settings::{CatalogTarget, ImageTarget, OCI_PASSWORD, OCI_USERNAME, Settings};
 
 /// Add the pushed bundle image to the catalog, validate the catalog, write it to its target.
 #[derive(Debug, Clone, Serialize)]
@@ -219,7 +219,7 @@ pub(crate) fn show_target(target: &CatalogTarget) -> Vec<String> {
             ));
             out.push(format!("credentials: {}", g.credentials.unwrap_or("none")));
         }
-        CatalogTarget::Image(i) => out.extend(super::catalog_image::show(i)),
+        CatalogTarget::Image(i) => out.extend(show_image(i)),
     }
     out
 }
@@ -234,4 +234,34 @@ pub(crate) fn again(p: &Patience) -> String {
         "apply the change again on the new head (only other packages changed) or decide again (its package changed), for up to {} s{count}",
         p.deadline.as_secs()
     )
+}
+
+/// The plan's text lines of a catalog-image target.
+fn show_image(j: &ImageTarget) -> Vec<String> {
+    let mut out = vec![
+        "validate the whole catalog (opm validate rules); build an image only when it changed"
+            .to_string(),
+        format!(
+            "build on {}: its layers mounted or copied, one new layer with the catalog under /configs (mtime {}); {}",
+            j.base_shown,
+            super::time::format_time(j.epoch),
+            olm_release_oci::catalog_image::config_lines().join(", ")
+        ),
+        format!(
+            "push by digest, then move the tag {} only if it still names the digest read; when it moved meanwhile, {}",
+            j.tag,
+            again(&j.patience)
+        ),
+    ];
+    out.push(format!(
+        "credentials: {}",
+        j.image.credentials.unwrap_or("none")
+    ));
+    out
+}
+
+/// Whether the pipeline publishes a catalog image (a catalog stage with an `image:` target).
+pub(crate) fn publishes_image(s: &Settings) -> bool {
+    s.stages.contains(&crate::pipeline::StageName::Catalog)
+        && s.catalog.as_ref().and_then(|c| c.kind) == Some("image")
 }

@@ -17,7 +17,6 @@
 
 mod build;
 mod catalog;
-mod catalog_image;
 mod checks;
 mod document;
 mod images;
