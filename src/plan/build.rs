@@ -216,9 +216,7 @@ impl<'a> Builder<'a> {
                         // The catalog step reports the target's problems; a plan without it
                         // (fetch-previous alone) reports them here.
                         self.catalog_problems(!s.stages.contains(&StageName::Catalog));
-                        let source = FetchSource::Catalog {
-                            target: super::catalog::target(s)?,
-                        };
+                        let source = FetchSource::Catalog(super::catalog::fetch_source(s)?);
                         (source, package, c.older)
                     }
                     _ => {

@@ -69,6 +69,19 @@ pub(crate) fn target(s: &Settings) -> Option<Arc<CatalogTarget>> {
     s.catalog.as_ref()?.target.clone()
 }
 
+/// fetch-previous reading the catalog (a pipeline without `registry:`): the plan's one catalog
+/// target, which the catalog step writes.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct CatalogSource {
+    #[serde(flatten)]
+    pub(crate) target: Arc<CatalogTarget>,
+}
+
+/// fetch-previous's source when it reads the catalog.
+pub(crate) fn fetch_source(s: &Settings) -> Option<CatalogSource> {
+    Some(CatalogSource { target: target(s)? })
+}
+
 /// What stops the plan from using the catalog target: a pull request without a token, a
 /// catalog image on a remote registry without credentials.
 pub(crate) fn target_problems(s: &Settings) -> Vec<Problem> {

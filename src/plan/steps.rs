@@ -183,12 +183,8 @@ pub(crate) enum FetchSource {
         #[serde(skip)]
         catalog: Option<Arc<crate::settings::CatalogTarget>>,
     },
-    Catalog {
-        /// Where the catalog stage keeps the catalog: the plan's one catalog target, which the
-        /// catalog step writes.
-        #[serde(flatten)]
-        target: Arc<crate::settings::CatalogTarget>,
-    },
+    /// The catalog the catalog stage keeps (the plan's one catalog target).
+    Catalog(super::catalog::CatalogSource),
 }
 
 impl FetchStep {
@@ -200,7 +196,7 @@ impl FetchStep {
                 namespace,
                 ..
             } => Some((registry, namespace)),
-            FetchSource::Catalog { .. } => None,
+            FetchSource::Catalog(_) => None,
         }
     }
 }
