@@ -22,6 +22,7 @@ pub(crate) use super::catalog_keys::DEFAULT_PUBLISH_DEADLINE;
 use super::images::ImageTarget;
 use super::inputs::PipelineFile;
 use super::pull_request::{PullRequest, pull_request};
+pub(crate) use super::target_run::TargetRun;
 use super::urls::{check_url, resolve_path};
 use crate::error::Problem;
 use crate::pipeline::model::CatalogSpec;
@@ -117,7 +118,9 @@ pub(crate) fn catalog(
         }
         Parsed::Image(image, tag) => {
             let base = keys::base_key(spec, source, insecure, &mut problem)?;
-            Some(run.image(image, tag, base, insecure))
+            Some(CatalogTarget::Image(Box::new(
+                run.image(image, tag, base, insecure),
+            )))
         }
     });
     CatalogSettings {
@@ -317,25 +320,6 @@ pub(crate) struct GitTarget {
     /// The scratch checkout (under the output folder).
     #[serde(skip)]
     pub(crate) scratch: PathBuf,
-}
-
-/// What a target needs besides its own keys: the run's credentials, time and scratch folder,
-/// how long it waits for racing jobs, and the pull request's defaults.
-pub(crate) struct TargetRun<'a> {
-    /// The commit date and the image layer's time, computed when a target needs one.
-    pub(crate) epoch: &'a dyn Fn() -> u64,
-    pub(crate) git: Option<olm_release_git::Credentials>,
-    pub(crate) github: Option<olm_release_base::Secret>,
-    pub(crate) image: Option<olm_release_oci::Credentials>,
-    /// Where scratch checkouts and images are read into (`catalog-git`, `catalog-image`).
-    pub(crate) scratch: PathBuf,
-    pub(crate) patience: Patience,
-    /// How long one git command that talks to the remote may take.
-    pub(crate) budget: std::time::Duration,
-    pub(crate) base_limits: olm_release_oci::catalog_image::BaseLimits,
-    /// A pull request's branch and title unless given.
-    pub(crate) pull_branch: String,
-    pub(crate) pull_title: String,
 }
 
 impl TargetRun<'_> {

@@ -89,7 +89,7 @@ pub(crate) fn command_target(
                     None
                 }
             };
-            base.map(|b| run.image(image, tag, b, insecure))
+            base.map(|b| CatalogTarget::Image(Box::new(run.image(image, tag, b, insecure))))
         }
         Parsed::Dir(dir) => Some(CatalogTarget::Dir { dir }),
     };

@@ -9,9 +9,9 @@ use std::path::{Path, PathBuf};
 
 use serde::{Serialize, Serializer};
 
-use super::catalog::{CatalogTarget, TargetRun};
 use super::credentials::{OCI_PASSWORD, OCI_USERNAME};
 use super::inputs::{Env, PipelineFile};
+use super::target_run::TargetRun;
 use super::urls::resolve_path;
 use crate::error::Problem;
 use crate::pipeline::model::{BundleImageSpec, CatalogSpec};
@@ -240,8 +240,8 @@ impl TargetRun<'_> {
         tag: String,
         (base, base_digest): (ImageLocation, String),
         insecure: bool,
-    ) -> CatalogTarget {
-        CatalogTarget::Image(Box::new(ImageTarget {
+    ) -> ImageTarget {
+        ImageTarget {
             base_shown: match &base {
                 ImageLocation::Remote(r) => r.pinned(&base_digest),
                 ImageLocation::Layout(_) => format!("{}@{base_digest}", base.describe()),
@@ -260,6 +260,6 @@ impl TargetRun<'_> {
             patience: self.patience,
             base_limits: self.base_limits,
             scratch: self.scratch.join("catalog-image"),
-        }))
+        }
     }
 }

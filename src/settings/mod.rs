@@ -25,6 +25,7 @@ mod operatorhub;
 mod options;
 mod pull_request;
 mod resolve;
+mod target_run;
 mod unread;
 mod urls;
 mod verify;

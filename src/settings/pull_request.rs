@@ -4,8 +4,8 @@
 
 use serde::Serialize;
 
-use super::catalog::TargetRun;
 use super::catalog_keys::{branch_ok, github_repo, owner_repo};
+use super::target_run::TargetRun;
 use super::urls::check_url;
 use crate::error::Problem;
 use crate::pipeline::model::PullRequestSpec;
