@@ -30,6 +30,35 @@ pub(crate) fn plan(
         &mut problems,
     );
     let cwd = std::env::current_dir().unwrap_or_default();
+    // What the catalog target needs besides its flags, read here and reported below in order.
+    let mut read = Vec::new();
+    let github = settings::github_token(env);
+    let secret = settings::image_credentials(env, &mut read);
+    let git = settings::git_credentials(env, &mut read);
+    let base_limits = settings::base_limits(env, &mut read);
+    let package = args
+        .dir
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let stamp = || epoch;
+    let run = settings::TargetRun {
+        epoch: &stamp,
+        git,
+        github,
+        image: secret.clone(),
+        scratch: std::env::temp_dir().join(format!("olm-release-import-{}", std::process::id())),
+        // The import does not try again (a moved target stops it, and a rerun writes what is
+        // left), so these only describe the target.
+        patience: olm_release_olm::fbc::swap::Patience {
+            deadline: settings::DEFAULT_PUBLISH_DEADLINE,
+            retries: Some(0),
+        },
+        budget: olm_release_http::retry::RetryPolicy::default().max_total,
+        base_limits,
+        pull_branch: format!("olm-release/{package}-import"),
+        pull_title: format!("{package}: import every version into the catalog"),
+    };
     let catalog = settings::command_target(
         &args.catalog,
         args.catalog_branch.as_deref(),
@@ -37,6 +66,7 @@ pub(crate) fn plan(
         args.base_image.as_deref(),
         &cwd,
         args.insecure,
+        &run,
     )
     .map_err(|p| problems.extend(p))
     .ok();
@@ -47,16 +77,14 @@ pub(crate) fn plan(
             args.pull_request_fork.as_deref(),
             args.github_api.as_deref(),
             args.insecure,
+            &run,
         )
         .map(|()| target)
         .map_err(|p| problems.push(p))
         .ok(),
         (catalog, _) => catalog,
     };
-    let github = settings::github_token(env);
-    let secret = settings::image_credentials(env, &mut problems);
-    let git = settings::git_credentials(env, &mut problems);
-    let base_limits = settings::base_limits(env, &mut problems);
+    problems.append(&mut read);
     if !args.dir.is_dir() {
         problems.push(Problem::new(
             "DIR",
@@ -87,10 +115,6 @@ pub(crate) fn plan(
         },
         name,
         catalog,
-        git,
-        github,
-        base_limits,
-        scratch: std::env::temp_dir(),
         epoch,
         mode,
         ci: crate::ci::CiContext::from_env(env),

@@ -24,8 +24,9 @@ use super::context::Exec;
 use super::outputs::{Imaged, Verified};
 use crate::error::Result;
 use crate::error::step::{CatalogInvalid, HeadsDiffer};
-use crate::plan::{CatalogStep, TargetJob};
+use crate::plan::CatalogStep;
 use crate::report::Reporter;
+use crate::settings::CatalogTarget;
 use olm_release_http::events::{Gate, Write};
 use olm_release_olm::decision::Decision;
 use olm_release_olm::fbc::swap::{self, Retry};
@@ -67,17 +68,17 @@ pub(crate) struct Registry<'a> {
 /// decision, before anything is written.
 pub(crate) async fn open(
     exec: &Exec<'_>,
-    job: &TargetJob,
+    job: &CatalogTarget,
     registry: Option<Registry<'_>>,
 ) -> Result<Snapshot> {
     let (writes, report) = (exec.gate.writes(), exec.report);
     let snap = match job {
-        TargetJob::Dir { dir } => dir::open(dir, writes, report)?,
-        TargetJob::Git(g) => match &g.pull_request {
+        CatalogTarget::Dir { dir } => dir::open(dir, writes, report)?,
+        CatalogTarget::Git(g) => match &g.pull_request {
             Some(p) => pull::open(g, p, exec.events()).await?,
             None => git::open(g, report)?,
         },
-        TargetJob::Image(i) => image::open(i, report).await?,
+        CatalogTarget::Image(i) => image::open(i, report).await?,
     };
     if let Some(r) = registry {
         agree(&snap, &r, report)?;

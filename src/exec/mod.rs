@@ -170,7 +170,7 @@ pub(crate) async fn execute(plan: &Plan, report: &Arc<Reporter>) -> Result<()> {
     while let Some(step) = steps.get(i) {
         let name = step.name();
         if let (Step::FetchPrevious(f), Carried::Rendered(r)) = (step, &carried)
-            && matches!(f.source, FetchSource::Catalog { .. })
+            && matches!(f.source, FetchSource::Catalog(_))
         {
             rewind = Some((i, r.clone()));
         }
@@ -274,8 +274,8 @@ async fn run_step(
         }
         (Step::Render(s), Carried::Start) => Carried::Rendered(render::run(s, report)?),
         (Step::FetchPrevious(s), Carried::Rendered(r)) => match &s.source {
-            FetchSource::Catalog { target } => {
-                let snap = catalog::open(exec, target, None).await?;
+            FetchSource::Catalog(c) => {
+                let snap = catalog::open(exec, &c.target, None).await?;
                 let assembled = fetch_previous::catalog::run(s, &snap, report, r)?;
                 let heads = fetch_previous::catalog::heads(s, &snap)?;
                 fetch_previous::cluster::compare_from_catalog(s, exec, &heads, &assembled).await?;

@@ -5,9 +5,10 @@
 //! image kept in an OCI layout (`image:oci:PATH:TAG`) is named by its layout; a note says to
 //! push it to a registry and put that reference in the ClusterCatalog.
 
-use crate::plan::{CatalogStep, TargetJob};
+use crate::plan::CatalogStep;
 use crate::report::Reporter;
 use crate::report::summary::OlmV1Install;
+use crate::settings::CatalogTarget;
 use olm_release_oci::ImageLocation;
 use olm_release_olm::cluster::{self, ExtensionRequest};
 
@@ -15,7 +16,7 @@ use super::outputs::Imaged;
 
 /// The objects as one YAML stream, `None` when the catalog target is no image.
 pub(crate) fn report(step: &CatalogStep, image: &Imaged, report: &Reporter) -> Option<String> {
-    let TargetJob::Image(job) = step.target.as_ref() else {
+    let CatalogTarget::Image(job) = step.target.as_ref() else {
         return None;
     };
     let (catalog_ref, repository) = match &job.image.target {

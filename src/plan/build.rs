@@ -10,9 +10,7 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
-use super::catalog::TargetJob;
 use super::checks;
 use super::document::{Header, Plan};
 use super::steps::{
@@ -71,9 +69,9 @@ struct Builder<'a> {
     s: &'a Settings,
     problems: Vec<Problem>,
     notes: Vec<String>,
-    /// The catalog target, built once for every step that reads or writes it, and the
-    /// problems building it found (reported once, by the step that owns them).
-    catalog: Option<(Option<Arc<TargetJob>>, Vec<Problem>)>,
+    /// What stops the plan from using the catalog target (reported once, by the step that
+    /// owns them).
+    catalog: Option<Vec<Problem>>,
 }
 
 impl<'a> Builder<'a> {
@@ -86,21 +84,17 @@ impl<'a> Builder<'a> {
         }
     }
 
-    /// The plan's one catalog target, built on first use; `report`: this step reports the
-    /// problems building it found.
-    fn catalog_target(&mut self, report: bool) -> Option<Arc<TargetJob>> {
+    /// Reports (once, `report`: by the step that owns them) what stops the plan from using the
+    /// catalog target.
+    fn catalog_problems(&mut self, report: bool) {
         let s = self.s;
-        let (target, found) = self.catalog.get_or_insert_with(|| {
-            let mut found = Vec::new();
-            let target = super::catalog::target_job(s, &mut found).map(Arc::new);
-            (target, found)
-        });
-        let target = target.clone();
+        let found = self
+            .catalog
+            .get_or_insert_with(|| super::catalog::target_problems(s));
         if report {
             let found = std::mem::take(found);
             self.problems.extend(found);
         }
-        target
     }
 
     fn finish(self, steps: Vec<Step>) -> Result<Plan, Problems> {
@@ -221,15 +215,18 @@ impl<'a> Builder<'a> {
                             self.need(stage, "package: (the OLM package)", s.package.as_ref())?;
                         // The catalog step reports the target's problems; a plan without it
                         // (fetch-previous alone) reports them here.
-                        let target = self.catalog_target(!s.stages.contains(&StageName::Catalog));
-                        let source = FetchSource::Catalog { target: target? };
+                        self.catalog_problems(!s.stages.contains(&StageName::Catalog));
+                        let source = FetchSource::Catalog(super::catalog::fetch_source(s)?);
                         (source, package, c.older)
                     }
                     _ => {
                         let (registry, namespace, package) = self.registry(stage)?;
                         // The catalog the registry's decision must agree with.
                         let catalog = match s.stages.contains(&StageName::Catalog) {
-                            true => self.catalog_target(false),
+                            true => {
+                                self.catalog_problems(false);
+                                super::catalog::target(s)
+                            }
                             false => None,
                         };
                         let source = FetchSource::Registry {
@@ -307,8 +304,8 @@ impl<'a> Builder<'a> {
             StageName::Catalog => {
                 self.need(stage, "a catalog: section", s.catalog.as_ref())?;
                 let (package, channel) = self.package_channel(stage)?;
-                let target = self.catalog_target(true)?;
-                Step::Catalog(super::catalog::catalog_step(s, target, package, channel)?)
+                self.catalog_problems(true);
+                Step::Catalog(super::catalog::catalog_step(s, package, channel)?)
             }
             StageName::Operatorhub => {
                 self.need(stage, "an operatorhub: section", s.operatorhub.as_ref())?;

@@ -1,6 +1,7 @@
-//! The catalog step and where it keeps the catalog (its target), as the plan carries them: a
-//! `dir:` folder, a folder of a git branch, or a catalog image, each with what the executor
-//! needs to read it, write it and know whether someone else wrote it meanwhile.
+//! The catalog step as the plan carries it, with the pipeline's one catalog target
+//! ([`CatalogTarget`], built once by settings: a `dir:` folder, a folder of a git branch, or a
+//! catalog image, each with what the executor needs to read it, write it and know whether
+//! someone else wrote it meanwhile), and what the plan checks and shows of that target.
 //!
 //! fetch-previous reads the channel heads from the same target (a pipeline without
 //! `registry:`), so the CSV in the bundle image and the catalog entry are decided against the
@@ -17,7 +18,7 @@ use serde::{Serialize, Serializer};
 
 use super::images::release_channels;
 use crate::error::Problem;
-use crate::settings::{CatalogTarget, GIT_CREDENTIALS, Settings};
+use crate::settings::{CatalogTarget, ImageTarget, OCI_PASSWORD, OCI_USERNAME, Settings};
 
 /// Add the pushed bundle image to the catalog, validate the catalog, write it to its target.
 #[derive(Debug, Clone, Serialize)]
@@ -25,7 +26,7 @@ pub(crate) struct CatalogStep {
     /// The plan's one catalog target (fetch-previous reads the same value when it reads the
     /// catalog).
     #[serde(flatten)]
-    pub(crate) target: Arc<TargetJob>,
+    pub(crate) target: Arc<CatalogTarget>,
     pub(crate) package: String,
     pub(crate) channel: String,
     /// Every channel the release joins, `channel` first: the bundle gets an entry in each
@@ -61,242 +62,59 @@ pub(crate) struct CatalogStep {
     pub(crate) agrees_with: Option<String>,
 }
 
-/// Where the catalog is kept, and how to reach it.
+/// The pipeline's one catalog target, as settings built it, which fetch-previous reads and the
+/// catalog step writes (`None`: no `catalog:` section, or its target is unusable; a problem
+/// says why).
+pub(crate) fn target(s: &Settings) -> Option<Arc<CatalogTarget>> {
+    s.catalog.as_ref()?.target.clone()
+}
+
+/// fetch-previous reading the catalog (a pipeline without `registry:`): the plan's one catalog
+/// target, which the catalog step writes.
 #[derive(Debug, Clone, Serialize)]
-#[serde(untagged)]
-pub(crate) enum TargetJob {
-    /// A folder, locked from fetch-previous to the write.
-    Dir { dir: PathBuf },
-    /// A folder of a git branch.
-    Git(Box<GitJob>),
-    /// A catalog image's tag.
-    Image(Box<super::catalog_image::CatalogImageJob>),
+pub(crate) struct CatalogSource {
+    #[serde(flatten)]
+    pub(crate) target: Arc<CatalogTarget>,
 }
 
-impl TargetJob {
-    /// `dir:PATH`, `git:URL (branch B, folder P)`, `image:REF:TAG`.
-    pub(crate) fn describe(&self) -> String {
-        match self {
-            TargetJob::Dir { dir } => dir.display().to_string(),
-            TargetJob::Git(g) => format!(
-                "{}/ of branch {} of {}",
-                g.path,
-                g.branch.as_deref().unwrap_or("(the default branch)"),
-                g.git
-            ),
-            TargetJob::Image(i) => i.describe(),
-        }
-    }
-
-    /// How long and how often a job tries again after another job moved the target
-    /// (`catalog.publish_deadline_seconds`, `catalog.retries`; a `dir:` folder is locked, so
-    /// it never moves).
-    pub(crate) fn patience(&self) -> Patience {
-        match self {
-            TargetJob::Dir { .. } => Patience {
-                deadline: std::time::Duration::ZERO,
-                retries: Some(0),
-            },
-            TargetJob::Git(g) => g.patience,
-            TargetJob::Image(i) => i.patience,
-        }
-    }
+/// fetch-previous's source when it reads the catalog.
+pub(crate) fn fetch_source(s: &Settings) -> Option<CatalogSource> {
+    Some(CatalogSource { target: target(s)? })
 }
 
-/// A folder of a branch of a git repository.
-#[derive(Debug, Clone, Serialize)]
-pub(crate) struct GitJob {
-    /// The URL or path, as the git CLI takes it.
-    pub(crate) git: String,
-    /// `None`: the remote's default branch.
-    pub(crate) branch: Option<String>,
-    /// The catalog folder in the repository.
-    pub(crate) path: String,
-    /// The commit's author and committer, `Name <email>`.
-    pub(crate) author: String,
-    #[serde(skip)]
-    pub(crate) name: String,
-    #[serde(skip)]
-    pub(crate) email: String,
-    /// The commit date (`SOURCE_DATE_EPOCH`, else the source's commit time).
-    pub(crate) date: u64,
-    /// The variables HTTPS credentials come from.
-    pub(crate) credentials: Option<&'static str>,
-    #[serde(skip)]
-    pub(crate) secret: Option<olm_release_git::Credentials>,
-    /// How long and how often the job tries again after someone else moved the branch
-    /// (`catalog.publish_deadline_seconds`, `catalog.retries`).
-    #[serde(skip)]
-    pub(crate) patience: Patience,
-    /// How long one git command that talks to the remote may take (`catalog.retry_max_seconds`).
-    #[serde(skip)]
-    pub(crate) budget: std::time::Duration,
-    /// Propose the change as a pull request instead of pushing it (`catalog.pull_request`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub(crate) pull_request: Option<PullJob>,
-    /// The scratch checkout (under the output folder).
-    #[serde(skip)]
-    pub(crate) scratch: PathBuf,
-}
-
-/// A change proposed as a GitHub pull request: where, from which branch, titled how.
-#[derive(Debug, Clone, Serialize)]
-pub(crate) struct PullJob {
-    /// The REST API base.
-    pub(crate) api: String,
-    /// The repository the pull request is opened on, `OWNER/REPO`.
-    pub(crate) repository: String,
-    /// The repository its branch is pushed to, `OWNER/REPO`.
-    pub(crate) fork: String,
-    /// The pull request's branch.
-    pub(crate) branch: String,
-    pub(crate) title: String,
-    pub(crate) draft: bool,
-    /// The variables the token came from.
-    pub(crate) credentials: Option<&'static str>,
-    #[serde(skip)]
-    pub(crate) token: Option<olm_release_base::Secret>,
-}
-
-impl PullJob {
-    /// The pull request job for `repository` from `fork`: the branch and title given, else
-    /// `olm-release/<package>-<version>` and `title`.
-    pub(crate) fn new(
-        s: &Settings,
-        api: &str,
-        repository: &(String, String),
-        fork: &(String, String),
-        branch: Option<&str>,
-        title: String,
-        draft: bool,
-    ) -> PullJob {
-        let version = s
-            .version
-            .as_ref()
-            .map(ToString::to_string)
-            .unwrap_or_default();
-        let package = s.package.clone().unwrap_or_default();
-        PullJob {
-            api: api.to_string(),
-            repository: format!("{}/{}", repository.0, repository.1),
-            fork: format!("{}/{}", fork.0, fork.1),
-            branch: branch.map_or_else(
-                || format!("olm-release/{package}-{}", version.replace('+', "_")),
-                str::to_string,
-            ),
-            title,
-            draft,
-            credentials: s
-                .credentials
-                .github
-                .as_ref()
-                .map(|_| "GITHUB_TOKEN or GH_TOKEN"),
-            token: s.credentials.github.clone(),
-        }
-    }
-
-    /// `OWNER` and `REPO` of the repository, and of the fork.
-    pub(crate) fn repos(&self) -> ((&str, &str), (&str, &str)) {
-        fn split(r: &str) -> (&str, &str) {
-            r.split_once('/').unwrap_or((r, ""))
-        }
-        (split(&self.repository), split(&self.fork))
-    }
-}
-
-/// A pull request job needs a token, in a dry-run too (it reads the repository through the
-/// API); a problem naming the variables when there is none.
-pub(crate) fn pull_token(job: &PullJob, at: String) -> Option<Problem> {
-    job.token.is_none().then(|| {
-        Problem::new(
-            at,
-            format!(
-                "a pull request to {} needs GITHUB_TOKEN (or GH_TOKEN), a token that may read it and push to {}, also for a dry-run (it reads the repository through GitHub's API)",
-                job.repository, job.fork
-            ),
-        )
-    })
-}
-
-impl GitJob {
-    pub(crate) fn signature(&self) -> olm_release_git::Signature {
-        olm_release_git::Signature {
-            name: self.name.clone(),
-            email: self.email.clone(),
-            epoch: self.date,
-        }
-    }
-
-    pub(crate) fn remote(&self) -> olm_release_git::Remote {
-        olm_release_git::Remote {
-            url: self.git.clone(),
-            branch: self.branch.clone(),
-        }
-    }
-}
-
-/// The target job of the pipeline's `catalog:` section (`None` when the section or its target
-/// is unusable; a problem says why).
-pub(crate) fn target_job(s: &Settings, problems: &mut Vec<Problem>) -> Option<TargetJob> {
-    let c = s.catalog.as_ref()?;
-    Some(match c.target.clone()? {
-        CatalogTarget::Dir(dir) => TargetJob::Dir { dir },
+/// What stops the plan from using the catalog target: a pull request without a token, a
+/// catalog image on a remote registry without credentials.
+pub(crate) fn target_problems(s: &Settings) -> Vec<Problem> {
+    let mut problems = Vec::new();
+    let Some(target) = target(s) else {
+        return problems;
+    };
+    match target.as_ref() {
         CatalogTarget::Git(g) => {
-            let (date, _) = super::time::epoch(s.source_date_epoch, &s.source);
-            let pull_request = g.pull_request.as_ref().map(|pr| {
-                let version = s
-                    .version
-                    .as_ref()
-                    .map(ToString::to_string)
-                    .unwrap_or_default();
-                let package = s.package.clone().unwrap_or_default();
-                let title = pr
-                    .title
-                    .clone()
-                    .unwrap_or_else(|| format!("{package} {version}: add it to the catalog"));
-                PullJob::new(
-                    s,
-                    &pr.api,
-                    &pr.repository,
-                    &pr.fork,
-                    pr.branch.as_deref(),
-                    title,
-                    pr.draft,
-                )
-            });
-            if let Some(p) = &pull_request {
-                problems.extend(pull_token(p, s.file.at(&["catalog", "pull_request"])));
+            if let Some(p) = &g.pull_request {
+                problems.extend(p.token_problem(s.file.at(&["catalog", "pull_request"])));
             }
-            TargetJob::Git(Box::new(GitJob {
-                git: g.url,
-                branch: g.branch,
-                path: g.path,
-                author: format!("{} <{}>", g.author.0, g.author.1),
-                name: g.author.0,
-                email: g.author.1,
-                date,
-                credentials: s.credentials.git.as_ref().map(|_| GIT_CREDENTIALS),
-                secret: s.credentials.git.clone(),
-                patience: c.patience,
-                budget: c.git_budget,
-                pull_request,
-                scratch: s.out.join("catalog-git"),
-            }))
         }
-        CatalogTarget::Image(i) => TargetJob::Image(Box::new(super::catalog_image::job(
-            s, i, c.patience, problems,
-        )?)),
-    })
+        CatalogTarget::Image(i) => {
+            if i.image.remote() && i.image.secret.is_none() && !s.mode.dry_run {
+                problems.push(Problem::new(
+                    OCI_USERNAME,
+                    format!(
+                        "pushing the catalog image to {} needs credentials: set {OCI_USERNAME} and {OCI_PASSWORD}",
+                        i.image.target.describe()
+                    ),
+                ));
+            }
+        }
+        CatalogTarget::Dir { .. } => {}
+    }
+    problems
 }
 
-/// The catalog step of `s`, writing `target` (the plan's one catalog target).
-pub(crate) fn catalog_step(
-    s: &Settings,
-    target: Arc<TargetJob>,
-    package: String,
-    channel: String,
-) -> Option<CatalogStep> {
+/// The catalog step of `s`, writing the plan's one catalog target.
+pub(crate) fn catalog_step(s: &Settings, package: String, channel: String) -> Option<CatalogStep> {
     let c = s.catalog.as_ref()?;
+    let target = c.target.clone()?;
     let fetches = s
         .stages
         .contains(&crate::pipeline::StageName::FetchPrevious);
@@ -373,13 +191,13 @@ fn deprecations_shown<S: Serializer>(d: &[Deprecation], s: S) -> Result<S::Ok, S
 
 /// The plan's lines on how a catalog target is validated and written (the catalog step's and
 /// `import`'s).
-pub(crate) fn show_target(target: &TargetJob) -> Vec<String> {
+pub(crate) fn show_target(target: &CatalogTarget) -> Vec<String> {
     let mut out = Vec::new();
     match target {
-        TargetJob::Dir { .. } => out.push(
+        CatalogTarget::Dir { .. } => out.push(
             "validate the whole catalog (opm validate rules); write only what changed".to_string(),
         ),
-        TargetJob::Git(g) if g.pull_request.is_some() => {
+        CatalogTarget::Git(g) if g.pull_request.is_some() => {
             let p = g.pull_request.as_ref().expect("matched");
             out.push(
                 "validate the whole catalog (opm validate rules); propose only what changed"
@@ -401,7 +219,7 @@ pub(crate) fn show_target(target: &TargetJob) -> Vec<String> {
                 p.credentials.unwrap_or("none")
             ));
         }
-        TargetJob::Git(g) => {
+        CatalogTarget::Git(g) => {
             out.push(
                 "validate the whole catalog (opm validate rules); commit only what changed"
                     .to_string(),
@@ -414,7 +232,7 @@ pub(crate) fn show_target(target: &TargetJob) -> Vec<String> {
             ));
             out.push(format!("credentials: {}", g.credentials.unwrap_or("none")));
         }
-        TargetJob::Image(i) => out.extend(super::catalog_image::show(i)),
+        CatalogTarget::Image(i) => out.extend(show_image(i)),
     }
     out
 }
@@ -429,4 +247,34 @@ pub(crate) fn again(p: &Patience) -> String {
         "apply the change again on the new head (only other packages changed) or decide again (its package changed), for up to {} s{count}",
         p.deadline.as_secs()
     )
+}
+
+/// The plan's text lines of a catalog-image target.
+fn show_image(j: &ImageTarget) -> Vec<String> {
+    let mut out = vec![
+        "validate the whole catalog (opm validate rules); build an image only when it changed"
+            .to_string(),
+        format!(
+            "build on {}: its layers mounted or copied, one new layer with the catalog under /configs (mtime {}); {}",
+            j.base_shown,
+            super::time::format_time(j.epoch),
+            olm_release_oci::catalog_image::config_lines().join(", ")
+        ),
+        format!(
+            "push by digest, then move the tag {} only if it still names the digest read; when it moved meanwhile, {}",
+            j.tag,
+            again(&j.patience)
+        ),
+    ];
+    out.push(format!(
+        "credentials: {}",
+        j.image.credentials.unwrap_or("none")
+    ));
+    out
+}
+
+/// Whether the pipeline publishes a catalog image (a catalog stage with an `image:` target).
+pub(crate) fn publishes_image(s: &Settings) -> bool {
+    s.stages.contains(&crate::pipeline::StageName::Catalog)
+        && s.catalog.as_ref().and_then(|c| c.kind) == Some("image")
 }

@@ -150,7 +150,7 @@ pub(crate) fn assets(
                 )),
                 None => {}
             },
-            AssetSpec::OlmV1 if !super::catalog_image::published(s) => problem(
+            AssetSpec::OlmV1 if !super::catalog::publishes_image(s) => problem(
                 "release.assets: '{olm-v1}' attaches the ClusterCatalog and ClusterExtension of the release's catalog image, but the pipeline has none: set catalog.target: image:… and the catalog stage".to_string(),
             ),
             AssetSpec::File { path, .. } if !path.is_file() => problem(format!(

@@ -8,45 +8,12 @@
 
 use std::path::PathBuf;
 
-use serde::{Serialize, Serializer};
+use serde::Serialize;
 
+pub(crate) use crate::settings::ImageJob;
 use crate::settings::{OCI_PASSWORD, OCI_USERNAME, Settings};
 use olm_release_http::retry::RetryPolicy;
-use olm_release_oci::{self as oci, ImageLocation};
-
-/// An image target, and how to talk to it.
-#[derive(Debug, Clone, Serialize)]
-pub(crate) struct ImageJob {
-    #[serde(serialize_with = "target_shown")]
-    pub(crate) target: ImageLocation,
-    /// The variables the credentials came from.
-    pub(crate) credentials: Option<&'static str>,
-    #[serde(skip)]
-    pub(crate) secret: Option<oci::Credentials>,
-    #[serde(skip)]
-    pub(crate) insecure: bool,
-    #[serde(skip)]
-    pub(crate) retry: RetryPolicy,
-}
-
-fn target_shown<S: Serializer>(t: &ImageLocation, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_str(&t.describe())
-}
-
-impl ImageJob {
-    /// How to open the target.
-    pub(crate) fn options(&self) -> oci::StoreOptions {
-        oci::StoreOptions::default()
-            .with_insecure(self.insecure)
-            .with_credentials(self.secret.clone())
-            .with_retry(self.retry)
-    }
-
-    /// A registry on another host than loopback (credentials are needed to push there).
-    pub(crate) fn remote(&self) -> bool {
-        matches!(&self.target, ImageLocation::Remote(r) if !olm_release_http::is_loopback(&r.base))
-    }
-}
+use olm_release_oci as oci;
 
 /// Write the registry+v1 bundle folder, build its image and push it under the tag.
 #[derive(Debug, Clone, Serialize)]

@@ -17,7 +17,6 @@
 
 mod build;
 mod catalog;
-mod catalog_image;
 mod checks;
 mod document;
 mod images;
@@ -33,9 +32,7 @@ mod steps;
 mod time;
 
 pub(crate) use build::{build, render_only};
-pub(crate) use catalog::{CatalogStep, GitJob, PullJob, TargetJob};
-
-pub(crate) use catalog_image::CatalogImageJob;
+pub(crate) use catalog::CatalogStep;
 pub(crate) use checks::{SUMS, github_keeps};
 pub(crate) use document::Plan;
 pub(crate) use images::{BundleImageStep, ImageJob};

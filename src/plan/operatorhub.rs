@@ -6,15 +6,15 @@
 
 use serde::Serialize;
 
-use super::catalog::{PullJob, pull_token};
 use crate::error::Problem;
+use crate::settings::PullRequest;
 use crate::settings::Settings;
 
 /// Propose the verified bundle to a community catalog.
 #[derive(Debug, Clone, Serialize)]
 pub(crate) struct OperatorhubStep {
     #[serde(flatten)]
-    pub(crate) pull: PullJob,
+    pub(crate) pull: PullRequest,
     /// The branch the pull request goes into (`None`: the repository's default branch).
     pub(crate) base: Option<String>,
     /// The commit's author and `Signed-off-by:`, `Name <email>`.
@@ -50,7 +50,7 @@ pub(crate) fn operatorhub_step(
         .title
         .clone()
         .unwrap_or_else(|| format!("operator {package} ({version})"));
-    let pull = PullJob::new(
+    let pull = pull_request(
         s,
         &o.api,
         &o.repository,
@@ -59,7 +59,7 @@ pub(crate) fn operatorhub_step(
         title,
         o.draft,
     );
-    problems.extend(pull_token(&pull, s.file.at(&["operatorhub"])));
+    problems.extend(pull.token_problem(s.file.at(&["operatorhub"])));
     let (date, _) = super::time::epoch(s.source_date_epoch, &s.source);
     Some(OperatorhubStep {
         pull,
@@ -102,4 +102,40 @@ pub(crate) fn show_operatorhub(o: &OperatorhubStep) -> Vec<String> {
             p.credentials.unwrap_or("none")
         ),
     ]
+}
+
+/// The operatorhub step's pull request on `repository` from `fork`: the branch and title given, else
+/// `olm-release/<package>-<version>` and `title`.
+fn pull_request(
+    s: &Settings,
+    api: &str,
+    repository: &(String, String),
+    fork: &(String, String),
+    branch: Option<&str>,
+    title: String,
+    draft: bool,
+) -> PullRequest {
+    let version = s
+        .version
+        .as_ref()
+        .map(ToString::to_string)
+        .unwrap_or_default();
+    let package = s.package.clone().unwrap_or_default();
+    PullRequest {
+        api: api.to_string(),
+        repository: format!("{}/{}", repository.0, repository.1),
+        fork: format!("{}/{}", fork.0, fork.1),
+        branch: branch.map_or_else(
+            || format!("olm-release/{package}-{}", version.replace('+', "_")),
+            str::to_string,
+        ),
+        title,
+        draft,
+        credentials: s
+            .credentials
+            .github
+            .as_ref()
+            .map(|_| "GITHUB_TOKEN or GH_TOKEN"),
+        token: s.credentials.github.clone(),
+    }
 }

@@ -171,14 +171,14 @@ fn fetch(s: &FetchStep) -> Vec<String> {
             "read the default release of {} {namespace}/{}",
             registry.location, s.package
         ),
-        FetchSource::Catalog { target, .. } => format!(
+        FetchSource::Catalog(c) => format!(
             "read the channel heads of package {} in the catalog {} (no registry: section; a missing {} is a first release)",
             s.package,
-            target.describe(),
-            match target.as_ref() {
-                super::catalog::TargetJob::Dir { .. } => "folder",
-                super::catalog::TargetJob::Git(_) => "branch or folder",
-                super::catalog::TargetJob::Image(_) => "tag",
+            c.target.describe(),
+            match c.target.as_ref() {
+                crate::settings::CatalogTarget::Dir { .. } => "folder",
+                crate::settings::CatalogTarget::Git(_) => "branch or folder",
+                crate::settings::CatalogTarget::Image(_) => "tag",
             }
         ),
     };
@@ -195,11 +195,11 @@ fn fetch(s: &FetchStep) -> Vec<String> {
     ];
     let from = match (&s.source, &s.head_images) {
         (FetchSource::Registry { .. }, _) => Some(String::new()),
-        (FetchSource::Catalog { .. }, Some((_, job))) => Some(format!(
+        (FetchSource::Catalog(_), Some((_, job))) => Some(format!(
             " (its bundle image read from {})",
             job.target.describe()
         )),
-        (FetchSource::Catalog { .. }, None) => None,
+        (FetchSource::Catalog(_), None) => None,
     };
     if let Some(from) = from {
         out.push(format!(

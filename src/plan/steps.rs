@@ -181,14 +181,10 @@ pub(crate) enum FetchSource {
         /// The catalog the plan's catalog step writes, whose channel head must agree with the
         /// app registry's decision (checked right after it).
         #[serde(skip)]
-        catalog: Option<Arc<super::catalog::TargetJob>>,
+        catalog: Option<Arc<crate::settings::CatalogTarget>>,
     },
-    Catalog {
-        /// Where the catalog stage keeps the catalog: the plan's one catalog target, which the
-        /// catalog step writes.
-        #[serde(flatten)]
-        target: Arc<super::catalog::TargetJob>,
-    },
+    /// The catalog the catalog stage keeps (the plan's one catalog target).
+    Catalog(super::catalog::CatalogSource),
 }
 
 impl FetchStep {
@@ -200,7 +196,7 @@ impl FetchStep {
                 namespace,
                 ..
             } => Some((registry, namespace)),
-            FetchSource::Catalog { .. } => None,
+            FetchSource::Catalog(_) => None,
         }
     }
 }

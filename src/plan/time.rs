@@ -3,6 +3,8 @@
 
 use std::path::Path;
 
+pub(crate) use crate::settings::{TimeSource, epoch};
+
 use serde::Serialize;
 
 /// `createdAt`: `SOURCE_DATE_EPOCH`, else the commit time of the source folder's `HEAD`, so
@@ -13,31 +15,6 @@ pub(crate) fn created_at(epoch: Option<u64>, source: &Path) -> CreatedAt {
         value: format_time(secs),
         from,
     }
-}
-
-/// The time a run stamps on what it makes: `SOURCE_DATE_EPOCH`, else the commit time of the
-/// source folder's `HEAD`, else the UNIX epoch; and where it came from.
-pub(crate) fn epoch(epoch: Option<u64>, source: &Path) -> (u64, TimeSource) {
-    match epoch {
-        Some(e) => (e, TimeSource::SourceDateEpoch),
-        None => match git_commit_time(source) {
-            Some(e) => (e, TimeSource::GitCommit),
-            None => (0, TimeSource::Epoch),
-        },
-    }
-}
-
-fn git_commit_time(source: &Path) -> Option<u64> {
-    let out = std::process::Command::new("git")
-        .arg("-C")
-        .arg(source)
-        .args(["log", "-1", "--format=%ct", "HEAD"])
-        .output()
-        .ok()?;
-    if !out.status.success() {
-        return None;
-    }
-    String::from_utf8_lossy(&out.stdout).trim().parse().ok()
 }
 
 /// `2006-01-02T15:04:05Z` for a UNIX time (the form OperatorHub asks for).
@@ -59,15 +36,4 @@ mod tests {
 pub(crate) struct CreatedAt {
     pub(crate) value: String,
     pub(crate) from: TimeSource,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub(crate) enum TimeSource {
-    /// `SOURCE_DATE_EPOCH`.
-    SourceDateEpoch,
-    /// The commit time of the source folder's `HEAD`.
-    GitCommit,
-    /// Neither: the UNIX epoch (render reports a warning).
-    Epoch,
 }

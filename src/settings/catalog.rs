@@ -1,5 +1,8 @@
-//! The `catalog:` section, resolved: where the catalog is kept (its target) and how the entry
-//! is added.
+//! The `catalog:` section, resolved: where the catalog is kept, as one typed value
+//! ([`CatalogTarget`]: the target with everything its store needs to read it, write it and know
+//! whether someone else wrote it meanwhile, built once here from the keys and the run's
+//! credentials, time and output folder, [`TargetRun`]; the plan holds it as built and the
+//! executor's catalog step hands it to its store), and how the entry is added.
 //!
 //! Targets: `dir:PATH` (or the older `dir: PATH`), a folder that must lie inside the source or
 //! the output folder, so a typo never writes a catalog somewhere else on the machine;
@@ -9,181 +12,74 @@
 //! a catalog image built on `base_image`, which must be pinned by digest.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use serde::Serialize;
 
 use super::catalog_content::{CatalogContent, content, normal};
+use super::catalog_keys as keys;
+pub(crate) use super::catalog_keys::DEFAULT_PUBLISH_DEADLINE;
+use super::images::ImageTarget;
 use super::inputs::PipelineFile;
+use super::pull_request::{PullRequest, pull_request};
+pub(crate) use super::target_run::TargetRun;
 use super::urls::{check_url, resolve_path};
 use crate::error::Problem;
-use crate::pipeline::model::{CatalogSpec, OperatorHubSpec, PullRequestSpec};
+use crate::pipeline::model::CatalogSpec;
 use olm_release_oci::ImageLocation;
 use olm_release_olm::fbc::swap::Patience;
-
-/// The default of `catalog.path` for git targets.
-pub(crate) const DEFAULT_PATH: &str = "catalog";
-/// The default of `catalog.author`.
-pub(crate) const DEFAULT_AUTHOR: &str = "olm-release <olm-release@users.noreply.github.com>";
-/// The default of `catalog.publish_deadline_seconds`.
-pub(crate) const DEFAULT_PUBLISH_DEADLINE: std::time::Duration =
-    std::time::Duration::from_secs(300);
 
 /// `catalog:`, resolved.
 #[derive(Debug, Clone)]
 pub(crate) struct CatalogSettings {
-    /// `None` when the target is unusable (a problem says why).
-    pub(crate) target: Option<CatalogTarget>,
+    /// The one catalog target, built once (the plan's steps share it); `None` when it is
+    /// unusable (a problem says why).
+    pub(crate) target: Option<Arc<CatalogTarget>>,
+    /// The kind the target names (`dir`, `git`, `image`), even when it is unusable.
+    pub(crate) kind: Option<&'static str>,
     pub(crate) skips: Vec<String>,
     pub(crate) skip_range: Option<String>,
     /// `catalog.older`: fetch-previous's policy when it reads this catalog.
     pub(crate) older: crate::pipeline::OlderPolicy,
-    /// `catalog.retries` and `catalog.publish_deadline_seconds`: how long, and at most how
-    /// many times, a job tries again after another job moved the target.
-    pub(crate) patience: Patience,
-    /// `catalog.retry_max_seconds`: how long one git command that talks to the remote may take.
-    pub(crate) git_budget: std::time::Duration,
     /// What the entries carry: `catalog.bundle_objects`, `catalog.template`, `catalog.deprecate`.
     pub(crate) content: CatalogContent,
 }
 
-/// Where the catalog is kept.
+/// `catalog.target` (or `import --catalog`) as written, checked: the kind, and what it names.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum CatalogTarget {
+pub(super) enum Parsed {
     /// A folder.
     Dir(PathBuf),
-    /// A folder of a branch of a git repository.
-    Git(GitTarget),
-    /// A catalog image.
-    Image(ImageTarget),
+    /// A git URL or path, as the git CLI takes it (a relative path resolved against `--source`).
+    Git(String),
+    /// A catalog image and its tag.
+    Image(ImageLocation, String),
 }
 
-/// `git:URL`, resolved.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct GitTarget {
-    /// The URL or path, as the git CLI takes it (a relative path resolved against `--source`).
-    pub(crate) url: String,
-    pub(crate) branch: Option<String>,
-    /// The catalog folder inside the repository (`catalog.path`), with `/`, no leading `/`.
-    pub(crate) path: String,
-    /// The commit's author: name and e-mail.
-    pub(crate) author: (String, String),
-    pub(crate) pull_request: Option<PullRequestSettings>,
-}
-
-/// `catalog.pull_request`, resolved.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct PullRequestSettings {
-    pub(crate) api: String,
-    /// The repository the pull request is opened on.
-    pub(crate) repository: (String, String),
-    /// The repository the branch is pushed to (the repository itself unless a fork).
-    pub(crate) fork: (String, String),
-    pub(crate) branch: Option<String>,
-    pub(crate) title: Option<String>,
-    pub(crate) draft: bool,
-}
-
-/// `image:…`, resolved.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct ImageTarget {
-    pub(crate) target: ImageLocation,
-    pub(crate) tag: String,
-    /// The base image and its manifest (or index) digest; `None`: unusable (a problem says why).
-    pub(crate) base: Option<(ImageLocation, String)>,
-    pub(crate) insecure: bool,
-}
-
-/// The default of `operatorhub.repository`.
-pub(crate) const OPERATORHUB: &str = "k8s-operatorhub/community-operators";
-
-/// `operatorhub:`, resolved.
-#[derive(Debug, Clone)]
-pub(crate) struct OperatorHubSettings {
-    pub(crate) api: String,
-    pub(crate) repository: (String, String),
-    pub(crate) fork: (String, String),
-    /// `None`: the repository's default branch.
-    pub(crate) base: Option<String>,
-    pub(crate) branch: Option<String>,
-    pub(crate) title: Option<String>,
-    pub(crate) author: (String, String),
-    pub(crate) draft: bool,
-}
-
-/// `operatorhub:`; `None` when a key is unusable (a problem says why).
-pub(crate) fn operatorhub(
-    spec: &OperatorHubSpec,
-    file: &PipelineFile,
-    insecure: bool,
-    problems: &mut Vec<Problem>,
-) -> Option<OperatorHubSettings> {
-    let before = problems.len();
-    let mut problem = |key: &str, message: String| {
-        problems.push(Problem::new(file.at(&["operatorhub", key]), message));
-    };
-    let repository = spec.repository.as_deref().unwrap_or(OPERATORHUB);
-    let repository = owner_repo(repository).ok_or_else(|| {
-        problem(
-            "repository",
-            format!("operatorhub.repository: '{repository}' is not OWNER/REPO"),
-        )
-    });
-    let fork = owner_repo(&spec.fork).ok_or_else(|| {
-        problem(
-            "fork",
-            format!(
-                "operatorhub.fork: '{}' is not OWNER/REPO (your fork of the community repository)",
-                spec.fork
-            ),
-        )
-    });
-    let author =
-        author(&spec.author).map_err(|m| problem("author", format!("operatorhub.author: {m}")));
-    let api = spec
-        .api_url
-        .as_deref()
-        .unwrap_or("https://api.github.com")
-        .trim_end_matches('/')
-        .to_string();
-    if let Err(e) = check_url(&api, insecure) {
-        problem("api_url", format!("operatorhub.api_url: {e}"));
-    }
-    for (key, b) in [("base", &spec.base), ("branch", &spec.branch)] {
-        if let Some(b) = b
-            && !branch_ok(b)
-        {
-            problem(
-                key,
-                format!("operatorhub.{key}: '{b}' is not a branch name git accepts"),
-            );
+impl Parsed {
+    pub(super) fn kind(&self) -> &'static str {
+        match self {
+            Parsed::Dir(_) => "dir",
+            Parsed::Git(_) => "git",
+            Parsed::Image(..) => "image",
         }
     }
-    let (Ok(repository), Ok(fork), Ok(author)) = (repository, fork, author) else {
-        return None;
-    };
-    (problems.len() == before).then(|| OperatorHubSettings {
-        api,
-        repository,
-        fork,
-        base: spec.base.clone(),
-        branch: spec.branch.clone(),
-        title: spec.title.clone(),
-        author,
-        draft: spec.draft,
-    })
 }
 
-/// `catalog:`.
+/// `catalog:`, its target built with `run`.
 pub(crate) fn catalog(
     spec: &CatalogSpec,
     file: &PipelineFile,
     source: &Path,
     out: &Path,
     insecure: bool,
+    run: &TargetRun,
     problems: &mut Vec<Problem>,
 ) -> CatalogSettings {
     let mut problem = |key: &str, message: String| {
         problems.push(Problem::new(file.at(&["catalog", key]), message));
     };
-    let target = match (&spec.target, &spec.dir) {
+    let parsed = match (&spec.target, &spec.dir) {
         (Some(_), Some(_)) => {
             problem(
                 "dir",
@@ -205,84 +101,34 @@ pub(crate) fn catalog(
             .map_err(|m| problem("target", format!("catalog.target: {m}")))
             .ok(),
     };
-    let kind = target.as_ref().map(|t| match t {
-        CatalogTarget::Dir(_) => "dir",
-        CatalogTarget::Git(_) => "git",
-        CatalogTarget::Image(_) => "image",
-    });
-    // Keys of one kind of target are refused on another, so a typo in `target` is not silent.
-    for (key, set, wants) in [
-        ("branch", spec.branch.is_some(), "git"),
-        ("path", spec.path.is_some(), "git"),
-        ("author", spec.author.is_some(), "git"),
-        ("pull_request", spec.pull_request.is_some(), "git"),
-        ("base_image", spec.base_image.is_some(), "image"),
-    ] {
-        if set && kind.is_some_and(|k| k != wants) {
-            problem(
-                key,
-                format!(
-                    "catalog.{key} is for {wants}: targets; this target is {}:",
-                    kind.unwrap_or_default()
-                ),
-            );
+    let kind = parsed.as_ref().map(Parsed::kind);
+    keys::refuse_other_kinds(spec, kind, &mut problem);
+    let target = parsed.and_then(|t| match t {
+        Parsed::Dir(dir) => Some(CatalogTarget::Dir { dir }),
+        Parsed::Git(url) => {
+            let (branch, path, author) = keys::git_keys(spec, &mut problem);
+            let pull_request = spec.pull_request.as_ref().and_then(|pr| {
+                pull_request(pr, &url, insecure, run)
+                    .map_err(|(key, m)| {
+                        problem("pull_request", format!("catalog.pull_request.{key}: {m}"))
+                    })
+                    .ok()
+            });
+            Some(run.git(url, branch, path, author, pull_request))
         }
-    }
-    let target = target.map(|t| match t {
-        CatalogTarget::Git(mut g) => {
-            g.branch.clone_from(&spec.branch);
-            if let Some(b) = &spec.branch
-                && !branch_ok(b)
-            {
-                problem("branch", format!("catalog.branch: '{b}' is not a branch name git accepts"));
-            }
-            match spec.path.as_deref().map(folder_in_repo).transpose() {
-                Ok(p) => g.path = p.unwrap_or_else(|| DEFAULT_PATH.to_string()),
-                Err(m) => problem("path", format!("catalog.path: {m}")),
-            }
-            match author(spec.author.as_deref().unwrap_or(DEFAULT_AUTHOR)) {
-                Ok(a) => g.author = a,
-                Err(m) => problem("author", format!("catalog.author: {m}")),
-            }
-            if let Some(pr) = &spec.pull_request {
-                match pull_request(pr, &g.url, insecure) {
-                    Ok(p) => g.pull_request = Some(p),
-                    Err((key, m)) => problem("pull_request", format!("catalog.pull_request.{key}: {m}")),
-                }
-            }
-            CatalogTarget::Git(g)
+        Parsed::Image(image, tag) => {
+            let base = keys::base_key(spec, source, insecure, &mut problem)?;
+            Some(CatalogTarget::Image(Box::new(
+                run.image(image, tag, base, insecure),
+            )))
         }
-        CatalogTarget::Image(mut i) => {
-            i.insecure = insecure;
-            match spec.base_image.as_deref() {
-                None => problem(
-                    "target",
-                    "catalog.base_image: an image target needs the opm base image, pinned by digest (e.g. quay.io/operator-framework/opm@sha256:…)".into(),
-                ),
-                Some(b) => match base_image(b, source, insecure) {
-                    Ok(base) => i.base = Some(base),
-                    Err(m) => problem("base_image", format!("catalog.base_image: {m}")),
-                },
-            }
-            CatalogTarget::Image(i)
-        }
-        dir => dir,
     });
     CatalogSettings {
-        target,
+        target: target.map(Arc::new),
+        kind,
         skips: spec.skips.clone(),
         skip_range: spec.skip_range.clone(),
         older: spec.older,
-        patience: Patience {
-            deadline: spec
-                .publish_deadline_seconds
-                .map_or(DEFAULT_PUBLISH_DEADLINE, std::time::Duration::from_secs),
-            retries: spec.retries,
-        },
-        git_budget: spec.retry_max_seconds.map_or(
-            olm_release_http::retry::RetryPolicy::default().max_total,
-            std::time::Duration::from_secs,
-        ),
         content: content(spec, file, source, problems),
     }
 }
@@ -293,18 +139,12 @@ pub(super) fn parse_target(
     source: &Path,
     out: &Path,
     insecure: bool,
-) -> Result<CatalogTarget, String> {
+) -> Result<Parsed, String> {
     if let Some(dir) = t.strip_prefix("dir:") {
         return dir_target(dir, "catalog.target", source, out);
     }
     if let Some(url) = t.strip_prefix("git:") {
-        return Ok(CatalogTarget::Git(GitTarget {
-            url: git_url(url, source, insecure)?,
-            branch: None,
-            path: DEFAULT_PATH.into(),
-            author: (String::new(), String::new()),
-            pull_request: None,
-        }));
+        return Ok(Parsed::Git(git_url(url, source, insecure)?));
     }
     if let Some(image) = t.strip_prefix("image:") {
         let (target, tag) = image_ref(image, source)?;
@@ -318,12 +158,7 @@ pub(super) fn parse_target(
                 r.describe()
             ));
         }
-        return Ok(CatalogTarget::Image(ImageTarget {
-            target,
-            tag,
-            base: None,
-            insecure,
-        }));
+        return Ok(Parsed::Image(target, tag));
     }
     Err(format!(
         "'{t}' is none of dir:PATH, git:URL, image:HOST[:PORT]/REPOSITORY:TAG or image:oci:PATH:TAG"
@@ -331,7 +166,7 @@ pub(super) fn parse_target(
 }
 
 /// A catalog folder inside the source or the output folder.
-fn dir_target(dir: &str, key: &str, source: &Path, out: &Path) -> Result<CatalogTarget, String> {
+fn dir_target(dir: &str, key: &str, source: &Path, out: &Path) -> Result<Parsed, String> {
     let path = resolve_path(source, Path::new(dir));
     let inside = |root: &Path| normal(&path).starts_with(normal(root));
     if dir.is_empty() || !(inside(source) || inside(out)) {
@@ -342,7 +177,7 @@ fn dir_target(dir: &str, key: &str, source: &Path, out: &Path) -> Result<Catalog
             out.display()
         ));
     }
-    Ok(CatalogTarget::Dir(path))
+    Ok(Parsed::Dir(path))
 }
 
 /// A git URL (`https://`, `http://` on loopback or with `--insecure`, `ssh://`, `git://`,
@@ -409,297 +244,111 @@ fn image_ref(text: &str, source: &Path) -> Result<(ImageLocation, String), Strin
     })
 }
 
-/// `HOST[:PORT]/REPOSITORY[:TAG]@sha256:…` or `oci:PATH@sha256:…`.
-pub(super) fn base_image(
-    text: &str,
-    source: &Path,
-    insecure: bool,
-) -> Result<(ImageLocation, String), String> {
-    let Some((name, digest)) = text.rsplit_once('@') else {
-        return Err(format!(
-            "'{text}' is not pinned by digest; write NAME@sha256:… (skopeo inspect docker://NAME:TAG prints the digest)"
-        ));
-    };
-    let hex = digest.strip_prefix("sha256:").unwrap_or_default();
-    if hex.len() != 64
-        || !hex
-            .bytes()
-            .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase())
-    {
-        return Err(format!(
-            "'{digest}' is not a sha256 digest (sha256: and 64 lowercase hex digits)"
-        ));
-    }
-    // A tag before the digest is allowed (name:v1.50.0@sha256:…) and ignored.
-    let name = match name.rsplit_once(':') {
-        Some((n, tag))
-            if !tag.contains('/') && !n.is_empty() && n != "oci" && !name.starts_with("oci:") =>
-        {
-            n
+/// Where the catalog is kept, and how to reach it.
+#[derive(Debug, Clone, Serialize)]
+#[serde(untagged)]
+pub(crate) enum CatalogTarget {
+    /// A folder, locked from fetch-previous to the write.
+    Dir { dir: PathBuf },
+    /// A folder of a git branch.
+    Git(Box<GitTarget>),
+    /// A catalog image's tag.
+    Image(Box<ImageTarget>),
+}
+
+impl CatalogTarget {
+    /// `dir:PATH`, `git:URL (branch B, folder P)`, `image:REF:TAG`.
+    pub(crate) fn describe(&self) -> String {
+        match self {
+            CatalogTarget::Dir { dir } => dir.display().to_string(),
+            CatalogTarget::Git(g) => format!(
+                "{}/ of branch {} of {}",
+                g.path,
+                g.branch.as_deref().unwrap_or("(the default branch)"),
+                g.git
+            ),
+            CatalogTarget::Image(i) => i.describe(),
         }
-        _ => name,
-    };
-    let target = ImageLocation::parse(name).map_err(|e| e.to_string())?;
-    let target = match target {
-        ImageLocation::Layout(p) => ImageLocation::Layout(resolve_path(source, &p)),
-        ImageLocation::Remote(r) => {
-            if r.base.scheme() == "http" && !olm_release_http::is_loopback(&r.base) && !insecure {
-                return Err(format!(
-                    "plain http to {} is refused off loopback; use https, or pass --insecure",
-                    r.describe()
-                ));
-            }
-            ImageLocation::Remote(r)
-        }
-    };
-    Ok((target, digest.to_string()))
-}
-
-/// `catalog.pull_request`: the repository (given, or read from a github.com URL), the fork,
-/// the API base.
-pub(super) fn pull_request(
-    pr: &PullRequestSpec,
-    url: &str,
-    insecure: bool,
-) -> Result<PullRequestSettings, (&'static str, String)> {
-    let repository = match &pr.repository {
-        Some(r) => owner_repo(r).ok_or(("repository", format!("'{r}' is not OWNER/REPO")))?,
-        None => github_repo(url).ok_or((
-            "repository",
-            format!("{url} is not a github.com repository URL; name the repository (repository: OWNER/REPO)"),
-        ))?,
-    };
-    let fork = match &pr.fork {
-        Some(f) => owner_repo(f).ok_or(("fork", format!("'{f}' is not OWNER/REPO")))?,
-        None => repository.clone(),
-    };
-    let api = pr
-        .api_url
-        .as_deref()
-        .unwrap_or("https://api.github.com")
-        .trim_end_matches('/')
-        .to_string();
-    check_url(&api, insecure).map_err(|e| ("api_url", e))?;
-    if let Some(b) = &pr.branch
-        && !branch_ok(b)
-    {
-        return Err(("branch", format!("'{b}' is not a branch name git accepts")));
     }
-    Ok(PullRequestSettings {
-        api,
-        repository,
-        fork,
-        branch: pr.branch.clone(),
-        title: pr.title.clone(),
-        draft: pr.draft,
-    })
-}
 
-/// `OWNER/REPO`.
-pub(crate) fn owner_repo(text: &str) -> Option<(String, String)> {
-    let (o, r) = text.split_once('/')?;
-    let ok = |s: &str| {
-        !s.is_empty()
-            && s.bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(&b))
-    };
-    (ok(o) && ok(r)).then(|| (o.to_string(), r.to_string()))
-}
-
-/// OWNER and REPO of `https://github.com/OWNER/REPO[.git]`.
-fn github_repo(url: &str) -> Option<(String, String)> {
-    let rest = url.strip_prefix("https://github.com/")?;
-    owner_repo(rest.trim_end_matches('/').trim_end_matches(".git"))
-}
-
-/// A branch name git accepts (git-check-ref-format(1), the rules that matter here).
-pub(crate) fn branch_ok(b: &str) -> bool {
-    !b.is_empty()
-        && !b.starts_with(['/', '-', '.'])
-        && !b.ends_with(['/', '.'])
-        && !b.ends_with(".lock")
-        && !b.contains("..")
-        && !b.contains("//")
-        && !b.contains("@{")
-        && b.bytes()
-            .all(|c| c > b' ' && c != 0x7f && !b"~^:?*[\\".contains(&c))
-}
-
-/// A folder inside the repository: relative, no `..`, `/` as separator, no trailing `/`.
-pub(super) fn folder_in_repo(p: &str) -> Result<String, String> {
-    let p = p.trim_end_matches('/');
-    if p.is_empty()
-        || p.starts_with('/')
-        || p.split('/').any(|c| c.is_empty() || c == "." || c == "..")
-        || p.starts_with(".git")
-    {
-        return Err(format!(
-            "'{p}' is not a folder inside the repository (a relative path such as catalog)"
-        ));
-    }
-    Ok(p.to_string())
-}
-
-/// `Name <email>`.
-pub(crate) fn author(text: &str) -> Result<(String, String), String> {
-    let parsed = text
-        .trim()
-        .strip_suffix('>')
-        .and_then(|t| t.rsplit_once('<'))
-        .map(|(n, e)| (n.trim(), e.trim()));
-    match parsed {
-        Some((n, e))
-            if !n.is_empty()
-                && e.contains('@')
-                && !e.contains(['<', '>', '\n'])
-                && !n.contains(['<', '>', '\n']) =>
-        {
-            Ok((n.to_string(), e.to_string()))
+    /// How long and how often a job tries again after another job moved the target
+    /// (`catalog.publish_deadline_seconds`, `catalog.retries`; a `dir:` folder is locked, so
+    /// it never moves).
+    pub(crate) fn patience(&self) -> Patience {
+        match self {
+            CatalogTarget::Dir { .. } => Patience {
+                deadline: std::time::Duration::ZERO,
+                retries: Some(0),
+            },
+            CatalogTarget::Git(g) => g.patience,
+            CatalogTarget::Image(i) => i.patience,
         }
-        _ => Err(format!("'{text}' is not `Name <email>`")),
+    }
+}
+
+/// A folder of a branch of a git repository.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct GitTarget {
+    /// The URL or path, as the git CLI takes it (a relative path resolved against `--source`).
+    pub(crate) git: String,
+    /// `None`: the remote's default branch.
+    pub(crate) branch: Option<String>,
+    /// The catalog folder in the repository (`catalog.path`), with `/`, no leading `/`.
+    pub(crate) path: String,
+    /// The commit's author and committer, `Name <email>`.
+    pub(crate) author: String,
+    #[serde(skip)]
+    pub(crate) name: String,
+    #[serde(skip)]
+    pub(crate) email: String,
+    /// The commit date (`SOURCE_DATE_EPOCH`, else the source's commit time).
+    pub(crate) date: u64,
+    /// The variables HTTPS credentials come from.
+    pub(crate) credentials: Option<&'static str>,
+    #[serde(skip)]
+    pub(crate) secret: Option<olm_release_git::Credentials>,
+    /// How long and how often the job tries again after someone else moved the branch
+    /// (`catalog.publish_deadline_seconds`, `catalog.retries`).
+    #[serde(skip)]
+    pub(crate) patience: Patience,
+    /// How long one git command that talks to the remote may take (`catalog.retry_max_seconds`).
+    #[serde(skip)]
+    pub(crate) budget: std::time::Duration,
+    /// Propose the change as a pull request instead of pushing it (`catalog.pull_request`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) pull_request: Option<PullRequest>,
+    /// The scratch checkout (under the output folder).
+    #[serde(skip)]
+    pub(crate) scratch: PathBuf,
+}
+
+impl TargetRun<'_> {
+    /// `git:URL`: the folder `path` of `branch`, committed as `author`.
+    pub(crate) fn git(
+        &self,
+        url: String,
+        branch: Option<String>,
+        path: String,
+        author: (String, String),
+        pull_request: Option<PullRequest>,
+    ) -> CatalogTarget {
+        CatalogTarget::Git(Box::new(GitTarget {
+            git: url,
+            branch,
+            path,
+            author: format!("{} <{}>", author.0, author.1),
+            name: author.0,
+            email: author.1,
+            date: (self.epoch)(),
+            credentials: self.git.as_ref().map(|_| super::GIT_CREDENTIALS),
+            secret: self.git.clone(),
+            patience: self.patience,
+            budget: self.budget,
+            pull_request,
+            scratch: self.scratch.join("catalog-git"),
+        }))
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_parent_step_does_not_make_a_folder_inside() {
-        assert!(normal(Path::new("/a/b/./c")).starts_with("/a/b"));
-        assert!(!normal(Path::new("/a/b/../../etc")).starts_with("/a/b"));
-    }
-
-    #[test]
-    fn targets_of_each_kind_parse() {
-        let src = Path::new("/src");
-        let out = Path::new("/src/_out");
-        assert_eq!(
-            parse_target("dir:catalog", src, out, false),
-            Ok(CatalogTarget::Dir("/src/catalog".into()))
-        );
-        let CatalogTarget::Git(g) =
-            parse_target("git:https://github.com/acme/op.git", src, out, false).unwrap()
-        else {
-            panic!()
-        };
-        assert_eq!(g.url, "https://github.com/acme/op.git");
-        let CatalogTarget::Git(g) = parse_target("git:../catalogs.git", src, out, false).unwrap()
-        else {
-            panic!()
-        };
-        assert_eq!(g.url, "/src/../catalogs.git");
-        let CatalogTarget::Git(g) =
-            parse_target("git:git@github.com:acme/op.git", src, out, false).unwrap()
-        else {
-            panic!()
-        };
-        assert_eq!(g.url, "git@github.com:acme/op.git");
-        assert!(
-            parse_target("git:https://user:pw@github.com/a/b.git", src, out, false)
-                .unwrap_err()
-                .contains("credentials")
-        );
-        assert!(
-            parse_target("git:https://tok@github.com/a/b.git", src, out, false)
-                .unwrap_err()
-                .contains("GIT_USERNAME")
-        );
-        assert!(
-            parse_target("git:http://git.example.com/a.git", src, out, false)
-                .unwrap_err()
-                .contains("--insecure")
-        );
-        let CatalogTarget::Image(i) =
-            parse_target("image:quay.io/acme/catalog:latest", src, out, false).unwrap()
-        else {
-            panic!()
-        };
-        assert_eq!(
-            (i.target.describe().as_str(), i.tag.as_str()),
-            ("quay.io/acme/catalog", "latest")
-        );
-        let CatalogTarget::Image(i) =
-            parse_target("image:127.0.0.1:5000/acme/catalog:v1", src, out, false).unwrap()
-        else {
-            panic!()
-        };
-        assert_eq!(
-            (i.target.describe().as_str(), i.tag.as_str()),
-            ("127.0.0.1:5000/acme/catalog", "v1")
-        );
-        let CatalogTarget::Image(i) =
-            parse_target("image:oci:_out/cat:v1", src, out, false).unwrap()
-        else {
-            panic!()
-        };
-        assert_eq!(
-            (i.target, i.tag.as_str()),
-            (ImageLocation::Layout("/src/_out/cat".into()), "v1")
-        );
-        assert!(
-            parse_target("image:quay.io/acme/catalog", src, out, false)
-                .unwrap_err()
-                .contains("no tag")
-        );
-        assert!(
-            parse_target("image:127.0.0.1:5000/acme/catalog", src, out, false)
-                .unwrap_err()
-                .contains("no tag")
-        );
-        assert!(parse_target("catalog", src, out, false).is_err());
-    }
-
-    #[test]
-    fn base_images_are_pinned_by_digest() {
-        let d = format!("sha256:{}", "a".repeat(64));
-        let (r, digest) = base_image(
-            &format!("quay.io/operator-framework/opm:v1.50.0@{d}"),
-            Path::new("/s"),
-            false,
-        )
-        .unwrap();
-        assert_eq!(
-            (r.describe().as_str(), digest.as_str()),
-            ("quay.io/operator-framework/opm", d.as_str())
-        );
-        let (r, _) = base_image(&format!("oci:base@{d}"), Path::new("/s"), false).unwrap();
-        assert_eq!(r, ImageLocation::Layout("/s/base".into()));
-        assert!(
-            base_image(
-                "quay.io/operator-framework/opm:latest",
-                Path::new("/s"),
-                false
-            )
-            .unwrap_err()
-            .contains("pinned by digest")
-        );
-        assert!(base_image("quay.io/o/opm@sha256:abc", Path::new("/s"), false).is_err());
-    }
-
-    #[test]
-    fn authors_branches_and_repositories() {
-        assert_eq!(author("A B <a@b.c>"), Ok(("A B".into(), "a@b.c".into())));
-        assert!(author("a@b.c").is_err());
-        assert!(
-            branch_ok("olm-release/op-0.2.0")
-                && !branch_ok("a..b")
-                && !branch_ok("-x")
-                && !branch_ok("a b")
-        );
-        assert_eq!(
-            github_repo("https://github.com/acme/op.git"),
-            Some(("acme".into(), "op".into()))
-        );
-        assert_eq!(github_repo("https://gitlab.com/acme/op.git"), None);
-        assert_eq!(
-            folder_in_repo("operators/catalog/"),
-            Ok("operators/catalog".into())
-        );
-        assert!(
-            folder_in_repo("../x").is_err()
-                && folder_in_repo("/x").is_err()
-                && folder_in_repo(".git").is_err()
-        );
-    }
-}
+mod tests;

@@ -4,17 +4,19 @@
 
 use std::path::Path;
 
-use super::catalog::{
-    CatalogTarget, DEFAULT_AUTHOR, DEFAULT_PATH, author, base_image, branch_ok, folder_in_repo,
-    parse_target, pull_request,
+use super::catalog::{CatalogTarget, Parsed, TargetRun, parse_target};
+use super::catalog_keys::{
+    DEFAULT_AUTHOR, DEFAULT_PATH, author, base_image, branch_ok, folder_in_repo,
 };
+use super::pull_request::pull_request;
 use super::urls::resolve_path;
 use crate::error::Problem;
 use crate::pipeline::model::PullRequestSpec;
 
 /// A catalog target given on a command line (`import --catalog`): `dir:PATH` or a plain folder
 /// (anywhere, since the user named it), `git:URL` with `branch` and `path`, or `image:REF:TAG`
-/// with `base`, checked as the pipeline's `catalog:` keys are; the problems name the flags.
+/// with `base`, checked as the pipeline's `catalog:` keys are, and built with `run`; the
+/// problems name the flags.
 pub(crate) fn command_target(
     target: &str,
     branch: Option<&str>,
@@ -22,6 +24,7 @@ pub(crate) fn command_target(
     base: Option<&str>,
     cwd: &Path,
     insecure: bool,
+    run: &TargetRun,
 ) -> Result<CatalogTarget, Vec<Problem>> {
     let mut problems = Vec::new();
     let known = ["dir:", "git:", "image:"]
@@ -33,14 +36,10 @@ pub(crate) fn command_target(
         let dir = target.strip_prefix("dir:").unwrap_or(target);
         match dir.is_empty() {
             true => Err("dir: needs a folder".to_string()),
-            false => Ok(CatalogTarget::Dir(resolve_path(cwd, Path::new(dir)))),
+            false => Ok(Parsed::Dir(resolve_path(cwd, Path::new(dir)))),
         }
     };
-    let kind = |t: &CatalogTarget| match t {
-        CatalogTarget::Dir(_) => "dir",
-        CatalogTarget::Git(_) => "git",
-        CatalogTarget::Image(_) => "image",
-    };
+    let kind = Parsed::kind;
     let target = match parsed {
         Ok(t) => t,
         Err(m) => return Err(vec![Problem::new("--catalog", m)]),
@@ -58,39 +57,45 @@ pub(crate) fn command_target(
         }
     }
     let target = match target {
-        CatalogTarget::Git(mut g) => {
-            g.branch = branch.map(str::to_string);
+        Parsed::Git(url) => {
             if let Some(b) = branch.filter(|b| !branch_ok(b)) {
                 problems.push(Problem::new(
                     "--catalog-branch",
                     format!("'{b}' is not a branch name git accepts"),
                 ));
             }
-            match path.map(folder_in_repo).transpose() {
-                Ok(p) => g.path = p.unwrap_or_else(|| DEFAULT_PATH.to_string()),
-                Err(m) => problems.push(Problem::new("--catalog-path", m)),
-            }
-            if let Ok(a) = author(DEFAULT_AUTHOR) {
-                g.author = a;
-            }
-            CatalogTarget::Git(g)
+            let path = match path.map(folder_in_repo).transpose() {
+                Ok(p) => p.unwrap_or_else(|| DEFAULT_PATH.to_string()),
+                Err(m) => {
+                    problems.push(Problem::new("--catalog-path", m));
+                    DEFAULT_PATH.to_string()
+                }
+            };
+            let author = author(DEFAULT_AUTHOR).unwrap_or_default();
+            Some(run.git(url, branch.map(str::to_string), path, author, None))
         }
-        CatalogTarget::Image(mut i) => {
-            match base.map(|b| base_image(b, cwd, insecure)) {
-                None => problems.push(Problem::new(
-                    "--base-image",
-                    "an image: catalog needs the opm base image, pinned by digest (e.g. quay.io/operator-framework/opm@sha256:…)",
-                )),
-                Some(Ok(b)) => i.base = Some(b),
-                Some(Err(m)) => problems.push(Problem::new("--base-image", m)),
-            }
-            CatalogTarget::Image(i)
+        Parsed::Image(image, tag) => {
+            let base = match base.map(|b| base_image(b, cwd, insecure)) {
+                None => {
+                    problems.push(Problem::new(
+                        "--base-image",
+                        "an image: catalog needs the opm base image, pinned by digest (e.g. quay.io/operator-framework/opm@sha256:…)",
+                    ));
+                    None
+                }
+                Some(Ok(b)) => Some(b),
+                Some(Err(m)) => {
+                    problems.push(Problem::new("--base-image", m));
+                    None
+                }
+            };
+            base.map(|b| CatalogTarget::Image(Box::new(run.image(image, tag, b, insecure))))
         }
-        dir => dir,
+        Parsed::Dir(dir) => Some(CatalogTarget::Dir { dir }),
     };
-    match problems.is_empty() {
-        true => Ok(target),
-        false => Err(problems),
+    match (problems.is_empty(), target) {
+        (true, Some(target)) => Ok(target),
+        _ => Err(problems),
     }
 }
 
@@ -103,6 +108,7 @@ pub(crate) fn command_pull_request(
     fork: Option<&str>,
     api: Option<&str>,
     insecure: bool,
+    run: &TargetRun,
 ) -> Result<(), Problem> {
     let CatalogTarget::Git(g) = target else {
         return Err(Problem::new(
@@ -122,8 +128,8 @@ pub(crate) fn command_pull_request(
         "api_url" => "--github-api",
         _ => "--pull-request",
     };
-    let pr =
-        pull_request(&spec, &g.url, insecure).map_err(|(key, m)| Problem::new(flag(key), m))?;
+    let pr = pull_request(&spec, &g.git, insecure, run)
+        .map_err(|(key, m)| Problem::new(flag(key), m))?;
     g.pull_request = Some(pr);
     Ok(())
 }

@@ -7,6 +7,10 @@ use olm_release_base::secret::Secret;
 
 use super::inputs::Env;
 
+/// The variables holding the image registry's username and password (or token).
+pub(crate) const OCI_USERNAME: &str = "OCI_USERNAME";
+pub(crate) const OCI_PASSWORD: &str = "OCI_PASSWORD";
+
 /// Every variable a credential is read from (the app registry's, GitHub's, git's, the image
 /// registry's): what a child process that needs none of them is not given (git gets its own
 /// credentials through variables of its own, see `olm_release_git`).
@@ -18,8 +22,8 @@ pub(crate) const SECRET_VARIABLES: [&str; 10] = [
     "GH_TOKEN",
     "GIT_TOKEN",
     "GIT_USERNAME",
-    super::images::OCI_USERNAME,
-    super::images::OCI_PASSWORD,
+    OCI_USERNAME,
+    OCI_PASSWORD,
     "OLM_RELEASE_GIT_PASSWORD",
 ];
 

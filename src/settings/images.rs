@@ -5,18 +5,20 @@
 //! joined to the CSV's own edges (the book's pipeline reference promises them in the CSV's `spec.skips` and
 //! `olm.skipRange`, so the CSV in the image says what its catalog entry says).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
+use serde::{Serialize, Serializer};
+
+use super::credentials::{OCI_PASSWORD, OCI_USERNAME};
 use super::inputs::{Env, PipelineFile};
+use super::target_run::TargetRun;
 use super::urls::resolve_path;
 use crate::error::Problem;
 use crate::pipeline::model::{BundleImageSpec, CatalogSpec};
 use olm_release_base::secret::Secret;
+use olm_release_http::retry::RetryPolicy;
 use olm_release_oci::{self as oci, ImageLocation};
-
-/// The variables holding the image registry's username and password (or token).
-pub(crate) const OCI_USERNAME: &str = "OCI_USERNAME";
-pub(crate) const OCI_PASSWORD: &str = "OCI_PASSWORD";
+use olm_release_olm::fbc::swap::Patience;
 
 /// `bundle_image:`, resolved.
 #[derive(Debug, Clone)]
@@ -150,4 +152,114 @@ pub(crate) fn csv_edges(
         (None, None) => None,
     };
     (all, range)
+}
+
+/// An image target, and how to talk to it.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct ImageJob {
+    #[serde(serialize_with = "target_shown")]
+    pub(crate) target: ImageLocation,
+    /// The variables the credentials came from.
+    pub(crate) credentials: Option<&'static str>,
+    #[serde(skip)]
+    pub(crate) secret: Option<oci::Credentials>,
+    #[serde(skip)]
+    pub(crate) insecure: bool,
+    #[serde(skip)]
+    pub(crate) retry: RetryPolicy,
+}
+
+fn target_shown<S: Serializer>(t: &ImageLocation, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&t.describe())
+}
+
+impl ImageJob {
+    /// How to open the target.
+    pub(crate) fn options(&self) -> oci::StoreOptions {
+        oci::StoreOptions::default()
+            .with_insecure(self.insecure)
+            .with_credentials(self.secret.clone())
+            .with_retry(self.retry)
+    }
+
+    /// A registry on another host than loopback (credentials are needed to push there).
+    pub(crate) fn remote(&self) -> bool {
+        matches!(&self.target, ImageLocation::Remote(r) if !olm_release_http::is_loopback(&r.base))
+    }
+}
+
+/// A catalog image: `image:HOST[:PORT]/REPOSITORY:TAG` or `image:oci:PATH:TAG`, reached as a
+/// bundle image's target is (with `OCI_USERNAME`/`OCI_PASSWORD`), built on a base pinned by
+/// digest.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct ImageTarget {
+    pub(crate) image: ImageJob,
+    pub(crate) tag: String,
+    /// The base, as it reads (`HOST/REPOSITORY@sha256:…`).
+    #[serde(rename = "base_image")]
+    pub(crate) base_shown: String,
+    #[serde(skip)]
+    pub(crate) base: ImageLocation,
+    #[serde(skip)]
+    pub(crate) base_digest: String,
+    /// The layer's mtimes and the config's `created` (`SOURCE_DATE_EPOCH`, else the source's
+    /// commit time).
+    pub(crate) epoch: u64,
+    /// How long and how often the job tries again after someone else moved the tag
+    /// (`catalog.publish_deadline_seconds`, `catalog.retries`).
+    #[serde(skip)]
+    pub(crate) patience: Patience,
+    /// The bounds on the base (`OLM_RELEASE_MAX_BASE_LAYERS`, `OLM_RELEASE_MAX_BASE_BYTES`).
+    #[serde(skip)]
+    pub(crate) base_limits: olm_release_oci::catalog_image::BaseLimits,
+    /// Where the tag's catalog is read into (under the output folder).
+    #[serde(skip)]
+    pub(crate) scratch: PathBuf,
+}
+
+impl ImageTarget {
+    /// `HOST[:PORT]/REPOSITORY:TAG` or `oci:PATH:TAG`.
+    pub(crate) fn describe(&self) -> String {
+        format!("{}:{}", self.image.target.describe(), self.tag)
+    }
+
+    /// The base image's target, reached with the same settings.
+    pub(crate) fn base_job(&self) -> ImageJob {
+        ImageJob {
+            target: self.base.clone(),
+            ..self.image.clone()
+        }
+    }
+}
+
+impl TargetRun<'_> {
+    /// `image:REF:TAG` on the base `base` pinned by `base_digest`.
+    pub(crate) fn image(
+        &self,
+        target: ImageLocation,
+        tag: String,
+        (base, base_digest): (ImageLocation, String),
+        insecure: bool,
+    ) -> ImageTarget {
+        ImageTarget {
+            base_shown: match &base {
+                ImageLocation::Remote(r) => r.pinned(&base_digest),
+                ImageLocation::Layout(_) => format!("{}@{base_digest}", base.describe()),
+            },
+            base,
+            base_digest,
+            image: ImageJob {
+                target,
+                credentials: self.image.as_ref().map(|_| "OCI_USERNAME and OCI_PASSWORD"),
+                secret: self.image.clone(),
+                insecure,
+                retry: Default::default(),
+            },
+            tag,
+            epoch: (self.epoch)(),
+            patience: self.patience,
+            base_limits: self.base_limits,
+            scratch: self.scratch.join("catalog-image"),
+        }
+    }
 }

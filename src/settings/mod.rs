@@ -13,6 +13,7 @@
 mod catalog;
 mod catalog_content;
 mod catalog_flags;
+mod catalog_keys;
 mod credentials;
 mod images;
 mod inputs;
@@ -20,25 +21,31 @@ mod limits;
 mod model;
 mod network;
 mod notes;
+mod operatorhub;
 mod options;
+mod pull_request;
 mod resolve;
+mod target_run;
 mod unread;
 mod urls;
 mod verify;
 
-pub(crate) use catalog::{CatalogTarget, DEFAULT_PUBLISH_DEADLINE, ImageTarget};
+pub(crate) use catalog::{CatalogTarget, DEFAULT_PUBLISH_DEADLINE, GitTarget, TargetRun};
 pub(crate) use catalog_flags::{command_pull_request, command_target};
 pub(crate) use credentials::git as git_credentials;
 pub(crate) use credentials::github as github_token;
-pub(crate) use credentials::{GIT_CREDENTIALS, SECRET_VARIABLES, github_problem, registry_problem};
-pub(crate) use images::{OCI_PASSWORD, OCI_USERNAME};
+pub(crate) use credentials::{
+    GIT_CREDENTIALS, OCI_PASSWORD, OCI_USERNAME, SECRET_VARIABLES, github_problem, registry_problem,
+};
+pub(crate) use images::{ImageJob, ImageTarget};
 pub use inputs::Env;
 pub(crate) use limits::{base_limits, bundle_limits};
 pub(crate) use model::{CONCURRENT_WAIT, ReleaseSettings, RunMode, Settings};
 pub(crate) use network::network;
 pub(crate) use notes::NotesSource;
+pub(crate) use pull_request::PullRequest;
 pub(crate) use resolve::{
-    image_credentials, parse_version, registry_credentials, registry_location, resolve,
-    source_date_epoch,
+    TimeSource, epoch, image_credentials, parse_version, registry_credentials, registry_location,
+    resolve, source_date_epoch,
 };
 pub(crate) use urls::{Target, is_loopback, resolve_path};

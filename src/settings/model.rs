@@ -64,16 +64,13 @@ pub(crate) struct Settings {
     pub(crate) bundle_image: Option<BundleImageSettings>,
     pub(crate) catalog: Option<CatalogSettings>,
     /// `operatorhub:` (`None` also when a key is unusable; a problem says why).
-    pub(crate) operatorhub: Option<super::catalog::OperatorHubSettings>,
+    pub(crate) operatorhub: Option<super::operatorhub::OperatorHubSettings>,
     pub(crate) credentials: Creds,
     /// `SOURCE_DATE_EPOCH`, for reproducible timestamps.
     pub(crate) source_date_epoch: Option<u64>,
     pub(crate) ci: CiContext,
     /// Limits on the bundles read (the previous release's blob): `--max-bundle-bytes`.
     pub(crate) bundle_limits: Limits,
-    /// The bounds on a catalog image's base (`OLM_RELEASE_MAX_BASE_LAYERS`,
-    /// `OLM_RELEASE_MAX_BASE_BYTES`).
-    pub(crate) base_limits: olm_release_oci::catalog_image::BaseLimits,
     /// What could not be resolved; the plan builder adds its own and reports them all.
     pub(crate) problems: Vec<Problem>,
     /// What is probably wrong but stops nothing (a `--var` the pipeline never reads).
@@ -118,9 +115,6 @@ pub(crate) struct Creds {
     pub(crate) github: Option<Secret>,
     /// The image registry's (`OCI_USERNAME` / `OCI_PASSWORD`).
     pub(crate) image: Option<olm_release_oci::Credentials>,
-    /// git over HTTPS (`GIT_TOKEN`, else `GITHUB_TOKEN`; user `GIT_USERNAME`, else
-    /// `x-access-token`).
-    pub(crate) git: Option<olm_release_git::Credentials>,
 }
 
 impl Settings {

@@ -4,11 +4,17 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use serde::Serialize;
+
+use super::catalog::TargetRun;
 use super::inputs::{Env, PipelineFile};
 use super::model::{CONCURRENT_WAIT, Creds, RegistrySettings, ReleaseSettings, RunMode, Settings};
 use super::network::{registry_http, registry_retry};
 use super::urls::Target;
-use super::{catalog, credentials, images, limits, notes, options, unread, urls, verify};
+use super::{
+    catalog, catalog_keys, credentials, images, limits, notes, operatorhub, options, unread, urls,
+    verify,
+};
 use crate::ci::CiContext;
 use crate::cli::PipelineArgs;
 use crate::error::{Problem, Problems, Result};
@@ -137,14 +143,52 @@ pub(crate) fn resolve(
         .bundle_image
         .as_ref()
         .map(|spec| images::bundle_image(spec, &file, &source, args.insecure, &mut problems));
-    let catalog = p
-        .catalog
+    // What a catalog target needs besides its keys, read here and reported below in order.
+    let (mut image_problems, mut epoch_problems, mut git_problems, mut base_problems) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let image_credentials = images::credentials(env, &mut image_problems);
+    let source_date_epoch = source_date_epoch(env)
+        .map_err(|p| epoch_problems.push(p))
+        .ok()
+        .flatten();
+    let git_credentials = credentials::git(env, &mut git_problems);
+    let base_limits = limits::base_limits(env, &mut base_problems);
+    let shown_version = version
         .as_ref()
-        .map(|spec| catalog::catalog(spec, &file, &source, &out, args.insecure, &mut problems));
+        .map(ToString::to_string)
+        .unwrap_or_default();
+    let shown_package = p.package.clone().unwrap_or_default();
+    let stamp = || epoch(source_date_epoch, &source).0;
+    let catalog = p.catalog.as_ref().map(|spec| {
+        let run = TargetRun {
+            epoch: &stamp,
+            git: git_credentials.clone(),
+            github: credentials::github(env),
+            image: image_credentials.clone(),
+            scratch: out.clone(),
+            patience: catalog_keys::patience(spec),
+            budget: catalog_keys::git_budget(spec),
+            base_limits,
+            pull_branch: format!(
+                "olm-release/{shown_package}-{}",
+                shown_version.replace('+', "_")
+            ),
+            pull_title: format!("{shown_package} {shown_version}: add it to the catalog"),
+        };
+        catalog::catalog(
+            spec,
+            &file,
+            &source,
+            &out,
+            args.insecure,
+            &run,
+            &mut problems,
+        )
+    });
     let operatorhub = p
         .operatorhub
         .as_ref()
-        .and_then(|spec| catalog::operatorhub(spec, &file, args.insecure, &mut problems));
+        .and_then(|spec| operatorhub::operatorhub(spec, &file, args.insecure, &mut problems));
     let (skips, skip_range) = images::csv_edges(
         &p.skips,
         p.skip_range.as_deref(),
@@ -152,14 +196,16 @@ pub(crate) fn resolve(
         &file,
         &mut problems,
     );
-    let image_credentials = images::credentials(env, &mut problems);
-    let source_date_epoch = source_date_epoch(env)
-        .map_err(|p| problems.push(p))
-        .ok()
-        .flatten();
+    problems.append(&mut image_problems);
+    problems.append(&mut epoch_problems);
     let verify_spec = p.verify.unwrap_or_default();
     let categories = verify::categories(&verify_spec, &file, &source, env, &mut problems);
     verify::provided(&verify_spec, &file, &mut problems);
+    problems.append(&mut git_problems);
+    let bundle_limits = limits::bundle_limits(None, env)
+        .map_err(|p| problems.push(p))
+        .unwrap_or_default();
+    problems.append(&mut base_problems);
     Ok(Settings {
         name: p.name,
         package: p.package,
@@ -185,14 +231,10 @@ pub(crate) fn resolve(
             registry: credentials::registry(env),
             github: credentials::github(env),
             image: image_credentials,
-            git: credentials::git(env, &mut problems),
         },
         source_date_epoch,
         ci: CiContext::from_env(env),
-        bundle_limits: limits::bundle_limits(None, env)
-            .map_err(|p| problems.push(p))
-            .unwrap_or_default(),
-        base_limits: limits::base_limits(env, &mut problems),
+        bundle_limits,
         problems,
         warnings,
         file,
@@ -243,4 +285,41 @@ pub(crate) fn registry_location(
     insecure: bool,
 ) -> std::result::Result<Location, String> {
     urls::location(url, Path::new(""), insecure)
+}
+
+/// The time a run stamps on what it makes: `SOURCE_DATE_EPOCH`, else the commit time of the
+/// source folder's `HEAD`, else the UNIX epoch; and where it came from.
+pub(crate) fn epoch(epoch: Option<u64>, source: &Path) -> (u64, TimeSource) {
+    match epoch {
+        Some(e) => (e, TimeSource::SourceDateEpoch),
+        None => match git_commit_time(source) {
+            Some(e) => (e, TimeSource::GitCommit),
+            None => (0, TimeSource::Epoch),
+        },
+    }
+}
+
+fn git_commit_time(source: &Path) -> Option<u64> {
+    let out = std::process::Command::new("git")
+        .arg("-C")
+        .arg(source)
+        .args(["log", "-1", "--format=%ct", "HEAD"])
+        .output()
+        .ok()?;
+    if !out.status.success() {
+        return None;
+    }
+    String::from_utf8_lossy(&out.stdout).trim().parse().ok()
+}
+
+/// Where a run's time came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub(crate) enum TimeSource {
+    /// `SOURCE_DATE_EPOCH`.
+    SourceDateEpoch,
+    /// The commit time of the source folder's `HEAD`.
+    GitCommit,
+    /// Neither: the UNIX epoch (render reports a warning).
+    Epoch,
 }

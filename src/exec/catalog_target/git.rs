@@ -11,9 +11,9 @@ use std::path::PathBuf;
 
 use super::{Change, Published, Publishing, Snapshot, Store, TargetError, recorded};
 use crate::error::Result;
-use crate::plan::GitJob;
 use crate::report::Reporter;
-use olm_release_git::{Checkout, Git, Pushed, Signature};
+use crate::settings::GitTarget;
+use olm_release_git::{Checkout, Git, Pushed, Remote, Signature};
 use olm_release_http::events::{Gate, Write};
 use olm_release_olm::fbc::FileChange;
 use olm_release_olm::fbc::swap::Moved;
@@ -30,13 +30,17 @@ struct Branch {
     signature: Signature,
 }
 
-pub(crate) fn open(job: &GitJob, report: &Reporter) -> Result<Snapshot> {
+pub(crate) fn open(job: &GitTarget, report: &Reporter) -> Result<Snapshot> {
+    let remote = Remote {
+        url: job.git.clone(),
+        branch: job.branch.clone(),
+    };
     let git = Git::new(job.secret.clone())
         .within(job.budget)
         .withholding(&crate::settings::SECRET_VARIABLES);
     let at = job.git.clone();
     let checkout = git
-        .checkout(&job.remote(), &job.scratch)
+        .checkout(&remote, &job.scratch)
         .map_err(|source| TargetError::Git { at, source })?;
     let base = checkout
         .base
@@ -69,7 +73,11 @@ pub(crate) fn open(job: &GitJob, report: &Reporter) -> Result<Snapshot> {
             checkout: RefCell::new(checkout),
             path: job.path.clone(),
             dir,
-            signature: job.signature(),
+            signature: Signature {
+                name: job.name.clone(),
+                email: job.email.clone(),
+                epoch: job.date,
+            },
         }),
     })
 }

@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 
 use super::{Change, Published, Publishing, Snapshot, recorded};
 use crate::error::{Error, Result};
-use crate::plan::CatalogImageJob;
 use crate::report::Reporter;
+use crate::settings::ImageTarget;
 use olm_release_http::events::{Gate, Write};
 use olm_release_oci::catalog_image::{self as ci, Swapped};
 use olm_release_oci::{Event, OciError, Store};
@@ -26,7 +26,7 @@ const SETTLE: std::time::Duration = std::time::Duration::from_secs(1);
 
 /// The tag as read.
 struct Tag {
-    job: CatalogImageJob,
+    job: ImageTarget,
     /// How the tag reads in messages.
     shown: String,
     /// The scratch folder the catalog was read into.
@@ -48,7 +48,7 @@ fn open_store(job: &crate::plan::ImageJob, report: &Reporter) -> Result<Store> {
     Ok(Store::open(&job.target, job.options(), &events)?)
 }
 
-pub(crate) async fn open(job: &CatalogImageJob, report: &Reporter) -> Result<Snapshot> {
+pub(crate) async fn open(job: &ImageTarget, report: &Reporter) -> Result<Snapshot> {
     let store = open_store(&job.image, report)?;
     let events = |e: Event| crate::exec::bundle_image::event(report, e);
     let head = ci::read_head(&store, &job.tag, &events).await?;

@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use super::{Change, Published, Publishing, Snapshot, Store, TargetError};
 use crate::error::{Error, Result};
-use crate::plan::{GitJob, PullJob};
+use crate::settings::{GitTarget, PullRequest};
 use olm_release_github::{self as github, Author, Client, Proposal, Proposed};
 use olm_release_http::events::{Events, Gate, Write};
 use olm_release_olm::fbc::FileChange;
@@ -23,7 +23,7 @@ struct Proposing {
     fork: Client,
     base: String,
     path: String,
-    job: PullJob,
+    job: PullRequest,
     author: Author,
     events: Arc<dyn Events>,
 }
@@ -52,7 +52,7 @@ impl Store for Proposing {
 }
 
 /// The clients of the repository and of the fork.
-pub(crate) fn clients(job: &PullJob, events: &Arc<dyn Events>) -> Result<(Client, Client)> {
+pub(crate) fn clients(job: &PullRequest, events: &Arc<dyn Events>) -> Result<(Client, Client)> {
     let token = job
         .token
         .as_ref()
@@ -64,7 +64,11 @@ pub(crate) fn clients(job: &PullJob, events: &Arc<dyn Events>) -> Result<(Client
     Ok((upstream, fork))
 }
 
-pub(crate) async fn open(g: &GitJob, job: &PullJob, events: Arc<dyn Events>) -> Result<Snapshot> {
+pub(crate) async fn open(
+    g: &GitTarget,
+    job: &PullRequest,
+    events: Arc<dyn Events>,
+) -> Result<Snapshot> {
     let (upstream, fork) = clients(job, &events)?;
     let base = match &g.branch {
         Some(b) => b.clone(),
