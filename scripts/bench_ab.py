@@ -5,7 +5,9 @@ Round r runs the two builds in the order before, after when r is even and after,
 is odd, so a machine that slows down or speeds up during the run weighs on both alike. Each run
 measures its build's publish (a) beside the floor (c) on the same bundles and server; the
 ratio a/c of a run is taken against the floor of that same run. The table: per N, the medians
-over the rounds of a and a/c for each build, and the change of the median ratio in percent.
+over the rounds of a and a/c for each build, and the changes of both medians in percent (the
+two builds ran side by side, so the change of a is the direct one; a/c also holds across
+machines).
 """
 import argparse
 import json
@@ -48,20 +50,24 @@ def main():
     def medians(label, n):
         rows = [doc["sizes"][n] for doc in runs[label]]
         return (statistics.median(row["a"]["wall_s"] for row in rows),
-                statistics.median(row["ratio_a_c"] for row in rows))
+                statistics.median(row["ratio_a_c"] for row in rows),
+                statistics.median(row["c"]["wall_s"] for row in rows))
 
     table = {}
     print(f"{a.rounds} interleaved rounds, {a.repeats} repeats each; medians over the rounds")
     print(f"before: {a.before}\nafter:  {a.after}\n")
-    head = f"{'N':>5} | {'before (a)':>10} {'a/floor':>8} | {'after (a)':>10} {'a/floor':>8} | {'change':>7}"
+    head = (f"{'N':>5} | {'before (a)':>10} {'floor':>7} {'a/floor':>8} | {'after (a)':>10} "
+            f"{'floor':>7} {'a/floor':>8} | {'a':>7} {'a/floor':>8}")
     print(head)
     print("-" * len(head))
     for n in a.sizes.split(","):
-        (ba, br), (aa, ar) = medians("before", n), medians("after", n)
-        change = (ar / br - 1) * 100
-        table[n] = {"before_a_s": ba, "before_ratio": br, "after_a_s": aa, "after_ratio": ar,
-                    "change_percent": round(change, 1)}
-        print(f"{n:>5} | {ba:9.3f}s {br:8.2f} | {aa:9.3f}s {ar:8.2f} | {change:+6.1f}%")
+        (ba, br, bc), (aa, ar, ac) = medians("before", n), medians("after", n)
+        change, change_a = (ar / br - 1) * 100, (aa / ba - 1) * 100
+        table[n] = {"before_a_s": ba, "before_floor_s": bc, "before_ratio": br,
+                    "after_a_s": aa, "after_floor_s": ac, "after_ratio": ar,
+                    "change_a_percent": round(change_a, 1), "change_ratio_percent": round(change, 1)}
+        print(f"{n:>5} | {ba:9.3f}s {bc:6.3f}s {br:8.2f} | {aa:9.3f}s {ac:6.3f}s {ar:8.2f} | "
+              f"{change_a:+6.1f}% {change:+7.1f}%")
     with open(os.path.join(a.out, "ab.json"), "w") as f:
         json.dump({"rounds": a.rounds, "repeats": a.repeats, "before": a.before,
                    "after": a.after, "sizes": table}, f, indent=2)
