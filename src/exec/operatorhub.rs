@@ -25,7 +25,7 @@ use crate::error::Result;
 use crate::error::step::OperatorhubError;
 use crate::plan::OperatorhubStep;
 use olm_release_base::digest::sha256_hex;
-use olm_release_github::{self as github, Author, Proposal};
+use olm_release_github::{self as github, Proposal};
 use olm_release_olm::community::proposal::{self, Against};
 
 /// The operatorhub step.
@@ -81,13 +81,9 @@ pub(crate) async fn run(step: &OperatorhubStep, exec: &Exec<'_>, v: &Verified) -
         ),
         step.show_files,
     );
-    let author = Author {
-        name: step.name.clone(),
-        email: step.email.clone(),
-        epoch: step.date,
-    };
+    let author = step.commit.github();
     let (package, version) = (&step.package, &step.version.to_string());
-    let message = proposal::commit_message(package, version, root, &step.author);
+    let message = proposal::commit_message(package, version, root, &step.commit.author);
     let body = proposal::pull_request_body(package, version, root, &step.channels);
     let pull = Proposal {
         base: &base,

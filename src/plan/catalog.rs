@@ -214,8 +214,8 @@ pub(crate) fn show_target(target: &CatalogTarget) -> Vec<String> {
             ));
             out.push(format!(
                 "commit as {} (date {}); credentials: {}",
-                g.author,
-                super::time::format_time(g.date),
+                g.commit.author,
+                super::time::format_time(g.commit.date),
                 p.credentials.unwrap_or("none")
             ));
         }
@@ -226,8 +226,8 @@ pub(crate) fn show_target(target: &CatalogTarget) -> Vec<String> {
             );
             out.push(format!(
                 "commit as {} (date {}), push without force; when the branch moved meanwhile, {}",
-                g.author,
-                super::time::format_time(g.date),
+                g.commit.author,
+                super::time::format_time(g.commit.date),
                 again(&g.patience)
             ));
             out.push(format!("credentials: {}", g.credentials.unwrap_or("none")));

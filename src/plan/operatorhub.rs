@@ -7,8 +7,8 @@
 use serde::Serialize;
 
 use crate::error::Problem;
-use crate::settings::PullRequest;
 use crate::settings::Settings;
+use crate::settings::{CommitAuthor, PullRequest};
 
 /// Propose the verified bundle to a community catalog.
 #[derive(Debug, Clone, Serialize)]
@@ -17,14 +17,9 @@ pub(crate) struct OperatorhubStep {
     pub(crate) pull: PullRequest,
     /// The branch the pull request goes into (`None`: the repository's default branch).
     pub(crate) base: Option<String>,
-    /// The commit's author and `Signed-off-by:`, `Name <email>`.
-    pub(crate) author: String,
-    #[serde(skip)]
-    pub(crate) name: String,
-    #[serde(skip)]
-    pub(crate) email: String,
-    /// The commit date (`SOURCE_DATE_EPOCH`, else the source's commit time).
-    pub(crate) date: u64,
+    /// The commit's author (and its `Signed-off-by:`), and its date.
+    #[serde(flatten)]
+    pub(crate) commit: CommitAuthor,
     pub(crate) package: String,
     #[serde(serialize_with = "super::json::as_text")]
     pub(crate) version: semver::Version,
@@ -64,10 +59,7 @@ pub(crate) fn operatorhub_step(
     Some(OperatorhubStep {
         pull,
         base: o.base.clone(),
-        author: format!("{} <{}>", o.author.0, o.author.1),
-        name: o.author.0.clone(),
-        email: o.author.1.clone(),
-        date,
+        commit: CommitAuthor::new(o.author.clone(), date),
         channels: super::images::release_channels(s, channel),
         package,
         version,
@@ -97,8 +89,8 @@ pub(crate) fn show_operatorhub(o: &OperatorhubStep) -> Vec<String> {
         ),
         format!(
             "commit as {} with Signed-off-by (date {}); credentials: {}",
-            o.author,
-            super::time::format_time(o.date),
+            o.commit.author,
+            super::time::format_time(o.commit.date),
             p.credentials.unwrap_or("none")
         ),
     ]

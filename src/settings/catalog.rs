@@ -16,6 +16,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
+use super::author::CommitAuthor;
 use super::catalog_content::{CatalogContent, content, normal};
 use super::catalog_keys as keys;
 pub(crate) use super::catalog_keys::DEFAULT_PUBLISH_DEADLINE;
@@ -295,14 +296,9 @@ pub(crate) struct GitTarget {
     pub(crate) branch: Option<String>,
     /// The catalog folder in the repository (`catalog.path`), with `/`, no leading `/`.
     pub(crate) path: String,
-    /// The commit's author and committer, `Name <email>`.
-    pub(crate) author: String,
-    #[serde(skip)]
-    pub(crate) name: String,
-    #[serde(skip)]
-    pub(crate) email: String,
-    /// The commit date (`SOURCE_DATE_EPOCH`, else the source's commit time).
-    pub(crate) date: u64,
+    /// The commit's author and committer, and its date.
+    #[serde(flatten)]
+    pub(crate) commit: CommitAuthor,
     /// The variables HTTPS credentials come from.
     pub(crate) credentials: Option<&'static str>,
     #[serde(skip)]
@@ -336,10 +332,7 @@ impl TargetRun<'_> {
             git: url,
             branch,
             path,
-            author: format!("{} <{}>", author.0, author.1),
-            name: author.0,
-            email: author.1,
-            date: (self.epoch)(),
+            commit: CommitAuthor::new(author, (self.epoch)()),
             credentials: self.git.as_ref().map(|_| super::GIT_CREDENTIALS),
             secret: self.git.clone(),
             patience: self.patience,

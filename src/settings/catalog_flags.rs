@@ -4,10 +4,9 @@
 
 use std::path::Path;
 
+use super::author::author;
 use super::catalog::{CatalogTarget, Parsed, TargetRun, parse_target};
-use super::catalog_keys::{
-    DEFAULT_AUTHOR, DEFAULT_PATH, author, base_image, branch_ok, folder_in_repo,
-};
+use super::catalog_keys::{DEFAULT_AUTHOR, DEFAULT_PATH, base_image, branch_ok, folder_in_repo};
 use super::pull_request::pull_request;
 use super::urls::resolve_path;
 use crate::error::Problem;

@@ -4,6 +4,7 @@
 
 use std::path::Path;
 
+use super::author::author;
 use super::urls::resolve_path;
 use crate::pipeline::model::CatalogSpec;
 use olm_release_oci::ImageLocation;
@@ -200,26 +201,6 @@ pub(super) fn folder_in_repo(p: &str) -> Result<String, String> {
         ));
     }
     Ok(p.to_string())
-}
-
-/// `Name <email>`.
-pub(crate) fn author(text: &str) -> Result<(String, String), String> {
-    let parsed = text
-        .trim()
-        .strip_suffix('>')
-        .and_then(|t| t.rsplit_once('<'))
-        .map(|(n, e)| (n.trim(), e.trim()));
-    match parsed {
-        Some((n, e))
-            if !n.is_empty()
-                && e.contains('@')
-                && !e.contains(['<', '>', '\n'])
-                && !n.contains(['<', '>', '\n']) =>
-        {
-            Ok((n.to_string(), e.to_string()))
-        }
-        _ => Err(format!("'{text}' is not `Name <email>`")),
-    }
 }
 
 #[cfg(test)]

@@ -10,6 +10,7 @@
 //! file that cannot be read or parsed at all stops here. Nothing downstream looks at clap or
 //! the environment.
 
+mod author;
 mod catalog;
 mod catalog_content;
 mod catalog_flags;
@@ -30,6 +31,7 @@ mod unread;
 mod urls;
 mod verify;
 
+pub(crate) use author::CommitAuthor;
 pub(crate) use catalog::{CatalogTarget, DEFAULT_PUBLISH_DEADLINE, GitTarget, TargetRun};
 pub(crate) use catalog_flags::{command_pull_request, command_target};
 pub(crate) use credentials::git as git_credentials;

@@ -1,7 +1,8 @@
 //! The `operatorhub:` section, resolved: the community repository, the fork the bundle is
 //! pushed to, the branches, the author and the API base.
 
-use super::catalog_keys::{author, branch_ok, owner_repo};
+use super::author::author;
+use super::catalog_keys::{branch_ok, owner_repo};
 use super::inputs::PipelineFile;
 use super::urls::check_url;
 use crate::error::Problem;

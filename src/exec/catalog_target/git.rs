@@ -74,9 +74,9 @@ pub(crate) fn open(job: &GitTarget, report: &Reporter) -> Result<Snapshot> {
             path: job.path.clone(),
             dir,
             signature: Signature {
-                name: job.name.clone(),
-                email: job.email.clone(),
-                epoch: job.date,
+                name: job.commit.name.clone(),
+                email: job.commit.email.clone(),
+                epoch: job.commit.date,
             },
         }),
     })

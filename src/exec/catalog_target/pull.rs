@@ -118,11 +118,7 @@ pub(crate) async fn open(
             base,
             path: g.path.clone(),
             job: job.clone(),
-            author: Author {
-                name: g.name.clone(),
-                email: g.email.clone(),
-                epoch: g.date,
-            },
+            author: g.commit.github(),
             events,
         }),
     })

@@ -118,7 +118,9 @@ fn job_work(reg: &Reg, ns: &str, wait: u64) -> (Work, &'static str) {
     (work, file)
 }
 
-fn spawn(work: &Work, file: &str, version: &str) -> Child {
+/// `olm-release run FILE --var VERSION=version` in `work`, with only `PATH` and `HOME` in its
+/// environment and its output piped.
+fn command(work: &Work, file: &str, version: &str) -> Command {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_olm-release"));
     cmd.current_dir(work.path())
         .args(["run", file, "--var", &format!("VERSION={version}")])
@@ -130,29 +132,23 @@ fn spawn(work: &Work, file: &str, version: &str) -> Child {
             cmd.env(key, v);
         }
     }
-    cmd.spawn().unwrap()
+    cmd
+}
+
+fn spawn(work: &Work, file: &str, version: &str) -> Child {
+    command(work, file, version).spawn().unwrap()
+}
+
+/// [`command`] writing under `out`, with a fixed `SOURCE_DATE_EPOCH`.
+fn job(work: &Work, file: &str, version: &str, out: &str) -> Child {
+    command(work, file, version)
+        .args(["--out", out])
+        .env("SOURCE_DATE_EPOCH", "1570449600")
+        .spawn()
+        .unwrap()
 }
 
 /// A small pseudo-random number (the tests need spread, not quality).
-/// One `olm-release run FILE --var VERSION=version --out out` in `work`, started with only
-/// `PATH`, `HOME` and a fixed `SOURCE_DATE_EPOCH` in its environment, its output piped.
-fn job(work: &crate::support::Work, file: &str, version: &str, out: &str) -> Child {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_olm-release"));
-    cmd.current_dir(work.path())
-        .args(["run", file, "--var", &format!("VERSION={version}")])
-        .args(["--out", out])
-        .env_clear()
-        .env("SOURCE_DATE_EPOCH", "1570449600")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    for key in ["PATH", "HOME"] {
-        if let Ok(v) = std::env::var(key) {
-            cmd.env(key, v);
-        }
-    }
-    cmd.spawn().unwrap()
-}
-
 fn random(n: u64) -> u64 {
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
