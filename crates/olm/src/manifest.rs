@@ -39,6 +39,15 @@ impl Manifest {
         self.str_at("metadata.name")
     }
 
+    /// The string value of the annotation `key` (`metadata.annotations`), if any.
+    pub fn annotation(&self, key: &str) -> Option<&str> {
+        self.doc
+            .get("metadata")
+            .and_then(|m| m.get("annotations"))
+            .and_then(|a| a.get(key))
+            .and_then(Value::as_str)
+    }
+
     /// `Kind name` (`ClusterRole widget-viewer`; `unnamed` without a name), for messages.
     pub fn kind_and_name(&self) -> String {
         format!(

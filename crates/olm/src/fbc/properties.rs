@@ -79,10 +79,5 @@ pub(crate) fn crd_gvks(crd: &Manifest) -> Vec<Gvk> {
 
 /// `metadata.annotations["olm.skipRange"]` of a CSV (the key holds a dot, so no dotted path).
 pub(crate) fn skip_range(csv: &Manifest) -> Option<&str> {
-    csv.doc
-        .get("metadata")
-        .and_then(|m| m.get("annotations"))
-        .and_then(|a| a.get("olm.skipRange"))
-        .and_then(Value::as_str)
-        .filter(|s| !s.is_empty())
+    csv.annotation("olm.skipRange").filter(|s| !s.is_empty())
 }

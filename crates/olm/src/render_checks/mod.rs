@@ -97,11 +97,7 @@ pub fn image_tags(csv: &Manifest, tag: &str) -> Vec<String> {
     let bare = tag.strip_prefix('v').unwrap_or(tag);
     let organisation = |repo: &str| repo.rsplit_once('/').map_or("", |(o, _)| o).to_string();
     let own = csv
-        .doc
-        .get("metadata")
-        .and_then(|m| m.get("annotations"))
-        .and_then(|a| a.get("containerImage"))
-        .and_then(Value::as_str)
+        .annotation("containerImage")
         .map(|i| organisation(&crate::semdiff::split_reference(i).0));
     let containers = container_names(&csv.doc);
     let mut out = Vec::new();

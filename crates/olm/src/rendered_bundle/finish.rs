@@ -81,13 +81,7 @@ pub fn finish(
     findings: &mut Vec<Finding>,
     ask: &Finish<'_>,
 ) -> Result<Finished, FinishError> {
-    let holds_release_time = csv
-        .doc
-        .get("metadata")
-        .and_then(|m| m.get("annotations"))
-        .and_then(|a| a.get("createdAt"))
-        .and_then(Value::as_str)
-        == Some(ask.created_at);
+    let holds_release_time = csv.annotation("createdAt") == Some(ask.created_at);
     if ask.keep_created_at && !holds_release_time {
         findings.retain(|f| f.rule != "created-at");
     }

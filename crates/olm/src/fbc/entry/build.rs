@@ -194,12 +194,7 @@ fn sorted_value(p: Property) -> Property {
 /// The properties of the CSV's `olm.properties` annotation (a JSON list of `{type, value}`);
 /// none when it does not parse, as opm only logs that.
 pub(crate) fn annotation_properties(csv: &Manifest) -> Vec<Property> {
-    let text = csv
-        .doc
-        .get("metadata")
-        .and_then(|m| m.get("annotations"))
-        .and_then(|a| a.get("olm.properties"))
-        .and_then(Value::as_str);
+    let text = csv.annotation("olm.properties");
     let Some(Ok(serde_json::Value::Array(items))) = text.map(serde_json::from_str) else {
         return Vec::new();
     };
