@@ -18,11 +18,7 @@ pub(crate) fn plan(
     limits: olm_release_olm::archive::Limits,
 ) -> Result<Plan> {
     let mut problems = Vec::new();
-    let epoch = settings::source_date_epoch(env)
-        .map_err(|p| problems.push(p))
-        .ok()
-        .flatten()
-        .unwrap_or(0);
+    let epoch = settings::epoch_or_zero(env, &mut problems);
     let image = super::migrate::image_target(
         &args.image_target,
         args.image.as_deref(),

@@ -31,11 +31,7 @@ pub(crate) fn plan(args: &PublishArgs, env: &Env, limits: Limits) -> Result<Plan
             .map(Some),
         None => Some(None),
     };
-    let mtime = settings::source_date_epoch(env)
-        .map_err(|p| problems.push(p))
-        .ok()
-        .flatten()
-        .unwrap_or(0);
+    let mtime = settings::epoch_or_zero(env, &mut problems);
     let location = settings::registry_location(&args.at.registry, args.at.insecure)
         .map_err(|e| problems.push(Problem::new("--registry", e)))
         .ok();

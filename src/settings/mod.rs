@@ -47,7 +47,7 @@ pub(crate) use network::network;
 pub(crate) use notes::NotesSource;
 pub(crate) use pull_request::PullRequest;
 pub(crate) use resolve::{
-    TimeSource, epoch, image_credentials, parse_version, registry_credentials, registry_location,
-    resolve, source_date_epoch,
+    TimeSource, epoch, epoch_or_zero, image_credentials, parse_version, registry_credentials,
+    registry_location, resolve,
 };
 pub(crate) use urls::{Target, is_loopback, resolve_path};

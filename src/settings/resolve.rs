@@ -266,6 +266,17 @@ pub(crate) fn source_date_epoch(env: &Env) -> std::result::Result<Option<u64>, P
     }
 }
 
+/// `SOURCE_DATE_EPOCH` for a command without a pipeline file: 0 when unset (the archive and
+/// image times then say 1970, reproducibly); a value that is not a number is added to
+/// `problems` (and 0 stands in, so every other problem is still found).
+pub(crate) fn epoch_or_zero(env: &Env, problems: &mut Vec<Problem>) -> u64 {
+    source_date_epoch(env)
+        .map_err(|p| problems.push(p))
+        .ok()
+        .flatten()
+        .unwrap_or(0)
+}
+
 /// Registry credentials alone, for commands without a pipeline file.
 pub(crate) fn registry_credentials(env: &Env) -> Option<Credentials> {
     credentials::registry(env)
