@@ -140,7 +140,7 @@ pub fn follow_template(
         .filter(|o| o.package == pkg.package)
         .cloned()
         .collect();
-    replace_package(catalog, &pkg.package, part);
+    catalog.replace_package_all(&pkg.package, part);
     let Some(t) = pkg.template() else {
         return Ok(out);
     };
@@ -168,18 +168,6 @@ fn source<'a>(
         properties,
         style,
     }
-}
-
-/// The package's part of `catalog` replaced by `part`.
-fn replace_package(catalog: &mut Catalog, package: &str, part: Catalog) {
-    catalog.packages.retain(|p| p.name != package);
-    catalog.channels.retain(|c| c.package != package);
-    catalog.bundles.retain(|b| b.package != package);
-    catalog.others.retain(|o| o.package != package);
-    catalog.packages.extend(part.packages);
-    catalog.channels.extend(part.channels);
-    catalog.bundles.extend(part.bundles);
-    catalog.others.extend(part.others);
 }
 
 /// A basic template's package, channels and deprecations, with the imported bundles.
@@ -244,7 +232,7 @@ fn basic(
             .cloned()
             .collect();
     }
-    replace_package(catalog, &pkg.package, part);
+    catalog.replace_package_all(&pkg.package, part);
     out.lines.push(format!("catalog: the channels of {file}"));
     Ok(())
 }

@@ -317,6 +317,14 @@ impl Catalog {
         self.bundles.extend(with.bundles);
     }
 
+    /// The package `name`'s documents of every schema (its deprecations too) replaced by those
+    /// of `with`; the other packages' documents are kept as they are.
+    pub fn replace_package_all(&mut self, name: &str, mut with: Catalog) {
+        self.others.retain(|o| o.package != name);
+        self.others.append(&mut with.others);
+        self.replace_package(name, with);
+    }
+
     /// The `olm.package` document named `name` (the first one, if duplicated).
     pub fn package(&self, name: &str) -> Option<&PackageDoc> {
         self.packages.iter().find(|p| p.name == name)

@@ -96,7 +96,7 @@ pub fn release_text(
 ) -> Result<FileRelease, CatalogError> {
     let mut template = parse(file, text)?;
     let rendered = template.release(catalog, release)?;
-    replace_package(catalog, &release.request.package, rendered.catalog);
+    catalog.replace_package_all(&release.request.package, rendered.catalog);
     Ok(FileRelease {
         text: (rendered.text != text).then_some(rendered.text),
         lines: rendered.lines,
@@ -107,18 +107,6 @@ pub fn release_text(
 pub fn read(path: &Path) -> Result<String, CatalogError> {
     input::read_to_string(path, input::MAX_FILE_BYTES)
         .map_err(|e| err(&path.display().to_string(), e.to_string()))
-}
-
-/// `catalog` with `package`'s documents replaced by `part`'s.
-fn replace_package(catalog: &mut Catalog, package: &str, part: Catalog) {
-    catalog.packages.retain(|p| p.name != package);
-    catalog.channels.retain(|c| c.package != package);
-    catalog.bundles.retain(|b| b.package != package);
-    catalog.others.retain(|o| o.package != package);
-    catalog.packages.extend(part.packages);
-    catalog.channels.extend(part.channels);
-    catalog.bundles.extend(part.bundles);
-    catalog.others.extend(part.others);
 }
 
 pub(crate) fn err(file: &str, message: impl Into<String>) -> CatalogError {
