@@ -31,8 +31,13 @@ fn csv(tree: &Path, version: &str) -> PathBuf {
 
 /// `publish --history` into a fresh `dir:` registry, with the JSON summary.
 fn import(dir: &Path, tree: &Path) -> (Output, serde_json::Value) {
+    let _ = std::fs::remove_dir_all(dir.join("registry"));
+    publish_history(dir, tree)
+}
+
+/// `publish --history` into the `dir:` registry `dir/registry` as it is, with the JSON summary.
+fn publish_history(dir: &Path, tree: &Path) -> (Output, serde_json::Value) {
     let registry = dir.join("registry");
-    let _ = std::fs::remove_dir_all(&registry);
     let o = olm_release(
         dir,
         &[
@@ -293,25 +298,7 @@ fn the_community_layout_is_a_history_without_a_package_file() {
         summary["channel_head"], "widget-operator.v0.10.0",
         "{summary}"
     );
-    let registry = dir.path().join("registry");
-    let again = olm_release(
-        dir.path(),
-        &[
-            "--format",
-            "json",
-            "publish",
-            "--history",
-            &tree.display().to_string(),
-            "--registry",
-            &format!("dir:{}", registry.display()),
-            "--namespace",
-            "community",
-            "--package",
-            "widget-operator",
-        ],
-        &[],
-    );
-    assert_code(&again, 0);
-    let again: serde_json::Value = serde_json::from_str(&stdout(&again)).unwrap();
+    let (o, again) = publish_history(dir.path(), &tree);
+    assert_code(&o, 0);
     assert_eq!(again["published"].as_array().map_or(0, Vec::len), 0);
 }

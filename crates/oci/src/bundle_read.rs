@@ -9,7 +9,7 @@
 use std::collections::BTreeMap;
 
 use crate::catalog_image::build::layers_of;
-use crate::catalog_image::read::{digest_of, image_entries, is_index};
+use crate::catalog_image::read::digest_of;
 use crate::{Events, OciError, Store};
 use olm_release_olm::archive::{Limits, unpack_as};
 
@@ -43,15 +43,7 @@ pub async fn read_bundle(
         image: name.clone(),
         detail: detail.to_string(),
     };
-    let mut manifest = store.manifest_json(&digest, events).await?;
-    if is_index(&manifest) {
-        let first = image_entries(&manifest)
-            .into_iter()
-            .next()
-            .ok_or_else(|| bad("the index lists no image"))?;
-        let d = digest_of(&first).ok_or_else(|| bad("an index entry has no digest"))?;
-        manifest = store.manifest_json(d, events).await?;
-    }
+    let manifest = store.image_manifest(&digest, &name, events).await?;
     let mut files = BTreeMap::new();
     for layer in layers_of(&manifest) {
         let d = digest_of(&layer).ok_or_else(|| bad("a layer has no digest"))?;

@@ -76,6 +76,31 @@ impl Store {
         serde_json::from_slice(&bytes).map_err(|e| bad(format!("the manifest is not JSON: {e}")))
     }
 
+    /// The image manifest `digest` names: the manifest itself, or, for an index, the manifest
+    /// of its first entry (every platform of a catalog or bundle image carries the same
+    /// layers). `image` names the image in errors.
+    pub(crate) async fn image_manifest(
+        &self,
+        digest: &str,
+        image: &str,
+        events: &dyn Events,
+    ) -> Result<Value, OciError> {
+        let bad = |detail: &str| OciError::CatalogImage {
+            image: image.to_string(),
+            detail: detail.to_string(),
+        };
+        let manifest = self.manifest_json(digest, events).await?;
+        if !is_index(&manifest) {
+            return Ok(manifest);
+        }
+        let first = image_entries(&manifest)
+            .into_iter()
+            .next()
+            .ok_or_else(|| bad("the index lists no image"))?;
+        let d = digest_of(&first).ok_or_else(|| bad("an index entry has no digest"))?;
+        self.manifest_json(d, events).await
+    }
+
     async fn blob_json(&self, digest: &str, events: &dyn Events) -> Result<Value, OciError> {
         let name = format!("{}@{digest}", self.describe());
         let bytes = self
@@ -218,16 +243,7 @@ pub async fn read_head(
         image: name.clone(),
         detail: detail.to_string(),
     };
-    let mut manifest = store.manifest_json(&digest, events).await?;
-    if is_index(&manifest) {
-        // Every platform carries the same catalog layer: read the first.
-        let first = image_entries(&manifest)
-            .into_iter()
-            .next()
-            .ok_or_else(|| bad("the index lists no image"))?;
-        let d = digest_of(&first).ok_or_else(|| bad("an index entry has no digest"))?;
-        manifest = store.manifest_json(d, events).await?;
-    }
+    let manifest = store.image_manifest(&digest, &name, events).await?;
     let limits = Limits {
         max_bytes: MAX_CATALOG,
         max_entries: 100_000,

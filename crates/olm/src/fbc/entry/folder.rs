@@ -5,17 +5,16 @@
 //! properties file (`properties:`), the first of each kept — the names `annotations.yaml`,
 //! `dependencies.yaml` and `properties.yaml` are convention. Each file is read within the input
 //! budgets, a repeated key in a mapping keeping the last value as Kubernetes' decoder does
-//! ([`super::lenient`]). This is what `opm render` reads from a bundle image once unpacked.
+//! (`validate::load::parse`, the reading `verify` reports the repetition from). This is what
+//! `opm render` reads from a bundle image once unpacked.
 
 use std::path::Path;
 
-use serde::Deserialize;
 use serde_yaml_ng::Value;
 
 use super::super::error::CatalogError;
 use super::super::model::Property;
 use super::build::{BundleSource, ObjectStyle, file_properties};
-use super::lenient::LastWins;
 use crate::Manifest;
 use crate::archive::{Budget, Limits};
 use olm_release_base::input;
@@ -64,17 +63,15 @@ fn first_document(path: &Path) -> Result<Option<Value>, CatalogError> {
     Budget::new(&Limits::default())
         .check(&shown, text)
         .map_err(CatalogError::Budget)?;
-    for de in serde_yaml_ng::Deserializer::from_str(text) {
-        let LastWins(value) = LastWins::deserialize(de).map_err(|source| CatalogError::Yaml {
+    // As Kubernetes' YAML decoder reads it (operator-registry's, so `opm render`'s): a key
+    // repeated in a mapping is no error and the last one wins.
+    let parsed =
+        crate::validate::load::parse::documents(text).map_err(|source| CatalogError::Yaml {
             file: shown.clone(),
             document: 1,
             source,
         })?;
-        if !value.is_null() {
-            return Ok(Some(value));
-        }
-    }
-    Ok(None)
+    Ok(parsed.docs.into_iter().next())
 }
 
 /// The regular, non-hidden files directly in `dir`, sorted by name.

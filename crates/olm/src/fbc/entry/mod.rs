@@ -10,7 +10,6 @@ pub mod consistency;
 pub mod csv_metadata;
 pub mod folder;
 pub mod gojson;
-mod lenient;
 pub mod related;
 pub mod style;
 

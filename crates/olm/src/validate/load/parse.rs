@@ -1,6 +1,9 @@
 //! Parsing manifest files the way the tools that consume them do: every YAML document of a
-//! file, with a mapping that repeats a key kept (the last value wins, as in PyYAML and go-yaml)
-//! and the repetition reported, instead of refusing the whole file as a strict parser would.
+//! file, with a mapping that repeats a key kept (the last value wins, as in PyYAML and in
+//! go-yaml's non-strict `Unmarshal`, which Kubernetes' `sigs.k8s.io/yaml` and so `opm render`
+//! use: <https://github.com/go-yaml/yaml/issues/284>) and the repetition reported, instead of
+//! refusing the whole file as a strict parser would. `verify` reports the repetition; the
+//! file-based catalog entry of a bundle is built from the same reading.
 //!
 //! No budget is applied here: every entry point that loads files (`report.rs`) first measures
 //! each YAML text against the bundle's limits (nesting depth, values, alias expansion) with
@@ -156,6 +159,25 @@ impl<'de> Visitor<'de> for Lenient<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn everything_but_a_repeated_key_reads_as_strict_yaml_does() {
+        // What `opm render` accepts through Kubernetes' decoder (the file-based catalog entry
+        // of such a bundle is built from it): the later `subresources` wins.
+        let text = "spec:\n  subresources: {status: {}}\n  scope: Namespaced\n  subresources: {scale: {}}\nn: [1, -2, 0.5, true, null, x]\nt: !custom {a: 1}\n";
+        let v = &documents(text).unwrap().docs[0];
+        let scale: Value = serde_yaml_ng::from_str("{scale: {}}").unwrap();
+        assert_eq!(v["spec"]["subresources"], scale);
+        assert_eq!(v["spec"]["scope"], Value::from("Namespaced"));
+        let plain = "n: [1, -2, 0.5, true, null, x]\nt: !custom {a: 1}\n";
+        let want: Value = serde_yaml_ng::from_str(plain).unwrap();
+        assert_eq!(v["n"], want["n"]);
+        assert_eq!(v["t"], want["t"]);
+        assert!(
+            serde_yaml_ng::from_str::<Value>(text).is_err(),
+            "strict YAML refuses it"
+        );
+    }
 
     #[test]
     fn a_repeated_key_keeps_the_last_value_and_is_reported() {
