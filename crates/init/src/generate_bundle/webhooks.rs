@@ -46,19 +46,7 @@ fn admission(c: &Collected, kind: &str, w: &Value) -> Value {
         "generateName".into(),
         str_at(w, &["name"]).unwrap_or("").into(),
     );
-    let mut keys = vec![
-        "rules",
-        "failurePolicy",
-        "matchPolicy",
-        "objectSelector",
-        "sideEffects",
-        "timeoutSeconds",
-        "admissionReviewVersions",
-    ];
-    if kind == "MutatingAdmissionWebhook" {
-        keys.push("reinvocationPolicy");
-    }
-    for key in keys {
+    for &key in olm_release_olm::cluster::webhook_fields(kind == "MutatingAdmissionWebhook") {
         if let Some(v) = w.get(key).filter(|v| !v.is_null()) {
             d.insert(key.into(), v.clone());
         }

@@ -38,6 +38,7 @@ pub use model::{CertProvider, InstallError, Options};
 pub use render::{install_refusals, render};
 pub use upgrade::{CrdVersionChange, ImageChange, UpgradeDiff, rendering_for_diff, upgrade_diff};
 pub use verdict::{Installable, Verdict, installable, installable_contents};
+pub use webhooks::webhook_fields;
 
 use serde_yaml_ng::Value;
 

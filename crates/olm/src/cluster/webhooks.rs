@@ -87,19 +87,7 @@ pub(crate) fn configurations(b: &RegistryV1, r: &Rendering) -> Vec<Value> {
         let mut hook = serde_json::Map::new();
         hook.insert("name".into(), json!(name));
         hook.insert("clientConfig".into(), json!({"service": service}));
-        let mut keys = vec![
-            "rules",
-            "failurePolicy",
-            "matchPolicy",
-            "objectSelector",
-            "sideEffects",
-            "timeoutSeconds",
-            "admissionReviewVersions",
-        ];
-        if kind == "MutatingWebhookConfiguration" {
-            keys.push("reinvocationPolicy");
-        }
-        for key in keys {
+        for &key in webhook_fields(kind == "MutatingWebhookConfiguration") {
             if let Some(v) = w.get(key).filter(|v| !v.is_null()) {
                 hook.insert(key.into(), serde_json::to_value(v).unwrap_or_default());
             }
@@ -287,4 +275,22 @@ pub(crate) fn certificates(b: &RegistryV1, r: &Rendering) -> Vec<Value> {
         })));
     }
     out
+}
+
+/// The fields an admission webhook keeps between a webhook configuration's entry and a CSV's
+/// `webhookdefinitions` entry, in both directions (what `operator-sdk generate bundle` copies
+/// and what OLM copies back when it installs): the rules and policies, and for a mutating
+/// webhook its `reinvocationPolicy`.
+pub fn webhook_fields(mutating: bool) -> &'static [&'static str] {
+    const FIELDS: [&str; 8] = [
+        "rules",
+        "failurePolicy",
+        "matchPolicy",
+        "objectSelector",
+        "sideEffects",
+        "timeoutSeconds",
+        "admissionReviewVersions",
+        "reinvocationPolicy",
+    ];
+    if mutating { &FIELDS } else { &FIELDS[..7] }
 }
