@@ -6,7 +6,7 @@
 //! force; a rerun commits nothing; a dry-run shows the commit's diff and pushes nothing; a
 //! branch another job moved between the read and the push is decided again.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use crate::support::{Work, assert_code, peer, stderr};
@@ -187,10 +187,21 @@ fn a_git_target_is_read_by_fetch_previous_committed_pushed_and_a_rerun_commits_n
     assert_eq!(git_out(&repo, &["rev-parse", "olm-catalog"]), tip);
 }
 
-/// A `git` on PATH that, at the first push it sees, first runs `$OLM_TEST_OTHER_JOB` (another
-/// job publishing to the same branch), then the real git: the branch moves between this job's
-/// read and its push, deterministically.
-pub(crate) fn racing_git(dir: &Path, real_git: &str) -> PathBuf {
+/// The environment of a job whose `git`, at the first push it sees, first runs another job
+/// (`olm-release run OTHER_FILE --var VERSION=version` in `other`, publishing to the same
+/// branch), then the real git: the branch moves between this job's read and its push,
+/// deterministically. The scripts and the marker live in `dir`.
+pub(crate) fn racing_env(
+    dir: &Path,
+    other: &Path,
+    other_file: &str,
+    version: &str,
+) -> Vec<(String, String)> {
+    let found = Command::new("sh")
+        .args(["-c", "command -v git"])
+        .output()
+        .unwrap();
+    let real_git = String::from_utf8(found.stdout).unwrap().trim().to_string();
     let bin = dir.join("bin");
     std::fs::create_dir_all(&bin).unwrap();
     let script = format!(
@@ -200,21 +211,31 @@ pub(crate) fn racing_git(dir: &Path, real_git: &str) -> PathBuf {
     std::fs::write(&git, script).unwrap();
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(&git, std::fs::Permissions::from_mode(0o755)).unwrap();
-    bin
+    let marker = dir.join("marker");
+    std::fs::write(&marker, "").unwrap();
+    let job = dir.join("other-job.sh");
+    std::fs::write(
+        &job,
+        format!(
+            "cd '{}' && PATH='{}' SOURCE_DATE_EPOCH=1570449600 '{}' run {other_file} --var VERSION={version}\n",
+            other.display(),
+            std::env::var("PATH").unwrap(),
+            env!("CARGO_BIN_EXE_olm-release"),
+        ),
+    )
+    .unwrap();
+    vec![
+        (
+            "PATH".into(),
+            format!("{}:{}", bin.display(), std::env::var("PATH").unwrap()),
+        ),
+        ("OLM_TEST_MARKER".into(), marker.display().to_string()),
+        ("OLM_TEST_OTHER_JOB".into(), job.display().to_string()),
+    ]
 }
 
 #[test]
 fn a_branch_another_job_moved_before_the_push_is_decided_again() {
-    let real_git = String::from_utf8(
-        Command::new("sh")
-            .args(["-c", "command -v git"])
-            .output()
-            .unwrap()
-            .stdout,
-    )
-    .unwrap()
-    .trim()
-    .to_string();
     let work = Work::sample();
     let other = Work::sample();
     let repo = work.path().join("catalog.git");
@@ -225,33 +246,10 @@ fn a_branch_another_job_moved_before_the_push_is_decided_again() {
     assert_code(&run(&work, &file, "0.1.0", &[], &[]), 0);
 
     // This job publishes 0.3.0; right before its push, another job publishes 0.2.0.
-    let bin = racing_git(work.path(), &real_git);
+    let env = racing_env(work.path(), other.path(), &other_file, "0.2.0");
+    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    let o = run(&work, &file, "0.3.0", &[], &env);
     let marker = work.path().join("marker");
-    std::fs::write(&marker, "").unwrap();
-    let job = work.path().join("other-job.sh");
-    std::fs::write(
-        &job,
-        format!(
-            "cd '{}' && PATH='{}' SOURCE_DATE_EPOCH=1570449600 '{}' run {} --var VERSION=0.2.0\n",
-            other.path().display(),
-            std::env::var("PATH").unwrap(),
-            env!("CARGO_BIN_EXE_olm-release"),
-            other_file
-        ),
-    )
-    .unwrap();
-    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap());
-    let o = run(
-        &work,
-        &file,
-        "0.3.0",
-        &[],
-        &[
-            ("PATH", &path),
-            ("OLM_TEST_MARKER", &marker.display().to_string()),
-            ("OLM_TEST_OTHER_JOB", &job.display().to_string()),
-        ],
-    );
     assert_code(&o, 0);
     let err = stderr(&o);
     assert!(!marker.exists(), "the other job did not run:\n{err}");

@@ -1,24 +1,16 @@
 //! A push beaten by another package's commit is applied again on the new head, without a new
 //! decision or a new bundle image (issue 35, item 4); and a job out of tries fails naming the
 //! branch and the settings that give it longer. Deterministic: a `git` on PATH runs the other
-//! job right before this job's first push (`catalog_git::racing_git`).
+//! job right before this job's first push (`catalog_git::racing_env`).
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
-use crate::catalog_git::{bare, commits, git_out, racing_git};
+use crate::catalog_git::{bare, commits, git_out, racing_env};
 use crate::race::packages::package_work;
 use crate::support::{Work, assert_code, stderr};
 
 const EPOCH: (&str, &str) = ("SOURCE_DATE_EPOCH", "1570449600");
-
-fn real_git() -> String {
-    let out = Command::new("sh")
-        .args(["-c", "command -v git"])
-        .output()
-        .unwrap();
-    String::from_utf8(out.stdout).unwrap().trim().to_string()
-}
 
 fn run(work: &Work, file: &str, version: &str, env: &[(&str, &str)]) -> Output {
     let var = format!("VERSION={version}");
@@ -32,31 +24,10 @@ fn run(work: &Work, file: &str, version: &str, env: &[(&str, &str)]) -> Output {
 fn beaten_by_another_package(work: &Work, file: &str, version: &str, repo: &Path) -> Output {
     let url = repo.display().to_string();
     let (other, other_file) = package_work("pkg-a", &url);
-    let bin = racing_git(work.path(), &real_git());
+    let env = racing_env(work.path(), other.path(), &other_file, "0.1.0");
+    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    let o = run(work, file, version, &env);
     let marker = work.path().join("marker");
-    std::fs::write(&marker, "").unwrap();
-    let job = work.path().join("other-job.sh");
-    std::fs::write(
-        &job,
-        format!(
-            "cd '{}' && PATH='{}' SOURCE_DATE_EPOCH=1570449600 '{}' run {other_file} --var VERSION=0.1.0\n",
-            other.path().display(),
-            std::env::var("PATH").unwrap(),
-            env!("CARGO_BIN_EXE_olm-release"),
-        ),
-    )
-    .unwrap();
-    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap());
-    let o = run(
-        work,
-        file,
-        version,
-        &[
-            ("PATH", &path),
-            ("OLM_TEST_MARKER", &marker.display().to_string()),
-            ("OLM_TEST_OTHER_JOB", &job.display().to_string()),
-        ],
-    );
     assert!(
         !marker.exists(),
         "the other job did not run:\n{}",

@@ -76,7 +76,7 @@ fn write(root: &Path, files: &[(&str, String)]) -> BTreeMap<String, Vec<u8>> {
 }
 
 /// Adds `req` as the catalog stage does; returns the changed files and the diff.
-fn stage(root: &Path, req: &AddBundle) -> (Vec<String>, String) {
+pub(super) fn stage(root: &Path, req: &AddBundle) -> (Vec<String>, String) {
     let mut loaded = disk::read_package(root, &req.package).unwrap();
     let mut catalog = std::mem::take(&mut loaded.catalog);
     fbc::add(&mut catalog, req).unwrap();

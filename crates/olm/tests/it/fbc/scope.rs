@@ -28,17 +28,7 @@ fn gadget() -> String {
 
 /// Adds `req` to the catalog at `root` as the catalog stage does; returns the changed files.
 fn stage(root: &Path, req: &AddBundle) -> Vec<String> {
-    let mut loaded = disk::read_package(root, &req.package).unwrap();
-    let mut catalog = std::mem::take(&mut loaded.catalog);
-    fbc::add(&mut catalog, req).unwrap();
-    let errors: Vec<_> = fbc::validate(&catalog)
-        .into_iter()
-        .filter(|f| f.level == olm_release_olm::Level::Error)
-        .collect();
-    assert!(errors.is_empty(), "{errors:?}");
-    let changes = rewrite::plan(root, &loaded, &catalog).unwrap();
-    disk::apply(root, &changes).unwrap();
-    changes.into_iter().map(|c| c.path).collect()
+    super::in_place::stage(root, req).0
 }
 
 #[test]
