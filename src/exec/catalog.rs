@@ -94,7 +94,7 @@ pub(crate) async fn run(
     image: &Imaged,
     snap: Option<Snapshot>,
 ) -> Result<Outcome> {
-    let snap = match snap {
+    let mut snap = match snap {
         Some(snap) => snap,
         None => {
             let at = step.agrees_with.as_ref();

@@ -7,7 +7,7 @@ use std::cell::{OnceCell, RefCell};
 use std::sync::Arc;
 
 use crate::error::{Error, Result};
-use crate::plan::{GitHubJob, Plan, RegistryJob, Step};
+use crate::plan::{GitHubJob, Plan, RegistryJob};
 use crate::report::Reporter;
 use olm_release_appregistry::Registry;
 use olm_release_github as github;
@@ -55,8 +55,6 @@ pub(crate) struct Exec<'a> {
     github: OnceCell<github::Client>,
     /// The image target (bundle-image, migrate and their preflight share it).
     image: OnceCell<olm_release_oci::Store>,
-    /// A `dir:` registry's publication lock, held from fetch-previous to the push.
-    pub(super) held: RefCell<Option<olm_release_appregistry::dir::Held>>,
     /// What every release of `publish --history` shares, read once.
     pub(super) history: HistoryCache,
 }
@@ -118,6 +116,8 @@ pub(super) struct Session {
     /// The bundle image digest this run pushed, so a decision taken again after the catalog
     /// moved may replace it under the same tag.
     pub(super) pushed_image: Option<String>,
+    /// A `dir:` app registry's publication lock, held from fetch-previous to the push.
+    pub(super) registry_lock: Option<olm_release_appregistry::dir::Held>,
 }
 
 impl<'a> Exec<'a> {
@@ -133,19 +133,22 @@ impl<'a> Exec<'a> {
             registry: OnceCell::new(),
             github: OnceCell::new(),
             image: OnceCell::new(),
-            held: RefCell::new(None),
             history: HistoryCache::default(),
         }
     }
 }
 
 impl Exec<'_> {
-    /// Before fetch-previous of a run that will push: a `dir:` registry's publication lock, so
-    /// racing jobs on one folder read, decide and write one after the other.
-    pub(super) fn hold(&self, registry: &Registry, namespace: &str, package: &str) -> Result<()> {
-        let pushes = self.plan.steps().iter().any(|x| matches!(x, Step::Push(_)));
-        if !pushes || !self.gate.writes() {
-            return Ok(());
+    /// Before fetch-previous of a run that will push: a `dir:` registry's publication lock
+    /// (`None`: another kind of registry, or a dry-run, which takes no lock).
+    pub(super) fn hold(
+        &self,
+        registry: &Registry,
+        namespace: &str,
+        package: &str,
+    ) -> Result<Option<olm_release_appregistry::dir::Held>> {
+        if !self.gate.writes() {
+            return Ok(None);
         }
         let held = registry.hold(namespace, package).map_err(|source| {
             super::converge::ConvergeError::Lock {
@@ -161,8 +164,7 @@ impl Exec<'_> {
                 h.path.display()
             ));
         }
-        *self.held.borrow_mut() = held;
-        Ok(())
+        Ok(held)
     }
 
     pub(super) fn events(&self) -> Arc<dyn Events> {

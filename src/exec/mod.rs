@@ -286,9 +286,12 @@ async fn run_step(
                 registry: job,
                 namespace,
                 catalog: target,
+                lock,
             } => {
                 let registry = exec.registry(job)?;
-                exec.hold(registry, namespace, &s.package)?;
+                if *lock {
+                    session.registry_lock = exec.hold(registry, namespace, &s.package)?;
+                }
                 let assembled = fetch_previous::run(s, namespace, registry, report, r).await?;
                 if let (Some(target), Some(ours)) = (target, assembled.bundle.csvs.first()) {
                     let registry = catalog::Registry {
@@ -337,14 +340,14 @@ async fn run_step(
             let registry = exec.registry(&s.registry)?;
             let cx = converge::Context::new(exec.plan, s, registry, report, &exec.gate);
             let v = push::run(&cx, v).await;
-            exec.held.take();
+            session.registry_lock = None;
             Carried::Verified(v?)
         }
         (Step::Push(s), Carried::Imaged(v, i)) => {
             let registry = exec.registry(&s.registry)?;
             let cx = converge::Context::new(exec.plan, s, registry, report, &exec.gate);
             let v = push::run(&cx, v).await;
-            exec.held.take();
+            session.registry_lock = None;
             Carried::Imaged(v?, i)
         }
         (Step::BundleImage(s), Carried::Verified(v)) => {

@@ -233,6 +233,7 @@ impl<'a> Builder<'a> {
                             registry: Box::new(registry),
                             namespace,
                             catalog,
+                            lock: s.stages.contains(&StageName::Push),
                         };
                         (source, package, s.registry.as_ref()?.older)
                     }

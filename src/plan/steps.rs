@@ -182,6 +182,11 @@ pub(crate) enum FetchSource {
         /// app registry's decision (checked right after it).
         #[serde(skip)]
         catalog: Option<Arc<crate::settings::CatalogTarget>>,
+        /// The plan pushes to this app registry: a `dir:` registry's publication lock is taken
+        /// before the read and held to the push, so racing jobs on one folder read, decide and
+        /// write one after the other.
+        #[serde(skip)]
+        lock: bool,
     },
     /// The catalog the catalog stage keeps (the plan's one catalog target).
     Catalog(super::catalog::CatalogSource),

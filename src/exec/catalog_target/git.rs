@@ -6,7 +6,6 @@
 //! (`catalog.author`, `SOURCE_DATE_EPOCH`), so the same change on the same commit is the same
 //! commit. Nothing staged means no commit and no push: a rerun writes nothing.
 
-use std::cell::RefCell;
 use std::path::PathBuf;
 
 use super::{Change, Published, Publishing, Snapshot, Store, TargetError, recorded};
@@ -22,7 +21,7 @@ use olm_release_olm::fbc::swap::Moved;
 struct Branch {
     git: Git,
     /// The checkout; moved onto a new head by [`Store::advance`].
-    checkout: RefCell<Checkout>,
+    checkout: Checkout,
     /// The catalog folder in the repository.
     path: String,
     /// The catalog folder in the checkout.
@@ -70,7 +69,7 @@ pub(crate) fn open(job: &GitTarget, report: &Reporter) -> Result<Snapshot> {
         shown,
         store: Box::new(Branch {
             git,
-            checkout: RefCell::new(checkout),
+            checkout,
             path: job.path.clone(),
             dir,
             signature: Signature {
@@ -102,7 +101,7 @@ pub(super) fn diff(path: &str, changes: &[FileChange]) -> String {
 
 impl Store for Branch {
     fn target(&self) -> String {
-        let c = self.checkout.borrow();
+        let c = &self.checkout;
         format!("branch {} of {}", c.branch, c.url)
     }
 
@@ -124,10 +123,9 @@ impl Store for Branch {
         })
     }
 
-    fn advance(&self) -> Result<bool> {
+    fn advance(&mut self) -> Result<bool> {
         let at = self.target();
         self.checkout
-            .borrow_mut()
             .advance(&self.git)
             .map_err(|source| TargetError::Git { at, source })?;
         Ok(true)
@@ -143,7 +141,7 @@ impl Branch {
             at: at.clone(),
             source,
         };
-        let checkout = self.checkout.borrow().clone();
+        let checkout = &self.checkout;
         let Some(commit) = checkout
             .commit(&self.git, &self.path, change.message, &self.signature)
             .map_err(git_error)?

@@ -137,7 +137,7 @@ pub(crate) trait Store {
     /// After a [`Published::Moved`] whose new head the store fetched while finding what moved
     /// (git): moves the snapshot onto that head, so the change can be applied again without a
     /// fresh read; whether it did (`false`: read the target again).
-    fn advance(&self) -> Result<bool> {
+    fn advance(&mut self) -> Result<bool> {
         Ok(false)
     }
 }
