@@ -14,6 +14,7 @@ pub(crate) use registry::{PackageFlags, RegistryCommand, RegistryTarget};
 
 use olm_release_olm::archive::Layout;
 use olm_release_olm::validate::Profile;
+use olm_release_olm::validate::accept::Acceptance;
 
 /// `--version` output: the crate version and the commit it was built from.
 pub(crate) const VERSION_LINE: &str = concat!(
@@ -252,6 +253,9 @@ pub(crate) struct PublishArgs {
     /// An object the cluster admin creates before installing, as for `verify` (repeatable).
     #[arg(long, value_name = "KIND/NAME", value_parser = provided_parser)]
     pub(crate) provided: Vec<String>,
+    /// An error of olm-release's own to report as a warning, as for `verify` (repeatable).
+    #[arg(long, value_name = "RULE:OBJECT=WHY", value_parser = accept_parser)]
+    pub(crate) accept: Vec<Acceptance>,
 }
 
 #[derive(Debug, Args)]
@@ -477,6 +481,12 @@ pub(crate) struct VerifyArgs {
     /// Deployment naming it is not refused by deployment-references.
     #[arg(long, value_name = "KIND/NAME", value_parser = provided_parser)]
     pub(crate) provided: Vec<String>,
+    /// An error of olm-release's own rules the project ships anyway, reported as a warning with
+    /// the reason WHY (repeatable; :OBJECT, one object by metadata.name, and =WHY may be left
+    /// out). Only rules no upstream tool enforces under the profile can be accepted (verify
+    /// --list-rules: "olm-release only").
+    #[arg(long, value_name = "RULE:OBJECT=WHY", value_parser = accept_parser)]
+    pub(crate) accept: Vec<Acceptance>,
     /// Print the rule catalogue (each rule, the tools that enforce it, its level per profile)
     /// and exit; with --format json as JSON.
     #[arg(long)]
@@ -541,6 +551,31 @@ pub(crate) fn parse_size(s: &str) -> Result<u64, String> {
         Some(v) => Ok(v),
         None => Err(format!("'{s}' is too large")),
     }
+}
+
+/// `--accept RULE[:OBJECT][=BECAUSE]`: a rule of the catalogue (whether the profile lets it be
+/// accepted is the command's to check, once the profile is known).
+fn accept_parser(value: &str) -> Result<Acceptance, String> {
+    let (what, because) = match value.split_once('=') {
+        Some((what, because)) if !because.trim().is_empty() => (what, because.trim()),
+        Some(_) => return Err(format!("{value:?}: the reason after = is empty")),
+        None => (value, "accepted with --accept"),
+    };
+    let (rule, object) = match what.split_once(':') {
+        Some((rule, object)) if !object.is_empty() => (rule, Some(object.to_string())),
+        Some(_) => return Err(format!("{value:?}: the object after : is empty")),
+        None => (what, None),
+    };
+    if olm_release_olm::validate::rules::by_id(rule).is_none() {
+        return Err(format!(
+            "there is no rule {rule:?} (verify --list-rules lists them)"
+        ));
+    }
+    Ok(Acceptance {
+        rule: rule.to_string(),
+        object,
+        because: because.to_string(),
+    })
 }
 
 /// `--provided KIND/NAME`: one of the kinds a Deployment names, and a name.

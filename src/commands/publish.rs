@@ -41,6 +41,11 @@ pub(crate) fn plan(args: &PublishArgs, env: &Env, limits: Limits) -> Result<Plan
             .ok(),
         None => None,
     };
+    for a in &args.accept {
+        if let Err(e) = olm_release_olm::validate::accept::check(&a.rule, args.profile) {
+            problems.push(Problem::new("--accept", e));
+        }
+    }
     let (Some(release), Some(location)) = (release, location) else {
         return Err(Problems(problems).into());
     };
@@ -68,6 +73,7 @@ pub(crate) fn plan(args: &PublishArgs, env: &Env, limits: Limits) -> Result<Plan
             operatorhub: args.operatorhub,
             categories,
             provided: args.provided.clone(),
+            accepted: args.accept.clone(),
         },
         limits,
     };

@@ -16,7 +16,7 @@ use crate::cli::VerifyArgs;
 use crate::error::{Error, Result};
 use crate::report::Reporter;
 use olm_release_olm::archive::Limits;
-use olm_release_olm::validate::{self, Options, Profile, VerifyError, rules};
+use olm_release_olm::validate::{self, Options, Profile, VerifyError, accept, rules};
 use olm_release_olm::{Level, fbc};
 
 /// `verify PATH` or `verify --list-rules`; `quiet` leaves warnings out of the output. In GitHub
@@ -51,20 +51,38 @@ pub(crate) fn run(
         ),
         None => None,
     };
+    let profile = args.profile.unwrap_or(if is_registry_v1_folder(path) {
+        Profile::Modern
+    } else {
+        Profile::Appregistry2019
+    });
+    let refused: Vec<String> = args
+        .accept
+        .iter()
+        .filter_map(|a| accept::check(&a.rule, profile).err())
+        .map(|e| format!("--accept: {e}"))
+        .collect();
+    if !refused.is_empty() {
+        return Err(CommandError::Arguments(refused.join("\n")).into());
+    }
     let opts = Options {
-        profile: args.profile.unwrap_or(if is_registry_v1_folder(path) {
-            Profile::Modern
-        } else {
-            Profile::Appregistry2019
-        }),
+        profile,
         operatorhub: args.operatorhub,
         categories,
         provided: args.provided.clone().into(),
+        accepted: args.accept.clone().into(),
     };
     let mut report = validate::verify_path_with(path, &opts, limits).map_err(|e| match e {
         VerifyError::Bundle(e) => Error::from(e),
         e => CommandError::Unreadable(e.to_string()).into(),
     })?;
+    for a in accept::unused(&opts.accepted, &report.findings) {
+        reporter.warn(&format!(
+            "--accept {} matched no finding of {}: nothing was accepted by it",
+            a.shown(),
+            path.display()
+        ));
+    }
     if quiet {
         report.findings.retain(|f| f.level == Level::Error);
     }

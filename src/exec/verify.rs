@@ -7,7 +7,8 @@
 //! A bundle read one CSV at a time (`publish`) is checked from its per-CSV findings and
 //! skeletons ([`validate::verify_packed_streamed`], proven equal to the whole-bundle check).
 //! A release of `publish --history` is checked as `verify TREE` checks its version folder
-//! ([`validate::verify_history_release`]).
+//! ([`validate::verify_history_release`]). An entry of `verify.accept` that accepted nothing in
+//! this release is a warning.
 
 use super::outputs::{Packaged, Verified};
 use crate::error::Result;
@@ -60,6 +61,14 @@ pub(crate) fn run(
         }
     };
     report.findings(&verified.findings);
+    if p.history.is_none() {
+        for a in validate::accept::unused(&opts.accepted, &verified.findings) {
+            report.warn(&format!(
+                "verify.accept names {}, but no finding of this release is accepted by it: remove the entry once what it was written for is gone",
+                a.shown()
+            ));
+        }
+    }
     let errors: Vec<&Finding> = verified
         .findings
         .iter()

@@ -2,7 +2,8 @@
 //! option value, a missing section, an unset variable in a variant) still names `FILE:LINE`.
 //!
 //! serde keeps no positions for values, so this reads the text itself: block mappings by
-//! indentation, and flow mappings (`options: { a: "1" }`) on their line. It only ever narrows
+//! indentation, block sequences by item (a path's number is an item's index), and flow
+//! mappings and sequences (`options: { a: "1" }`, `[a, b]`) on their line. It only ever narrows
 //! a message down; when a key cannot be found, the nearest ancestor's line is given.
 
 /// The 1-based line of the key at `path` (e.g. `["release", "options", "retries"]`), or of the
@@ -11,10 +12,11 @@ pub(crate) fn line_of(text: &str, path: &[&str]) -> Option<usize> {
     let lines: Vec<&str> = text.lines().collect();
     let mut found: Option<(usize, usize)> = None;
     for key in path {
-        let next = match found {
-            None => find_block(&lines, 0, None, key),
-            Some((at, indent)) => {
-                if flow_holds(lines[at], key) {
+        let next = match (found, key.parse::<usize>()) {
+            (None, _) => find_block(&lines, 0, None, key),
+            (Some((at, indent)), Ok(n)) => find_item(&lines, at, indent, n),
+            (Some((at, indent)), Err(_)) => {
+                if flow_holds(lines[at], key) || item_holds(lines[at], key) {
                     Some((at, indent))
                 } else {
                     find_block(&lines, at + 1, Some(indent), key)
@@ -54,6 +56,43 @@ fn find_block(
         }
     }
     None
+}
+
+/// The `n`th item (from 0) of the block sequence under the key on line `at` (indented
+/// `indent`), as the line of its `- ` and that indentation; a flow sequence (`[a, b]`) is the
+/// key's own line. YAML lets a mapping's sequence start at the key's own indentation.
+fn find_item(lines: &[&str], at: usize, indent: usize, n: usize) -> Option<(usize, usize)> {
+    if lines[at].contains('[') {
+        return Some((at, indent));
+    }
+    let mut seen = 0;
+    let mut items_at: Option<usize> = None;
+    for (i, line) in lines.iter().enumerate().skip(at + 1) {
+        let content = line.trim_start();
+        if content.is_empty() || content.starts_with('#') {
+            continue;
+        }
+        let here = line.len() - content.len();
+        let item = content.starts_with("- ") || content == "-";
+        if here < indent || (here == indent && !item) {
+            return None;
+        }
+        if !item || *items_at.get_or_insert(here) != here {
+            continue;
+        }
+        if seen == n {
+            return Some((i, here));
+        }
+        seen += 1;
+    }
+    None
+}
+
+/// Whether `line` is a sequence item whose mapping starts with `key:` (`- rule: x`).
+fn item_holds(line: &str, key: &str) -> bool {
+    line.trim_start()
+        .strip_prefix("- ")
+        .is_some_and(|rest| is_key(rest.trim_start(), key))
 }
 
 /// Whether `line` holds a flow mapping with `key:` after its first `{`.
@@ -105,5 +144,41 @@ stages: [release]
         // `namespace` under registry, not a later key of the same name elsewhere.
         let two = "a:\n  x: 1\nb:\n  x: 2\n";
         assert_eq!(line_of(two, &["b", "x"]), Some(4));
+    }
+
+    #[test]
+    fn finds_sequence_items_and_their_keys() {
+        let text = "\
+verify:
+  provided: [ConfigMap/a, Secret/b]
+  accept:
+    - rule: r1
+      because: one
+    # a comment between items
+    - rule: r2
+      object: o
+      because: two
+other:
+  list:
+  - rule: same-indent
+    because: three
+";
+        assert_eq!(line_of(text, &["verify", "accept", "0", "rule"]), Some(4));
+        assert_eq!(
+            line_of(text, &["verify", "accept", "0", "because"]),
+            Some(5)
+        );
+        assert_eq!(
+            line_of(text, &["verify", "accept", "1", "because"]),
+            Some(9)
+        );
+        assert_eq!(line_of(text, &["verify", "accept", "1", "rule"]), Some(7));
+        // Past the last item: the sequence's key.
+        assert_eq!(line_of(text, &["verify", "accept", "2", "rule"]), Some(3));
+        // A flow sequence: the key's line.
+        assert_eq!(line_of(text, &["verify", "provided", "1"]), Some(2));
+        // Items at the key's own indentation.
+        assert_eq!(line_of(text, &["other", "list", "0", "because"]), Some(13));
+        assert_eq!(line_of(TEXT, &["release", "assets", "0", "file"]), Some(9));
     }
 }

@@ -95,6 +95,24 @@ pub struct VerifySpec {
     /// Deployment naming one is not refused by `deployment-references`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub provided: Vec<String>,
+    /// Errors of olm-release's own rules the project ships anyway, each with its reason: they
+    /// are reported as warnings that carry it. Only rules no upstream tool enforces under the
+    /// profile (`verify --list-rules`: `olm-release only`) can be accepted.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub accept: Vec<AcceptSpec>,
+}
+
+/// One entry of `verify.accept`.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct AcceptSpec {
+    /// The rule's id, e.g. `crd-conversion-schemas`.
+    pub rule: String,
+    /// The object (`metadata.name`) it is accepted for; every finding of the rule without it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub object: Option<String>,
+    /// Why the project ships it anyway (required; the warning says it).
+    pub because: String,
 }
 
 /// The app registry target.

@@ -454,5 +454,6 @@ fn verify_step(s: &Settings) -> VerifyStep {
         operatorhub: s.verify.operatorhub,
         categories: s.categories.clone(),
         provided: s.verify.provided.clone(),
+        accepted: s.accepted.clone(),
     }
 }

@@ -57,7 +57,7 @@ fn details(step: &Step) -> Vec<String> {
         Step::Render(r) => render(r),
         Step::FetchPrevious(s) => fetch(s),
         Step::Package(p) => package(p),
-        Step::Verify(v) => vec![
+        Step::Verify(v) => [
             format!(
                 "validate the bundle (profile {}{}{}); stop on any error",
                 v.profile.as_str(),
@@ -79,7 +79,16 @@ fn details(step: &Step) -> Vec<String> {
                     ""
                 }
             ),
-        ],
+        ]
+        .into_iter()
+        .chain(v.accepted.iter().map(|a| {
+            format!(
+                "accept {} as a warning (verify.accept: {})",
+                a.shown(),
+                a.because
+            )
+        }))
+        .collect(),
         Step::Push(p) => push(p),
         Step::Release(r) => release(r),
         Step::BundleImage(b) => super::images::show_bundle_image(b),

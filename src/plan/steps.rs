@@ -270,6 +270,9 @@ pub(crate) struct VerifyStep {
     /// Objects the cluster admin creates before installing (`verify.provided`, `Kind/name`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub(crate) provided: Vec<String>,
+    /// Errors of olm-release's own the project ships anyway (`verify.accept`), with reasons.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub(crate) accepted: Vec<olm_release_olm::validate::accept::Acceptance>,
 }
 
 fn categories_path<S: serde::Serializer>(
@@ -290,6 +293,7 @@ impl VerifyStep {
             operatorhub: self.operatorhub,
             categories: self.categories.as_ref().map(|c| c.names.clone()),
             provided: self.provided.clone().into(),
+            accepted: self.accepted.clone().into(),
             ..olm_release_olm::validate::Options::new(self.profile)
         }
     }

@@ -50,6 +50,8 @@ pub(crate) struct Settings {
     pub(crate) skip_range: Option<String>,
     /// The verify profile and OperatorHub rules (`verify:`).
     pub(crate) verify: crate::pipeline::model::VerifySpec,
+    /// `verify.accept`, checked against the profile.
+    pub(crate) accepted: Vec<olm_release_olm::validate::accept::Acceptance>,
     /// The categories file `verify.categories` or `$OPERATOR_BUNDLE_CATEGORIES` names, read.
     pub(crate) categories: Option<olm_release_olm::validate::Categories>,
     /// `None` when the version is not strict SemVer (a problem says why).

@@ -201,6 +201,7 @@ pub(crate) fn resolve(
     let verify_spec = p.verify.unwrap_or_default();
     let categories = verify::categories(&verify_spec, &file, &source, env, &mut problems);
     verify::provided(&verify_spec, &file, &mut problems);
+    let accepted = verify::accepted(&verify_spec, &file, &mut problems);
     problems.append(&mut git_problems);
     let bundle_limits = limits::bundle_limits(None, env)
         .map_err(|p| problems.push(p))
@@ -215,6 +216,7 @@ pub(crate) fn resolve(
         skips,
         skip_range,
         verify: verify_spec,
+        accepted,
         categories,
         version,
         source,

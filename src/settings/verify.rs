@@ -2,7 +2,8 @@
 //! and the custom categories file (`verify.categories`, else `$OPERATOR_BUNDLE_CATEGORIES`, as
 //! `verify --categories` reads it), read once here so that every path that validates accepts
 //! the same names. operator-framework/api reads the same variable for its OperatorHub
-//! categories check.
+//! categories check. `verify.provided` and `verify.accept` are checked here, each problem with
+//! its line.
 
 use std::path::{Path, PathBuf};
 
@@ -11,6 +12,7 @@ use super::urls::resolve_path;
 use crate::error::Problem;
 use crate::pipeline::model::VerifySpec;
 use olm_release_olm::validate::Categories;
+use olm_release_olm::validate::accept::{self, Acceptance};
 
 /// The variable operator-framework/api reads a categories file's path from.
 pub(crate) const CATEGORIES_VAR: &str = "OPERATOR_BUNDLE_CATEGORIES";
@@ -47,4 +49,39 @@ pub(crate) fn provided(spec: &VerifySpec, file: &PipelineFile, problems: &mut Ve
             problems.push(Problem::new(at, format!("verify.provided: {e}")));
         }
     }
+}
+
+/// `verify.accept` as acceptances: each names a rule that is an error under the pipeline's
+/// profile by olm-release's judgement alone, and says why (a problem for each that does not).
+pub(crate) fn accepted(
+    spec: &VerifySpec,
+    file: &PipelineFile,
+    problems: &mut Vec<Problem>,
+) -> Vec<Acceptance> {
+    let mut out = Vec::new();
+    for (i, entry) in spec.accept.iter().enumerate() {
+        let index = i.to_string();
+        if let Err(e) = accept::check(&entry.rule, spec.profile) {
+            let at = file.at(&["verify", "accept", &index, "rule"]);
+            problems.push(Problem::new(at, format!("verify.accept: {e}")));
+            continue;
+        }
+        if entry.because.trim().is_empty() {
+            let at = file.at(&["verify", "accept", &index, "because"]);
+            problems.push(Problem::new(
+                at,
+                format!(
+                    "verify.accept: accepting {} needs a reason in because:, which the warning shows",
+                    entry.rule
+                ),
+            ));
+            continue;
+        }
+        out.push(Acceptance {
+            rule: entry.rule.clone(),
+            object: entry.object.clone(),
+            because: entry.because.trim().to_string(),
+        });
+    }
+    out
 }

@@ -71,4 +71,5 @@ mod stale_temps;
 mod template;
 mod travis;
 mod verify;
+mod verify_accept;
 mod warnings;

@@ -51,6 +51,10 @@ pub struct Finding {
     pub message: String,
     /// What to do about it.
     pub fix: String,
+    /// Why the project ships it anyway: an error of olm-release's own that the pipeline (or
+    /// `verify --accept`) accepts, reported as a warning ([`crate::validate::accept`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub accepted: Option<String>,
 }
 
 impl fmt::Display for Finding {
@@ -69,6 +73,9 @@ impl fmt::Display for Finding {
             write!(f, " {}:", what.join(" "))?;
         }
         write!(f, " {}", self.message)?;
+        if let Some(because) = &self.accepted {
+            return write!(f, " (olm-release's own check; accepted: {because})");
+        }
         match (self.mirrors.as_str(), self.level) {
             ("", _) => {}
             ("olm-release", _) => write!(f, " (olm-release's own check)")?,
@@ -101,6 +108,7 @@ mod tests {
             field: field.into(),
             message: "is not a YAML manifest".into(),
             fix: String::new(),
+            accepted: None,
         }
     }
 

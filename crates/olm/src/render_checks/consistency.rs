@@ -37,6 +37,7 @@ pub(super) fn subscriptions(docs: &[(String, Value)], package: &PackageManifest)
                 field: field.into(),
                 message,
                 fix,
+                accepted: None,
             })
         };
         let name = spec("name");
@@ -92,6 +93,7 @@ pub(super) fn package(
             field: field.into(),
             message,
             fix,
+            accepted: None,
         })
     };
     if package.package_name != want_package {

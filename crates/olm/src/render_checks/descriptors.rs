@@ -69,6 +69,7 @@ pub(super) fn descriptor_paths(csv: &mut Value, file: &str, text: &str) -> Vec<F
                             fix: format!(
                                 "add 'x-descriptors:' above the list under 'path: {p}' in the template"
                             ),
+                            accepted: None,
                         }
                     }
                     _ => Finding {
@@ -84,6 +85,7 @@ pub(super) fn descriptor_paths(csv: &mut Value, file: &str, text: &str) -> Vec<F
                         fix:
                             "write a dotted field path of the custom resource, e.g. 'status.phase'"
                                 .into(),
+                        accepted: None,
                     },
                 };
                 findings.push(finding);

@@ -82,6 +82,7 @@ pub fn epoch_created_at(pipeline_file: &str, source: &str) -> Finding {
             "SOURCE_DATE_EPOCH is not set and {source} is not a git checkout; createdAt is 1970-01-01T00:00:00Z"
         ),
         fix: "set SOURCE_DATE_EPOCH (e.g. to the tag's commit time) or run from the operator's git checkout".into(),
+        accepted: None,
     }
 }
 

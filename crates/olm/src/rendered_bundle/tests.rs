@@ -169,6 +169,7 @@ mod finishing {
             field: "metadata.annotations.createdAt".into(),
             message: "epoch".into(),
             fix: String::new(),
+            accepted: None,
         }
     }
 

@@ -12,6 +12,7 @@
 //! ([`package`], [`graph`]) run once on all its CSVs. [`load`] turns files into bundle folders;
 //! string checks are hand-written in [`text`] (no regular expressions to compile per CSV).
 
+pub mod accept;
 mod checks;
 mod conversion;
 pub mod crd;

@@ -51,6 +51,9 @@ pub struct Options {
     /// as a prerequisite): a Deployment naming one is not refused by `deployment-references`
     /// (`verify --provided`, a pipeline's `verify.provided`).
     pub provided: Arc<[String]>,
+    /// Errors of olm-release's own the project ships anyway, each with its reason: reported as
+    /// warnings (`verify --accept`, a pipeline's `verify.accept`; see [`super::accept`]).
+    pub accepted: Arc<[super::accept::Acceptance]>,
 }
 
 impl Options {

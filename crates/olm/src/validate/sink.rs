@@ -4,7 +4,7 @@
 
 use super::model::Options;
 use super::rules::{Rule, Tool};
-use crate::{Finding, Manifest};
+use crate::{Finding, Level, Manifest};
 
 /// Where a finding is: the file and the object.
 #[derive(Debug, Clone, Copy)]
@@ -98,9 +98,32 @@ impl<'o> Sink<'o> {
         message: String,
         fix: &str,
     ) {
-        let Some((level, by)) = rule.judge(self.opts, except) else {
+        let Some((mut level, by)) = rule.judge(self.opts, except) else {
             return;
         };
+        // An error only olm-release gives can be accepted: then it is a warning with the
+        // pipeline's reason, else its fix says how to accept it.
+        let acceptable = level == Level::Error
+            && by == "olm-release"
+            && super::accept::acceptable(rule, self.opts.profile);
+        let accepted = acceptable
+            .then(|| {
+                self.opts
+                    .accepted
+                    .iter()
+                    .find(|a| a.covers(rule.id, at.object))
+            })
+            .flatten()
+            .map(|a| a.because.clone());
+        let mut fix = fix.to_string();
+        if accepted.is_some() {
+            level = Level::Warning;
+        } else if acceptable {
+            fix.push_str(&format!(
+                "; or, if the project ships it knowingly, accept it with the reason: verify.accept in the pipeline with rule: {}, object: {}, because: WHY (verify --accept {}:{}=WHY)",
+                rule.id, at.object, rule.id, at.object
+            ));
+        }
         self.out.push(Finding {
             level,
             rule: rule.id.to_string(),
@@ -109,7 +132,8 @@ impl<'o> Sink<'o> {
             object: at.object.to_string(),
             field: field.to_string(),
             message,
-            fix: fix.to_string(),
+            fix,
+            accepted,
         });
     }
 

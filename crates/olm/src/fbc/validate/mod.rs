@@ -108,6 +108,7 @@ impl Sink {
             field: field.into(),
             message,
             fix: rule.fix.into(),
+            accepted: None,
         });
     }
 }
