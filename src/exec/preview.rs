@@ -37,12 +37,11 @@ pub(crate) fn installable(plan: &Plan) -> Option<Preview> {
     };
     let (files, contents) = rendered.split();
     let report = validate::verify_contents(&render.templates_shown, &contents, &verify.options());
-    let errors: Vec<String> = files
+    let errors: Vec<_> = files
         .findings
         .iter()
         .chain(report.findings.iter())
         .filter(|f| f.level == Level::Error)
-        .map(|f| format!("{}: {}", f.rule, f.message))
         .collect();
     Some(match cluster::installable_contents(&contents, &errors) {
         Some(i) => Preview::Checked(i),

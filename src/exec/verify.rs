@@ -76,13 +76,7 @@ pub(crate) fn run(
         .filter(|f| f.level == Level::Error)
         .collect();
     if p.history.is_none()
-        && let Some(installable) = cluster::installable_contents(
-            &p.contents,
-            &errors
-                .iter()
-                .map(|f| format!("{}: {}", f.rule, f.message))
-                .collect::<Vec<_>>(),
-        )
+        && let Some(installable) = cluster::installable_contents(&p.contents, &errors)
     {
         report.installable(&installable);
     }

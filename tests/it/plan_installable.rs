@@ -96,6 +96,12 @@ fn plan_names_verifys_errors_as_olm_v0s_reasons_and_the_run_agrees() {
     assert_eq!(v0["installs"], false, "{verdict}");
     let reason = v0["reasons"][0].as_str().unwrap();
     assert!(reason.contains("nobody-creates-this"), "{reason}");
+    // The pod does not start under OLM v1 either.
+    assert_eq!(verdict["olm_v1"]["installs"], false, "{verdict}");
+    assert_eq!(
+        verdict["olm_v1"]["reasons"][0], v0["reasons"][0],
+        "{verdict}"
+    );
 }
 
 #[test]
