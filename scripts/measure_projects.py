@@ -67,25 +67,25 @@ def owner_name(path, gitdir):
 
 def export(gitdir, dest):
     """HEAD's tree into dest (files only; symbolic links skipped). A snapshot may lack its
-    largest blobs (test data kept out of a mirror): each file `git archive` cannot read is
-    left out, and the export tried again."""
-    left_out = []
-    while True:
-        run = subprocess.run(
-            ["git", "--git-dir", gitdir, "archive", "--format=tar", "HEAD", "--", "."]
-            + [":(exclude)" + p for p in left_out],
-            capture_output=True,
-        )
-        if run.returncode == 0:
-            break
-        missing = re.search(r"invalid object \S+ \S+ for '([^']+)'", run.stderr.decode())
-        if not missing or len(left_out) >= 100:
-            raise subprocess.CalledProcessError(run.returncode, run.args, run.stdout, run.stderr)
-        left_out.append(missing.group(1))
-    if left_out:
-        print(f"  (left out {len(left_out)} file(s) the snapshot lacks, e.g. {left_out[0]})",
+    largest blobs (test data kept out of a mirror): those files are left out."""
+    listing = git(gitdir, "ls-tree", "-r", "-z", "HEAD").decode().split("\0")
+    blobs = {}
+    for entry in filter(None, listing):
+        meta, path = entry.split("\t", 1)
+        _mode, kind, sha = meta.split()
+        if kind == "blob":
+            blobs.setdefault(sha, []).append(path)
+    check = subprocess.run(
+        ["git", "--git-dir", gitdir, "cat-file", "--batch-check"],
+        input="\n".join(blobs).encode(), capture_output=True, check=True,
+    ).stdout.decode()
+    missing = [p for line in check.splitlines() if line.endswith(" missing")
+               for p in blobs[line.split()[0]]]
+    if missing:
+        print(f"  (left out {len(missing)} file(s) the snapshot lacks, e.g. {missing[0]})",
               file=sys.stderr)
-    data = run.stdout
+    data = git(gitdir, "archive", "--format=tar", "HEAD", "--", ".",
+               *[":(exclude,literal)" + p for p in missing])
     with tarfile.open(fileobj=io.BytesIO(data)) as tar:
         members = [m for m in tar.getmembers() if m.isfile() or m.isdir()]
         tar.extractall(dest, members=members, filter="data")
@@ -276,8 +276,12 @@ def main():
             continue  # a catalog of other people's bundles, not a project
         tree = os.path.join(a.work, entry, "tree")
         if not os.path.isdir(tree):
-            os.makedirs(tree)
-            export(gitdir, tree)
+            # Exported whole or not at all: a tree left by a failed export is not reused.
+            partial = tree + ".partial"
+            shutil.rmtree(partial, ignore_errors=True)
+            os.makedirs(partial)
+            export(gitdir, partial)
+            os.rename(partial, tree)
         found = bundles(tree)
         for project, bundle in found:
             row = measure(binary, repo, project, bundle, os.path.join(a.work, entry))

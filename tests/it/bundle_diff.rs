@@ -140,6 +140,39 @@ fn a_real_difference_is_named_by_object_and_path_whatever_is_ignored() {
 }
 
 #[test]
+fn an_annotation_written_unquoted_equals_its_string() {
+    // operator-registry reads metadata/annotations.yaml as a string map: Red Hat's bundles
+    // write `com.redhat.delivery.operator.bundle: true` unquoted, a release writes 'true'.
+    let w = two();
+    let file = "metadata/annotations.yaml";
+    edit(
+        &w.path().join("a"),
+        file,
+        "annotations:\n",
+        "annotations:\n  com.redhat.delivery.operator.bundle: true\n  com.example.level: 3\n",
+    );
+    edit(
+        &w.path().join("b"),
+        file,
+        "annotations:\n",
+        "annotations:\n  com.redhat.delivery.operator.bundle: 'true'\n  com.example.level: \"3\"\n",
+    );
+    let o = w.run(&["diff", "a", "b"], &[]);
+    assert_code(&o, 0);
+    // A different value is still a difference.
+    edit(&w.path().join("b"), file, "'true'", "'false'");
+    let o = w.run(&["diff", "a", "b"], &[]);
+    assert_code(&o, 1);
+    assert!(
+        stdout(&o).contains(
+            "~ annotations[\"com.redhat.delivery.operator.bundle\"]: \"true\" → \"false\""
+        ),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
 fn a_folder_that_is_no_bundle_is_an_input_error() {
     let w = two();
     std::fs::remove_file(w.path().join("b/metadata/annotations.yaml")).unwrap();

@@ -5,7 +5,7 @@
 //! `metadata.name` (never by file name; two objects of one kind and name, such as a v1 and a
 //! v1beta1 ClusterRole, are told apart by `apiVersion`); the one CSV of each side is paired
 //! with the other whatever its name. `metadata/annotations.yaml` is compared as the
-//! annotations it holds, and the other files of `metadata/` and `tests/` as their YAML data.
+//! annotations it holds, each as the string OLM reads (an unquoted `true` is `"true"`), and the other files of `metadata/` and `tests/` as their YAML data.
 //! Differences are the semantic diff's ([`super::tree`]): field paths and values, key order and
 //! quoting never counted. With [`Ignore::release_fields`] the fields every release changes are
 //! left out of the CSVs before comparing: [`RELEASE_FIELDS`].
@@ -108,7 +108,9 @@ fn objects(folder: &BundleFolder) -> Result<Objects, String> {
         let docs = parse(path, text)?;
         if !path.starts_with("manifests/") {
             let doc = match path.as_str() {
-                "metadata/annotations.yaml" => docs.into_iter().next().unwrap_or(Value::Null),
+                "metadata/annotations.yaml" => {
+                    annotation_strings(docs.into_iter().next().unwrap_or(Value::Null))
+                }
                 _ => Value::Sequence(docs),
             };
             files.insert(("file".into(), path.clone()), (path.clone(), doc));
@@ -145,6 +147,23 @@ fn objects(folder: &BundleFolder) -> Result<Objects, String> {
         files.insert((kind, key_name), (shown, doc));
     }
     Ok(files)
+}
+
+/// `metadata/annotations.yaml` with every annotation as the string OLM reads it (the file's
+/// `annotations` are a string map to operator-registry): an unquoted `true` and `"true"` are
+/// one value.
+fn annotation_strings(mut doc: Value) -> Value {
+    if let Some(Value::Mapping(annotations)) = doc.get_mut("annotations") {
+        for (_, value) in annotations.iter_mut() {
+            let text = match &*value {
+                Value::Bool(b) => b.to_string(),
+                Value::Number(n) => n.to_string(),
+                _ => continue,
+            };
+            *value = Value::String(text);
+        }
+    }
+    doc
 }
 
 /// The YAML documents of a file (empty ones left out).
