@@ -47,6 +47,7 @@ mod messages;
 mod network;
 mod next_version;
 mod notes;
+mod object_copies;
 mod oci;
 mod operator_sdk;
 mod output;

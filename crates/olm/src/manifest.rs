@@ -57,6 +57,21 @@ impl Manifest {
         )
     }
 
+    /// Whether `other` is the same object with the same data: equal as YAML data (key order
+    /// and quoting aside), with the `creationTimestamp: null` generators write left out.
+    pub fn same_data(&self, other: &Manifest) -> bool {
+        fn without_null_stamp(doc: &Value) -> Value {
+            let mut doc = doc.clone();
+            if let Some(Value::Mapping(meta)) = doc.get_mut("metadata")
+                && meta.get("creationTimestamp") == Some(&Value::Null)
+            {
+                meta.remove("creationTimestamp");
+            }
+            doc
+        }
+        without_null_stamp(&self.doc) == without_null_stamp(&other.doc)
+    }
+
     /// `spec.version` of a CSV (or the singular version of a 2019 CRD).
     pub fn spec_version(&self) -> Option<&str> {
         self.str_at("spec.version")

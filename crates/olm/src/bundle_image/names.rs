@@ -12,47 +12,53 @@ use std::collections::BTreeMap;
 use super::error::BundleImageError as E;
 use crate::{Manifest, crd_file_name, csv_file_name};
 
-/// The manifests being built: each path's bytes, the file its object came from and its
-/// `apiVersion`.
+/// The manifests being built: each path's bytes, and the object written there.
 #[derive(Default)]
 pub(super) struct Files {
     pub(super) bytes: BTreeMap<String, Vec<u8>>,
-    from: BTreeMap<String, (String, String)>,
+    from: BTreeMap<String, Manifest>,
 }
 
 impl Files {
-    /// Adds `m` as `path`. A second object at the same path is an error naming both files,
-    /// unless its `apiVersion` differs (a v1 and a v1beta1 ClusterRole of one name, as bundles
-    /// written for clusters of both ages ship them, named from the objects): it goes to
+    /// Adds `m` as `path`. A second copy of the object already there, equal as data
+    /// ([`Manifest::same_data`]; verify's `object-copies` warns of it), is carried once. Any
+    /// other second object at the same path is an error naming both files, unless its
+    /// `apiVersion` differs (a v1 and a v1beta1 ClusterRole of one name, as bundles written
+    /// for clusters of both ages ship them, named from the objects): it goes to
     /// `NAME.KIND.VERSION.yaml`.
     pub(super) fn add(&mut self, path: String, m: &Manifest) -> Result<(), E> {
         let api = m.str_at("apiVersion").unwrap_or_default().to_string();
+        let api_of = |first: &Manifest| first.str_at("apiVersion").unwrap_or_default().to_string();
         let path = match self.from.get(&path) {
-            Some((_, first_api)) if *first_api != api && !api.is_empty() => {
+            Some(first) if m.same_data(first) => return Ok(()),
+            Some(first) if api_of(first) != api && !api.is_empty() => {
                 let version = api.rsplit('/').next().unwrap_or_default();
                 let versioned = path
                     .strip_suffix(".yaml")
                     .map(|p| format!("{p}.{version}.yaml"))
                     .unwrap_or_else(|| path.clone());
-                if let Some((first, _)) = self.from.get(&versioned) {
-                    return Err(E::DuplicateFile {
-                        path: versioned,
-                        first: first.clone(),
-                        second: m.file.clone(),
-                    });
+                match self.from.get(&versioned) {
+                    Some(first) if m.same_data(first) => return Ok(()),
+                    Some(first) => {
+                        return Err(E::DuplicateFile {
+                            path: versioned,
+                            first: first.file.clone(),
+                            second: m.file.clone(),
+                        });
+                    }
+                    None => versioned,
                 }
-                versioned
             }
-            Some((first, _)) => {
+            Some(first) => {
                 return Err(E::DuplicateFile {
                     path,
-                    first: first.clone(),
+                    first: first.file.clone(),
                     second: m.file.clone(),
                 });
             }
             None => path,
         };
-        self.from.insert(path.clone(), (m.file.clone(), api));
+        self.from.insert(path.clone(), m.clone());
         self.bytes
             .insert(path, olm_release_base::yaml::to_string(&m.doc).into_bytes());
         Ok(())

@@ -16,6 +16,7 @@ use std::fmt;
 use serde_yaml_ng::Value;
 
 use super::{ChangeKind, ObjectDiff, Status, count, tree};
+use crate::Manifest;
 use crate::bundle_image::BundleFolder;
 
 /// What the comparison leaves out.
@@ -124,7 +125,16 @@ fn objects(folder: &BundleFolder) -> Result<Objects, String> {
                 .and_then(Value::as_str)
                 .unwrap_or("unnamed")
                 .to_string();
-            found.push((s("kind"), name, s("apiVersion"), doc));
+            let (kind, api) = (s("kind"), s("apiVersion"));
+            // A second file holding the same object with the same data is one object, as the
+            // bundle image carries it.
+            let copy = Manifest::new(path.as_str(), doc.clone());
+            let seen_before = found.iter().any(|(k, n, a, d)| {
+                (k, n, a) == (&kind, &name, &api) && copy.same_data(&Manifest::new("", d.clone()))
+            });
+            if !seen_before {
+                found.push((kind, name, api, doc));
+            }
         }
     }
     let mut seen: BTreeMap<(String, String), usize> = BTreeMap::new();

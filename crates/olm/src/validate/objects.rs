@@ -2,15 +2,19 @@
 //! them: no ServiceAccount the CSV's deployments already get from OLM, PodDisruptionBudgets
 //! that still allow disruption, no global-default PriorityClass, no Role that may modify
 //! OpenShift's default SecurityContextConstraints; and, as warnings, API versions Kubernetes
-//! deprecated or removed, and (per CSV) containers without resource requests. The objects are
+//! deprecated or removed, and (per CSV) containers without resource requests; and two files
+//! that hold one object (olm-release's own rules). The objects are
 //! those released with the bundle: a folder's, or those a pipeline or `publish` carries
 //! ([`super::Unit::of`]).
+
+use std::collections::BTreeMap;
 
 use serde_yaml_ng::Value;
 
 use super::model::Unit;
 use super::sink::{At, Sink};
 use super::{install, rules};
+use crate::bundle_image::names::{ObjectKey, object_key};
 use crate::{Manifest, value_at};
 
 /// OpenShift's default SecurityContextConstraints.
@@ -56,6 +60,7 @@ const REMOVED: &[(&str, &str, &str)] = &[
 /// bundle read one CSV at a time too: the CSVs' skeletons keep the service accounts.
 pub fn check(unit: &Unit, sink: &mut Sink) {
     deprecated_apis(unit, sink);
+    copies(unit.objects, sink);
     let accounts: Vec<&str> = unit
         .csvs
         .iter()
@@ -84,6 +89,37 @@ pub fn check(unit: &Unit, sink: &mut Sink) {
             }
             Some("Role" | "ClusterRole") => rbac(m, sink),
             _ => {}
+        }
+    }
+}
+
+/// Two files holding one object (`apiVersion`, `kind`, `metadata.name`): equal copies are a
+/// warning (the bundle image carries the object once), copies that differ an error.
+fn copies(objects: &[Manifest], sink: &mut Sink) {
+    let mut first: BTreeMap<ObjectKey, &Manifest> = BTreeMap::new();
+    for m in objects {
+        let Some(earlier) = first.get(&object_key(m)).copied() else {
+            first.insert(object_key(m), m);
+            continue;
+        };
+        let what = m.kind_and_name();
+        if m.same_data(earlier) {
+            let msg = format!(
+                "holds {what} as {} does, equal as data: the bundle image carries it once",
+                earlier.file
+            );
+            sink.add(&rules::OBJECT_COPIES, &At::of(m), "metadata.name", msg);
+        } else {
+            let msg = format!(
+                "holds {what} as {} does, with other data: the cluster would get whichever OLM applies last",
+                earlier.file
+            );
+            sink.add(
+                &rules::OBJECT_COPIES_DIFFER,
+                &At::of(m),
+                "metadata.name",
+                msg,
+            );
         }
     }
 }

@@ -329,6 +329,15 @@ catalogue! {
     OBJECT_RBAC_PDB = Rule::new("object-rbac-pdb", "a Role or ClusterRole that may create or update PodDisruptionBudgets is worth a second look",
         "grant only get/list/watch on poddisruptionbudgets unless the operator must manage them")
         .api(W);
+    /// Rule `object-copies`: no two files hold the same object (equal copies: a warning, and
+    /// the bundle image carries the object once).
+    OBJECT_COPIES = Rule::new("object-copies", "no two files hold the same object (apiVersion, kind and metadata.name); equal copies are carried once",
+        "keep one file for the object")
+        .own(W, W, "OLM applies the bundle's files one by one, so a second equal copy changes nothing; the bundle image carries the object once");
+    /// Rule `object-copies-differ`: two files holding the same object hold the same data.
+    OBJECT_COPIES_DIFFER = Rule::new("object-copies-differ", "two files that hold the same object (apiVersion, kind and metadata.name) hold the same data",
+        "keep the copy the cluster should get and drop the other")
+        .own(E, E, "OLM applies the bundle's files one by one, so the cluster gets whichever copy comes last, and the release cannot say which");
     /// Rule `deprecated-api`: no manifest uses a Kubernetes API version that is deprecated or
     /// removed.
     DEPRECATED_API = Rule::new("deprecated-api", "no manifest uses a Kubernetes API version that is deprecated or removed",

@@ -252,6 +252,26 @@ fn what_cannot_go_into_a_bundle_is_refused_with_its_file() {
             && paths.contains(&"manifests/viewer.clusterrole.v1beta1.yaml"),
         "{paths:?}"
     );
+    // A second file holding the same object with the same data (a generator's
+    // `creationTimestamp: null` aside) is carried once.
+    let mut copies = input("0.1.0");
+    for (file, extra) in [
+        ("sa.yaml", ""),
+        ("sa_v1_serviceaccount.yaml", "  creationTimestamp: null\n"),
+    ] {
+        copies.objects.push(m(
+            file,
+            &format!("apiVersion: v1\nkind: ServiceAccount\nmetadata:\n{extra}  name: daemon\n"),
+        ));
+    }
+    let built = BundleFolder::build(&copies).unwrap();
+    let accounts: Vec<&str> = built
+        .files()
+        .keys()
+        .map(String::as_str)
+        .filter(|p| p.contains("serviceaccount") || p.ends_with("sa.yaml"))
+        .collect();
+    assert_eq!(accounts.len(), 1, "{accounts:?}");
     // The message names both source files and the path they would share.
     assert!(
         e.to_string().starts_with(
