@@ -240,8 +240,9 @@ fn read_plain(scan: &Scan, ask: &Ask) -> Result<Found, InitError> {
     }
     match built {
         Some(b) if b.rel.is_empty() => found.todo.push(format!(
-            "{}: the Deployment and RBAC are config/'s bases as written, without config/default's patches and name prefix; install kustomize (or kubectl) and run init again, or run `{} > {}` and run init again",
+            "{}: the Deployment and RBAC are config/'s bases as written, without config/default's patches and name prefix; {}, or run `{} > {}` and run init again",
             b.text,
+            super::kustomize::fix(),
             super::kustomize::command(plain::DEFAULT_DIR),
             plain::BUILT
         )),
@@ -256,7 +257,8 @@ fn read_plain(scan: &Scan, ask: &Ask) -> Result<Found, InitError> {
     }
     if let Some((dir, why)) = unbuilt {
         found.todo.push(format!(
-            "{why}: `make bundle` builds {dir} (webhooks, the CSV base, the objects operator-sdk generate bundle writes), and init read config/ without it; install kustomize (or kubectl) and run init again"
+            "{why}: `make bundle` builds {dir} (webhooks, the CSV base, the objects operator-sdk generate bundle writes), and init read config/ without it; {}",
+            super::kustomize::fix()
         ));
     }
     Ok(found)

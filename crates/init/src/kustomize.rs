@@ -103,15 +103,69 @@ pub(crate) fn build(root: &Path, dir: &str) -> Result<String, String> {
         .map_err(|e| format!("{program}: {e}"))?;
     if !out.status.success() {
         let err = String::from_utf8_lossy(&out.stderr);
-        let first = err.lines().next().unwrap_or("").trim();
-        return Err(format!("{} {dir} failed: {first}", program));
+        let why = match missing(&err, root) {
+            Some(path) => format!("{path} does not exist"),
+            None => err.lines().next().unwrap_or("").trim().to_string(),
+        };
+        return Err(format!("{program} {} {dir} failed: {why}", args.join(" ")));
     }
     String::from_utf8(out.stdout).map_err(|_| format!("{program} printed non-UTF-8 output"))
 }
 
+/// What to do when `build` failed: install a tool when there is none, else fix what the
+/// build names (often a folder the Makefile generates before `make bundle`).
+pub(crate) fn fix() -> &'static str {
+    match tool() {
+        None => "install kustomize (or kubectl) and run init again",
+        Some(_) => {
+            "make the build succeed (a folder it names may be one the Makefile generates first, such as config/crd/bases from `make manifests`) and run init again"
+        }
+    }
+}
+
+/// [`fix`] for the release's check of a kustomize snapshot (in CI, before `olm-release run`).
+pub(crate) fn fix_before_release() -> &'static str {
+    match tool() {
+        None => "install kustomize, or kubectl, which has it built in",
+        Some(_) => {
+            "make the build succeed first: a folder it names may be one the Makefile generates, such as config/crd/bases from `make manifests`, which the job must run before the release"
+        }
+    }
+}
+
+/// The path, relative to `root`, of the file or folder a failed build names as missing
+/// (kustomize says `lstat PATH: no such file or directory` for a folder, `open PATH: …` for a
+/// file).
+fn missing(stderr: &str, root: &Path) -> Option<String> {
+    let canonical = root.canonicalize().ok();
+    stderr
+        .split(": no such file or directory")
+        .filter_map(|before| before.split_whitespace().last())
+        .find_map(|token| {
+            let path = Path::new(token.trim_matches(['\'', '"']));
+            let rel = path
+                .strip_prefix(root)
+                .ok()
+                .or_else(|| path.strip_prefix(canonical.as_ref()?).ok())?;
+            Some(rel.to_string_lossy().replace('\\', "/"))
+        })
+}
+
 #[cfg(test)]
 mod tests {
-    use super::join;
+    use super::{join, missing};
+
+    #[test]
+    fn names_the_missing_path_kustomize_reports() {
+        let root = std::path::Path::new("/src/op");
+        let stderr = "E1206 run.go:72] \"command failed\" err=\"accumulating resources: evalsymlink failure on '/src/op/config/crd/bases' : lstat /src/op/config/crd/bases: no such file or directory\": must build at directory";
+        assert_eq!(missing(stderr, root).as_deref(), Some("config/crd/bases"));
+        assert_eq!(missing("some other failure", root), None);
+        assert_eq!(
+            missing("lstat /elsewhere/x: no such file or directory", root),
+            None
+        );
+    }
 
     #[test]
     fn joins_relative_paths() {

@@ -207,8 +207,10 @@ impl std::fmt::Display for StaleSnapshot {
         match &self.unbuilt {
             Some(why) => write!(
                 f,
-                "render.kustomize: {why}; the release checks {} against a fresh build of {} (install kustomize, or kubectl, which has it built in)",
-                self.snapshot, self.dir
+                "render.kustomize: {why}; the release checks {} against a fresh build of {} ({})",
+                self.snapshot,
+                self.dir,
+                kustomize::fix_before_release()
             ),
             None => write!(
                 f,

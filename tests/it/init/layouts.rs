@@ -231,6 +231,36 @@ fn init_on_a_kubebuilder_tree_without_kustomize_says_what_to_run() {
 }
 
 #[test]
+fn init_on_a_kubebuilder_tree_whose_crds_are_not_generated_names_the_missing_folder() {
+    if !super::kustomize_installed() {
+        return;
+    }
+    // config/crd/bases is controller-gen's output (`make manifests`), often not committed.
+    let repo = kubebuilder();
+    let r = repo.path();
+    put(
+        r,
+        "config/crd/kustomization.yaml",
+        "resources:\n- bases/example.com_widgets.yaml\n",
+    );
+    put(
+        r,
+        "config/default/kustomization.yaml",
+        "namePrefix: widget-\nresources:\n- ../crd\n- ../manager\n- ../rbac\npatches:\n- path: manager_patch.yaml\n",
+    );
+    std::fs::remove_dir_all(r.join("config/crd/bases")).unwrap();
+    let out = olm_release(r, &["init", "--ci", "none"], &[]);
+    assert_code(&out, 0);
+    let said = stderr(&out);
+    assert!(
+        said.contains(" config/default failed: config/crd/bases does not exist: the Deployment and RBAC are config/'s bases as written")
+            && said.contains("make the build succeed (a folder it names may be one the Makefile generates first, such as config/crd/bases from `make manifests`) and run init again"),
+        "{said}"
+    );
+    assert!(!said.contains("install kustomize"), "{said}");
+}
+
+#[test]
 fn init_on_a_kubebuilder_tree_reads_what_kustomize_builds() {
     if !super::kustomize_installed() {
         return;
