@@ -125,3 +125,27 @@ fn a_render_that_fails_is_a_warning_and_the_plan_is_still_shown() {
         "{text}"
     );
 }
+
+#[test]
+fn an_image_that_is_no_reference_stops_the_pod_under_both() {
+    let w = Work::sample();
+    // A variable meant for envsubst, which OLM never replaces.
+    edit(
+        &w,
+        "fixtures/sample-operator/deploy/operator.yaml.in",
+        "image: quay.io/example/sample-operator:{{.DockerTag}}",
+        "image: $SAMPLE_OPERATOR_IMAGE",
+    );
+    let verdict = planned_as_run(&w, 1);
+    for olm in ["olm_v0", "olm_v1"] {
+        let v = &verdict[olm];
+        assert_eq!(v["installs"], false, "{verdict}");
+        let reason = v["reasons"][0].as_str().unwrap();
+        assert!(
+            reason.starts_with(
+                "deployment-image: \"$SAMPLE_OPERATOR_IMAGE\" is not an image reference"
+            ),
+            "{reason}"
+        );
+    }
+}

@@ -246,8 +246,9 @@ pub(crate) fn read(scan: &Scan, b: &BundleDir, found: &mut Found) {
     if let Some(csv) = scan.file(&b.csv) {
         found.csv_name = templates::csv_name(&csv.text);
         if let Some(doc) = csv.of_kind("ClusterServiceVersion").next() {
-            found.images =
-                super::images::follow_version(&super::images::of_csv(doc), Some(&b.version));
+            let containers = super::images::of_csv(doc);
+            found.images = super::images::follow_version(&containers, Some(&b.version));
+            found.todo.extend(super::images::placeholders(&containers));
         }
     }
     if let (Some(tree), Some(pkg)) = (&b.tree, &b.package)

@@ -8,6 +8,21 @@ use serde_yaml_ng::Value;
 
 use super::scan::str_at;
 
+/// What to do about each container whose image is no image reference (`REPLACE_IMAGE`,
+/// `$OPERATOR_IMAGE`: a placeholder the project's own build replaces): verify refuses it, since
+/// the kubelet cannot pull it, so the pipeline must set it.
+pub(crate) fn placeholders(containers: &[(String, String)]) -> Vec<String> {
+    containers
+        .iter()
+        .filter_map(|(name, image)| {
+            let why = olm_release_olm::validate::text::image_reference_problem(image)?;
+            Some(format!(
+                "container {name} runs image {image:?}, which is no image reference ({why}; a placeholder the project's build replaces?): verify refuses it, since the kubelet cannot pull it; set render.csv.images.{name} in pipelines/release.yaml to the operator's image (its tag may be v${{VERSION}})"
+            ))
+        })
+        .collect()
+}
+
 /// `(container, image)` pairs whose tag holds a version, with that version as `${VERSION}`;
 /// `version` is the CSV's own (a complete CSV), else any SemVer in the tag counts.
 pub(crate) fn follow_version(

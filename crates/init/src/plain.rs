@@ -161,6 +161,9 @@ pub(crate) fn read<'a>(
         .map(|f| f.rel.clone())
         .collect();
     found.images = super::images::follow_version(&chosen.deployment.containers, None);
+    found
+        .todo
+        .extend(super::images::placeholders(&chosen.deployment.containers));
     found.deployment = Some(chosen.deployment.clone());
     Ok(())
 }

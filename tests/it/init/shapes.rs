@@ -791,3 +791,71 @@ fn argocd_shape_inserts_manifests_that_quote_templates_as_they_are() {
         .collect();
     assert!(crd_text.contains(quoted), "{crd_text}");
 }
+
+#[test]
+fn windows_machine_config_operator_shape_names_a_placeholder_image_to_set() {
+    // A committed bundle whose CSV runs REPLACE_IMAGE, which the project's build replaces.
+    let repo = tempfile::tempdir().unwrap();
+    let r = repo.path();
+    put(
+        r,
+        "bundle/manifests/wmco.clusterserviceversion.yaml",
+        &csv(
+            "wmco",
+            "11.0.0",
+            &[],
+            &[("manager", "manager", "REPLACE_IMAGE")],
+        ),
+    );
+    put(
+        r,
+        "bundle/metadata/annotations.yaml",
+        &annotations("wmco", "stable", "stable"),
+    );
+    let said = init(r, &[]);
+    assert!(
+        said.contains(
+            "container manager runs image \"REPLACE_IMAGE\", which is no image reference"
+        ) && said.contains("set render.csv.images.manager in pipelines/release.yaml"),
+        "{said}"
+    );
+    // As init wrote it, verify refuses the release; with the image set, it goes out.
+    let refused = olm_release(
+        r,
+        &[
+            "run",
+            "pipelines/release.yaml",
+            "--variant",
+            "local",
+            "--var",
+            "VERSION=11.0.0",
+        ],
+        &[],
+    );
+    assert_code(&refused, 1);
+    let err = stderr(&refused);
+    assert!(err.contains("error[deployment-image]"), "{err}");
+    assert!(!err.contains("still points at latest"), "{err}");
+    let pipeline = r.join("pipelines/release.yaml");
+    let text = std::fs::read_to_string(&pipeline).unwrap();
+    let marker = "  csv:";
+    assert!(text.contains(marker), "{text}");
+    std::fs::write(
+        &pipeline,
+        text.replacen(
+            marker,
+            "  csv:\n    images: { manager: \"quay.io/example/wmco:v${VERSION}\" }",
+            1,
+        ),
+    )
+    .unwrap();
+    let out = run_variant(r, Path::new("."), "local", "11.0.0", &[], false);
+    assert!(out.contains("bundle valid under profile modern"), "{out}");
+    let released = released_csv(r, "11.0.0", "wmco");
+    assert_eq!(
+        released["spec"]["install"]["spec"]["deployments"][0]["spec"]["template"]["spec"]
+            ["containers"][0]["image"]
+            .as_str(),
+        Some("quay.io/example/wmco:v11.0.0")
+    );
+}

@@ -17,17 +17,19 @@ use super::model::{CertProvider, Options};
 use crate::Finding;
 use crate::archive::Contents;
 use crate::validate::rules::{
-    CRD_CONVERSION, CRD_CONVERSION_SCHEMAS, DEPLOYMENT_CONTAINERS, DEPLOYMENT_REFERENCES,
-    DEPLOYMENT_SELECTOR, DEPLOYMENT_SERVICE_ACCOUNT, OBJECT_WEBHOOK_CONFIGURATION, Rule,
+    CRD_CONVERSION, CRD_CONVERSION_SCHEMAS, DEPLOYMENT_CONTAINERS, DEPLOYMENT_IMAGE,
+    DEPLOYMENT_REFERENCES, DEPLOYMENT_SELECTOR, DEPLOYMENT_SERVICE_ACCOUNT,
+    OBJECT_WEBHOOK_CONFIGURATION, Rule,
 };
 
 /// verify's rules about the objects an OLM creates from the bundle, whatever its version: the
 /// Deployments the API server refuses or whose pods never start, CRDs whose conversion fails
 /// or loses fields, webhook configurations no OLM installs from `manifests/`. An error of one
 /// is a reason under OLM v1 too.
-pub const CLUSTER_RULES: [&Rule; 7] = [
+pub const CLUSTER_RULES: [&Rule; 8] = [
     &DEPLOYMENT_SELECTOR,
     &DEPLOYMENT_CONTAINERS,
+    &DEPLOYMENT_IMAGE,
     &DEPLOYMENT_SERVICE_ACCOUNT,
     &DEPLOYMENT_REFERENCES,
     &CRD_CONVERSION,

@@ -116,6 +116,10 @@ pub fn image_tags(csv: &Manifest, tag: &str) -> Vec<String> {
                 format!("is at tag {at}")
             };
             let reference = format!("{repo}:{at}");
+            // No image reference at all is verify's to refuse (deployment-image), not a tag.
+            if crate::validate::text::image_reference_problem(&reference).is_some() {
+                continue;
+            }
             let key = match containers.iter().find(|(_, image)| *image == reference) {
                 Some((name, _)) => format!("render.csv.images.{name}"),
                 None => "render.csv.images (by container name)".to_string(),

@@ -19,7 +19,7 @@ use serde_yaml_ng::{Mapping, Value};
 
 use super::rules;
 use super::sink::{At, Sink};
-use super::text::is_dns1123_subdomain;
+use super::text::{image_reference_problem, is_dns1123_subdomain};
 use crate::{Manifest, value_at};
 
 /// Checks every Deployment of `csv`'s install strategy, adding the findings to `sink`.
@@ -227,10 +227,18 @@ fn containers(pod: Option<&Mapping>, base: &str, at: &At, sink: &mut Sink) {
                     msg,
                 );
             }
-            if c.get("image")
-                .and_then(Value::as_str)
-                .is_none_or(|i| i.trim().is_empty())
+            let image = c.get("image").and_then(Value::as_str);
+            if let Some(why) = image
+                .filter(|i| !i.trim().is_empty())
+                .and_then(image_reference_problem)
             {
+                let msg = format!(
+                    "{:?} is not an image reference: {why}; the kubelet refuses to pull it (InvalidImageName), so the pod never starts",
+                    image.unwrap_or_default()
+                );
+                sink.add(&rules::DEPLOYMENT_IMAGE, at, &format!("{path}.image"), msg);
+            }
+            if image.is_none_or(|i| i.trim().is_empty()) {
                 let msg = "is missing (Required value): the API server refuses the Deployment, so OLM cannot install the operator";
                 let fix = "set the container's image; in a pipeline, render.csv.images sets it by container name";
                 sink.add_fix(

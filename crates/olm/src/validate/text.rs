@@ -1,5 +1,5 @@
 //! Small, allocation-light checks on strings that several rules share: DNS-1123 names, strict
-//! and tolerant SemVer, e-mail addresses, URLs and `olm.skipRange` ranges. Hand-written instead of
+//! and tolerant SemVer, e-mail addresses, URLs, image references and `olm.skipRange` ranges. Hand-written instead of
 //! regular expressions so validating a bundle of a hundred CSVs compiles nothing and stays well
 //! under a millisecond per CSV.
 
@@ -52,6 +52,114 @@ pub(crate) fn is_url(s: &str) -> bool {
         && host
             .split('.')
             .all(|l| !l.is_empty() && l.chars().all(|c| c.is_alphanumeric() || c == '-'))
+}
+
+/// Why `s` is not an image reference the kubelet can pull, in the grammar of the
+/// distribution project's `reference` package (`[DOMAIN/]PATH[:TAG][@DIGEST]`: a domain with
+/// a `.` or a port, or `localhost`; lowercase path components joined by `.`, `_`, `__` or
+/// dashes; a tag of at most 128 word characters, `.` and `-`; a digest `ALGORITHM:HEX`), or
+/// `None` when it is one. A reference that is not one makes the kubelet report
+/// `InvalidImageName`: the pod never starts.
+pub fn image_reference_problem(s: &str) -> Option<String> {
+    let (rest, digest) = match s.split_once('@') {
+        Some((rest, digest)) => (rest, Some(digest)),
+        None => (s, None),
+    };
+    if let Some(d) = digest {
+        let ok = d.split_once(':').is_some_and(|(alg, hex)| {
+            !alg.is_empty()
+                && alg.split(['+', '.', '_', '-']).all(|p| {
+                    !p.is_empty()
+                        && p.bytes()
+                            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+                })
+                && hex.len() >= 32
+                && hex.bytes().all(|c| c.is_ascii_hexdigit())
+        });
+        if !ok {
+            return Some(format!("its digest {d:?} is not ALGORITHM:HEX"));
+        }
+    }
+    // A `:` after the last `/` starts the tag (one before it is a domain's port).
+    let (name, tag) = match rest.rfind(':') {
+        Some(i) if !rest[i..].contains('/') => (&rest[..i], Some(&rest[i + 1..])),
+        _ => (rest, None),
+    };
+    if let Some(t) = tag {
+        let b = t.as_bytes();
+        let word = |c: &u8| c.is_ascii_alphanumeric() || *c == b'_';
+        if b.is_empty()
+            || b.len() > 128
+            || !word(&b[0])
+            || !b.iter().all(|c| word(c) || *c == b'.' || *c == b'-')
+        {
+            return Some(format!(
+                "its tag {t:?} is not up to 128 letters, digits, '_', '.' and '-' starting with a letter, digit or '_'"
+            ));
+        }
+    }
+    if name.is_empty() {
+        return Some("it names no repository".into());
+    }
+    if name.len() > 255 {
+        return Some("its name is longer than 255 characters".into());
+    }
+    let mut parts: Vec<&str> = name.split('/').collect();
+    let first = parts[0];
+    if parts.len() > 1 && (first.contains(['.', ':']) || first == "localhost") {
+        let (host, port) = match first.split_once(':') {
+            Some((h, p)) => (h, Some(p)),
+            None => (first, None),
+        };
+        let host_ok = host.split('.').all(|l| {
+            let b = l.as_bytes();
+            !b.is_empty()
+                && b.iter().all(|c| c.is_ascii_alphanumeric() || *c == b'-')
+                && b[0] != b'-'
+                && b[b.len() - 1] != b'-'
+        });
+        let port_ok = port.is_none_or(|p| !p.is_empty() && p.bytes().all(|c| c.is_ascii_digit()));
+        if !host_ok || !port_ok {
+            return Some(format!(
+                "its registry {first:?} is not a host name with an optional port"
+            ));
+        }
+        parts.remove(0);
+    }
+    for part in parts {
+        if !path_component(part) {
+            return Some(format!(
+                "its path component {part:?} is not lowercase letters and digits joined by '.', '_', '__' or dashes"
+            ));
+        }
+    }
+    None
+}
+
+/// A repository path component: `[a-z0-9]+` runs joined by `.`, `_`, `__` or one or more `-`.
+fn path_component(s: &str) -> bool {
+    let b = s.as_bytes();
+    let alnum = |c: u8| c.is_ascii_lowercase() || c.is_ascii_digit();
+    if b.is_empty() || !alnum(b[0]) || !alnum(b[b.len() - 1]) {
+        return false;
+    }
+    let mut i = 0;
+    while i < b.len() {
+        if alnum(b[i]) {
+            i += 1;
+            continue;
+        }
+        // A separator, followed by an alphanumeric (the last byte is one, checked above).
+        let start = i;
+        while i < b.len() && !alnum(b[i]) {
+            i += 1;
+        }
+        let sep = &s[start..i];
+        if !(sep == "." || sep == "_" || sep == "__" || sep.bytes().all(|c| c == b'-')) {
+            return false;
+        }
+    }
+    true
 }
 
 /// One comparison of an `olm.skipRange`.
@@ -235,6 +343,40 @@ pub(crate) fn tolerant_semver(s: &str) -> Option<semver::Version> {
         nums.push("0".into());
     }
     semver::Version::parse(&format!("{}{rest}", nums.join("."))).ok()
+}
+
+#[cfg(test)]
+mod image_tests {
+    use super::image_reference_problem as problem;
+
+    #[test]
+    fn image_references_follow_the_distribution_grammar() {
+        for ok in [
+            "controller:latest",
+            "quay.io/example/widget:v0.1.0",
+            "registry.redhat.io/openshift4/ose-kube-rbac-proxy@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+            "localhost:5000/a/b_c__d.e-f--g:1.0",
+            "gcr.io/kubebuilder/kube-rbac-proxy:v0.13.1@sha256:0123456789abcdef0123456789abcdef",
+            "busybox",
+            "Registry.Example.com/x",
+        ] {
+            assert_eq!(problem(ok), None, "{ok}");
+        }
+        for (bad, says) in [
+            ("$SRIOV_NETWORK_OPERATOR_IMAGE", "path component"),
+            ("${IMAGE}:v1", "path component"),
+            ("quay.io/Example/widget", "path component"),
+            ("quay.io/a/b:", "tag"),
+            ("quay.io/a/b:v1 ", "tag"),
+            ("quay.io/a/b@sha256:xyz", "digest"),
+            ("quay.io:port/a", "registry"),
+            ("a//b", "path component"),
+            ("", "no repository"),
+        ] {
+            let p = problem(bad).unwrap_or_else(|| panic!("{bad:?} passed"));
+            assert!(p.contains(says), "{bad:?}: {p}");
+        }
+    }
 }
 
 #[cfg(test)]

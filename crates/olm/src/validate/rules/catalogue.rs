@@ -248,6 +248,10 @@ catalogue! {
     DEPLOYMENT_CONTAINERS = Rule::new("deployment-containers", "each Deployment runs at least one container; every container has a DNS-1123 name of its own and an image (apps/v1)",
         "give every container a unique lowercase name and its image")
         .apiserver(E);
+    /// Rule `deployment-image`: every container's image is a reference the kubelet can pull.
+    DEPLOYMENT_IMAGE = Rule::new("deployment-image", "every container's and init container's image of the install strategy is an image reference ([DOMAIN/]PATH[:TAG][@DIGEST])",
+        "write the image in full (a pipeline's render.csv.images sets it by container name); a variable meant for envsubst or sed is never replaced by OLM")
+        .own(E, E, "the API server accepts any string, but the kubelet refuses to pull one that is no reference (InvalidImageName), so the pod never starts");
     /// Rule `deployment-service-account`: a Deployment runs as `default` or as a service account a
     /// `permissions` or `clusterPermissions` entry names (the accounts OLM creates).
     DEPLOYMENT_SERVICE_ACCOUNT = Rule::new("deployment-service-account", "a Deployment runs as default or as an account a permissions or clusterPermissions entry names (OLM creates only those; the API server's ServiceAccount admission refuses pods of any other)",

@@ -22,10 +22,16 @@ use serde::Deserialize;
 use crate::support;
 
 /// Cases where olm-release deliberately rejects what the upstream test accepts, and why.
-const DELIBERATE: &[(&str, &str)] = &[(
-    "courier/prometheus_valid_nested_bundle_2",
-    "the package's only channel names prometheusoperator.0.22.2 as its head, and no folder of the tree holds that CSV, so nothing can be installed from it: courier skips the head check in nested mode (it validates each version folder with the package appended), but the registry loader fails the package (no bundle found for csv prometheusoperator.0.22.2)",
-)];
+const DELIBERATE: &[(&str, &str)] = &[
+    (
+        "courier/prometheus_valid_nested_bundle_2",
+        "the package's only channel names prometheusoperator.0.22.2 as its head, and no folder of the tree holds that CSV, so nothing can be installed from it: courier skips the head check in nested mode (it validates each version folder with the package appended), but the registry loader fails the package (no bundle found for csv prometheusoperator.0.22.2)",
+    ),
+    (
+        "courier/multiplecrds",
+        "the operator's image is the placeholder REPLACE_IMAGE, which a build system replaces before shipping: released as it is, the kubelet refuses to pull it (InvalidImageName) and the pod never starts (deployment-image)",
+    ),
+];
 
 /// Cases whose upstream test runs one validator of operator-framework/api (or compares only the
 /// warnings) while api's other validators reject the same input. olm-release runs them all, so
