@@ -6,39 +6,10 @@
 //! error, since the cluster or the catalog would refuse it too. An acceptance that matches
 //! nothing is reported ([`unused`]), so it does not outlive what it was written for.
 
-use serde::Serialize;
-
+pub use super::model::Acceptance;
 use super::model::Profile;
 use super::rules::{self, Rule};
 use crate::Finding;
-
-/// One accepted error: a rule, optionally for one object only, and why.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Acceptance {
-    /// The rule's id (`crd-conversion-schemas`, …).
-    pub rule: String,
-    /// The object the acceptance is for (`metadata.name` of the CRD, Deployment, …); `None`:
-    /// every finding of the rule.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub object: Option<String>,
-    /// Why the project ships it anyway, as the finding then says.
-    pub because: String,
-}
-
-impl Acceptance {
-    /// Whether this acceptance covers a finding of `rule` about `object`.
-    pub(crate) fn covers(&self, rule: &str, object: &str) -> bool {
-        self.rule == rule && self.object.as_deref().is_none_or(|o| o == object)
-    }
-
-    /// `RULE` or `RULE for OBJECT`, as messages name it.
-    pub fn shown(&self) -> String {
-        match &self.object {
-            Some(o) => format!("{} for {o}", self.rule),
-            None => self.rule.clone(),
-        }
-    }
-}
 
 /// Whether `rule` can be accepted under `profile`: an error there by olm-release's judgement
 /// only, and not `deployment-references`, whose legitimate case (an object the cluster admin

@@ -36,6 +36,35 @@ impl Profile {
     }
 }
 
+/// One accepted error: a rule, optionally for one object only, and why (see
+/// [`super::accept`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Acceptance {
+    /// The rule's id (`crd-conversion-schemas`, …).
+    pub rule: String,
+    /// The object the acceptance is for (`metadata.name` of the CRD, Deployment, …); `None`:
+    /// every finding of the rule.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub object: Option<String>,
+    /// Why the project ships it anyway, as the finding then says.
+    pub because: String,
+}
+
+impl Acceptance {
+    /// Whether this acceptance covers a finding of `rule` about `object`.
+    pub(crate) fn covers(&self, rule: &str, object: &str) -> bool {
+        self.rule == rule && self.object.as_deref().is_none_or(|o| o == object)
+    }
+
+    /// `RULE` or `RULE for OBJECT`, as messages name it.
+    pub fn shown(&self) -> String {
+        match &self.object {
+            Some(o) => format!("{} for {o}", self.rule),
+            None => self.rule.clone(),
+        }
+    }
+}
+
 /// What to enforce.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Options {
@@ -53,7 +82,7 @@ pub struct Options {
     pub provided: Arc<[String]>,
     /// Errors of olm-release's own the project ships anyway, each with its reason: reported as
     /// warnings (`verify --accept`, a pipeline's `verify.accept`; see [`super::accept`]).
-    pub accepted: Arc<[super::accept::Acceptance]>,
+    pub accepted: Arc<[Acceptance]>,
 }
 
 impl Options {

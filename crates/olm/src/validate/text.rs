@@ -346,8 +346,12 @@ pub(crate) fn tolerant_semver(s: &str) -> Option<semver::Version> {
 }
 
 #[cfg(test)]
-mod image_tests {
-    use super::image_reference_problem as problem;
+mod tests {
+    use super::*;
+
+    fn problem(s: &str) -> Option<String> {
+        image_reference_problem(s)
+    }
 
     #[test]
     fn image_references_follow_the_distribution_grammar() {
@@ -377,11 +381,6 @@ mod image_tests {
             assert!(p.contains(says), "{bad:?}: {p}");
         }
     }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
 
     #[test]
     fn dns_names() {
