@@ -218,7 +218,10 @@ fn annotations(csv: &Manifest, at: &At, sink: &mut Sink) {
             msg,
         );
     }
-    if let Some(v) = get("olm.skipRange") {
+    // An empty olm.skipRange is none: operator-registry reads it so (alpha/model checks a
+    // bundle's skipRange only when it is not empty), as kustomize's `olm.skipRange: ""` in
+    // operator-sdk projects writes it.
+    if let Some(v) = get("olm.skipRange").filter(|v| v.as_str() != Some("")) {
         let field = "metadata.annotations.olm.skipRange";
         let text = v.as_str().unwrap_or("");
         if let Err(e) = Range::parse(text) {

@@ -1,7 +1,9 @@
-//! Two files of a bundle holding one object (as OpenShift's windows-machine-config-operator
-//! commits a ServiceAccount twice, once with a generator's `creationTimestamp: null`): equal
-//! copies are a warning and the bundle image and `diff` see one object; copies that differ are
-//! an error, since the cluster would get whichever OLM applies last.
+//! What real projects ship that OLM's own tools read leniently, held as they read it. Two
+//! files of a bundle holding one object (as OpenShift's windows-machine-config-operator commits
+//! a ServiceAccount twice, once with a generator's `creationTimestamp: null`): equal copies are
+//! a warning and the bundle image and `diff` see one object; copies that differ are an error,
+//! since the cluster would get whichever OLM applies last. An empty `olm.skipRange` (as
+//! openshift/lvm-operator's kustomize writes it) is none.
 
 use crate::support::{Work, assert_code, copy_dir, root, stdout};
 
@@ -50,5 +52,35 @@ fn a_copy_with_other_data_is_an_error() {
         text.contains("error[object-copies-differ] manifests/metrics-service.yaml:")
             && text.contains("with other data: the cluster would get whichever OLM applies last"),
         "{text}"
+    );
+}
+
+#[test]
+fn an_empty_skip_range_is_none_as_operator_registry_reads_it() {
+    // operator-sdk projects write `olm.skipRange: ""` from kustomize (openshift/lvm-operator);
+    // operator-registry checks a skipRange only when it is not empty.
+    let w = with_copy(None);
+    let csv = w
+        .path()
+        .join("b/manifests/memcached-operator.clusterserviceversion.yaml");
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let with = |range: &str| {
+        text.replacen(
+            "  annotations:\n",
+            &format!("  annotations:\n    olm.skipRange: {range}\n"),
+            1,
+        )
+    };
+    std::fs::write(&csv, with("\"\"")).unwrap();
+    let out = w.run(&["verify", "b"], &[]);
+    assert_code(&out, 0);
+    assert!(!stdout(&out).contains("skip-range"), "{}", stdout(&out));
+    std::fs::write(&csv, with("not-a-range")).unwrap();
+    let out = w.run(&["verify", "b"], &[]);
+    assert_code(&out, 1);
+    assert!(
+        stdout(&out).contains("error[skip-range]"),
+        "{}",
+        stdout(&out)
     );
 }
