@@ -53,6 +53,8 @@ pub(crate) struct BundleDir {
     pub tree: Option<String>,
     /// `metadata/dependencies.yaml` beside the annotations, if any.
     pub dependencies: Option<String>,
+    /// `metadata/properties.yaml` beside the annotations (`olm.maxOpenShiftVersion`, …), if any.
+    pub properties: Option<String>,
     /// Other folders holding this same version of the package, not taken.
     pub copies: Vec<String>,
     /// How many bundles the package has in the repository (this one included).
@@ -176,6 +178,9 @@ fn registry_v1(scan: &Scan, csv: &YamlFile) -> Option<BundleDir> {
         dependencies: scan
             .file(&join("metadata/dependencies.yaml"))
             .map(|f| f.rel.clone()),
+        properties: scan
+            .file(&join("metadata/properties.yaml"))
+            .map(|f| f.rel.clone()),
         copies: Vec::new(),
         versions: 1,
     })
@@ -227,6 +232,7 @@ fn package_manifest(scan: &Scan, csv: &YamlFile) -> Option<BundleDir> {
         from: package.rel.clone(),
         tree: Some(tree.to_string()),
         dependencies: None,
+        properties: None,
         copies: Vec::new(),
         versions: 1,
     })
@@ -294,4 +300,5 @@ pub(crate) fn read(scan: &Scan, b: &BundleDir, found: &mut Found) {
         }
     }
     found.dependencies = b.dependencies.clone();
+    found.properties = b.properties.clone();
 }

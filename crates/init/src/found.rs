@@ -81,6 +81,8 @@ pub(crate) struct Found {
     pub objects: Vec<String>,
     /// `metadata/dependencies.yaml` of a registry+v1 bundle.
     pub dependencies: Option<String>,
+    /// `metadata/properties.yaml` of a registry+v1 bundle.
+    pub properties: Option<String>,
     pub deployment: Option<Deployment>,
     /// The operator's permissions in a templates layout.
     pub permissions: Option<Permissions>,
@@ -128,6 +130,7 @@ impl Found {
             crds: Vec::new(),
             objects: Vec::new(),
             dependencies: None,
+            properties: None,
             deployment: None,
             permissions: None,
             accounts: Vec::new(),

@@ -69,6 +69,9 @@ pub(crate) fn found_lines(found: &Found, c: &Choices) -> Vec<String> {
     if let Some(d) = &found.dependencies {
         out.push(format!("dependencies {d}"));
     }
+    if let Some(p) = &found.properties {
+        out.push(format!("properties {p}"));
+    }
     match (&found.deployment, found.complete_csv) {
         (_, true) => {}
         (Some(d), false) => out.push(format!("Deployment {} in {}", d.name, d.file)),

@@ -90,6 +90,7 @@ pub(crate) fn generate(
     let mut included = parts::crd_files(&found.crds);
     included.extend(found.objects.iter().cloned());
     included.extend(found.dependencies.iter().cloned());
+    included.extend(found.properties.iter().cloned());
     for rel in included {
         let (folder, file) = rel.rsplit_once('/').unwrap_or(("", &rel));
         let var = var_for(folder, &mut out);

@@ -859,3 +859,39 @@ fn windows_machine_config_operator_shape_names_a_placeholder_image_to_set() {
         Some("quay.io/example/wmco:v11.0.0")
     );
 }
+
+#[test]
+fn cluster_logging_shape_keeps_the_bundle_s_properties_file() {
+    // bundle/metadata/properties.yaml (olm.maxOpenShiftVersion) beside the annotations, as
+    // openshift/cluster-logging-operator commits it: the bundle image carries it.
+    let repo = tempfile::tempdir().unwrap();
+    let r = repo.path();
+    put(
+        r,
+        "bundle/manifests/clo.clusterserviceversion.yaml",
+        &csv(
+            "clo",
+            "6.1.0",
+            &[],
+            &[("manager", "manager", "quay.io/example/clo:6.1.0")],
+        ),
+    );
+    put(
+        r,
+        "bundle/metadata/annotations.yaml",
+        &annotations("clo", "stable", "stable"),
+    );
+    let properties = "properties:\n  - type: olm.maxOpenShiftVersion\n    value: \"5.0\"\n";
+    put(r, "bundle/metadata/properties.yaml", properties);
+    let said = init(r, &[]);
+    assert!(
+        said.contains("properties bundle/metadata/properties.yaml"),
+        "{said}"
+    );
+    run_variant(r, Path::new("."), "local", "6.1.0", &[], false);
+    let carried = yaml(&r.join("_out/clo-local/bundle-image/metadata/properties.yaml"));
+    assert_eq!(
+        carried,
+        serde_yaml_ng::from_str::<Value>(properties).unwrap()
+    );
+}
