@@ -186,7 +186,7 @@ async fn dispatch(
                 quiet,
             )?)
         }
-        Command::Init(args) => commands::init::run(&args),
+        Command::Init(args) => commands::init::run(&args, env),
         Command::Completions(args) => {
             crate::out::stdout(&commands::completions::script(args.shell));
             Ok(())

@@ -59,6 +59,9 @@ pub use make_bundle::{StaleSnapshot, check_kustomize_snapshot};
 pub use outcome::{Fate, FileFate, Outcome};
 pub use request::{CiService, InstallerPin, Request};
 
+/// Where `init` writes the pipeline file, relative to the repository.
+pub const PIPELINE_PATH: &str = pipeline_file::PATH;
+
 /// Adopts the repository `request` names: scans it, computes every file, then writes them
 /// (under [`Request::out`] when given), replacing none that differs unless
 /// [`Request::force`].

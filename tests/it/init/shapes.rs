@@ -819,6 +819,12 @@ fn windows_machine_config_operator_shape_names_a_placeholder_image_to_set() {
         ) && said.contains("set render.csv.images.manager in pipelines/release.yaml"),
         "{said}"
     );
+    // init checks the first release as `plan` would, and says verify will stop it.
+    assert!(
+        said.contains("check: the first release, rendered and checked as verify will (olm-release plan pipelines/release.yaml --variant local --var VERSION=0.0.1): OLM v0 installs it: no: deployment-image: \"REPLACE_IMAGE\" is not an image reference")
+            && said.contains("check: verify will stop the release there"),
+        "{said}"
+    );
     // As init wrote it, verify refuses the release; with the image set, it goes out.
     let refused = olm_release(
         r,
@@ -886,6 +892,11 @@ fn cluster_logging_shape_keeps_the_bundle_s_properties_file() {
     let said = init(r, &[]);
     assert!(
         said.contains("properties bundle/metadata/properties.yaml"),
+        "{said}"
+    );
+    assert!(
+        said.contains("OLM v0 installs it: yes\ncheck: OLM v1 installs it: yes\n")
+            && !said.contains("verify will stop"),
         "{said}"
     );
     run_variant(r, Path::new("."), "local", "6.1.0", &[], false);

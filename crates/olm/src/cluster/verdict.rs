@@ -76,8 +76,8 @@ impl Verdict {
     }
 }
 
-/// How many of verify's errors OLM v0's verdict names (and how many more there are).
-const V0_REASONS: usize = 3;
+/// How many reasons a verdict names (and how many more there are).
+const REASONS: usize = 3;
 
 /// The verdicts for `bundle`, given verify's errors under the pipeline's profile (OLM v0
 /// refuses what they name, the first three are its reasons; those of [`CLUSTER_RULES`] are
@@ -116,7 +116,7 @@ pub fn installable(bundle: &RegistryV1, errors: &[&Finding]) -> Installable {
     }
     Installable {
         olm_v0: Verdict::of(v0_reasons(errors), Vec::new()),
-        olm_v1: Verdict::of(reasons, notes),
+        olm_v1: Verdict::of(capped(reasons), notes),
     }
 }
 
@@ -139,9 +139,15 @@ fn shown(e: &Finding) -> String {
 }
 
 fn v0_reasons(errors: &[&Finding]) -> Vec<String> {
-    let mut reasons: Vec<String> = errors.iter().take(V0_REASONS).map(|e| shown(e)).collect();
-    if errors.len() > V0_REASONS {
-        reasons.push(format!("and {} more", errors.len() - V0_REASONS));
+    capped(errors.iter().map(|e| shown(e)).collect())
+}
+
+/// The first [`REASONS`] reasons, then how many more there are.
+fn capped(mut reasons: Vec<String>) -> Vec<String> {
+    if reasons.len() > REASONS {
+        let more = reasons.len() - REASONS;
+        reasons.truncate(REASONS);
+        reasons.push(format!("and {more} more"));
     }
     reasons
 }

@@ -96,4 +96,12 @@ fn olm_v0_names_three_errors_and_counts_the_rest() {
         ]
     );
     assert!(v.olm_v1.installs, "{v:?}");
+    // OLM v1's reasons are capped the same way.
+    let pods: Vec<Finding> = (1..=5)
+        .map(|i| error("deployment-references", &format!("Secret s{i} is missing")))
+        .collect();
+    let refs: Vec<&Finding> = pods.iter().collect();
+    let v = cluster::installable(&bundle("webhook-mini.v0.1.0"), &refs);
+    assert_eq!(v.olm_v1.reasons.len(), 4, "{v:?}");
+    assert_eq!(v.olm_v1.reasons[3], "and 2 more");
 }
