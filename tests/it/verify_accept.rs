@@ -210,3 +210,41 @@ fn verify_accepts_on_the_command_line_and_warns_of_what_matched_nothing() {
     assert_code(&unknown, 2);
     assert!(stderr(&unknown).contains("there is no rule \"no-such-rule\""));
 }
+
+#[test]
+fn publish_accepts_on_the_command_line_too() {
+    let w = two_versions();
+    assert_code(&dry_run(&w), 1);
+    let publish = |extra: &[&str]| {
+        let mut args = vec![
+            "publish",
+            "_out/sample-release/bundle",
+            "--registry",
+            "dir:_out/registry",
+            "--namespace",
+            "sample",
+            "--package",
+            "sample-operator",
+            "--release",
+            "0.1.0",
+        ];
+        args.extend_from_slice(extra);
+        w.run(&args, &[EPOCH])
+    };
+    let refused = publish(&[]);
+    assert_code(&refused, 1);
+    assert!(stderr(&refused).contains("error[crd-conversion-schemas]"));
+    // A rule a tool enforces is refused before anything runs, naming the option.
+    let enforced = publish(&["--accept", "csv-version"]);
+    assert_code(&enforced, 2);
+    assert!(
+        stderr(&enforced).contains("--accept: rule csv-version is enforced by"),
+        "{}",
+        stderr(&enforced)
+    );
+    let out = publish(&["--accept", &format!("crd-conversion-schemas={REASON}")]);
+    assert_code(&out, 0);
+    let err = stderr(&out);
+    assert!(err.contains(&format!("accepted: {REASON})")), "{err}");
+    assert!(w.path().join("_out/registry").is_dir());
+}

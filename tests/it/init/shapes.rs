@@ -792,26 +792,29 @@ fn argocd_shape_inserts_manifests_that_quote_templates_as_they_are() {
     assert!(crd_text.contains(quoted), "{crd_text}");
 }
 
-#[test]
-fn windows_machine_config_operator_shape_names_a_placeholder_image_to_set() {
-    // A committed bundle whose CSV runs REPLACE_IMAGE, which the project's build replaces.
+/// A repository whose `bundle/` (as `make bundle` writes it) holds one CSV, `PACKAGE.vVERSION`
+/// with a `manager` Deployment running `image`, on channel stable.
+fn bundle_repo(package: &str, version: &str, image: &str) -> tempfile::TempDir {
     let repo = tempfile::tempdir().unwrap();
     let r = repo.path();
     put(
         r,
-        "bundle/manifests/wmco.clusterserviceversion.yaml",
-        &csv(
-            "wmco",
-            "11.0.0",
-            &[],
-            &[("manager", "manager", "REPLACE_IMAGE")],
-        ),
+        &format!("bundle/manifests/{package}.clusterserviceversion.yaml"),
+        &csv(package, version, &[], &[("manager", "manager", image)]),
     );
     put(
         r,
         "bundle/metadata/annotations.yaml",
-        &annotations("wmco", "stable", "stable"),
+        &annotations(package, "stable", "stable"),
     );
+    repo
+}
+
+#[test]
+fn windows_machine_config_operator_shape_names_a_placeholder_image_to_set() {
+    // A committed bundle whose CSV runs REPLACE_IMAGE, which the project's build replaces.
+    let repo = bundle_repo("wmco", "11.0.0", "REPLACE_IMAGE");
+    let r = repo.path();
     let said = init(r, &[]);
     assert!(
         said.contains(
@@ -870,23 +873,8 @@ fn windows_machine_config_operator_shape_names_a_placeholder_image_to_set() {
 fn cluster_logging_shape_keeps_the_bundle_s_properties_file() {
     // bundle/metadata/properties.yaml (olm.maxOpenShiftVersion) beside the annotations, as
     // openshift/cluster-logging-operator commits it: the bundle image carries it.
-    let repo = tempfile::tempdir().unwrap();
+    let repo = bundle_repo("clo", "6.1.0", "quay.io/example/clo:6.1.0");
     let r = repo.path();
-    put(
-        r,
-        "bundle/manifests/clo.clusterserviceversion.yaml",
-        &csv(
-            "clo",
-            "6.1.0",
-            &[],
-            &[("manager", "manager", "quay.io/example/clo:6.1.0")],
-        ),
-    );
-    put(
-        r,
-        "bundle/metadata/annotations.yaml",
-        &annotations("clo", "stable", "stable"),
-    );
     let properties = "properties:\n  - type: olm.maxOpenShiftVersion\n    value: \"5.0\"\n";
     put(r, "bundle/metadata/properties.yaml", properties);
     let said = init(r, &[]);

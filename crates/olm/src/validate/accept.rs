@@ -12,10 +12,10 @@ use super::rules::{self, Rule};
 use crate::Finding;
 
 /// Whether `rule` can be accepted under `profile`: an error there by olm-release's judgement
-/// only, and not `deployment-references`, whose legitimate case (an object the cluster admin
-/// creates before installing) is said more narrowly with `verify.provided`.
+/// only, unless the catalogue says its legitimate case is said more narrowly otherwise
+/// (`deployment-references`: `verify.provided`).
 pub(crate) fn acceptable(rule: &Rule, profile: Profile) -> bool {
-    rule.deviates(profile) && rule.id != rules::DEPLOYMENT_REFERENCES.id
+    rule.deviates(profile) && rule.not_accepted.is_empty()
 }
 
 /// Checks that `rule` can be accepted under `profile` ([`acceptable`]). The error says which
@@ -39,9 +39,10 @@ pub fn check(rule: &str, profile: Profile) -> Result<(), String> {
     if acceptable(found, profile) {
         return Ok(());
     }
-    if found.id == rules::DEPLOYMENT_REFERENCES.id {
+    if !found.not_accepted.is_empty() {
         return Err(format!(
-            "rule {rule} is not accepted as a whole: a pod whose Secret, ConfigMap or claim does not exist never starts; name each object the cluster admin creates before installing in verify.provided (verify --provided KIND/NAME) instead"
+            "rule {rule} is not accepted as a whole: {}",
+            found.not_accepted
         ));
     }
     Err(match enforced_by(found, profile) {

@@ -12,7 +12,8 @@ use super::{E, Rule, W};
 /// marked `optional`.
 pub const DEPLOYMENT_REFERENCES: Rule = Rule::new("deployment-references", "every Secret, ConfigMap and PersistentVolumeClaim a Deployment's pods name (volumes, envFrom, env valueFrom) is in the bundle or is a certificate Secret OLM creates for the CSV's webhookdefinitions or apiservicedefinitions, unless optional",
     "ship the object in the bundle, declare the webhooks in spec.webhookdefinitions (OLM then mounts its certificate), or mark the reference optional: true")
-    .own(E, E, "the kubelet never starts a pod whose Secret, ConfigMap or claim does not exist, and nothing OLM installs creates it (OLM's own docs: the objects of the bundle and of the CSV are all it creates)");
+    .own(E, E, "the kubelet never starts a pod whose Secret, ConfigMap or claim does not exist, and nothing OLM installs creates it (OLM's own docs: the objects of the bundle and of the CSV are all it creates)")
+    .not_accepted("a pod whose Secret, ConfigMap or claim does not exist never starts; name each object the cluster admin creates before installing in verify.provided (verify --provided KIND/NAME) instead");
 /// Rule `deployment-pull-secrets`: every `imagePullSecrets` entry is a Secret of the bundle.
 pub const DEPLOYMENT_PULL_SECRETS: Rule = Rule::new("deployment-pull-secrets", "every imagePullSecrets entry of a Deployment is a Secret of the bundle",
     "ship the Secret in the bundle, drop the entry, or document that the cluster admin must create it in the install namespace")

@@ -130,6 +130,9 @@ pub struct Rule {
     pub(crate) why: &'static str,
     /// The generic fix, shown when a check gives no more specific one.
     pub fix: &'static str,
+    /// Why an error of the rule cannot be accepted as a whole (`verify.accept`), and what says
+    /// its legitimate case more narrowly; empty: it can be, where only olm-release gives it.
+    pub(crate) not_accepted: &'static str,
 }
 
 const E: Option<Level> = Some(Level::Error);
@@ -161,6 +164,14 @@ impl Rule {
             own_modern: None,
             why: "",
             fix,
+            not_accepted: "",
+        }
+    }
+    /// An error of this rule is not accepted as a whole: `instead` says why and what to use.
+    const fn not_accepted(self, instead: &'static str) -> Rule {
+        Rule {
+            not_accepted: instead,
+            ..self
         }
     }
     const fn courier(self, l: Option<Level>) -> Rule {
